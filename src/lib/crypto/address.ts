@@ -1,0 +1,75 @@
+import { assertLength } from './bytes.js';
+import { sha256 } from './hash.js';
+
+export const ADDRESS_LENGTH = 20;
+export const KLAYR32_PREFIX = 'kly';
+export const KLAYR32_CHARSET = 'zxvcpmbn3465o978uyrtkqew2adsjhfg';
+/** prefix (3) + 32 address characters + 6 checksum characters */
+export const KLAYR32_ADDRESS_LENGTH = 41;
+
+const CHAR_VALUE = new Map([...KLAYR32_CHARSET].map((c, i) => [c, i]));
+const GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+
+const polymod = (values: readonly number[]): number => {
+  let chk = 1;
+  for (const value of values) {
+    const top = chk >> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ value;
+    for (let i = 0; i < 5; i++) if ((top >> i) & 1) chk ^= GENERATOR[i]!;
+  }
+  return chk;
+};
+
+const convertBits = (data: ArrayLike<number>, from: number, to: number): number[] => {
+  const max = (1 << to) - 1;
+  let acc = 0;
+  let bits = 0;
+  const out: number[] = [];
+  for (let i = 0; i < data.length; i++) {
+    acc = (acc << from) | data[i]!;
+    bits += from;
+    while (bits >= to) {
+      bits -= to;
+      out.push((acc >> bits) & max);
+    }
+  }
+  return out;
+};
+
+export const addressFromPublicKey = (publicKey: Uint8Array): Buffer =>
+  sha256(assertLength(publicKey, 32, 'publicKey')).subarray(0, ADDRESS_LENGTH);
+
+export const addressToKlayr32 = (address: Uint8Array, prefix = KLAYR32_PREFIX): string => {
+  assertLength(address, ADDRESS_LENGTH, 'address');
+  const words = convertBits(address, 8, 5);
+  const mod = polymod([...words, 0, 0, 0, 0, 0, 0]) ^ 1;
+  for (let p = 0; p < 6; p++) words.push((mod >> (5 * (5 - p))) & 31);
+  let out = prefix;
+  for (const w of words) out += KLAYR32_CHARSET[w];
+  return out;
+};
+
+/** Why a string is not a valid klayr32 address, or undefined when it is. */
+export const validateKlayr32 = (address: unknown, prefix = KLAYR32_PREFIX): string | undefined => {
+  if (typeof address !== 'string') return 'Address must be a string.';
+  if (address.length !== KLAYR32_ADDRESS_LENGTH) return `Address length does not match requirements. Expected ${KLAYR32_ADDRESS_LENGTH} characters.`;
+  if (!address.startsWith(prefix)) return `Invalid address prefix. Actual prefix: ${address.slice(0, prefix.length)}, Expected prefix: ${prefix}`;
+  const values: number[] = [];
+  for (const c of address.slice(prefix.length)) {
+    const v = CHAR_VALUE.get(c);
+    if (v === undefined) return `Invalid character found in address. Only allow characters: '${KLAYR32_CHARSET}'.`;
+    values.push(v);
+  }
+  if (polymod(values) !== 1) return 'Invalid checksum for address.';
+  return undefined;
+};
+
+export const klayr32ToAddress = (address: string, prefix = KLAYR32_PREFIX): Buffer => {
+  const problem = validateKlayr32(address, prefix);
+  if (problem !== undefined) throw new Error(problem);
+  const values = [...address.slice(prefix.length, address.length - 6)].map((c) => CHAR_VALUE.get(c)!);
+  return Buffer.from(convertBits(values, 5, 8));
+};
+
+export const klayr32FromPublicKey = (publicKey: Uint8Array, prefix = KLAYR32_PREFIX): string =>
+  addressToKlayr32(addressFromPublicKey(publicKey), prefix);

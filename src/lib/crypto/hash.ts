@@ -1,0 +1,17 @@
+import { createHash, hash as oneShotHash } from 'node:crypto';
+import sodium from 'sodium-native';
+
+/** SHA-256 of one input. node:crypto's one-shot hash is the fastest path for a single call. */
+export const sha256 = (data: Uint8Array): Buffer => oneShotHash('sha256', data, 'buffer') as unknown as Buffer;
+
+/** SHA-256 of the concatenation of several inputs, without concatenating them first. */
+export const sha256Concat = (...parts: readonly Uint8Array[]): Buffer => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+
+/** SHA-256 into a caller-owned output buffer (libsodium; no allocation), for tight loops. */
+export const sha256Into = (out: Uint8Array, data: Uint8Array): void => {
+  sodium.crypto_hash_sha256(out as Buffer, data as Buffer);
+};

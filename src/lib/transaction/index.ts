@@ -1,0 +1,3 @@
+export * from './schema.js';
+export * from './transaction.js';
+export * from './fee.js';

@@ -1,0 +1,112 @@
+import { compile, CompiledSchema } from '../codec/index.js';
+import { addressFromPublicKey } from '../crypto/address.js';
+import { publicKeyFromPrivateKey, signData, verifyData } from '../crypto/ed25519.js';
+import { sha256 } from '../crypto/hash.js';
+import { MESSAGE_TAG_TRANSACTION } from '../crypto/tags.js';
+import { MAX_PARAMS_SIZE, NAME_REGEX, SIGNATURE_LENGTH, transactionSchema } from './schema.js';
+import type { MultisigKeys, TransactionJSON, TransactionObject } from './schema.js';
+
+const txCodec: CompiledSchema<TransactionObject> = compile<TransactionObject>(transactionSchema);
+
+export const encodeTransaction = (tx: TransactionObject): Buffer => txCodec.encode(tx);
+export const decodeTransaction = (bytes: Uint8Array): TransactionObject => txCodec.decode(bytes);
+
+/** Bytes that are signed: the transaction with no signatures. */
+export const signingBytes = (tx: TransactionObject): Buffer => txCodec.encode({ ...tx, signatures: [] });
+
+/** The transaction ID: SHA-256 of the full encoding (signatures included). */
+export const transactionID = (tx: TransactionObject): Buffer => sha256(txCodec.encode(tx));
+
+export const transactionToJSON = (tx: TransactionObject): TransactionJSON => ({
+  ...txCodec.toJSON<Omit<TransactionJSON, 'id'>>(tx),
+  id: transactionID(tx).toString('hex'),
+});
+
+export const transactionFromJSON = (json: unknown): TransactionObject => {
+  const tx = txCodec.fromJSON(json);
+  tx.signatures ??= [];
+  return tx;
+};
+
+export const senderAddress = (tx: TransactionObject): Buffer => addressFromPublicKey(tx.senderPublicKey);
+
+/** @klayr/chain Transaction.validate: schema, names, params size, signature lengths. Throws with the first problem. */
+export const validateTransaction = (tx: TransactionObject): void => {
+  txCodec.validate(tx);
+  if (!NAME_REGEX.test(tx.module)) throw new Error(`Invalid module name ${tx.module}`);
+  if (!NAME_REGEX.test(tx.command)) throw new Error(`Invalid command name ${tx.command}`);
+  if (tx.params.length > MAX_PARAMS_SIZE) throw new Error(`Params exceeds max size allowed ${MAX_PARAMS_SIZE}.`);
+  if (tx.signatures.length === 0) throw new Error('Signatures must not be empty');
+  for (const s of tx.signatures) {
+    if (s.length !== 0 && s.length !== SIGNATURE_LENGTH) throw new Error('Signature must be empty or 64 bytes');
+  }
+};
+
+const checkSigningInputs = (chainID: Uint8Array, privateKey: Uint8Array): void => {
+  if (chainID.length === 0) throw new Error('ChainID is required to sign a transaction');
+  if (privateKey.length !== 64) throw new Error('Private key must be 64 bytes');
+};
+
+export const signatureOf = (tx: TransactionObject, chainID: Uint8Array, privateKey: Uint8Array): Buffer =>
+  signData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx), privateKey);
+
+/** Single-signature signing: replaces the signatures with the one signature. */
+export const signTransaction = (tx: TransactionObject, chainID: Uint8Array, privateKey: Uint8Array): TransactionObject => {
+  checkSigningInputs(chainID, privateKey);
+  return { ...tx, signatures: [signatureOf(tx, chainID, privateKey)] };
+};
+
+const sortKeys = (keys: readonly Buffer[]): Buffer[] => [...keys].sort(Buffer.compare);
+
+/**
+ * Adds this key's signature at its slot in (sorted mandatory ++ sorted optional) keys,
+ * filling untouched slots with empty signatures, as @klayr/transactions does.
+ */
+export const signMultiSignatureTransaction = (
+  tx: TransactionObject,
+  chainID: Uint8Array,
+  privateKey: Uint8Array,
+  keys: Pick<MultisigKeys, 'mandatoryKeys' | 'optionalKeys'>,
+): TransactionObject => {
+  checkSigningInputs(chainID, privateKey);
+  const signature = signatureOf(tx, chainID, privateKey);
+  const publicKey = publicKeyFromPrivateKey(privateKey);
+  const all = [...sortKeys(keys.mandatoryKeys), ...sortKeys(keys.optionalKeys)];
+  const signatures = [...tx.signatures];
+  all.forEach((key, i) => {
+    if (key.equals(publicKey)) signatures[i] = signature;
+    else signatures[i] ??= Buffer.alloc(0);
+  });
+  return { ...tx, signatures };
+};
+
+/**
+ * The auth module's rule: a single-signature account has exactly one valid signature;
+ * a multisignature account has one slot per key, every mandatory slot signed,
+ * exactly numberOfSignatures non-empty, each valid. Throws with the reason.
+ */
+export const verifyTransactionSignatures = (tx: TransactionObject, chainID: Uint8Array, account?: MultisigKeys): void => {
+  const bytes = signingBytes(tx);
+  const check = (publicKey: Buffer, signature: Buffer): void => {
+    if (!verifyData(MESSAGE_TAG_TRANSACTION, chainID, bytes, signature, publicKey)) {
+      throw new Error(`Failed to validate signature '${signature.toString('hex')}' for transaction with id '${transactionID(tx).toString('hex')}'`);
+    }
+  };
+  if (account === undefined || account.numberOfSignatures === 0) {
+    if (tx.signatures.length !== 1) {
+      throw new Error(`Transactions from a single signature account should have exactly one signature. Found ${tx.signatures.length} signatures.`);
+    }
+    check(tx.senderPublicKey, tx.signatures[0]!);
+    return;
+  }
+  const keys = [...account.mandatoryKeys, ...account.optionalKeys];
+  const nonEmpty = tx.signatures.filter((s) => s.length !== 0).length;
+  if (nonEmpty !== account.numberOfSignatures || tx.signatures.length !== keys.length) {
+    throw new Error(`Transaction signatures does not match required number of signatures: '${account.numberOfSignatures}' for transaction with id '${transactionID(tx).toString('hex')}'`);
+  }
+  keys.forEach((key, i) => {
+    const signature = tx.signatures[i]!;
+    if (signature.length !== 0) check(key, signature);
+    else if (i < account.mandatoryKeys.length) throw new Error('Missing signature for a mandatory key.');
+  });
+};
