@@ -3,7 +3,9 @@ export const MESSAGE_TAG_TRANSACTION = 'KLY_TX_';
 export const MESSAGE_TAG_BLOCK_HEADER = 'KLY_BH_';
 export const MESSAGE_TAG_CERTIFICATE = 'KLY_CE_';
 export const MESSAGE_TAG_NON_PROTOCOL_MESSAGE = 'KLY_NPM_';
-export const MESSAGE_TAG_CHAIN_REG = 'KLY_CHAIN_REG_';
+/** Sidechain/mainchain registration (interoperability). */
+export const MESSAGE_TAG_CHAIN_REG = 'KLY_CRM_';
+export const MESSAGE_TAG_POA = 'KLY_POA_';
 export const MESSAGE_TAG_MULTISIG_REG = 'KLY_RMSG_';
 
 const TAG_PART = /^[A-Za-z0-9]+$/;
