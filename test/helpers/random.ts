@@ -52,12 +52,15 @@ const lengthRange = (p: SchemaProperty, fallbackMax: number): [number, number] =
   return [min, max];
 };
 
+const clamp = (p: SchemaProperty, v: number): number =>
+  Math.min(typeof p.maximum === 'number' ? p.maximum : Infinity, Math.max(typeof p.minimum === 'number' ? p.minimum : -Infinity, v));
+
 const scalar = (rng: Rng, p: SchemaProperty): unknown => {
   switch (p.dataType) {
     case 'uint32':
-      return rng.uint32();
+      return clamp(p, rng.uint32());
     case 'sint32':
-      return rng.sint32();
+      return clamp(p, rng.sint32());
     case 'uint64':
       return rng.uint64();
     case 'sint64':
@@ -66,6 +69,15 @@ const scalar = (rng: Rng, p: SchemaProperty): unknown => {
       return rng.next() < 0.5;
     case 'string': {
       const [min, max] = lengthRange(p, 40);
+      if (typeof p.pattern === 'string') {
+        const re = new RegExp(p.pattern, 'u');
+        const alnum = 'abcXYZ0189';
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const candidate = Array.from({ length: min + rng.int(max - min + 1) }, () => rng.pick([...alnum])).join('');
+          if (re.test(candidate)) return candidate;
+        }
+        throw new Error(`cannot generate a string for pattern ${p.pattern}`);
+      }
       let s = rng.string(max);
       while ([...s].length < min) s += 'a';
       return s;
