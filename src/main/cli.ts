@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { configShowCommand } from './commands/config_show.js';
+import { ConfigError } from './config/index.js';
+import { KESTREL_VERSION } from './version.js';
+
+export const buildProgram = (): Command =>
+  new Command('kestrel')
+    .description('Kestrel: a worker-threaded, high-performance node for the Klayr protocol.')
+    .version(KESTREL_VERSION, '-v, --version', 'Show the Kestrel version.')
+    .showHelpAfterError()
+    .addCommand(configShowCommand());
+
+const main = async (argv: string[]): Promise<void> => {
+  const program = buildProgram().exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode);
+    process.stderr.write(`Error: ${e instanceof ConfigError ? e.message : (e as Error).message}\n`);
+    process.exit(1);
+  }
+};
+
+await main(process.argv);

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { compileValidator } from '../../lib/codec/index.js';
+import { defaultConfig } from './defaults.js';
+import { mergeConfig } from './merge.js';
+import { networkPreset } from './networks.js';
+import { applicationConfigSchema } from './schema.js';
+import type { ApplicationConfig, LogLevel, RpcMode } from './types.js';
+
+/** The Klayr Core flags that shape the config. */
+export interface ConfigFlags {
+  network?: string;
+  dataPath?: string;
+  config?: string;
+  apiIpc?: boolean;
+  apiWs?: boolean;
+  apiHttp?: boolean;
+  apiPort?: number;
+  apiHost?: string;
+  log?: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export const expandHome = (path: string): string => (path === '~' || path.startsWith('~/') ? `${homedir()}${path.slice(1)}` : path);
+
+const validateConfig = compileValidator(applicationConfigSchema);
+
+const readConfigFile = (path: string): { config: Partial<ApplicationConfig>; dir: string } => {
+  const absolute = resolve(expandHome(path));
+  if (!existsSync(absolute)) throw new ConfigError([`config file ${absolute} does not exist`]);
+  try {
+    return { config: JSON.parse(readFileSync(absolute, 'utf8')) as Partial<ApplicationConfig>, dir: dirname(absolute) };
+  } catch (e) {
+    throw new ConfigError([`config file ${absolute} is not valid JSON: ${(e as Error).message}`]);
+  }
+};
+
+const flagLayer = (flags: ConfigFlags, modes: RpcMode[]): Record<string, unknown> => {
+  const extraModes: RpcMode[] = [];
+  if (flags.apiIpc === true) extraModes.push('ipc');
+  if (flags.apiWs === true) extraModes.push('ws');
+  if (flags.apiHttp === true) extraModes.push('http');
+  const rpc: Record<string, unknown> = {};
+  if (extraModes.length > 0) rpc.modes = [...new Set([...modes, ...extraModes])];
+  if (flags.apiPort !== undefined) rpc.port = flags.apiPort;
+  if (flags.apiHost !== undefined) rpc.host = flags.apiHost;
+  const system: Record<string, unknown> = {};
+  if (flags.dataPath !== undefined) system.dataPath = flags.dataPath;
+  if (flags.log !== undefined) system.logLevel = flags.log;
+  return { rpc, system };
+};
+
+/** Relative file references in a config file are relative to that file's directory. */
+const resolveFiles = (config: Partial<ApplicationConfig>, dir: string): Partial<ApplicationConfig> => {
+  const from = (p: string | undefined): string | undefined => (p === undefined || isAbsolute(p) ? p : resolve(dir, p));
+  const out = structuredClone(config);
+  if (out.genesis?.block?.fromFile !== undefined) out.genesis.block.fromFile = from(out.genesis.block.fromFile);
+  if (out.generator?.keys?.fromFile !== undefined) out.generator.keys.fromFile = from(out.generator.keys.fromFile);
+  return out;
+};
+
+/**
+ * Defaults <- network preset <- config file <- flags, then validated; every problem is
+ * reported with its JSON path and nothing starts on a wrong config.
+ */
+export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
+  const network = flags.network ?? 'devnet';
+  let preset: Partial<ApplicationConfig>;
+  try {
+    preset = networkPreset(network);
+  } catch (e) {
+    throw new ConfigError([(e as Error).message]);
+  }
+  const file = flags.config !== undefined ? readConfigFile(flags.config) : undefined;
+  const layered = mergeConfig(defaultConfig(), preset, file === undefined ? undefined : resolveFiles(file.config, file.dir));
+  const config = mergeConfig(layered, flagLayer(flags, layered.rpc?.modes ?? []));
+  const problems = validateConfig(config).map((i) => `config${i.dataPath}: ${i.message}`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  config.system.dataPath = resolve(expandHome(config.system.dataPath));
+  return config;
+};

@@ -1,0 +1,42 @@
+export type RpcMode = 'ipc' | 'ws' | 'http';
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'none';
+
+export interface PeerInfo {
+  ip: string;
+  port: number;
+}
+
+/** Klayr Core's application config. */
+export interface ApplicationConfig {
+  system: {
+    version: string;
+    dataPath: string;
+    logLevel: LogLevel;
+    keepEventsForHeights: number;
+    keepInclusionProofsForHeights: number;
+    inclusionProofKeys: string[];
+    backup: { height: number };
+    enableMetrics?: boolean;
+  };
+  rpc: { modes: RpcMode[]; host: string; port: number; allowedMethods?: string[]; accessControlAllowOrigin?: string };
+  legacy?: { sync?: boolean; brackets: { startHeight: number; snapshotHeight: number; snapshotBlockID: string }[] };
+  network: { version?: string; port?: number; host?: string; seedPeers: PeerInfo[]; [key: string]: unknown };
+  transactionPool?: {
+    maxTransactions?: number;
+    maxTransactionsPerAccount?: number;
+    transactionExpiryTime?: number;
+    minEntranceFeePriority?: string;
+    minReplacementFeeDifference?: string;
+  };
+  genesis: {
+    block: { fromFile?: string; blob?: string };
+    blockTime: number;
+    bftBatchSize: number;
+    chainID: string;
+    maxTransactionsSize: number;
+    minimumCertifyHeight?: number;
+  };
+  generator?: { keys: { fromFile?: string } };
+  modules: Record<string, Record<string, unknown>>;
+  plugins: Record<string, unknown>;
+}
