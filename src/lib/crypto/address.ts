@@ -7,7 +7,6 @@ export const KLAYR32_CHARSET = 'zxvcpmbn3465o978uyrtkqew2adsjhfg';
 /** prefix (3) + 32 address characters + 6 checksum characters */
 export const KLAYR32_ADDRESS_LENGTH = 41;
 
-const CHAR_VALUE = new Map([...KLAYR32_CHARSET].map((c, i) => [c, i]));
 const GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
 
 const polymod = (values: readonly number[]): number => {
@@ -49,26 +48,36 @@ export const addressToKlayr32 = (address: Uint8Array, prefix = KLAYR32_PREFIX): 
   return out;
 };
 
-/** Why a string is not a valid klayr32 address, or undefined when it is. */
-export const validateKlayr32 = (address: unknown, prefix = KLAYR32_PREFIX): string | undefined => {
+const CHAR_CODE_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < KLAYR32_CHARSET.length; i++) CHAR_CODE_VALUE[KLAYR32_CHARSET.charCodeAt(i)] = i;
+
+/** The 5-bit values after the prefix (address and checksum), or the reason the string is not a klayr32 address. */
+const parseKlayr32 = (address: unknown, prefix: string): number[] | string => {
   if (typeof address !== 'string') return 'Address must be a string.';
   if (address.length !== KLAYR32_ADDRESS_LENGTH) return `Address length does not match requirements. Expected ${KLAYR32_ADDRESS_LENGTH} characters.`;
   if (!address.startsWith(prefix)) return `Invalid address prefix. Actual prefix: ${address.slice(0, prefix.length)}, Expected prefix: ${prefix}`;
-  const values: number[] = [];
-  for (const c of address.slice(prefix.length)) {
-    const v = CHAR_VALUE.get(c);
-    if (v === undefined) return `Invalid character found in address. Only allow characters: '${KLAYR32_CHARSET}'.`;
-    values.push(v);
+  const values: number[] = new Array(address.length - prefix.length);
+  for (let i = prefix.length; i < address.length; i++) {
+    const code = address.charCodeAt(i);
+    const v = code < 128 ? CHAR_CODE_VALUE[code]! : -1;
+    if (v < 0) return `Invalid character found in address. Only allow characters: '${KLAYR32_CHARSET}'.`;
+    values[i - prefix.length] = v;
   }
   if (polymod(values) !== 1) return 'Invalid checksum for address.';
-  return undefined;
+  return values;
+};
+
+/** Why a string is not a valid klayr32 address, or undefined when it is. */
+export const validateKlayr32 = (address: unknown, prefix = KLAYR32_PREFIX): string | undefined => {
+  const parsed = parseKlayr32(address, prefix);
+  return typeof parsed === 'string' ? parsed : undefined;
 };
 
 export const klayr32ToAddress = (address: string, prefix = KLAYR32_PREFIX): Buffer => {
-  const problem = validateKlayr32(address, prefix);
-  if (problem !== undefined) throw new Error(problem);
-  const values = [...address.slice(prefix.length, address.length - 6)].map((c) => CHAR_VALUE.get(c)!);
-  return Buffer.from(convertBits(values, 5, 8));
+  const parsed = parseKlayr32(address, prefix);
+  if (typeof parsed === 'string') throw new Error(parsed);
+  parsed.length -= 6; // drop the checksum
+  return Buffer.from(convertBits(parsed, 5, 8));
 };
 
 export const klayr32FromPublicKey = (publicKey: Uint8Array, prefix = KLAYR32_PREFIX): string =>

@@ -1,0 +1,71 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Bench } from 'tinybench';
+
+/** One measured pair: Kestrel's way and a baseline doing the same work, run in the same process. */
+export interface Comparison {
+  name: string;
+  ours: () => unknown;
+  baseline: () => unknown;
+  baselineName: string;
+  /** Minimum ours/baseline throughput ratio the issue asks for, if any. */
+  goal?: number;
+}
+
+export interface ComparisonResult {
+  name: string;
+  baseline: string;
+  oursOpsPerSec: number;
+  baselineOpsPerSec: number;
+  ratio: number;
+  goal?: number;
+  meetsGoal?: boolean;
+}
+
+const opsPerSec = (bench: Bench, name: string): number => {
+  const task = bench.getTask(name);
+  const result = task?.result;
+  if (result === undefined || !('throughput' in result)) throw new Error(`benchmark "${name}" did not complete: ${JSON.stringify(result)}`);
+  return result.throughput.mean;
+};
+
+/** Runs every comparison, prints a table of ratios and writes bench/results/<suite>.json. */
+export const runSuite = async (suite: string, comparisons: readonly Comparison[], timeMs = 1000): Promise<ComparisonResult[]> => {
+  const bench = new Bench({ time: timeMs, warmupTime: 200 });
+  for (const c of comparisons) {
+    bench.add(`${c.name} [kestrel]`, c.ours);
+    bench.add(`${c.name} [${c.baselineName}]`, c.baseline);
+  }
+  await bench.run();
+  const results = comparisons.map((c): ComparisonResult => {
+    const ours = opsPerSec(bench, `${c.name} [kestrel]`);
+    const base = opsPerSec(bench, `${c.name} [${c.baselineName}]`);
+    const ratio = ours / base;
+    return {
+      name: c.name,
+      baseline: c.baselineName,
+      oursOpsPerSec: Math.round(ours),
+      baselineOpsPerSec: Math.round(base),
+      ratio: Number(ratio.toFixed(2)),
+      ...(c.goal !== undefined ? { goal: c.goal, meetsGoal: ratio >= c.goal } : {}),
+    };
+  });
+  console.log(`\n${suite}`);
+  console.table(
+    results.map((r) => ({
+      benchmark: r.name,
+      baseline: r.baseline,
+      'kestrel ops/s': r.oursOpsPerSec,
+      'baseline ops/s': r.baselineOpsPerSec,
+      ratio: `${r.ratio}x`,
+      goal: r.goal === undefined ? '' : `>= ${r.goal}x ${r.meetsGoal === true ? 'met' : 'NOT met'}`,
+    })),
+  );
+  const dir = new URL('../../bench/results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    new URL(`${suite}.json`, dir),
+    `${JSON.stringify({ suite, date: new Date().toISOString(), node: process.version, cpus: cpus().length, results }, null, 2)}\n`,
+  );
+  return results;
+};

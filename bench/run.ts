@@ -1,0 +1,10 @@
+import { codecBench } from './codec.bench.js';
+import { cryptoBench } from './crypto.bench.js';
+
+const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench };
+
+const wanted = process.argv.slice(2);
+for (const name of wanted) if (!(name in suites)) throw new Error(`Unknown bench suite "${name}". Suites: ${Object.keys(suites).join(', ')}`);
+for (const [name, run] of Object.entries(suites)) {
+  if (wanted.length === 0 || wanted.includes(name)) await run();
+}
