@@ -21,6 +21,7 @@ export const klayrCrypto: any = require('@klayr/cryptography');
 export const klayrTransactions: any = require('@klayr/transactions');
 export const klayrValidator: any = require('@klayr/validator');
 export const klayrChain: any = require('@klayr/chain');
+export const klayrTree: any = require('@klayr/tree');
 export const klayrInteropConstants: any = require('klayr-framework/dist-node/modules/interoperability/constants');
 /* eslint-enable @typescript-eslint/no-explicit-any */
 

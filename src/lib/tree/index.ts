@@ -1,0 +1,3 @@
+export { EMPTY_HASH, branchHash, leafHash } from './hash.js';
+export { treeHeight, ROOT_INDEX } from './merkle_utils.js';
+export * from './merkle_tree.js';
