@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { EMPTY_HASH, InMemorySMTStore, isInclusionProofForKey, smtBranchHash, smtLeafHash, SparseMerkleTree, verifySMTProof } from '../../src/lib/tree/index.js';
+import type { SMTProof } from '../../src/lib/tree/index.js';
+import { Rng } from '../helpers/random.js';
+
+interface Vectors {
+  trees: { source: string; keys: string[]; values: string[]; root: string }[];
+  proofs: { source: string; keys: string[]; values: string[]; root: string; queryKeys: string[]; siblingHashes: string[]; queries: { key: string; value: string; bitmap: string }[] }[];
+}
+const vectors = JSON.parse(readFileSync(new URL('../../../test/fixtures/lisk_db_smt_vectors.json', import.meta.url), 'utf8')) as Vectors;
+const buf = (hex: string): Buffer => Buffer.from(hex, 'hex');
+
+const build = (keyLength: number, keys: Buffer[], values: Buffer[]) => {
+  const store = new InMemorySMTStore();
+  const tree = new SparseMerkleTree(keyLength, store);
+  const root = store.apply(tree.update(EMPTY_HASH, keys.map((key, i) => ({ key, value: values[i]! }))));
+  return { store, tree, root };
+};
+
+/** Straightforward reference: the root of a key set computed recursively from scratch (LIP 0039 definition). */
+const referenceRoot = (entries: [Buffer, Buffer][], height = 0): Buffer => {
+  if (entries.length === 0) return EMPTY_HASH;
+  if (entries.length === 1) return smtLeafHash(entries[0]![0], entries[0]![1]);
+  const bit = (k: Buffer): number => (k[height >> 3]! >> (7 - (height & 7))) & 1;
+  return smtBranchHash(referenceRoot(entries.filter(([k]) => bit(k) === 0), height + 1), referenceRoot(entries.filter(([k]) => bit(k) === 1), height + 1));
+};
+
+const proofHex = (p: SMTProof) => ({
+  siblingHashes: p.siblingHashes.map((h) => h.toString('hex')),
+  queries: p.queries.map((q) => ({ key: q.key.toString('hex'), value: q.value.toString('hex'), bitmap: q.bitmap.toString('hex') })),
+});
+
+describe('sparse Merkle tree (LIP 0039)', () => {
+  it('the empty tree root is the empty hash', () => {
+    assert.equal(build(32, [], []).root.toString('hex'), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+
+  it('reproduces the roots of lisk-db smt.rs test vectors', () => {
+    for (const v of [...vectors.trees, ...vectors.proofs]) {
+      assert.equal(build(32, v.keys.map(buf), v.values.map(buf)).root.toString('hex'), v.root, v.source);
+    }
+  });
+
+  it('reproduces the proofs of lisk-db smt.rs test vectors, and they verify', () => {
+    for (const v of vectors.proofs) {
+      const { tree, root } = build(32, v.keys.map(buf), v.values.map(buf));
+      const queryKeys = v.queryKeys.map(buf);
+      const proof = tree.prove(root, queryKeys);
+      assert.deepEqual(proofHex(proof), { siblingHashes: v.siblingHashes, queries: v.queries }, v.source);
+      assert.equal(verifySMTProof(queryKeys, proof, root, 32), true);
+    }
+  });
+
+  it('1,000 random batches of inserts, updates and deletes match a recursive reference implementation (key lengths 32 and 38)', () => {
+    const rng = new Rng(77);
+    for (const keyLength of [32, 38]) {
+      const store = new InMemorySMTStore();
+      const tree = new SparseMerkleTree(keyLength, store);
+      const data = new Map<string, Buffer>();
+      let root = EMPTY_HASH;
+      for (let batch = 0; batch < 500; batch++) {
+        const changes = new Map<string, Buffer>();
+        const n = 1 + rng.int(rng.next() < 0.9 ? 8 : 100);
+        const existing = [...data.keys()];
+        for (let i = 0; i < n; i++) {
+          const r = rng.next();
+          if (r < 0.3 && existing.length > 0) changes.set(rng.pick(existing), Buffer.alloc(0));
+          else if (r < 0.5 && existing.length > 0) changes.set(rng.pick(existing), rng.bytes(1 + rng.int(40)));
+          else if (r < 0.55) changes.set(rng.bytes(keyLength).toString('hex'), Buffer.alloc(0)); // delete of an absent key
+          else {
+            // keys sharing long prefixes exercise deep paths
+            const key = rng.next() < 0.2 && existing.length > 0 ? Buffer.from(rng.pick(existing), 'hex') : rng.bytes(keyLength);
+            if (key.length === keyLength) key[keyLength - 1 - rng.int(2)] ^= 1 << rng.int(8);
+            changes.set(key.toString('hex'), rng.bytes(1 + rng.int(40)));
+          }
+        }
+        root = store.apply(tree.update(root, [...changes].map(([k, value]) => ({ key: buf(k), value }))));
+        for (const [k, v] of changes) {
+          if (v.length === 0) data.delete(k);
+          else data.set(k, v);
+        }
+        assert.equal(root.toString('hex'), referenceRoot([...data].map(([k, v]) => [buf(k), v])).toString('hex'), `batch ${batch}`);
+      }
+      for (const [k, v] of data) assert.deepEqual(tree.get(root, buf(k)), v);
+    }
+  });
+
+  it('proofs of random subsets (present and absent keys) verify; tampered proofs fail', () => {
+    const rng = new Rng(12);
+    for (let round = 0; round < 200; round++) {
+      const n = rng.int(60);
+      const keys = Array.from({ length: n }, () => rng.bytes(32));
+      const { tree, root } = build(32, keys, keys.map(() => rng.bytes(32)));
+      const queryKeys = Array.from({ length: 1 + rng.int(6) }, () => (n > 0 && rng.next() < 0.6 ? rng.pick(keys) : rng.bytes(32)));
+      const proof = tree.prove(root, queryKeys);
+      assert.equal(verifySMTProof(queryKeys, proof, root, 32), true, `round ${round}`);
+      queryKeys.forEach((k, i) => assert.equal(isInclusionProofForKey(k, proof.queries[i]!), keys.some((x) => x.equals(k))));
+      // tampering
+      if (proof.siblingHashes.length > 0) {
+        const bad = { ...proof, siblingHashes: proof.siblingHashes.map((h, i) => (i === 0 ? rng.bytes(32) : h)) };
+        assert.equal(verifySMTProof(queryKeys, bad, root, 32), false);
+        assert.equal(verifySMTProof(queryKeys, { ...proof, siblingHashes: proof.siblingHashes.slice(1) }, root, 32), false);
+      }
+      assert.equal(verifySMTProof(queryKeys, { ...proof, siblingHashes: [...proof.siblingHashes, rng.bytes(32)] }, root, 32), false);
+      const q0 = proof.queries[0]!;
+      if (q0.value.length > 0) {
+        const changedValue = { ...proof, queries: [{ ...q0, value: rng.bytes(32) }, ...proof.queries.slice(1)] };
+        assert.equal(verifySMTProof(queryKeys, changedValue, root, 32), false);
+      }
+      if (q0.bitmap.length > 0) {
+        const flipped = Buffer.from(q0.bitmap);
+        flipped[flipped.length - 1]! ^= 1;
+        assert.equal(verifySMTProof(queryKeys, { ...proof, queries: [{ ...q0, bitmap: flipped }, ...proof.queries.slice(1)] }, root, 32), false);
+      }
+      assert.equal(verifySMTProof([...queryKeys, rng.bytes(32)], proof, root, 32), false);
+      assert.equal(verifySMTProof(queryKeys, proof, rng.bytes(32), 32), false);
+    }
+  });
+
+  it('refuses keys of the wrong length and duplicate keys, writing nothing', () => {
+    const store = new InMemorySMTStore();
+    const tree = new SparseMerkleTree(38, store);
+    assert.throws(() => tree.update(EMPTY_HASH, [{ key: Buffer.alloc(32), value: Buffer.alloc(1) }]), /38 bytes/);
+    const key = Buffer.alloc(38, 1);
+    assert.throws(() => tree.update(EMPTY_HASH, [{ key, value: Buffer.alloc(1) }, { key, value: Buffer.alloc(2) }]), /Duplicate key/);
+    assert.equal(store.size, 0);
+    assert.throws(() => tree.prove(EMPTY_HASH, [Buffer.alloc(3)]), /38 bytes/);
+    assert.throws(() => tree.update(Buffer.alloc(32, 9), [{ key, value: Buffer.alloc(1) }]), /Missing sparse Merkle tree node/);
+    assert.throws(() => new SparseMerkleTree(0, store), /positive integer/);
+  });
+});
