@@ -1,0 +1,74 @@
+/**
+ * Uncommitted state changes over a read function, with nested snapshots.
+ * Changes are recorded in an undo journal, so taking a snapshot is O(1) and
+ * restoring one undoes exactly the changes made since (a failed transaction's writes).
+ */
+export type Reader = (key: Buffer) => Buffer | undefined;
+
+const DELETED = null;
+type Slot = Buffer | typeof DELETED;
+
+export class StateOverlay {
+  readonly #changes = new Map<string, Slot>();
+  readonly #journal: { key: string; previous: Slot | undefined }[] = [];
+
+  constructor(private readonly base: Reader) {}
+
+  get(key: Buffer): Buffer | undefined {
+    const slot = this.#changes.get(key.toString('latin1'));
+    if (slot === DELETED) return undefined;
+    return slot ?? this.base(key);
+  }
+
+  has(key: Buffer): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: Buffer, value: Buffer): void {
+    if (!(value instanceof Uint8Array)) throw new TypeError('State values must be bytes');
+    this.#write(key.toString('latin1'), Buffer.from(value));
+  }
+
+  del(key: Buffer): void {
+    this.#write(key.toString('latin1'), DELETED);
+  }
+
+  #write(k: string, slot: Slot): void {
+    this.#journal.push({ key: k, previous: this.#changes.get(k) });
+    this.#changes.set(k, slot);
+  }
+
+  /** An id to restore to; snapshots nest. */
+  snapshot(): number {
+    return this.#journal.length;
+  }
+
+  restoreSnapshot(id: number): void {
+    if (!Number.isInteger(id) || id < 0 || id > this.#journal.length) throw new Error(`Invalid snapshot id ${id}`);
+    while (this.#journal.length > id) {
+      const { key, previous } = this.#journal.pop()!;
+      if (previous === undefined) this.#changes.delete(key);
+      else this.#changes.set(key, previous);
+    }
+  }
+
+  /** Changed keys with their final value (undefined = deleted), sorted by key. */
+  changes(): { key: Buffer; value: Buffer | undefined }[] {
+    return [...this.#changes]
+      .map(([k, slot]) => ({ key: Buffer.from(k, 'latin1'), value: slot === DELETED ? undefined : slot }))
+      .sort((a, b) => Buffer.compare(a.key, b.key));
+  }
+
+  /** Overlay entries in [gte, lte] merged into the base entries of the same range. */
+  mergeRange(base: Iterable<{ key: Buffer; value: Buffer }>, gte: Buffer, lte: Buffer): { key: Buffer; value: Buffer }[] {
+    const merged = new Map<string, Buffer>();
+    for (const { key, value } of base) merged.set(key.toString('latin1'), value);
+    for (const [k, slot] of this.#changes) {
+      const key = Buffer.from(k, 'latin1');
+      if (Buffer.compare(key, gte) < 0 || Buffer.compare(key, lte) > 0) continue;
+      if (slot === DELETED) merged.delete(k);
+      else merged.set(k, slot);
+    }
+    return [...merged].map(([k, value]) => ({ key: Buffer.from(k, 'latin1'), value })).sort((a, b) => Buffer.compare(a.key, b.key));
+  }
+}

@@ -1,0 +1,219 @@
+import { compile } from '../../lib/codec/index.js';
+import type { Schema } from '../../lib/codec/index.js';
+import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/state/keys.js';
+import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
+import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
+import type { KestrelDatabases } from '../storage/database.js';
+import { StateOverlay } from './overlay.js';
+import type { Entry, IterateOptions, StateReadWriter } from './types.js';
+
+const META_CURRENT = Buffer.from('current');
+const DIFF_PREFIX = Buffer.from('diff:');
+const ROOT_PREFIX = Buffer.from('root:');
+
+const heightKey = (prefix: Buffer, height: number): Buffer => {
+  const out = Buffer.alloc(prefix.length + 4);
+  prefix.copy(out);
+  out.writeUInt32BE(height, prefix.length);
+  return out;
+};
+
+const currentSchema = {
+  $id: '/kestrel/state/current',
+  type: 'object',
+  required: ['height', 'root'],
+  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, root: { dataType: 'bytes', fieldNumber: 2 } },
+} as const satisfies Schema;
+
+/** What a block changed, to undo it: every key's previous value (absent keys have existed=false). */
+const diffSchema = {
+  $id: '/kestrel/state/diff',
+  type: 'object',
+  required: ['previousRoot', 'entries'],
+  properties: {
+    previousRoot: { dataType: 'bytes', fieldNumber: 1 },
+    entries: {
+      type: 'array',
+      fieldNumber: 2,
+      items: {
+        type: 'object',
+        required: ['key', 'existed', 'previous'],
+        properties: { key: { dataType: 'bytes', fieldNumber: 1 }, existed: { dataType: 'boolean', fieldNumber: 2 }, previous: { dataType: 'bytes', fieldNumber: 3 } },
+      },
+    },
+  },
+} as const satisfies Schema;
+
+interface Current {
+  height: number;
+  root: Buffer;
+}
+interface Diff {
+  previousRoot: Buffer;
+  entries: { key: Buffer; existed: boolean; previous: Buffer }[];
+}
+const currentCodec = compile<Current>(currentSchema);
+const diffCodec = compile<Diff>(diffSchema);
+
+/** An overlay's changes with the state root they give, ready to commit. */
+export interface PreparedState {
+  readonly baseHeight: number | undefined;
+  readonly baseRoot: Buffer;
+  readonly root: Buffer;
+  readonly changes: readonly { key: Buffer; value: Buffer | undefined; previous: Buffer | undefined }[];
+  readonly smt: SMTUpdateResult;
+}
+
+/** Caller records written in the same transaction as the state (block, events). */
+export type ExtraWrites = (dbs: KestrelDatabases) => void;
+
+/** The next key after every key that starts with `key` (exclusive end for an inclusive range). */
+const afterPrefix = (key: Buffer): Buffer => Buffer.concat([key, Buffer.alloc(1)]);
+
+/** Committed state in LMDB with its state tree; blocks execute on overlays and commit atomically. */
+export class StateDB {
+  readonly #tree: SparseMerkleTree;
+
+  constructor(readonly dbs: KestrelDatabases) {
+    this.#tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => dbs.smt.get(hash) });
+  }
+
+  #current(): Current | undefined {
+    const raw = this.dbs.meta.get(META_CURRENT);
+    return raw === undefined ? undefined : currentCodec.decode(raw);
+  }
+
+  /** Height of the last committed state, undefined before the first commit. */
+  get height(): number | undefined {
+    return this.#current()?.height;
+  }
+
+  get root(): Buffer {
+    return this.#current()?.root ?? EMPTY_HASH;
+  }
+
+  /** The state root committed at `height`, if it is known. */
+  rootAt(height: number): Buffer | undefined {
+    return this.dbs.meta.get(heightKey(ROOT_PREFIX, height));
+  }
+
+  get(key: Buffer): Buffer | undefined {
+    return this.dbs.state.get(key);
+  }
+
+  iterate(options: IterateOptions): Entry[] {
+    const out: Entry[] = [];
+    for (const { key, value } of this.dbs.state.getRange({ start: options.gte, end: afterPrefix(options.lte), reverse: false })) {
+      out.push({ key: Buffer.from(key), value: Buffer.from(value) });
+    }
+    return out;
+  }
+
+  /** A fresh execution context over the committed state. */
+  newOverlay(): BlockState {
+    return new BlockState(this);
+  }
+
+  /** Computes the state root the overlay's changes give, without writing anything. */
+  prepare(state: BlockState): PreparedState {
+    const changes = state.overlay
+      .changes()
+      .map(({ key, value }) => ({ key, value, previous: this.get(key) }))
+      .filter(({ value, previous }) => !(value === undefined ? previous === undefined : previous !== undefined && previous.equals(value)));
+    const baseRoot = this.root;
+    const smt = this.#tree.update(
+      baseRoot,
+      changes.map(({ key, value }) => ({ key: stateSMTKey(key), value: value === undefined ? Buffer.alloc(0) : stateSMTValue(value) })),
+    );
+    return { baseHeight: this.height, baseRoot, root: smt.root, changes, smt };
+  }
+
+  /**
+   * Writes state changes, tree nodes, the undo diff, the new root and the caller's records
+   * in one LMDB write transaction: all of it lands, or none of it.
+   */
+  commit(prepared: PreparedState, height: number, extra?: ExtraWrites): Buffer {
+    const current = this.#current();
+    if (current?.height !== prepared.baseHeight || !(current?.root ?? EMPTY_HASH).equals(prepared.baseRoot)) {
+      throw new Error('State changed since this block state was prepared');
+    }
+    if (current !== undefined && height !== current.height + 1) throw new Error(`Cannot commit height ${height} on top of height ${current.height}`);
+    const { dbs } = this;
+    dbs.root.transactionSync(() => {
+      for (const { key, value } of prepared.changes) {
+        if (value === undefined) dbs.state.removeSync(key);
+        else dbs.state.putSync(key, value);
+      }
+      for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
+      const diff: Diff = {
+        previousRoot: prepared.baseRoot,
+        entries: prepared.changes.map(({ key, previous }) => ({ key, existed: previous !== undefined, previous: previous ?? Buffer.alloc(0) })),
+      };
+      dbs.meta.putSync(heightKey(DIFF_PREFIX, height), diffCodec.encode(diff));
+      dbs.meta.putSync(heightKey(ROOT_PREFIX, height), prepared.root);
+      dbs.meta.putSync(META_CURRENT, currentCodec.encode({ height, root: prepared.root }));
+      extra?.(dbs);
+    });
+    return prepared.root;
+  }
+
+  /** Undoes the last committed height (for a chain switch), in one transaction; returns the restored root. */
+  revertLast(extra?: ExtraWrites): Buffer {
+    const current = this.#current();
+    if (current === undefined) throw new Error('Nothing to revert');
+    const raw = this.dbs.meta.get(heightKey(DIFF_PREFIX, current.height));
+    if (raw === undefined) throw new Error(`No diff stored for height ${current.height}`);
+    const diff = diffCodec.decode(raw);
+    const { dbs } = this;
+    dbs.root.transactionSync(() => {
+      for (const { key, existed, previous } of diff.entries) {
+        if (existed) dbs.state.putSync(key, previous);
+        else dbs.state.removeSync(key);
+      }
+      dbs.meta.removeSync(heightKey(DIFF_PREFIX, current.height));
+      dbs.meta.removeSync(heightKey(ROOT_PREFIX, current.height));
+      if (current.height === 0 || this.rootAt(current.height - 1) === undefined) dbs.meta.removeSync(META_CURRENT);
+      else dbs.meta.putSync(META_CURRENT, currentCodec.encode({ height: current.height - 1, root: diff.previousRoot }));
+      extra?.(dbs);
+    });
+    return diff.previousRoot;
+  }
+
+  /** Inclusion/non-inclusion proof of store keys against a committed root (nodes are never overwritten, so older roots stay provable). */
+  prove(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+    return this.#tree.prove(root, storeKeys.map(stateSMTKey));
+  }
+}
+
+/** One block's execution state: an overlay on the committed state, with snapshots for transactions. */
+export class BlockState implements StateReadWriter {
+  readonly overlay: StateOverlay;
+
+  constructor(private readonly db: StateDB) {
+    this.overlay = new StateOverlay((key) => db.get(key));
+  }
+
+  get(key: Buffer): Buffer | undefined {
+    return this.overlay.get(key);
+  }
+  has(key: Buffer): boolean {
+    return this.overlay.has(key);
+  }
+  set(key: Buffer, value: Buffer): void {
+    this.overlay.set(key, value);
+  }
+  del(key: Buffer): void {
+    this.overlay.del(key);
+  }
+  snapshot(): number {
+    return this.overlay.snapshot();
+  }
+  restoreSnapshot(id: number): void {
+    this.overlay.restoreSnapshot(id);
+  }
+  iterate(options: IterateOptions): Entry[] {
+    let entries = this.overlay.mergeRange(this.db.iterate(options), options.gte, options.lte);
+    if (options.reverse === true) entries = entries.reverse();
+    return options.limit === undefined ? entries : entries.slice(0, options.limit);
+  }
+}

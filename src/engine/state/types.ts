@@ -1,0 +1,22 @@
+export interface Entry {
+  key: Buffer;
+  value: Buffer;
+}
+
+export interface IterateOptions {
+  gte: Buffer;
+  lte: Buffer;
+  limit?: number;
+  reverse?: boolean;
+}
+
+/** What modules see of state: raw bytes under full keys (store prefix || substore prefix || key). */
+export interface StateReadWriter {
+  get(key: Buffer): Buffer | undefined;
+  has(key: Buffer): boolean;
+  set(key: Buffer, value: Buffer): void;
+  del(key: Buffer): void;
+  iterate(options: IterateOptions): Entry[];
+  snapshot(): number;
+  restoreSnapshot(id: number): void;
+}

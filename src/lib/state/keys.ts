@@ -1,0 +1,34 @@
+import { sha256 } from '../crypto/hash.js';
+
+export const STORE_PREFIX_LENGTH = 4;
+export const SUBSTORE_PREFIX_LENGTH = 2;
+/** Store prefix + substore prefix, kept as is in the state tree key. */
+export const STATE_KEY_PREFIX_LENGTH = STORE_PREFIX_LENGTH + SUBSTORE_PREFIX_LENGTH;
+/** State tree keys: 6 prefix bytes + sha256 of the rest of the store key. */
+export const STATE_SMT_KEY_LENGTH = STATE_KEY_PREFIX_LENGTH + 32;
+
+/** A module's 4-byte store prefix: sha256(name)[0..4] with the top bit cleared (Lisk SDK v6). */
+export const computeStorePrefix = (moduleName: string): Buffer => {
+  const prefix = Buffer.from(sha256(Buffer.from(moduleName, 'utf8')).subarray(0, STORE_PREFIX_LENGTH));
+  prefix[0]! &= 0x7f;
+  return prefix;
+};
+
+/** A substore's 2-byte prefix: its index with the 16 bits reversed (Lisk SDK v6). */
+export const computeSubstorePrefix = (index: number): Buffer => {
+  if (!Number.isInteger(index) || index < 0 || index > 0xffff) throw new Error(`Substore index must be an integer in 0..65535, got ${index}`);
+  let reversed = 0;
+  for (let bit = 0; bit < 16; bit++) if ((index >> bit) & 1) reversed |= 1 << (15 - bit);
+  const out = Buffer.alloc(SUBSTORE_PREFIX_LENGTH);
+  out.writeUInt16BE(reversed);
+  return out;
+};
+
+/** The key a state entry has in the state tree (lisk-db's state writer). */
+export const stateSMTKey = (storeKey: Uint8Array): Buffer => {
+  if (storeKey.length < STATE_KEY_PREFIX_LENGTH) throw new Error(`State keys are at least ${STATE_KEY_PREFIX_LENGTH} bytes (store and substore prefix)`);
+  return Buffer.concat([storeKey.subarray(0, STATE_KEY_PREFIX_LENGTH), sha256(storeKey.subarray(STATE_KEY_PREFIX_LENGTH))]);
+};
+
+/** The value a state entry has in the state tree: the hash of the stored bytes. */
+export const stateSMTValue = (value: Uint8Array): Buffer => sha256(value);

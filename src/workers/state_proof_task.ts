@@ -1,0 +1,29 @@
+// Piscina task: proves store keys against a committed state root, reading the node's LMDB environment read-only.
+import { EMPTY_HASH } from '../lib/tree/index.js';
+import { StateDB } from '../engine/state/state_db.js';
+import { openDatabases } from '../engine/storage/database.js';
+import type { StateProofRequest, StateProofResponse } from './state_prover.js';
+
+const opened = new Map<string, StateDB>();
+
+const stateAt = (dataPath: string): StateDB => {
+  let db = opened.get(dataPath);
+  if (db === undefined) {
+    db = new StateDB(openDatabases(dataPath, { readOnly: true }));
+    opened.set(dataPath, db);
+  }
+  return db;
+};
+
+export const proveState = (request: StateProofRequest): StateProofResponse => {
+  const db = stateAt(request.dataPath);
+  const root = request.height === undefined ? db.root : db.rootAt(request.height) ?? EMPTY_HASH;
+  const expected = Buffer.from(request.expectedRoot);
+  if (!root.equals(expected)) {
+    throw new Error(`Snapshot mismatch at height ${String(request.height)}: the store has root ${root.toString('hex')}, expected ${expected.toString('hex')}`);
+  }
+  const proof = db.prove(root, request.keys.map((k) => Buffer.from(k)));
+  return { root, siblingHashes: proof.siblingHashes, queries: proof.queries };
+};
+
+export default proveState;

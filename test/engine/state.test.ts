@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
+import { EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
+import { SubStore } from '../../src/engine/state/substore.js';
+import { createLocalStateProver, createPooledStateProver } from '../../src/workers/state_prover.js';
+import { klayrFrameworkSchemas } from '../helpers/klayr.js';
+import { createRequire } from 'node:module';
+import { Rng } from '../helpers/random.js';
+import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const klayrBaseStore: any = (klayrFrameworkSchemas(), require('klayr-framework/dist-node/modules/base_store'));
+
+describe('store prefixes and state tree keys', () => {
+  it('module store and substore prefixes equal klayr-framework\'s', () => {
+    for (const name of ['token', 'auth', 'pos', 'interoperability', 'dynamicReward', 'fee', 'random', 'validators', 'legacy', 'x']) {
+      assert.equal(computeStorePrefix(name).toString('hex'), klayrBaseStore.computeStorePrefix(name).toString('hex'), name);
+    }
+    for (let i = 0; i < 70000; i += 37) {
+      if (i > 0xffff) break;
+      assert.equal(computeSubstorePrefix(i).toString('hex'), klayrBaseStore.computeSubstorePrefix(i).toString('hex'), String(i));
+    }
+    assert.throws(() => computeSubstorePrefix(65536), /0\.\.65535/);
+  });
+
+  it('state tree keys keep the 6 prefix bytes and hash the rest (lisk-db vector)', () => {
+    const key = Buffer.from(Array.from({ length: 64 }, (_, i) => i));
+    assert.deepEqual([...stateSMTKey(key)], [0, 1, 2, 3, 4, 5, 10, 165, 4, 79, 85, 150, 61, 222, 215, 50, 50, 134, 228, 240, 180, 58, 75, 167, 243, 47, 247, 126, 21, 28, 34, 193, 134, 242, 138, 162, 150, 75]);
+    assert.throws(() => stateSMTKey(Buffer.alloc(5)), /at least 6 bytes/);
+  });
+});
+
+describe('block state overlay', () => {
+  const db = openState(tempDataPath());
+  const store = (state: ReturnType<typeof db.newOverlay>) => new SubStore(state, computeStorePrefix('token'), computeSubstorePrefix(0));
+
+  it('reads its own writes, and a restored snapshot undoes exactly the writes after it (nested)', () => {
+    const state = db.newOverlay();
+    const s = store(state);
+    s.set(Buffer.from('fee'), Buffer.from('paid'));
+    const tx = state.snapshot();
+    s.set(Buffer.from('a'), Buffer.from('1'));
+    const inner = state.snapshot();
+    s.del(Buffer.from('fee'));
+    s.set(Buffer.from('a'), Buffer.from('2'));
+    assert.equal(s.get(Buffer.from('fee')), undefined);
+    state.restoreSnapshot(inner);
+    assert.equal(s.get(Buffer.from('a'))!.toString(), '1');
+    assert.equal(s.get(Buffer.from('fee'))!.toString(), 'paid');
+    state.restoreSnapshot(tx);
+    assert.equal(s.has(Buffer.from('a')), false);
+    assert.equal(s.get(Buffer.from('fee'))!.toString(), 'paid', 'the failed transaction\'s fee stays');
+    assert.throws(() => state.restoreSnapshot(99), /Invalid snapshot/);
+  });
+
+  it('typed values and ranges merge committed and uncommitted entries', () => {
+    const schema = klayrFrameworkSchemas().find((x) => x.$id === '/token/store/supply')!;
+    const first = db.newOverlay();
+    for (const k of ['a', 'b', 'c', 'd']) store(first).setWithSchema(Buffer.from(k), { totalSupply: BigInt(k.charCodeAt(0)) }, schema);
+    db.commit(db.prepare(first), 0);
+    const second = db.newOverlay();
+    const s = store(second);
+    s.del(Buffer.from('b'));
+    s.setWithSchema(Buffer.from('bb'), { totalSupply: 5n }, schema);
+    s.setWithSchema(Buffer.from('c'), { totalSupply: 6n }, schema);
+    const range = s.iterateWithSchema<{ totalSupply: bigint }>({ gte: Buffer.from('a'), lte: Buffer.from('c') }, schema);
+    assert.deepEqual(range.map((e) => [e.key.toString(), e.value.totalSupply]), [['a', 97n], ['bb', 5n], ['c', 6n]]);
+    const reversed = s.iterate({ gte: Buffer.from('a'), lte: Buffer.from('d'), reverse: true, limit: 2 });
+    assert.deepEqual(reversed.map((e) => e.key.toString()), ['d', 'c']);
+  });
+});
+
+describe('state commit, root and revert', () => {
+  it('the committed root equals a root recomputed from scratch after each of 30 blocks; revert restores values and roots', () => {
+    const rng = new Rng(4);
+    const dataPath = tempDataPath();
+    const db = openState(dataPath);
+    assert.equal(db.root.toString('hex'), EMPTY_HASH.toString('hex'));
+    const keys: Buffer[] = [];
+    const roots: Buffer[] = [];
+    const snapshots: Map<string, string>[] = [];
+    for (let height = 0; height < 30; height++) {
+      const state = db.newOverlay();
+      for (let i = 0; i < 40; i++) {
+        if (keys.length > 0 && rng.next() < 0.3) state.del(rng.pick(keys));
+        else {
+          const key = keys.length > 0 && rng.next() < 0.3 ? rng.pick(keys) : Buffer.concat([computeStorePrefix(rng.pick(['token', 'pos'])), computeSubstorePrefix(rng.int(4)), rng.bytes(1 + rng.int(30))]);
+          keys.push(key);
+          state.set(key, rng.bytes(1 + rng.int(60)));
+        }
+      }
+      const prepared = db.prepare(state);
+      assert.equal(db.height, height === 0 ? undefined : height - 1, 'prepare writes nothing');
+      roots.push(db.commit(prepared, height));
+      assert.equal(db.root.toString('hex'), recomputeRoot(db).toString('hex'), `height ${height}`);
+      assert.equal(db.rootAt(height)!.toString('hex'), prepared.root.toString('hex'));
+      snapshots.push(new Map(db.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map((e) => [e.key.toString('hex'), e.value.toString('hex')])));
+    }
+    const reopened = openState(dataPath);
+    assert.equal(reopened.height, 29);
+    assert.equal(reopened.root.toString('hex'), roots[29]!.toString('hex'));
+    for (let height = 29; height > 20; height--) {
+      assert.equal(reopened.revertLast().toString('hex'), roots[height - 1]!.toString('hex'));
+      assert.equal(reopened.height, height - 1);
+      const now = new Map(reopened.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+      assert.deepEqual(now, snapshots[height - 1]);
+      assert.equal(recomputeRoot(reopened).toString('hex'), roots[height - 1]!.toString('hex'));
+    }
+  });
+
+  it('an error during commit writes nothing; commits must be sequential; a stale prepared state is refused', () => {
+    const db = openState(tempDataPath());
+    const state = db.newOverlay();
+    state.set(Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from('k')]), Buffer.from('v'));
+    const prepared = db.prepare(state);
+    assert.throws(() => db.commit(prepared, 0, () => {
+      throw new Error('block write failed');
+    }), /block write failed/);
+    assert.equal(db.height, undefined);
+    assert.equal(db.root.toString('hex'), EMPTY_HASH.toString('hex'));
+    assert.equal(db.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).length, 0);
+    assert.equal([...db.dbs.smt.getKeys()].length, 0);
+    db.commit(prepared, 0);
+    assert.throws(() => db.commit(prepared, 1), /State changed since/);
+    const next = db.newOverlay();
+    next.set(Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from('k2')]), Buffer.from('v'));
+    assert.throws(() => db.commit(db.prepare(next), 5), /Cannot commit height 5 on top of height 0/);
+    const badKey = db.newOverlay();
+    badKey.set(Buffer.from('short'), Buffer.from('v'));
+    assert.throws(() => db.prepare(badKey), /at least 6 bytes/);
+    assert.equal(db.height, 0);
+  });
+});
+
+describe('snapshots read from worker threads', () => {
+  it('a pooled worker opens the environment read-only and proves keys against the committed root; a wrong root is refused', async () => {
+    const dataPath = tempDataPath();
+    const db = openState(dataPath);
+    const rng = new Rng(9);
+    const keys = Array.from({ length: 50 }, () => Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), rng.bytes(20)]));
+    const state = db.newOverlay();
+    keys.forEach((k) => state.set(k, rng.bytes(16)));
+    const root = db.commit(db.prepare(state), 0);
+    // the writer keeps committing while the worker proves height 0
+    const later = db.newOverlay();
+    later.set(keys[0]!, Buffer.from('changed'));
+    db.commit(db.prepare(later), 1);
+    const query = [keys[3]!, keys[7]!, Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), rng.bytes(20)])];
+    for (const prover of [createPooledStateProver(2), await createLocalStateProver()]) {
+      try {
+        const proof = await prover.prove({ dataPath, height: 0, expectedRoot: root, keys: query });
+        assert.equal(proof.root.toString('hex'), root.toString('hex'));
+        assert.equal(verifySMTProof(query.map(stateSMTKey), proof, root, 38), true);
+        await assert.rejects(() => prover.prove({ dataPath, height: 1, expectedRoot: root, keys: query }), /Snapshot mismatch/);
+      } finally {
+        await prover.close();
+      }
+    }
+  });
+});
