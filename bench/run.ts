@@ -1,7 +1,8 @@
 import { codecBench } from './codec.bench.js';
 import { cryptoBench } from './crypto.bench.js';
+import { stateBench } from './state.bench.js';
 
-const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench };
+const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench, state: stateBench };
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) if (!(name in suites)) throw new Error(`Unknown bench suite "${name}". Suites: ${Object.keys(suites).join(', ')}`);
