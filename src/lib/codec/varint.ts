@@ -7,8 +7,6 @@ export const MAX_UINT64 = 0xffffffffffffffffn;
 export const MAX_SINT64 = 0x7fffffffffffffffn;
 export const MIN_SINT64 = -0x8000000000000000n;
 
-const TWO_POW_32 = 0x100000000;
-
 /** Bytes a uint32 varint occupies. */
 export const uint32Size = (value: number): number =>
   value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
@@ -104,4 +102,3 @@ export const unZigZag32 = (value: number): number => (value % 2 === 0 ? value / 
 export const zigZag64 = (value: bigint): bigint => (value >= 0n ? value << 1n : (-value << 1n) - 1n);
 export const unZigZag64 = (value: bigint): bigint => ((value & 1n) === 0n ? value >> 1n : -((value + 1n) >> 1n));
 
-export { TWO_POW_32 };

@@ -40,6 +40,7 @@ export const verifyAggSig = (
   aggregationBitsValid(publicKeys.length, aggregationBits) &&
   blsFastAggregateVerify(selectSigners(publicKeys, aggregationBits), sha256(tagMessage(tag, chainID, message)), signature);
 
+/** verifyAggSig, and the signers' weights must add up to at least the threshold. */
 export const verifyWeightedAggSig = (
   publicKeys: readonly Uint8Array[],
   aggregationBits: Uint8Array,
@@ -51,10 +52,6 @@ export const verifyWeightedAggSig = (
   threshold: bigint | number,
 ): boolean => {
   if (!aggregationBitsValid(publicKeys.length, aggregationBits)) return false;
-  let weight = 0n;
-  publicKeys.forEach((_, i) => {
-    if (readBit(aggregationBits, i)) weight += BigInt(weights[i]!);
-  });
-  if (weight < BigInt(threshold)) return false;
-  return blsFastAggregateVerify(selectSigners(publicKeys, aggregationBits), sha256(tagMessage(tag, chainID, message)), signature);
+  const weight = selectSigners(weights, aggregationBits).reduce<bigint>((sum, w) => sum + BigInt(w), 0n);
+  return weight >= BigInt(threshold) && verifyAggSig(publicKeys, aggregationBits, signature, tag, chainID, message);
 };
