@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as t from '../../src/lib/tree/index.js';
 import { klayrTree } from '../helpers/klayr.js';
@@ -102,5 +103,24 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
     assert.throws(() => t.calculateRootFromUpdateData([Buffer.alloc(1)], { size: 0, indexes: [], siblingHashes: [] }), /Invalid proof/);
     assert.throws(() => new t.MerkleTree([Buffer.alloc(1)]).generateRightWitness(2), /out of range/);
     assert.throws(() => t.calculateRightWitness(0, []), /empty tree/);
+  });
+});
+
+describe('regular Merkle tree against Klayr SDK fixtures', () => {
+  interface UpdateCase { values: string[]; updateValues: string[]; size: number; indexes: number[]; siblingHashes: string[]; initialRoot: string; finalRoot: string }
+  const { cases } = JSON.parse(readFileSync(new URL('../../../test/fixtures/klayr_tree_update_vectors.json', import.meta.url), 'utf8')) as { cases: UpdateCase[] };
+
+  it(`reproduces ${cases.length} update-leaves fixtures: initial root, proof of the updated leaves, final root`, () => {
+    for (const c of cases) {
+      const values = c.values.map((v) => Buffer.from(v, 'hex'));
+      const tree = new t.MerkleTree(values);
+      assert.equal(tree.root.toString('hex'), c.initialRoot);
+      const height = t.treeHeight(values.length);
+      const proof = tree.generateProof(c.indexes.map((idx) => t.leafHash(values[idx - 2 ** height]!)));
+      assert.deepEqual(proof.idxs, c.indexes);
+      assert.deepEqual(hexes(proof.siblingHashes), c.siblingHashes);
+      const root = t.calculateRootFromUpdateData(c.updateValues.map((v) => Buffer.from(v, 'hex')), { size: c.size, indexes: c.indexes, siblingHashes: proof.siblingHashes });
+      assert.equal(root.toString('hex'), c.finalRoot);
+    }
   });
 });
