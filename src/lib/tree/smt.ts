@@ -61,9 +61,10 @@ export class SparseMerkleTree {
     if (!Number.isInteger(keyLength) || keyLength < 1) throw new Error('keyLength must be a positive integer');
   }
 
-  #load(hash: Buffer, pending?: Map<string, { hash: Buffer; data: Buffer }>): SMTNode {
+  /** Updates only ever load nodes that existed before them (new nodes are built bottom-up), so the reader is enough. */
+  #load(hash: Buffer): SMTNode {
     if (hash.equals(EMPTY_HASH)) return EMPTY_NODE;
-    const data = pending?.get(hashKey(hash))?.data ?? this.reader.get(hash);
+    const data = this.reader.get(hash);
     if (data === undefined) throw new Error(`Missing sparse Merkle tree node ${hash.toString('hex')}`);
     return decodeNode(hash, data, this.keyLength);
   }
@@ -110,14 +111,14 @@ export class SparseMerkleTree {
         if (keyBit(node.key, height) === 0) left = node;
         else right = node;
       } else if (node.kind === 'branch') {
-        left = this.#load(node.left, nodes);
-        right = this.#load(node.right, nodes);
+        left = this.#load(node.left);
+        right = this.#load(node.right);
       } else if (sorted.slice(lo, hi).every((c) => c.value.length === 0)) {
         return node; // deleting keys under an empty subtree changes nothing
       }
       return join(visit(left, lo, split, height + 1), visit(right, split, hi, height + 1));
     };
-    const result = visit(this.#load(root, nodes), 0, sorted.length, 0);
+    const result = visit(this.#load(root), 0, sorted.length, 0);
     return { root: result.hash, nodes };
   }
 

@@ -45,8 +45,20 @@ export const branchNode = (left: Buffer, right: Buffer): SMTNode => ({ kind: 'br
 
 /** Stored form: leaf `0x00 || key || value`, branch `0x01 || left || right`. */
 export const encodeNode = (node: SMTNode): Buffer => {
-  if (node.kind === 'leaf') return Buffer.concat([Buffer.from([NODE_LEAF]), node.key, node.value]);
-  if (node.kind === 'branch') return Buffer.concat([Buffer.from([NODE_BRANCH]), node.left, node.right]);
+  if (node.kind === 'leaf') {
+    const out = Buffer.allocUnsafe(1 + node.key.length + node.value.length);
+    out[0] = NODE_LEAF;
+    out.set(node.key, 1);
+    out.set(node.value, 1 + node.key.length);
+    return out;
+  }
+  if (node.kind === 'branch') {
+    const out = Buffer.allocUnsafe(65);
+    out[0] = NODE_BRANCH;
+    out.set(node.left, 1);
+    out.set(node.right, 33);
+    return out;
+  }
   throw new Error('The empty node is never stored');
 };
 
