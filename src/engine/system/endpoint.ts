@@ -1,0 +1,70 @@
+import { blockAssetSchema, blockHeaderSchema, blockSchema, eventSchema, standardEventDataSchema } from '../../lib/chain/schemas.js';
+import { transactionSchema } from '../../lib/transaction/schema.js';
+import type { EndpointDefinition } from '../../rpc/registry.js';
+
+/** What the chain reports about itself (filled by the chain engine). */
+export interface ChainStatus {
+  lastBlockID: string;
+  height: number;
+  finalizedHeight: number;
+  syncing: boolean;
+  unconfirmedTransactions: number;
+  genesisHeight: number;
+}
+
+/** A module's metadata as system_getMetadata lists it (spec: "Module metadata"). */
+export interface ModuleMetadata {
+  name: string;
+  endpoints: { name: string; request?: unknown; response?: unknown }[];
+  commands: { name: string; params: unknown }[];
+  events: { name: string; data: unknown }[];
+  assets: { version: number; data: unknown }[];
+  stores: { key: string; data: unknown }[];
+}
+
+export interface SystemEndpointDeps {
+  version: string;
+  chainID: string;
+  genesis: Record<string, unknown>;
+  network: { version?: string; port?: number; host?: string; seedPeers?: unknown; blacklistedIPs?: unknown; fixedPeers?: unknown; whitelistedPeers?: unknown };
+  chainStatus: () => ChainStatus;
+  modules: () => ModuleMetadata[];
+}
+
+const schemas = { block: blockSchema, header: blockHeaderSchema, asset: blockAssetSchema, transaction: transactionSchema, event: eventSchema, standardEvent: standardEventDataSchema };
+
+/** The system namespace: node info and schemas as Klayr Core answers them, plus health. */
+export const systemEndpoints = (deps: SystemEndpointDeps): Record<string, EndpointDefinition> => ({
+  getNodeInfo: {
+    description: 'Version, chain ID, heights, sync state, genesis and network configuration of this node.',
+    handler: () => {
+      const status = deps.chainStatus();
+      const n = deps.network;
+      return {
+        version: deps.version,
+        networkVersion: n.version,
+        chainID: deps.chainID,
+        lastBlockID: status.lastBlockID,
+        height: status.height,
+        finalizedHeight: status.finalizedHeight,
+        syncing: status.syncing,
+        unconfirmedTransactions: status.unconfirmedTransactions,
+        genesisHeight: status.genesisHeight,
+        genesis: { ...deps.genesis },
+        network: { version: n.version, port: n.port, host: n.host, seedPeers: n.seedPeers, blacklistedIPs: n.blacklistedIPs, fixedPeers: n.fixedPeers, whitelistedPeers: n.whitelistedPeers },
+      };
+    },
+  },
+  getMetadata: {
+    description: 'For each registered module: endpoints, commands with params schemas, events with data schemas, assets, stores.',
+    handler: () => ({ modules: deps.modules() }),
+  },
+  getSchema: {
+    description: 'The block, header, asset, transaction, event and standard event schemas.',
+    handler: () => schemas,
+  },
+  health: {
+    description: 'Whether the node answers, with its height.',
+    handler: () => ({ status: 'ok', height: deps.chainStatus().height }),
+  },
+});

@@ -1,0 +1,115 @@
+import type { Logger } from 'pino';
+import { createAccessCheck } from './access.js';
+import { invalidRequest, failure, METHOD_NOT_FOUND, MSG_DISABLED, MSG_EMPTY_BATCH, MSG_EMPTY_REQUEST, MSG_INVALID_FORMAT, MSG_METHOD_NOT_FOUND, MSG_PARSE_FAILED, success } from './jsonrpc.js';
+import type { RequestID } from './jsonrpc.js';
+import type { RPCMetrics } from './metrics.js';
+import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
+import { METHOD_NAME } from './registry.js';
+import type { EndpointRegistry, Transport } from './registry.js';
+
+export interface DispatcherOptions {
+  registry: EndpointRegistry;
+  allowedMethods?: readonly string[];
+  metrics?: RPCMetrics;
+  logger?: Logger;
+  /** Most requests one batch may hold. */
+  maxBatchSize?: number;
+  /** Version reported by rpc.discover. */
+  version?: string;
+}
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Klayr's request schema: jsonrpc "2.0", string method, id number|string|null, optional object params, nothing else. */
+const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: RequestID; params?: Record<string, unknown> } => {
+  if (!isObject(r) || r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !('id' in r)) return false;
+  const { id } = r;
+  if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return false;
+  if (r.params !== undefined && !isObject(r.params)) return false;
+  for (const key of Object.keys(r)) if (!REQUEST_KEYS.has(key)) return false;
+  return true;
+};
+
+/** Turns a raw request body (one request or a batch) into the response text, answering like Klayr Core. */
+export class Dispatcher {
+  readonly #registry: EndpointRegistry;
+  readonly #allowed: (namespace: string, method: string) => boolean;
+  readonly #metrics?: RPCMetrics;
+  readonly #logger?: Logger;
+  readonly #maxBatch: number;
+  readonly #version: string;
+
+  constructor(options: DispatcherOptions) {
+    this.#registry = options.registry;
+    this.#allowed = createAccessCheck(options.allowedMethods);
+    if (options.metrics !== undefined) this.#metrics = options.metrics;
+    if (options.logger !== undefined) this.#logger = options.logger;
+    this.#maxBatch = options.maxBatchSize ?? 100;
+    this.#version = options.version ?? '0.0.0';
+  }
+
+  isAllowed(name: string): boolean {
+    const split = name.lastIndexOf('_');
+    return split > 0 && this.#allowed(name.slice(0, split), name.slice(split + 1));
+  }
+
+  async handle(raw: string, transport: Transport): Promise<string> {
+    if (raw.length === 0) return invalidRequest(null, MSG_EMPTY_REQUEST);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return invalidRequest(null, MSG_PARSE_FAILED);
+    }
+    return this.handleValue(parsed, transport);
+  }
+
+  /** A parsed body: one request or a batch (an array, answered with an array). */
+  async handleValue(parsed: unknown, transport: Transport): Promise<string> {
+    if (!Array.isArray(parsed)) return this.handleParsed(parsed, transport);
+    if (parsed.length === 0) return invalidRequest(null, MSG_EMPTY_BATCH);
+    if (parsed.length > this.#maxBatch) return invalidRequest(null, `Invalid RPC request. A batch holds at most ${this.#maxBatch} requests.`);
+    const responses = await Promise.all(parsed.map((r) => this.handleParsed(r, transport)));
+    return `[${responses.join(',')}]`;
+  }
+
+  async handleParsed(request: unknown, transport: Transport): Promise<string> {
+    if (!wellFormed(request)) return invalidRequest(null, MSG_INVALID_FORMAT);
+    const { id, method: name } = request;
+    if (name === OPENRPC_METHOD) return success(id, openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)));
+    if (!METHOD_NAME.test(name)) {
+      return invalidRequest(id, `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`);
+    }
+    if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
+    const endpoint = this.#registry.get(name);
+    if (endpoint === undefined) return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
+    const params = request.params ?? {};
+    if (endpoint.validate !== undefined) {
+      const issues = endpoint.validate(params);
+      if (issues.length > 0) {
+        const message = issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', ');
+        return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
+      }
+    }
+    const started = process.hrtime.bigint();
+    try {
+      const result = await endpoint.handler({ params, transport });
+      return this.#count(name, transport, 'success', success(id, result ?? {}), started);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
+      return this.#count(name, transport, 'error', invalidRequest(id, message), started);
+    }
+  }
+
+  #count(method: string, transport: Transport, outcome: string, response: string, started?: bigint): string {
+    if (this.#metrics !== undefined) {
+      const known = this.#registry.get(method) !== undefined ? method : 'unknown';
+      this.#metrics.requests.inc({ method: known, transport, outcome });
+      if (started !== undefined) this.#metrics.duration.observe({ method: known }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+    return response;
+  }
+}

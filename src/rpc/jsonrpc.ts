@@ -1,0 +1,26 @@
+/** JSON-RPC 2.0 envelope and the errors Klayr Core answers with. */
+export type RequestID = number | string | null;
+
+export interface JSONRPCError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+
+export const MSG_EMPTY_REQUEST = 'Invalid invoke request.';
+export const MSG_PARSE_FAILED = 'Invalid RPC request. Failed to parse request params.';
+export const MSG_INVALID_FORMAT = 'Invalid RPC request. Invalid request format.';
+export const MSG_DISABLED = 'Requested method or namespace is disabled in node config.';
+export const MSG_METHOD_NOT_FOUND = 'Method not found';
+export const MSG_EMPTY_BATCH = 'Invalid RPC request. Empty batch.';
+
+export const success = (id: RequestID, result: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, result });
+
+export const failure = (id: RequestID, code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+
+export const invalidRequest = (id: RequestID, message: string): string => failure(id, INVALID_REQUEST, message);
+
+export const notification = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', method, params });

@@ -1,0 +1,40 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics of the RPC front (served at GET /metrics). */
+export class RPCMetrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'method' | 'transport' | 'outcome'>;
+  readonly duration: Histogram<'method'>;
+  readonly wsClients: Gauge;
+  readonly queueDepth: Gauge<'pool'>;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'kestrel_' }); // includes event-loop lag
+    this.requests = new Counter({ name: 'kestrel_rpc_requests_total', help: 'JSON-RPC requests by method, transport and outcome', labelNames: ['method', 'transport', 'outcome'], registers: [this.registry] });
+    this.duration = new Histogram({
+      name: 'kestrel_rpc_request_duration_seconds',
+      help: 'JSON-RPC handler latency by method',
+      labelNames: ['method'],
+      buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+      registers: [this.registry],
+    });
+    this.wsClients = new Gauge({ name: 'kestrel_rpc_ws_clients', help: 'Open WebSocket connections', registers: [this.registry] });
+    this.queueDepth = new Gauge({ name: 'kestrel_pool_queue_depth', help: 'Tasks waiting in each worker pool', labelNames: ['pool'], registers: [this.registry] });
+  }
+
+  readonly #collectors: (() => void)[] = [];
+
+  /** Pools report their queue size when scraped. */
+  watchPool(pool: string, size: () => number): void {
+    this.#collectors.push(() => this.queueDepth.set({ pool }, size()));
+  }
+
+  async text(): Promise<string> {
+    for (const c of this.#collectors) c();
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,65 @@
+import { compileValidator } from '../lib/codec/index.js';
+import type { SchemaProperty, Validator } from '../lib/codec/index.js';
+
+/** Klayr Core's method name rule: namespace (letters, digits, _) + '_' + method (letters, digits). */
+export const METHOD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*_[a-zA-Z][a-zA-Z0-9]*$/;
+
+export type Transport = 'http' | 'ws' | 'ipc';
+
+export interface EndpointContext {
+  readonly params: Record<string, unknown>;
+  readonly transport: Transport;
+}
+
+export type EndpointHandler = (ctx: EndpointContext) => unknown;
+
+export interface EndpointDefinition {
+  readonly handler: EndpointHandler;
+  /** JSON schema the params must satisfy before the handler runs. */
+  readonly params?: SchemaProperty;
+  /** JSON schema of the result (documentation, OpenRPC). */
+  readonly result?: SchemaProperty;
+  readonly description?: string;
+}
+
+export interface RegisteredEndpoint extends EndpointDefinition {
+  readonly name: string;
+  readonly namespace: string;
+  readonly method: string;
+  readonly validate?: Validator;
+}
+
+/** The one map from `namespace_method` to handler the RPC front serves; it knows nothing of modules. */
+export class EndpointRegistry {
+  readonly #endpoints = new Map<string, RegisteredEndpoint>();
+
+  register(name: string, definition: EndpointDefinition): void {
+    if (!METHOD_NAME.test(name)) throw new Error(`Endpoint name "${name}" must be namespace_method`);
+    if (this.#endpoints.has(name)) throw new Error(`Endpoint ${name} is already registered.`);
+    const split = name.lastIndexOf('_');
+    this.#endpoints.set(name, {
+      ...definition,
+      name,
+      namespace: name.slice(0, split),
+      method: name.slice(split + 1),
+      ...(definition.params !== undefined ? { validate: compileValidator(definition.params) } : {}),
+    });
+  }
+
+  /** Registers `namespace_<key>` for every entry of an endpoint object. */
+  registerNamespace(namespace: string, definitions: Record<string, EndpointDefinition>): void {
+    for (const [method, definition] of Object.entries(definitions)) this.register(`${namespace}_${method}`, definition);
+  }
+
+  get(name: string): RegisteredEndpoint | undefined {
+    return this.#endpoints.get(name);
+  }
+
+  list(): RegisteredEndpoint[] {
+    return [...this.#endpoints.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  namespaces(): string[] {
+    return [...new Set(this.list().map((e) => e.namespace))];
+  }
+}

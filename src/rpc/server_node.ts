@@ -1,0 +1,92 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { topicMatches } from './events.js';
+import { routeHttp, RPC_PATH, WS_PATH } from './http_routes.js';
+import { originAllowed, tooLarge } from './http_ws_options.js';
+import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
+import { invalidRequest } from './jsonrpc.js';
+import { WSSession } from './ws_session.js';
+
+/** The fallback when the uWebSockets.js binary cannot load: node:http + ws, same routes and behaviour. */
+export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
+  const origin = o.accessControlAllowOrigin;
+  const headers = (contentType: string) => ({ 'Content-Type': contentType, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'POST' });
+  const server = createServer((req, res) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    if (!(o.http && method === 'POST' && url === RPC_PATH)) {
+      void routeHttp(method, url, o.metrics, o.health).then((answer) => {
+        const a = answer === 'rpc' ? { status: '404 Not Found', contentType: 'application/json', body: `${url} not found.` } : answer;
+        res.writeHead(Number(a.status.split(' ')[0]), headers(a.contentType)).end(a.body);
+      });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.setTimeout(o.bodyTimeoutMs, () => req.destroy());
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > o.maxBodySize) {
+        done = true;
+        res.writeHead(413, { ...headers('application/json'), Connection: 'close' }).end(invalidRequest(null, tooLarge(o.maxBodySize)));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      void o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http').then((out) => {
+        if (!res.destroyed) res.writeHead(200, headers('application/json')).end(out);
+      });
+    });
+  });
+  const sockets = new Set<WebSocket & { session?: WSSession }>();
+  if (o.ws) {
+    const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxBodySize });
+    server.on('upgrade', (req, socket, head) => {
+      if (req.url !== WS_PATH || !originAllowed(origin, req.headers.origin)) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket & { session?: WSSession }) => {
+        ws.session = new WSSession(o.dispatcher, (text) => {
+          if (ws.bufferedAmount > o.maxBackpressure) ws.terminate();
+          else ws.send(text);
+        });
+        sockets.add(ws);
+        o.metrics?.wsClients.inc();
+        ws.on('message', (data) => void ws.session!.onMessage(data.toString()));
+        ws.on('close', () => {
+          ws.session!.closed = true;
+          sockets.delete(ws);
+          o.metrics?.wsClients.dec();
+        });
+        ws.on('error', () => ws.terminate());
+      });
+    });
+    o.hub.addSink((name, text) => {
+      for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) ws.send(text);
+    });
+  }
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      resolve({
+        kind: 'node',
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise((done) => {
+            for (const ws of sockets) ws.terminate();
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+};

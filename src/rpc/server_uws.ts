@@ -1,0 +1,134 @@
+import { createRequire } from 'node:module';
+import type { TemplatedApp, WebSocket as UWSSocket, HttpResponse } from 'uWebSockets.js';
+import { topicMatches } from './events.js';
+import { routeHttp, RPC_PATH, WS_PATH } from './http_routes.js';
+import { originAllowed, tooLarge } from './http_ws_options.js';
+import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
+import { invalidRequest } from './jsonrpc.js';
+import { WSSession } from './ws_session.js';
+
+type UWS = typeof import('uWebSockets.js');
+
+/** Loads the uWebSockets.js binary; undefined when it cannot load on this platform. */
+export const loadUWS = (): UWS | undefined => {
+  try {
+    return createRequire(import.meta.url)('uWebSockets.js') as UWS;
+  } catch {
+    return undefined;
+  }
+};
+
+interface SocketData {
+  session?: WSSession;
+}
+
+const write = (res: HttpResponse, status: string, contentType: string, origin: string, body: string, close = false): void => {
+  res.cork(() => {
+    res.writeStatus(status).writeHeader('Content-Type', contentType).writeHeader('Access-Control-Allow-Origin', origin).writeHeader('Access-Control-Allow-Methods', 'POST');
+    res.end(body, close);
+  });
+};
+
+/** HTTP POST /rpc and WS /rpc-ws on uWebSockets.js. */
+export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => {
+  const app: TemplatedApp = uws.App();
+  const sockets = new Set<UWSSocket<SocketData>>();
+  const origin = o.accessControlAllowOrigin;
+
+  app.any('/*', (res, req) => {
+    const method = req.getMethod().toUpperCase();
+    const url = req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : '');
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    if (!(o.http && method === 'POST' && url === RPC_PATH)) {
+      void routeHttp(method, url, o.metrics, o.health).then((answer) => {
+        if (aborted) return;
+        if (answer === 'rpc') write(res, '404 Not Found', 'application/json', origin, `${url} not found.`);
+        else write(res, answer.status, answer.contentType, origin, answer.body);
+      });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      if (!aborted) {
+        aborted = true;
+        res.close();
+      }
+    }, o.bodyTimeoutMs);
+    res.onData((chunk, isLast) => {
+      if (aborted) return;
+      size += chunk.byteLength;
+      if (size > o.maxBodySize) {
+        clearTimeout(timer);
+        aborted = true;
+        write(res, '413 Payload Too Large', 'application/json', origin, invalidRequest(null, tooLarge(o.maxBodySize)), true);
+        return;
+      }
+      chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the chunk's memory after this callback
+      if (!isLast) return;
+      clearTimeout(timer);
+      void o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http').then((out) => {
+        if (!aborted) write(res, '200 OK', 'application/json', origin, out);
+      });
+    });
+  });
+
+  if (o.ws) {
+    app.ws<SocketData>(WS_PATH, {
+      maxPayloadLength: o.maxBodySize,
+      maxBackpressure: o.maxBackpressure,
+      closeOnBackpressureLimit: 1,
+      idleTimeout: 120,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => {
+        if (!originAllowed(origin, req.getHeader('origin'))) {
+          res.writeStatus('403 Forbidden').end();
+          return;
+        }
+        res.upgrade<SocketData>({}, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+      },
+      open: (ws) => {
+        const data = ws.getUserData();
+        data.session = new WSSession(o.dispatcher, (text) => {
+          ws.send(text, false);
+        });
+        sockets.add(ws);
+        o.metrics?.wsClients.inc();
+      },
+      message: (ws, message) => {
+        void ws.getUserData().session!.onMessage(Buffer.from(message).toString('utf8'));
+      },
+      close: (ws) => {
+        ws.getUserData().session!.closed = true;
+        sockets.delete(ws);
+        o.metrics?.wsClients.dec();
+      },
+    });
+    o.hub.addSink((name, text) => {
+      for (const ws of sockets) {
+        const session = ws.getUserData().session!;
+        if (!session.closed && topicMatches(session.topics, name)) ws.send(text, false);
+      }
+    });
+  }
+
+  return new Promise((resolve, reject) => {
+    app.listen(o.host, o.port, (token) => {
+      if (token === false) {
+        reject(new Error(`Could not listen on ${o.host}:${o.port}`));
+        return;
+      }
+      resolve({
+        kind: 'uws',
+        port: uws.us_socket_local_port(token),
+        close: async () => {
+          uws.us_listen_socket_close(token);
+          for (const ws of [...sockets]) ws.end(1001, 'server shutting down');
+        },
+      });
+    });
+  });
+};
