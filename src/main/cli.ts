@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { configShowCommand } from './commands/config_show.js';
+import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
 
@@ -9,7 +10,8 @@ export const buildProgram = (): Command =>
     .description('Kestrel: a worker-threaded, high-performance node for the Klayr protocol.')
     .version(KESTREL_VERSION, '-v, --version', 'Show the Kestrel version.')
     .showHelpAfterError()
-    .addCommand(configShowCommand());
+    .addCommand(configShowCommand())
+    .addCommand(endpointInvokeCommand());
 
 const main = async (argv: string[]): Promise<void> => {
   const program = buildProgram().exitOverride();

@@ -34,6 +34,7 @@ export const applicationConfigSchema: SchemaProperty = {
         port: { type: 'integer', minimum: 1024, maximum: 65535 },
         allowedMethods: { type: 'array', items: { type: 'string' }, uniqueItems: true },
         accessControlAllowOrigin: { type: 'string' },
+        maxBodySize: { type: 'integer', minimum: 1024, maximum: 64 * 1024 * 1024 },
       },
     },
     legacy: {

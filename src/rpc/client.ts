@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { Dealer } from 'zeromq';
+import { WebSocket } from 'ws';
+import { ipcSocketPaths } from './ipc_paths.js';
+
+/** A JSON-RPC client of a running node (used by the CLI). */
+export interface RPCClient {
+  invoke(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export class RPCCallError extends Error {
+  override readonly name = 'RPCCallError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 5000;
+const RESPONSE_TIMEOUT_MS = 30_000;
+
+type Pending = Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>;
+
+const settle = (pending: Pending, text: string): void => {
+  const response = JSON.parse(text) as { id?: number; result?: unknown; error?: { code: number; message: string } };
+  const entry = typeof response.id === 'number' ? pending.get(response.id) : undefined;
+  if (entry === undefined) return;
+  clearTimeout(entry.timer);
+  pending.delete(response.id!);
+  if (response.error !== undefined) entry.reject(new RPCCallError(response.error.code, response.error.message));
+  else entry.resolve(response.result);
+};
+
+const track = (pending: Pending, id: number, method: string): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error(`No response to ${method} within ${RESPONSE_TIMEOUT_MS / 1000} s`));
+    }, RESPONSE_TIMEOUT_MS);
+    pending.set(id, { resolve, reject, timer });
+  });
+
+/** Connects over IPC to the node whose data path is given (the sockets under <dataPath>/tmp/sockets). */
+export const connectIPC = async (dataPath: string): Promise<RPCClient> => {
+  const { rpc } = ipcSocketPaths(dataPath);
+  const notRunning = `Could not connect to the node over IPC at ${rpc.slice('ipc://'.length)}: is it running, with "ipc" in rpc.modes?`;
+  if (!existsSync(rpc.slice('ipc://'.length))) throw new Error(notRunning);
+  const dealer = new Dealer();
+  const connected = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(notRunning)), CONNECT_TIMEOUT_MS);
+    dealer.events.on('connect', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  dealer.connect(rpc);
+  try {
+    await connected;
+  } catch (e) {
+    dealer.close();
+    throw e;
+  }
+  const pending: Pending = new Map();
+  void (async () => {
+    for await (const [frame] of dealer) if (frame !== undefined) settle(pending, frame.toString('utf8'));
+  })().catch(() => undefined);
+  let nextID = 1;
+  return {
+    invoke: async (method, params = {}) => {
+      const id = nextID++;
+      const answer = track(pending, id, method);
+      await dealer.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      return answer;
+    },
+    close: async () => dealer.close(),
+  };
+};
+
+/** Connects over WebSocket, e.g. ws://127.0.0.1:7887/rpc-ws. */
+export const connectWS = async (url: string): Promise<RPCClient> => {
+  const ws = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error(`Could not connect to the node at ${url} within ${CONNECT_TIMEOUT_MS / 1000} s`));
+    }, CONNECT_TIMEOUT_MS);
+    ws.once('open', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    ws.once('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`Could not connect to the node at ${url}: ${e.message}`));
+    });
+  });
+  const pending: Pending = new Map();
+  ws.on('message', (data) => settle(pending, data.toString()));
+  let nextID = 1;
+  return {
+    invoke: (method, params = {}) => {
+      const id = nextID++;
+      const answer = track(pending, id, method);
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      return answer;
+    },
+    close: async () => ws.close(),
+  };
+};
