@@ -50,6 +50,12 @@ export const runSuite = async (suite: string, comparisons: readonly Comparison[]
       ...(c.goal !== undefined ? { goal: c.goal, meetsGoal: ratio >= c.goal } : {}),
     };
   });
+  printAndSave(suite, results);
+  return results;
+};
+
+/** Prints a results table and writes bench/results/<suite>.json. */
+export const printAndSave = (suite: string, results: readonly ComparisonResult[], extra: Record<string, unknown> = {}): void => {
   console.log(`\n${suite}`);
   console.table(
     results.map((r) => ({
@@ -65,7 +71,6 @@ export const runSuite = async (suite: string, comparisons: readonly Comparison[]
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     new URL(`${suite}.json`, dir),
-    `${JSON.stringify({ suite, date: new Date().toISOString(), node: process.version, cpus: cpus().length, results }, null, 2)}\n`,
+    `${JSON.stringify({ suite, date: new Date().toISOString(), node: process.version, cpus: cpus().length, ...extra, results }, null, 2)}\n`,
   );
-  return results;
 };

@@ -55,7 +55,8 @@ export class Dispatcher {
     return split > 0 && this.#allowed(name.slice(0, split), name.slice(split + 1));
   }
 
-  async handle(raw: string, transport: Transport): Promise<string> {
+  /** Answers synchronously when every handler involved is synchronous (no promise hop on the hot path). */
+  handle(raw: string, transport: Transport): string | Promise<string> {
     if (raw.length === 0) return invalidRequest(null, MSG_EMPTY_REQUEST);
     let parsed: unknown;
     try {
@@ -67,15 +68,16 @@ export class Dispatcher {
   }
 
   /** A parsed body: one request or a batch (an array, answered with an array). */
-  async handleValue(parsed: unknown, transport: Transport): Promise<string> {
+  handleValue(parsed: unknown, transport: Transport): string | Promise<string> {
     if (!Array.isArray(parsed)) return this.handleParsed(parsed, transport);
     if (parsed.length === 0) return invalidRequest(null, MSG_EMPTY_BATCH);
     if (parsed.length > this.#maxBatch) return invalidRequest(null, `Invalid RPC request. A batch holds at most ${this.#maxBatch} requests.`);
-    const responses = await Promise.all(parsed.map((r) => this.handleParsed(r, transport)));
-    return `[${responses.join(',')}]`;
+    const responses = parsed.map((r) => this.handleParsed(r, transport));
+    if (responses.every((r) => typeof r === 'string')) return `[${responses.join(',')}]`;
+    return Promise.all(responses).then((all) => `[${all.join(',')}]`);
   }
 
-  async handleParsed(request: unknown, transport: Transport): Promise<string> {
+  handleParsed(request: unknown, transport: Transport): string | Promise<string> {
     if (!wellFormed(request)) return invalidRequest(null, MSG_INVALID_FORMAT);
     const { id, method: name } = request;
     if (name === OPENRPC_METHOD) return success(id, openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)));
@@ -93,15 +95,19 @@ export class Dispatcher {
         return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
       }
     }
-    const started = process.hrtime.bigint();
-    try {
-      const result = await endpoint.handler({ params, transport });
-      return this.#count(name, transport, 'success', success(id, result ?? {}), started);
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+    const started = this.#metrics !== undefined ? process.hrtime.bigint() : undefined;
+    const failed = (e: unknown): string => {
       this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
-      return this.#count(name, transport, 'error', invalidRequest(id, message), started);
+      return this.#count(name, transport, 'error', invalidRequest(id, e instanceof Error ? e.message : String(e)), started);
+    };
+    const succeeded = (result: unknown): string => this.#count(name, transport, 'success', success(id, result ?? {}), started);
+    let result: unknown;
+    try {
+      result = endpoint.handler({ params, transport });
+    } catch (e) {
+      return failed(e);
     }
+    return result instanceof Promise ? result.then(succeeded, failed) : succeeded(result);
   }
 
   #count(method: string, transport: Transport, outcome: string, response: string, started?: bigint): string {

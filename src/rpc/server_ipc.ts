@@ -31,7 +31,7 @@ export const startIPC = async (o: { dataPath: string; dispatcher: Dispatcher; hu
   const serve = (async () => {
     for await (const [sender, request] of router) {
       if (sender === undefined) continue;
-      void o.dispatcher.handle(request?.toString('utf8') ?? '', 'ipc').then((out) => reply(() => router.send([sender, out])));
+      void Promise.resolve(o.dispatcher.handle(request?.toString('utf8') ?? '', 'ipc')).then((out) => reply(() => router.send([sender, out])));
     }
   })().catch((err: unknown) => o.logger.debug({ err }, 'IPC request loop ended'));
   // events from plugins on the bound subscriber are not used yet; drain them

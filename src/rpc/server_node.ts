@@ -41,7 +41,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
     req.on('end', () => {
       if (done) return;
       done = true;
-      void o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http').then((out) => {
+      void Promise.resolve(o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http')).then((out) => {
         if (!res.destroyed) res.writeHead(200, headers('application/json')).end(out);
       });
     });

@@ -35,6 +35,56 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
   const sockets = new Set<UWSSocket<SocketData>>();
   const origin = o.accessControlAllowOrigin;
 
+  // one sweep closes request bodies that take too long, instead of a timer per request
+  const reading = new Map<HttpResponse, number>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [res, deadline] of reading) {
+      if (deadline > now) continue;
+      reading.delete(res);
+      res.close();
+    }
+  }, 1000);
+  sweep.unref();
+
+  const answer = (res: HttpResponse, out: string | Promise<string>, state: { aborted: boolean }): void => {
+    if (typeof out === 'string') write(res, '200 OK', 'application/json', origin, out);
+    else void out.then((text) => !state.aborted && write(res, '200 OK', 'application/json', origin, text));
+  };
+
+  if (o.http) {
+    app.post(RPC_PATH, (res) => {
+      const state = { aborted: false };
+      res.onAborted(() => {
+        state.aborted = true;
+        reading.delete(res);
+      });
+      let chunks: Buffer[] | undefined;
+      let size = 0;
+      reading.set(res, Date.now() + o.bodyTimeoutMs);
+      res.onData((chunk, isLast) => {
+        if (state.aborted) return;
+        size += chunk.byteLength;
+        if (size > o.maxBodySize) {
+          reading.delete(res);
+          state.aborted = true;
+          write(res, '413 Payload Too Large', 'application/json', origin, invalidRequest(null, tooLarge(o.maxBodySize)), true);
+          return;
+        }
+        if (isLast && chunks === undefined) {
+          // the usual single-chunk body: decode in place (uWS reuses the chunk's memory after this callback)
+          reading.delete(res);
+          answer(res, o.dispatcher.handle(Buffer.from(chunk).toString('utf8'), 'http'), state);
+          return;
+        }
+        (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+        if (!isLast) return;
+        reading.delete(res);
+        answer(res, o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http'), state);
+      });
+    });
+  }
+
   app.any('/*', (res, req) => {
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : '');
@@ -42,37 +92,10 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
     res.onAborted(() => {
       aborted = true;
     });
-    if (!(o.http && method === 'POST' && url === RPC_PATH)) {
-      void routeHttp(method, url, o.metrics, o.health).then((answer) => {
-        if (aborted) return;
-        if (answer === 'rpc') write(res, '404 Not Found', 'application/json', origin, `${url} not found.`);
-        else write(res, answer.status, answer.contentType, origin, answer.body);
-      });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => {
-      if (!aborted) {
-        aborted = true;
-        res.close();
-      }
-    }, o.bodyTimeoutMs);
-    res.onData((chunk, isLast) => {
+    void routeHttp(method, url, o.metrics, o.health).then((a) => {
       if (aborted) return;
-      size += chunk.byteLength;
-      if (size > o.maxBodySize) {
-        clearTimeout(timer);
-        aborted = true;
-        write(res, '413 Payload Too Large', 'application/json', origin, invalidRequest(null, tooLarge(o.maxBodySize)), true);
-        return;
-      }
-      chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the chunk's memory after this callback
-      if (!isLast) return;
-      clearTimeout(timer);
-      void o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http').then((out) => {
-        if (!aborted) write(res, '200 OK', 'application/json', origin, out);
-      });
+      if (a === 'rpc') write(res, '404 Not Found', 'application/json', origin, `${url} not found.`);
+      else write(res, a.status, a.contentType, origin, a.body);
     });
   });
 
@@ -125,6 +148,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         kind: 'uws',
         port: uws.us_socket_local_port(token),
         close: async () => {
+          clearInterval(sweep);
           uws.us_listen_socket_close(token);
           for (const ws of [...sockets]) ws.end(1001, 'server shutting down');
         },

@@ -37,7 +37,8 @@ export class WSSession {
       this.#reply(success(id, { topics: [...this.topics] }));
       return;
     }
-    this.#reply(await this.dispatcher.handleValue(parsed, 'ws'));
+    const out = this.dispatcher.handleValue(parsed, 'ws');
+    this.#reply(typeof out === 'string' ? out : await out);
   }
 
   #reply(text: string): void {

@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { pino } from 'pino';
+import { EndpointRegistry } from '../src/rpc/registry.js';
+import { RPCServer } from '../src/rpc/server.js';
+import { loadUWS } from '../src/rpc/server_uws.js';
+import { klayrChain } from './klayr.js';
+import { tempDataPath } from '../test/helpers/state.js';
+import { printAndSave } from './harness.js';
+import type { ComparisonResult } from './harness.js';
+
+const run = promisify(execFile);
+const loader = fileURLToPath(new URL('./load.js', import.meta.url));
+const CONNECTIONS = 32;
+const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 5);
+const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'fee_getMinFeePerByte', params: {} });
+const RESULT = { minFeePerByte: 1000 };
+const silent = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
+
+interface Load {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/** Where cores allow, several loader processes split the connections so the loader is not the bottleneck. */
+const LOADERS = Number(process.env.KESTREL_BENCH_LOADERS ?? 1);
+
+const load = async (kind: 'http' | 'ws', url: string): Promise<Load> => {
+  const runs = await Promise.all(
+    Array.from({ length: LOADERS }, async () => {
+      const { stdout } = await run(process.execPath, [loader, kind, url, String(CONNECTIONS / LOADERS), String(SECONDS), BODY], { maxBuffer: 1 << 20 });
+      return JSON.parse(stdout) as Load;
+    }),
+  );
+  return {
+    requests: runs.reduce((s, r) => s + r.requests, 0),
+    rps: runs.reduce((s, r) => s + r.rps, 0),
+    p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
+    p99: Math.max(...runs.map((r) => r.p99)),
+  };
+};
+
+const startKestrel = async (): Promise<RPCServer> => {
+  const registry = new EndpointRegistry();
+  registry.register('fee_getMinFeePerByte', { handler: () => RESULT });
+  const server = new RPCServer({ rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port: 0, allowedMethods: ['*'] }, dataPath: tempDataPath(), registry, logger: pino({ level: 'silent' }), engine: 'uws' });
+  await server.start();
+  return server;
+};
+
+/** klayr-framework's own engine RPC server (devDependency), same endpoint. */
+const startKlayr = async (port: number): Promise<{ stop(): void }> => {
+  void klayrChain; // loads the @klayr packages with the native-db stub first
+  const { RPCServer: KlayrRPCServer } = createRequire(import.meta.url)('klayr-framework/dist-node/engine/rpc/rpc_server') as { RPCServer: new (d: string, c: unknown) => { init(o: unknown): void; registerEndpoint(n: string, m: string, h: () => unknown): void; start(): Promise<void>; stop(): void } };
+  const server = new KlayrRPCServer(tempDataPath(), { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] });
+  server.init({ logger: silent, chainID: Buffer.from('04000000', 'hex') });
+  server.registerEndpoint('fee', 'getMinFeePerByte', async () => RESULT);
+  await server.start();
+  await new Promise((r) => setTimeout(r, 200));
+  return server;
+};
+
+/** The floor: uWebSockets.js answering a fixed response without parsing anything. */
+const startBareUWS = async (port: number): Promise<() => void> => {
+  const uws = loadUWS()!;
+  const response = JSON.stringify({ jsonrpc: '2.0', id: 1, result: RESULT });
+  const app = uws
+    .App()
+    .post('/rpc', (res) => {
+      res.onAborted(() => undefined);
+      res.onData((_chunk, isLast) => {
+        if (isLast) res.cork(() => res.writeHeader('Content-Type', 'application/json').end(response));
+      });
+    })
+    .ws('/rpc-ws', { message: (ws) => void ws.send(response) });
+  const token = await new Promise<unknown>((resolve) => app.listen('127.0.0.1', port, resolve));
+  return () => uws.us_listen_socket_close(token as never);
+};
+
+const row = (name: string, baseline: string, ours: Load, base: Load, goal: number): ComparisonResult & { oursP50: number; oursP99: number; baselineP50: number; baselineP99: number } => ({
+  name,
+  baseline,
+  oursOpsPerSec: Math.round(ours.rps),
+  baselineOpsPerSec: Math.round(base.rps),
+  ratio: Number((ours.rps / base.rps).toFixed(2)),
+  goal,
+  meetsGoal: ours.rps / base.rps >= goal,
+  oursP50: ours.p50,
+  oursP99: ours.p99,
+  baselineP50: base.p50,
+  baselineP99: base.p99,
+});
+
+export const rpcBench = async () => {
+  const kestrel = await startKestrel();
+  const klayr = await startKlayr(kestrel.port! + 1);
+  const stopBare = await startBareUWS(kestrel.port! + 2);
+  const url = (port: number, ws: boolean) => (ws ? `ws://127.0.0.1:${port}/rpc-ws` : `http://127.0.0.1:${port}/rpc`);
+  try {
+    const results = [];
+    for (const ws of [false, true]) {
+      const kind = ws ? 'ws' : 'http';
+      const ours = await load(kind, url(kestrel.port!, ws));
+      const theirs = await load(kind, url(kestrel.port! + 1, ws));
+      const bare = await load(kind, url(kestrel.port! + 2, ws));
+      results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'klayr-framework RPC server', ours, theirs, 3));
+      results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'bare uWebSockets.js', ours, bare, 0.8));
+    }
+    printAndSave('rpc', results, { connections: CONNECTIONS, seconds: SECONDS, loaders: LOADERS });
+    console.table(results.map((r) => ({ benchmark: r.name, baseline: r.baseline, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
+  } finally {
+    await kestrel.stop();
+    klayr.stop();
+    stopBare();
+  }
+};
