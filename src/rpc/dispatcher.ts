@@ -5,7 +5,7 @@ import type { RequestID } from './jsonrpc.js';
 import type { RPCMetrics } from './metrics.js';
 import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
 import { METHOD_NAME } from './registry.js';
-import type { EndpointRegistry, Transport } from './registry.js';
+import type { EndpointRegistry, RegisteredEndpoint, Transport } from './registry.js';
 
 export interface DispatcherOptions {
   registry: EndpointRegistry;
@@ -40,6 +40,8 @@ export class Dispatcher {
   readonly #logger?: Logger;
   readonly #maxBatch: number;
   readonly #version: string;
+  /** name -> endpoint for names already seen valid, allowed and registered (a registered endpoint never changes). */
+  readonly #routes = new Map<string, RegisteredEndpoint>();
 
   constructor(options: DispatcherOptions) {
     this.#registry = options.registry;
@@ -80,13 +82,17 @@ export class Dispatcher {
   handleParsed(request: unknown, transport: Transport): string | Promise<string> {
     if (!wellFormed(request)) return invalidRequest(null, MSG_INVALID_FORMAT);
     const { id, method: name } = request;
-    if (name === OPENRPC_METHOD) return success(id, openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)));
-    if (!METHOD_NAME.test(name)) {
-      return invalidRequest(id, `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`);
+    let endpoint = this.#routes.get(name);
+    if (endpoint === undefined) {
+      if (name === OPENRPC_METHOD) return success(id, openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)));
+      if (!METHOD_NAME.test(name)) {
+        return invalidRequest(id, `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`);
+      }
+      if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
+      endpoint = this.#registry.get(name);
+      if (endpoint === undefined) return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
+      this.#routes.set(name, endpoint);
     }
-    if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
-    const endpoint = this.#registry.get(name);
-    if (endpoint === undefined) return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
     const params = request.params ?? {};
     if (endpoint.validate !== undefined) {
       const issues = endpoint.validate(params);

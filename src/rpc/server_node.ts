@@ -61,7 +61,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         });
         sockets.add(ws);
         o.metrics?.wsClients.inc();
-        ws.on('message', (data) => void ws.session!.onMessage(data.toString()));
+        ws.on('message', (data) => ws.session!.onMessage(data.toString()));
         ws.on('close', () => {
           ws.session!.closed = true;
           sockets.delete(ws);

@@ -24,7 +24,7 @@ interface SocketData {
 
 const write = (res: HttpResponse, status: string, contentType: string, origin: string, body: string, close = false): void => {
   res.cork(() => {
-    res.writeStatus(status).writeHeader('Content-Type', contentType).writeHeader('Access-Control-Allow-Origin', origin).writeHeader('Access-Control-Allow-Methods', 'POST');
+    res.writeStatus(status).writeHeader('Content-Type', contentType).writeHeader('Access-Control-Allow-Origin', origin);
     res.end(body, close);
   });
 };
@@ -51,6 +51,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
     if (typeof out === 'string') write(res, '200 OK', 'application/json', origin, out);
     else void out.then((text) => !state.aborted && write(res, '200 OK', 'application/json', origin, text));
   };
+  // uWS closes connections idle for 10 s itself; bodies that trickle in are swept here
 
   if (o.http) {
     app.post(RPC_PATH, (res) => {
@@ -61,7 +62,6 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
       });
       let chunks: Buffer[] | undefined;
       let size = 0;
-      reading.set(res, Date.now() + o.bodyTimeoutMs);
       res.onData((chunk, isLast) => {
         if (state.aborted) return;
         size += chunk.byteLength;
@@ -73,11 +73,14 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         }
         if (isLast && chunks === undefined) {
           // the usual single-chunk body: decode in place (uWS reuses the chunk's memory after this callback)
-          reading.delete(res);
           answer(res, o.dispatcher.handle(Buffer.from(chunk).toString('utf8'), 'http'), state);
           return;
         }
-        (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+        if (chunks === undefined) {
+          chunks = [];
+          reading.set(res, Date.now() + o.bodyTimeoutMs);
+        }
+        chunks.push(Buffer.from(chunk.slice(0)));
         if (!isLast) return;
         reading.delete(res);
         answer(res, o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http'), state);
@@ -122,7 +125,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         o.metrics?.wsClients.inc();
       },
       message: (ws, message) => {
-        void ws.getUserData().session!.onMessage(Buffer.from(message).toString('utf8'));
+        ws.getUserData().session!.onMessage(Buffer.from(message).toString('utf8'));
       },
       close: (ws) => {
         ws.getUserData().session!.closed = true;

@@ -14,7 +14,8 @@ export class WSSession {
     private readonly send: (text: string) => void,
   ) {}
 
-  async onMessage(text: string): Promise<void> {
+  /** Synchronous endpoints are answered before this returns; asynchronous ones when they settle. */
+  onMessage(text: string): void {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -38,7 +39,8 @@ export class WSSession {
       return;
     }
     const out = this.dispatcher.handleValue(parsed, 'ws');
-    this.#reply(typeof out === 'string' ? out : await out);
+    if (typeof out === 'string') this.#reply(out);
+    else void out.then((text) => this.#reply(text));
   }
 
   #reply(text: string): void {
