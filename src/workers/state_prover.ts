@@ -18,6 +18,8 @@ export interface StateProofResponse extends SMTProof {
 /** Proves state keys from committed storage; the engine depends on this, never on Piscina. */
 export interface StateProver {
   prove(request: StateProofRequest): Promise<StateProofResponse>;
+  /** Tasks waiting for a thread (0 on the main-thread implementation). */
+  queueSize(): number;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ const revive = (r: StateProofResponse): StateProofResponse => ({
 /** Runs on the calling thread (tests, tools). */
 export const createLocalStateProver = async (): Promise<StateProver> => {
   const { proveState } = await import('./state_proof_task.js');
-  return { prove: async (request) => proveState(request), close: async () => undefined };
+  return { prove: async (request) => proveState(request), queueSize: () => 0, close: async () => undefined };
 };
 
 /** Runs in a Piscina pool of worker threads that open the environment read-only. */
@@ -40,6 +42,7 @@ export const createPooledStateProver = (threads = Math.max(1, availableParalleli
   const pool = new Piscina({ filename: new URL('./state_proof_task.js', import.meta.url).href, minThreads: 1, maxThreads: threads });
   return {
     prove: async (request) => revive((await pool.run(request)) as StateProofResponse),
+    queueSize: () => pool.queueSize,
     close: () => pool.destroy(),
   };
 };
