@@ -1,0 +1,47 @@
+import { compile } from '../codec/index.js';
+import type { CompiledSchema } from '../codec/index.js';
+import { sha256 } from '../crypto/hash.js';
+import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../tree/index.js';
+import { eventSchema } from './schemas.js';
+
+export interface BlockEvent {
+  module: string;
+  name: string;
+  data: Buffer;
+  topics: Buffer[];
+  height: number;
+  index: number;
+}
+
+export const EVENT_TOPIC_HASH_LENGTH_BYTES = 8;
+export const EVENT_TOPIC_INDEX_LENGTH_BITS = 2;
+export const EVENT_INDEX_LENGTH_BITS = 30;
+/** Event tree keys: 8 bytes of the topic hash || 4 bytes of (event index << 2 | topic index). */
+export const EVENT_KEY_LENGTH = EVENT_TOPIC_HASH_LENGTH_BYTES + (EVENT_INDEX_LENGTH_BITS + EVENT_TOPIC_INDEX_LENGTH_BITS) / 8;
+export const EVENT_MAX_TOPICS_PER_EVENT = 2 ** EVENT_TOPIC_INDEX_LENGTH_BITS;
+
+const eventCodec: CompiledSchema<BlockEvent> = compile<BlockEvent>(eventSchema);
+
+export const encodeEvent = (event: BlockEvent): Buffer => eventCodec.encode(event);
+export const decodeEvent = (bytes: Uint8Array): BlockEvent => eventCodec.decode(bytes);
+export const eventToJSON = (event: BlockEvent) => eventCodec.toJSON(event);
+
+/** One event-tree entry per topic; the value is the hash of the encoded event (@klayr/chain Event.keyPair). */
+export const eventKeyPairs = (event: BlockEvent): { key: Buffer; value: Buffer }[] => {
+  if (event.topics.length > EVENT_MAX_TOPICS_PER_EVENT) throw new Error(`An event has at most ${EVENT_MAX_TOPICS_PER_EVENT} topics`);
+  if (!Number.isInteger(event.index) || event.index < 0 || event.index >= 2 ** EVENT_INDEX_LENGTH_BITS) throw new Error('Event index out of range');
+  const value = sha256(eventCodec.encode(event));
+  return event.topics.map((topic, i) => {
+    const key = Buffer.alloc(EVENT_KEY_LENGTH);
+    sha256(topic).copy(key, 0, 0, EVENT_TOPIC_HASH_LENGTH_BYTES);
+    key.writeUInt32BE(event.index * 2 ** EVENT_TOPIC_INDEX_LENGTH_BITS + i, EVENT_TOPIC_HASH_LENGTH_BYTES);
+    return { key, value };
+  });
+};
+
+/** The header's eventRoot: a fresh sparse Merkle tree (key length 12) over every event's key pairs. */
+export const computeEventRoot = (events: readonly BlockEvent[]): Buffer => {
+  if (events.length === 0) return EMPTY_HASH;
+  const tree = new SparseMerkleTree(EVENT_KEY_LENGTH, new InMemorySMTStore());
+  return tree.update(EMPTY_HASH, events.flatMap(eventKeyPairs)).root;
+};
