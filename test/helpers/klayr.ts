@@ -2,7 +2,9 @@
 import Module, { createRequire } from 'node:module';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import blst from '@chainsafe/blst';
 import type { Schema } from '../../src/lib/codec/index.js';
+import * as kestrelBLS from '../../src/lib/crypto/bls.js';
 
 const require = createRequire(import.meta.url);
 
@@ -10,8 +12,32 @@ const require = createRequire(import.meta.url);
 // the framework files we read schemas from only need the module to load.
 const moduleWithLoad = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
 const originalLoad = moduleWithLoad._load;
+// @klayr/cryptography's BLS needs @chainsafe/blst 0.2.9, whose native build cannot be installed
+// offline; its bls_lib gets Kestrel's BLS functions instead (checked against Klayr Core's devnet keys),
+// so that klayr-framework's modules can run as an oracle.
+const blsLib = {
+  blsKeyValidate: kestrelBLS.blsValidateKey,
+  blsKeyGen: kestrelBLS.blsKeyGen,
+  blsSkToPk: kestrelBLS.blsPublicKeyFromPrivateKey,
+  blsAggregate: (sigs: Buffer[]) => kestrelBLS.blsAggregate(sigs) ?? false,
+  blsSign: kestrelBLS.blsSign,
+  blsVerify: kestrelBLS.blsVerify,
+  blsAggregateVerify: (pks: Buffer[], msgs: Buffer[], sig: Buffer) => {
+    try {
+      return pks.length > 0 && blst.aggregateVerify(msgs, pks.map((k) => blst.PublicKey.fromBytes(k, true)), blst.Signature.fromBytes(sig, true));
+    } catch {
+      return false;
+    }
+  },
+  blsFastAggregateVerify: (pks: Buffer[], msg: Buffer, sig: Buffer) => kestrelBLS.blsFastAggregateVerify(pks, msg, sig),
+  blsPopProve: kestrelBLS.blsPopProve,
+  blsPopVerify: kestrelBLS.blsPopVerify,
+};
+
 moduleWithLoad._load = function load(this: unknown, request: string, ...rest: unknown[]) {
   if (request.endsWith('bin-package/index.node')) return new Proxy({}, { get: () => class NativeStub {} });
+  const parent = rest[0] as { filename?: string } | undefined;
+  if (request === './lib' && parent?.filename?.includes('cryptography/dist-node/bls_lib') === true) return blsLib;
   return originalLoad.call(this, request, ...rest);
 };
 
