@@ -106,7 +106,16 @@ export class Dispatcher {
       this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
       return this.#count(name, transport, 'error', invalidRequest(id, e instanceof Error ? e.message : String(e)), started);
     };
-    const succeeded = (result: unknown): string => this.#count(name, transport, 'success', success(id, result ?? {}), started);
+    // a result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash
+    const succeeded = (result: unknown): string => {
+      let text: string;
+      try {
+        text = success(id, result ?? {});
+      } catch (e) {
+        return failed(new Error(`Endpoint ${name} returned a result that cannot be serialized: ${(e as Error).message}`));
+      }
+      return this.#count(name, transport, 'success', text, started);
+    };
     let result: unknown;
     try {
       result = endpoint.handler({ params, transport });

@@ -47,6 +47,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
     });
   });
   const sockets = new Set<WebSocket & { session?: WSSession }>();
+  let removeSink: () => void = () => undefined;
   if (o.ws) {
     const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxBodySize });
     server.on('upgrade', (req, socket, head) => {
@@ -70,7 +71,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         ws.on('error', () => ws.terminate());
       });
     });
-    o.hub.addSink((name, text) => {
+    removeSink = o.hub.addSink((name, text) => {
       for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) ws.send(text);
     });
   }
@@ -82,6 +83,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         port: (server.address() as AddressInfo).port,
         close: () =>
           new Promise((done) => {
+            removeSink();
             for (const ws of sockets) ws.terminate();
             server.close(() => done());
             server.closeAllConnections();

@@ -34,6 +34,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
   const app: TemplatedApp = uws.App();
   const sockets = new Set<UWSSocket<SocketData>>();
   const origin = o.accessControlAllowOrigin;
+  let removeSink: () => void = () => undefined;
 
   // one sweep closes request bodies that take too long, instead of a timer per request
   const reading = new Map<HttpResponse, number>();
@@ -133,7 +134,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         o.metrics?.wsClients.dec();
       },
     });
-    o.hub.addSink((name, text) => {
+    removeSink = o.hub.addSink((name, text) => {
       for (const ws of sockets) {
         const session = ws.getUserData().session!;
         if (!session.closed && topicMatches(session.topics, name)) ws.send(text, false);
@@ -152,6 +153,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         port: uws.us_socket_local_port(token),
         close: async () => {
           clearInterval(sweep);
+          removeSink();
           uws.us_listen_socket_close(token);
           for (const ws of [...sockets]) ws.end(1001, 'server shutting down');
         },

@@ -29,6 +29,8 @@ export const testRegistry = (): EndpointRegistry => {
     },
     fail: { handler: () => Promise.reject(new Error('handler says no')) },
     empty: { handler: () => undefined },
+    bigint: { handler: () => ({ amount: 1n }) },
+    asyncBigint: { handler: async () => ({ amount: 1n }) },
   });
   registry.registerNamespace('generator', { getStatus: { handler: () => ({ status: [] }) } });
   return registry;

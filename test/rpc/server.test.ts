@@ -42,6 +42,8 @@ for (const engine of ['uws', 'node'] as const) {
           [rpc('test_echo', {}), error(1, -32600, "Property '.' must have required property 'text'")],
           [rpc('test_echo', { text: 'x'.repeat(11) }), error(1, -32600, "Property '.text' must NOT have more than 10 characters")],
           [rpc('test_fail', {}), error(1, -32600, 'handler says no')],
+          [rpc('test_bigint', {}), error(1, -32600, 'Endpoint test_bigint returned a result that cannot be serialized: Do not know how to serialize a BigInt')],
+          [rpc('test_asyncBigint', {}), error(1, -32600, 'Endpoint test_asyncBigint returned a result that cannot be serialized: Do not know how to serialize a BigInt')],
           ['[]', error(null, -32600, 'Invalid RPC request. Empty batch.')],
         ];
         for (const [body, expected] of cases) {
