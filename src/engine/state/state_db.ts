@@ -185,11 +185,20 @@ export class StateDB {
   }
 }
 
+/** Committed state an overlay reads through. */
+export interface StateBase {
+  get(key: Buffer): Buffer | undefined;
+  iterate(options: IterateOptions): Entry[];
+}
+
+/** State with nothing committed (genesis tooling, tests). */
+export const EMPTY_STATE: StateBase = { get: () => undefined, iterate: () => [] };
+
 /** One block's execution state: an overlay on the committed state, with snapshots for transactions. */
 export class BlockState implements StateReadWriter {
   readonly overlay: StateOverlay;
 
-  constructor(private readonly db: StateDB) {
+  constructor(private readonly db: StateBase) {
     this.overlay = new StateOverlay((key) => db.get(key));
   }
 
