@@ -4,21 +4,16 @@ import { describe, it } from 'node:test';
 import { decodeBlock } from '../../src/lib/chain/block.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { codec } from '../../src/lib/codec/index.js';
-import { computeStorePrefix } from '../../src/lib/state/keys.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { TokenModule } from '../../src/modules/token/index.js';
 import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
 import { devnetFile } from '../helpers/devnet.js';
-import { runKlayrGenesis } from '../helpers/klayr_genesis.js';
+import { compareModuleGenesis, prefixOf } from '../helpers/genesis_compare.js';
 
 const chainID = Buffer.from('04000000', 'hex');
 const devnet = decodeBlock(readFileSync(devnetFile('genesis_block.blob')));
-const tokenPrefix = computeStorePrefix('token');
-
-const stateOf = (state: BlockState): Map<string, string> =>
-  new Map(state.overlay.changes().filter((c) => c.value !== undefined).map((c) => [c.key.toString('hex'), c.value!.toString('hex')]));
 
 const withTokenAsset = (mutate: (g: GenesisTokenStore) => void): Block => {
   const asset = devnet.assets.find((a) => a.module === 'token')!;
@@ -29,12 +24,9 @@ const withTokenAsset = (mutate: (g: GenesisTokenStore) => void): Block => {
 
 describe('token module genesis', () => {
   it('writes exactly the token store entries klayr-framework\'s token module writes for the devnet genesis block', async () => {
-    const state = new BlockState(EMPTY_STATE);
-    executeGenesis([new TokenModule()], devnet, chainID, state);
-    const ours = stateOf(state);
-    const klayr = new Map((await runKlayrGenesis()).entries.filter((e) => e.key.subarray(0, 4).equals(tokenPrefix)).map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+    const { ours, theirs } = await compareModuleGenesis([new TokenModule()], prefixOf('token'));
     assert.equal(ours.size, 105);
-    assert.deepEqual(ours, klayr);
+    assert.deepEqual(ours, theirs);
   });
 
   it('refuses unsorted users, duplicate pairs, zero locks and a supply that does not add up, as Klayr does', () => {
