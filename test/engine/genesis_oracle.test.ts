@@ -9,7 +9,7 @@ import type { Schema } from '../../src/lib/codec/index.js';
 import { computeStorePrefix, computeSubstorePrefix, stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
 import { devnetFile } from '../helpers/devnet.js';
-import { runKlayrGenesis } from '../helpers/klayr_genesis.js';
+import { klayrDevnetGenesis } from '../helpers/genesis_compare.js';
 
 // Klayr Core's own `legacy` module (not in klayr-framework): the genesis asset's accounts are stored
 // under store index 0, keyed by the 8-byte legacy address, value { balance }.
@@ -27,7 +27,7 @@ describe('devnet genesis roots from Klayr\'s own modules (oracle for the chain e
   const block = decodeBlock(readFileSync(devnetFile('genesis_block.blob')));
 
   it('Kestrel\'s state tree over the genesis state of klayr-framework\'s modules and Klayr Core\'s legacy store reproduces the header stateRoot', async () => {
-    const klayr = await runKlayrGenesis();
+    const klayr = await klayrDevnetGenesis();
     const { accounts } = codec.decode<{ accounts: { address: Buffer; balance: bigint }[] }>(legacyGenesisSchema, block.assets.find((a) => a.module === 'legacy')!.data);
     const legacy = accounts.map((a) => ({ key: Buffer.concat([computeStorePrefix('legacy'), computeSubstorePrefix(0), a.address]), value: codec.encode(legacyAccountSchema, { balance: a.balance }) }));
     const entries = [...klayr.entries, ...legacy];
@@ -40,7 +40,7 @@ describe('devnet genesis roots from Klayr\'s own modules (oracle for the chain e
   });
 
   it('Kestrel\'s event root over Klayr\'s genesis events reproduces the header eventRoot, and the validators hash the header validatorsHash', async () => {
-    const klayr = await runKlayrGenesis();
+    const klayr = await klayrDevnetGenesis();
     assert.equal(klayr.events.length, 206);
     assert.equal(computeEventRoot(klayr.events).toString('hex'), block.header.eventRoot.toString('hex'));
     assert.equal(computeValidatorsHash(klayr.nextValidators, klayr.certificateThreshold).toString('hex'), block.header.validatorsHash.toString('hex'));

@@ -1,0 +1,48 @@
+import { compile } from '../../lib/codec/index.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { blsPopVerify } from '../../lib/crypto/bls.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
+import { blsKeyDataSchema, blsKeyRegDataSchema, generatorKeyRegDataSchema, KEY_REG_RESULT, validatorKeysSchema } from './schemas.js';
+import type { ValidatorKeys } from './schemas.js';
+import { MODULE_NAME, validatorsStore } from './stores.js';
+
+type Context = Pick<GenesisContext, 'store' | 'events'>;
+
+const generatorEvent = compile<{ generatorKey: Buffer; result: number }>(generatorKeyRegDataSchema);
+const blsEvent = compile<{ blsKey: Buffer; proofOfPossession: Buffer; result: number }>(blsKeyRegDataSchema);
+const keysCodec: CompiledSchema<ValidatorKeys> = compile<ValidatorKeys>(validatorKeysSchema);
+
+const logGenerator = (ctx: Context, address: Buffer, generatorKey: Buffer, result: number): void =>
+  ctx.events.add(MODULE_NAME, 'generatorKeyRegistration', generatorEvent.encode({ generatorKey, result }), [address], result !== KEY_REG_RESULT.SUCCESS);
+const logBLS = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPossession: Buffer, result: number): void =>
+  ctx.events.add(MODULE_NAME, 'blsKeyRegistration', blsEvent.encode({ blsKey, proofOfPossession, result }), [address], result !== KEY_REG_RESULT.SUCCESS);
+
+/**
+ * Registers a validator's generator and BLS keys (validators method registerValidatorKeys):
+ * refuses an existing validator, a BLS key already registered and an invalid proof of
+ * possession, logging the failed registration (kept on revert) before throwing.
+ */
+export const registerValidatorKeys = (ctx: Context, address: Buffer, blsKey: Buffer, generatorKey: Buffer, proofOfPossession: Buffer): void => {
+  if (address.length !== 20) throw new Error('Address is not valid.');
+  if (blsKey.length !== 48) throw new Error('BLS public key is not valid.');
+  if (proofOfPossession.length !== 96) throw new Error('Proof of possession is not valid.');
+  keysCodec.validate({ generatorKey, blsKey });
+  const keys = validatorsStore(ctx, 'validatorKeys');
+  if (keys.has(address)) {
+    logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.ALREADY_VALIDATOR);
+    throw new Error('This address is already registered as validator.');
+  }
+  const blsKeys = validatorsStore(ctx, 'blsKeys');
+  if (blsKeys.has(blsKey)) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.DUPLICATE_BLS_KEY);
+    throw new Error(`The BLS key ${blsKey.toString('hex')} has already been registered in the chain.`);
+  }
+  if (!blsPopVerify(blsKey, proofOfPossession)) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.INVALID_POP);
+    throw new Error('Invalid proof of possession for the given BLS key.');
+  }
+  keys.setWithSchema(address, { generatorKey, blsKey }, validatorKeysSchema);
+  blsKeys.setWithSchema(blsKey, { address }, blsKeyDataSchema);
+  logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.SUCCESS);
+  logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.SUCCESS);
+};

@@ -1,0 +1,12 @@
+import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
+import type { SubStore } from '../../engine/state/substore.js';
+
+export const MODULE_NAME = 'validators';
+const storePrefix = computeStorePrefix(MODULE_NAME);
+
+/** Substores in Klayr's registration order: validator keys 0, validators params 1, BLS keys 2. */
+export const VALIDATORS_STORES = { validatorKeys: 0, validatorsParams: 1, blsKeys: 2 } as const;
+
+export const validatorsStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeof VALIDATORS_STORES): SubStore =>
+  ctx.store(storePrefix, computeSubstorePrefix(VALIDATORS_STORES[name]));

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Block } from '../../src/lib/chain/block.js';
+import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
+import type { Schema } from '../../src/lib/codec/index.js';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { DynamicRewardModule } from '../../src/modules/dynamic_reward/index.js';
+import { EVENT_TOPIC_FINALIZE_GENESIS_STATE, EventQueue } from '../../src/engine/state_machine/event_queue.js';
+import { LegacyModule } from '../../src/modules/legacy/index.js';
+import { RandomModule } from '../../src/modules/random/index.js';
+import { SubStore } from '../../src/engine/state/substore.js';
+import { TokenModule } from '../../src/modules/token/index.js';
+import { codec } from '../../src/lib/codec/index.js';
+import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
+import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
+import { registerValidatorKeys } from '../../src/modules/validators/method.js';
+import { compareModuleGenesis, devnetChainID as chainID, devnetGenesis, klayrDevnetGenesis, prefixOf } from '../helpers/genesis_compare.js';
+import { klayrFrameworkSchemas } from '../helpers/klayr.js';
+
+const devnet = devnetGenesis();
+
+const withTokenAsset = (mutate: (g: GenesisTokenStore) => void): Block => {
+  const asset = devnet.assets.find((a) => a.module === 'token')!;
+  const g = codec.decode<GenesisTokenStore>(genesisTokenStoreSchema, asset.data);
+  mutate(g);
+  return { ...devnet, assets: devnet.assets.map((a) => (a.module === 'token' ? { module: 'token', data: codec.encode(genesisTokenStoreSchema, g) } : a)) };
+};
+
+describe('token module genesis', () => {
+  it('writes exactly the token store entries klayr-framework\'s token module writes for the devnet genesis block', async () => {
+    const { ours, theirs } = await compareModuleGenesis([new TokenModule()], prefixOf('token'));
+    assert.equal(ours.size, 105);
+    assert.deepEqual(ours, theirs);
+  });
+
+  it('refuses unsorted users, duplicate pairs, zero locks and a supply that does not add up, as Klayr does', () => {
+    const cases: [string, (g: GenesisTokenStore) => void, RegExp][] = [
+      ['unsorted users', (g) => g.userSubstore.reverse(), /UserSubstore must be sorted/],
+      ['duplicate pair', (g) => g.userSubstore.splice(1, 0, { ...g.userSubstore[0]! }), /pair is duplicated/],
+      ['zero lock', (g) => (g.userSubstore[0]!.lockedBalances = [{ module: 'pos', amount: 0n }]), /contains 0 amount locked balance/],
+      ['unsorted locks', (g) => (g.userSubstore[0]!.lockedBalances = [{ module: 'pos', amount: 1n }, { module: 'auth', amount: 1n }]), /Locked balances must be sorted/],
+      ['supply mismatch', (g) => (g.supplySubstore[0]!.totalSupply += 1n), /Stored total supply conflicts/],
+      ['all-supported with ids', (g) => (g.supportedTokensSubstore = [{ chainID: Buffer.alloc(0), supportedTokenIDs: [Buffer.alloc(8)] }]), /must be an empty array/],
+    ];
+    for (const [name, mutate, pattern] of cases) {
+      assert.throws(() => executeGenesis([new TokenModule()], withTokenAsset(mutate), chainID, new BlockState(EMPTY_STATE)), pattern, name);
+    }
+  });
+});
+
+describe('random and dynamicReward genesis equal klayr-framework\'s on the devnet genesis block', () => {
+  it('random: an empty list of validator reveals', async () => {
+    const { ours, theirs } = await compareModuleGenesis([new RandomModule()], prefixOf('random'));
+    assert.equal(ours.size, 1);
+    assert.deepEqual(ours, theirs);
+  });
+
+  it('dynamicReward: the end-of-round timestamp is the genesis timestamp', async () => {
+    const { ours, theirs } = await compareModuleGenesis([new DynamicRewardModule()], prefixOf('dynamicReward'));
+    assert.equal(ours.size, 1);
+    assert.deepEqual(ours, theirs);
+  });
+});
+
+const posGenesisSchema = (): Schema => klayrFrameworkSchemas().find((s) => s.$id === '/pos/module/genesis')!;
+
+describe('validators key registration against klayr-framework on the devnet validators', () => {
+  it('registering the 103 genesis validators in asset order gives Klayr\'s validator and BLS key entries and its 206 events', async () => {
+    const block = devnetGenesis();
+    const pos = codec.decode<{ validators: { address: Buffer; blsKey: Buffer; generatorKey: Buffer; proofOfPossession: Buffer }[] }>(posGenesisSchema(), block.assets.find((a) => a.module === 'pos')!.data);
+    const state = new BlockState(EMPTY_STATE);
+    // PoS registers its genesis validators while finalizing the genesis state
+    const events = new EventQueue(0).childQueue(EVENT_TOPIC_FINALIZE_GENESIS_STATE);
+    const ctx = { events, store: (p: Buffer, s: Buffer) => new SubStore(state, p, s) };
+    for (const v of pos.validators) registerValidatorKeys(ctx, v.address, v.blsKey, v.generatorKey, v.proofOfPossession);
+    const klayr = await klayrDevnetGenesis();
+    const prefix = prefixOf('validators');
+    const ours = new Map(state.overlay.changes().map((c) => [c.key.toString('hex'), c.value!.toString('hex')]));
+    const theirs = new Map(klayr.entries.filter((e) => e.key.subarray(0, 4).equals(prefix) && !e.key.subarray(4, 6).equals(Buffer.from('8000', 'hex'))).map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+    assert.equal(ours.size, 206);
+    assert.deepEqual(ours, theirs);
+    const hex = (e: { module: string; name: string; data: Buffer; topics: Buffer[]; index: number }) => ({ ...e, data: e.data.toString('hex'), topics: e.topics.map((t) => t.toString('hex')) });
+    assert.deepEqual(events.getEvents().map(hex), klayr.events.map(hex));
+  });
+
+  it('refuses an address registered twice, a BLS key used twice and a wrong proof of possession, logging each failure', () => {
+    const block = devnetGenesis();
+    const pos = codec.decode<{ validators: { address: Buffer; blsKey: Buffer; generatorKey: Buffer; proofOfPossession: Buffer }[] }>(posGenesisSchema(), block.assets.find((a) => a.module === 'pos')!.data);
+    const [a, b] = pos.validators;
+    const state = new BlockState(EMPTY_STATE);
+    const events = new EventQueue(0);
+    const ctx = { events, store: (p: Buffer, s: Buffer) => new SubStore(state, p, s) };
+    registerValidatorKeys(ctx, a!.address, a!.blsKey, a!.generatorKey, a!.proofOfPossession);
+    assert.throws(() => registerValidatorKeys(ctx, a!.address, b!.blsKey, b!.generatorKey, b!.proofOfPossession), /already registered as validator/);
+    assert.throws(() => registerValidatorKeys(ctx, b!.address, a!.blsKey, b!.generatorKey, a!.proofOfPossession), /has already been registered in the chain/);
+    assert.throws(() => registerValidatorKeys(ctx, b!.address, b!.blsKey, b!.generatorKey, a!.proofOfPossession), /Invalid proof of possession/);
+    assert.deepEqual(events.getEvents().slice(2).map((e) => e.name), ['generatorKeyRegistration', 'blsKeyRegistration', 'blsKeyRegistration']);
+  });
+});
+
+describe('legacy module genesis (Klayr Core)', () => {
+  it('stores the 30 devnet legacy accounts by legacy address', async () => {
+    const { ours } = await compareModuleGenesis([new LegacyModule()], prefixOf('legacy'));
+    assert.equal(ours.size, 30);
+    for (const [key, value] of ours) {
+      assert.equal(key.length, (6 + 8) * 2);
+      assert.ok(codec.decode<{ balance: bigint }>({ $id: '/t/l', type: 'object', properties: { balance: { dataType: 'uint64', fieldNumber: 1 } } }, Buffer.from(value, 'hex')).balance > 0n);
+    }
+  });
+});
