@@ -7,6 +7,10 @@ import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { DynamicRewardModule } from '../../src/modules/dynamic_reward/index.js';
 import { EVENT_TOPIC_FINALIZE_GENESIS_STATE, EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import { LegacyModule } from '../../src/modules/legacy/index.js';
+import { posGenesisConfig } from '../../src/modules/pos/config.js';
+import { PoSModule } from '../../src/modules/pos/index.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
+import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
 import { RandomModule } from '../../src/modules/random/index.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { TokenModule } from '../../src/modules/token/index.js';
@@ -105,6 +109,45 @@ describe('legacy module genesis (Klayr Core)', () => {
     for (const [key, value] of ours) {
       assert.equal(key.length, (6 + 8) * 2);
       assert.ok(codec.decode<{ balance: bigint }>({ $id: '/t/l', type: 'object', properties: { balance: { dataType: 'uint64', fieldNumber: 1 } } }, Buffer.from(value, 'hex')).balance > 0n);
+    }
+  });
+});
+
+describe('PoS genesis with token, validators, random, dynamicReward and legacy (Klayr Core\'s order)', () => {
+  it('writes every entry Klayr writes outside interoperability, emits Klayr\'s 206 events and the same next validators', async () => {
+    const block = devnetGenesis();
+    const state = new BlockState(EMPTY_STATE);
+    const modules = [new TokenModule(), new PoSModule(posGenesisConfig(chainID, { useInvalidBLSKey: false })), new RandomModule(), new DynamicRewardModule(), new LegacyModule()];
+    const result = executeGenesis(modules, block, chainID, state);
+    const klayr = await klayrDevnetGenesis();
+    const interop = Buffer.from('83ed0d25', 'hex');
+    const legacy = prefixOf('legacy');
+    const ours = new Map(state.overlay.changes().filter((c) => !c.key.subarray(0, 4).equals(legacy)).map((c) => [c.key.toString('hex'), c.value!.toString('hex')]));
+    const theirs = new Map(klayr.entries.filter((e) => !e.key.subarray(0, 4).equals(interop)).map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+    assert.equal(ours.size, 522);
+    assert.deepEqual(ours, theirs);
+    const hex = (e: { module: string; name: string; data: Buffer; topics: Buffer[]; index: number; height: number }) => ({ ...e, data: e.data.toString('hex'), topics: e.topics.map((t) => t.toString('hex')) });
+    assert.deepEqual(result.events.map(hex), klayr.events.map(hex));
+    assert.equal(result.nextValidators!.certificateThreshold, klayr.certificateThreshold);
+    assert.equal(result.nextValidators!.precommitThreshold, klayr.precommitThreshold);
+    assert.deepEqual(result.nextValidators!.validators.map((v) => [v.address.toString('hex'), v.bftWeight, v.blsKey.toString('hex'), v.generatorKey.toString('hex')]), klayr.nextValidators.map((v) => [v.address.toString('hex'), v.bftWeight, v.blsKey.toString('hex'), v.generatorKey.toString('hex')]));
+  });
+
+  it('refuses invalid names, unknown init validators and unsorted coefficients as Klayr does', () => {
+    const schema = genesisStoreSchema;
+    const pos = devnetGenesis().assets.find((a) => a.module === 'pos')!;
+    const cases: [string, (g: GenesisPoSStore) => void, RegExp][] = [
+      ['upper-case name', (g) => (g.validators[0]!.name = 'Genesis'), /Invalid validator name/],
+      ['duplicate name', (g) => (g.validators[1]!.name = g.validators[0]!.name), /Validator name is not unique/],
+      ['unknown init validator', (g) => (g.genesisData.initValidators[0] = Buffer.alloc(20, 7)), /Init validators includes non existing/],
+      ['unsorted coefficients', (g) => (g.validators[0]!.sharingCoefficients = [{ tokenID: Buffer.alloc(8, 2), coefficient: Buffer.alloc(1) }, { tokenID: Buffer.alloc(8, 1), coefficient: Buffer.alloc(1) }]), /SharingCoefficients must be sorted/],
+    ];
+    for (const [name, mutate, pattern] of cases) {
+      const g = codec.decode<GenesisPoSStore>(schema, pos.data);
+      mutate(g);
+      const block = devnetGenesis();
+      const altered = { ...block, assets: block.assets.map((a) => (a.module === 'pos' ? { module: 'pos', data: codec.encode(schema, g) } : a)) };
+      assert.throws(() => executeGenesis([new PoSModule(posGenesisConfig(chainID))], altered, chainID, new BlockState(EMPTY_STATE)), pattern, name);
     }
   });
 });

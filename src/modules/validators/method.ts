@@ -2,11 +2,14 @@ import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema } from '../../lib/codec/index.js';
 import { blsPopVerify } from '../../lib/crypto/bls.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
-import { blsKeyDataSchema, blsKeyRegDataSchema, generatorKeyRegDataSchema, KEY_REG_RESULT, validatorKeysSchema } from './schemas.js';
+import { blsKeyDataSchema, blsKeyRegDataSchema, generatorKeyRegDataSchema, KEY_REG_RESULT, validatorKeysSchema, validatorsParamsSchema } from './schemas.js';
 import type { ValidatorKeys } from './schemas.js';
 import { MODULE_NAME, validatorsStore } from './stores.js';
 
 type Context = Pick<GenesisContext, 'store' | 'events'>;
+
+/** A BLS key of zeros marks a validator registered without one. */
+export const INVALID_BLS_KEY = Buffer.alloc(48);
 
 const generatorEvent = compile<{ generatorKey: Buffer; result: number }>(generatorKeyRegDataSchema);
 const blsEvent = compile<{ blsKey: Buffer; proofOfPossession: Buffer; result: number }>(blsKeyRegDataSchema);
@@ -45,4 +48,34 @@ export const registerValidatorKeys = (ctx: Context, address: Buffer, blsKey: Buf
   blsKeys.setWithSchema(blsKey, { address }, blsKeyDataSchema);
   logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.SUCCESS);
   logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.SUCCESS);
+};
+
+/** Registers only a generator key (validators method registerValidatorWithoutBLSKey). */
+export const registerValidatorWithoutBLSKey = (ctx: Context, address: Buffer, generatorKey: Buffer): void => {
+  if (address.length !== 20) throw new Error('Address is not valid.');
+  keysCodec.validate({ generatorKey, blsKey: INVALID_BLS_KEY });
+  const keys = validatorsStore(ctx, 'validatorKeys');
+  if (keys.has(address)) {
+    logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.ALREADY_VALIDATOR);
+    throw new Error('This address is already registered as validator.');
+  }
+  keys.setWithSchema(address, { generatorKey, blsKey: INVALID_BLS_KEY }, validatorKeysSchema);
+  logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.SUCCESS);
+};
+
+/** Stores the next validator set with their keys and hands it to BFT (validators method setValidatorsParams). */
+export const setValidatorsParams = (
+  ctx: Pick<GenesisContext, 'store' | 'setNextValidators'>,
+  precommitThreshold: bigint,
+  certificateThreshold: bigint,
+  validators: readonly { address: Buffer; bftWeight: bigint }[],
+): void => {
+  const keys = validatorsStore(ctx, 'validatorKeys');
+  const withKeys = validators.map((v) => {
+    const k = keys.getWithSchema<ValidatorKeys>(v.address, validatorKeysSchema);
+    if (k === undefined) throw new Error(`Validator ${v.address.toString('hex')} has no registered keys.`);
+    return { address: v.address, bftWeight: v.bftWeight, generatorKey: k.generatorKey, blsKey: k.blsKey };
+  });
+  validatorsStore(ctx, 'validatorsParams').setWithSchema(Buffer.alloc(0), { preCommitThreshold: precommitThreshold, certificateThreshold, validators: withKeys }, validatorsParamsSchema);
+  ctx.setNextValidators({ precommitThreshold, certificateThreshold, validators: withKeys });
 };

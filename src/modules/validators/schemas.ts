@@ -37,6 +37,25 @@ export const blsKeyRegDataSchema = {
   },
 } as const satisfies Schema;
 
+export const validatorsParamsSchema = {
+  $id: '/validators/validatorsParams',
+  type: 'object',
+  required: ['validators', 'preCommitThreshold', 'certificateThreshold'],
+  properties: {
+    preCommitThreshold: { fieldNumber: 1, dataType: 'uint64' },
+    certificateThreshold: { fieldNumber: 2, dataType: 'uint64' },
+    validators: {
+      fieldNumber: 3,
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['address', 'bftWeight', 'generatorKey', 'blsKey'],
+        properties: { address: { fieldNumber: 1, dataType: 'bytes', format: 'klayr32' }, bftWeight: { fieldNumber: 2, dataType: 'uint64' }, generatorKey: { fieldNumber: 3, dataType: 'bytes' }, blsKey: { fieldNumber: 4, dataType: 'bytes' } },
+      },
+    },
+  },
+} as const satisfies Schema;
+
 export interface ValidatorKeys {
   generatorKey: Buffer;
   blsKey: Buffer;
