@@ -7,6 +7,11 @@ import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { DynamicRewardModule } from '../../src/modules/dynamic_reward/index.js';
 import { EVENT_TOPIC_FINALIZE_GENESIS_STATE, EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import { LegacyModule } from '../../src/modules/legacy/index.js';
+import { MainchainInteroperabilityModule } from '../../src/modules/interoperability/index.js';
+import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
+import { computeEventRoot } from '../../src/lib/chain/events.js';
+import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
+import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
 import { posGenesisConfig } from '../../src/modules/pos/config.js';
 import { PoSModule } from '../../src/modules/pos/index.js';
 import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
@@ -149,5 +154,21 @@ describe('PoS genesis with token, validators, random, dynamicReward and legacy (
       const altered = { ...block, assets: block.assets.map((a) => (a.module === 'pos' ? { module: 'pos', data: codec.encode(schema, g) } : a)) };
       assert.throws(() => executeGenesis([new PoSModule(posGenesisConfig(chainID))], altered, chainID, new BlockState(EMPTY_STATE)), pattern, name);
     }
+  });
+});
+
+describe('the devnet genesis block from Kestrel\'s own modules', () => {
+  it('reproduces the header stateRoot, eventRoot and validatorsHash', () => {
+    const block = devnetGenesis();
+    const state = new BlockState(EMPTY_STATE);
+    // Klayr Core's registration order: auth, validators, token, fee, interoperability, pos, random, dynamicReward, legacy
+    const modules = [new TokenModule(), new MainchainInteroperabilityModule(), new PoSModule(posGenesisConfig(chainID)), new RandomModule(), new DynamicRewardModule(), new LegacyModule()];
+    const result = executeGenesis(modules, block, chainID, state);
+    const entries = state.overlay.changes().map((c) => ({ key: stateSMTKey(c.key), value: stateSMTValue(c.value!) }));
+    const stateRoot = new SparseMerkleTree(38, new InMemorySMTStore()).update(EMPTY_HASH, entries).root;
+    assert.equal(stateRoot.toString('hex'), block.header.stateRoot.toString('hex'));
+    assert.equal(computeEventRoot(result.events).toString('hex'), block.header.eventRoot.toString('hex'));
+    const next = result.nextValidators!;
+    assert.equal(computeValidatorsHash(next.validators, next.certificateThreshold).toString('hex'), block.header.validatorsHash.toString('hex'));
   });
 });
