@@ -78,11 +78,23 @@ export const blsPopProve = (sk: Uint8Array): Buffer => {
   return Buffer.from(sigs.Signature.toBytes(sigs.sign(sigs.hash(pk, DST_POP), sk)));
 };
 
+// A pairing check in JavaScript costs tens of milliseconds and genesis processing repeats the
+// same 100+ checks; the result of this pure function is remembered for recent inputs.
+const POP_CACHE_SIZE = 4096;
+const popCache = new Map<string, boolean>();
+
 export const blsPopVerify = (pk: Uint8Array, proof: Uint8Array): boolean => {
   if (!blsValidateKey(pk) || proof.length !== BLS_SIGNATURE_LENGTH) return false;
+  const key = Buffer.concat([pk, proof]).toString('latin1');
+  const cached = popCache.get(key);
+  if (cached !== undefined) return cached;
+  let valid: boolean;
   try {
-    return sigs.verify(proof, sigs.hash(pk, DST_POP), pk);
+    valid = sigs.verify(proof, sigs.hash(pk, DST_POP), pk);
   } catch {
-    return false;
+    valid = false;
   }
+  if (popCache.size >= POP_CACHE_SIZE) popCache.delete(popCache.keys().next().value!);
+  popCache.set(key, valid);
+  return valid;
 };
