@@ -1,11 +1,13 @@
-import type { Block } from '../lib/chain/block.js';
-import { validateGenesisBlock } from '../lib/chain/block.js';
+import type { Block, BlockHeader } from '../lib/chain/block.js';
+import { computeAssetRoot, validateGenesisBlock } from '../lib/chain/block.js';
+import { codec } from '../lib/codec/index.js';
+import type { Schema } from '../lib/codec/index.js';
 import { computeEventRoot } from '../lib/chain/events.js';
 import type { BlockEvent } from '../lib/chain/events.js';
 import { computeValidatorsHash } from '../lib/chain/validators_hash.js';
 import { stateSMTKey, stateSMTValue } from '../lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../lib/tree/index.js';
-import { BlockState } from './state/state_db.js';
+import { BlockState, EMPTY_STATE } from './state/state_db.js';
 import type { StateBase } from './state/state_db.js';
 import { executeGenesis } from './state_machine/genesis.js';
 import type { GenesisModule, NextValidators } from './state_machine/module.js';
@@ -19,13 +21,8 @@ export interface ProcessedGenesis {
   validatorsHash: Buffer;
 }
 
-/**
- * Processes a genesis block: Klayr's genesis rules (asset root included), every module's
- * genesis, then the header's stateRoot, eventRoot and validatorsHash must equal what the
- * modules produced; the first root that does not is named in the error.
- */
-export const processGenesisBlock = (block: Block, chainID: Buffer, modules: readonly GenesisModule[], base: StateBase): ProcessedGenesis => {
-  validateGenesisBlock(block);
+/** Runs the modules' genesis over the block's assets and computes the three roots it implies. */
+export const computeGenesis = (block: Block, chainID: Buffer, modules: readonly GenesisModule[], base: StateBase): ProcessedGenesis => {
   const state = new BlockState(base);
   const { events, nextValidators } = executeGenesis(modules, block, chainID, state);
   if (nextValidators === undefined) throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
@@ -36,6 +33,18 @@ export const processGenesisBlock = (block: Block, chainID: Buffer, modules: read
   ).root;
   const eventRoot = computeEventRoot(events);
   const validatorsHash = computeValidatorsHash(nextValidators.validators, nextValidators.certificateThreshold);
+  return { state, events, nextValidators, stateRoot, eventRoot, validatorsHash };
+};
+
+/**
+ * Processes a genesis block: Klayr's genesis rules (asset root included), every module's
+ * genesis, then the header's stateRoot, eventRoot and validatorsHash must equal what the
+ * modules produced; the first root that does not is named in the error.
+ */
+export const processGenesisBlock = (block: Block, chainID: Buffer, modules: readonly GenesisModule[], base: StateBase): ProcessedGenesis => {
+  validateGenesisBlock(block);
+  const result = computeGenesis(block, chainID, modules, base);
+  const { stateRoot, eventRoot, validatorsHash } = result;
   const checks: [string, Buffer, Buffer][] = [
     ['stateRoot', stateRoot, block.header.stateRoot],
     ['eventRoot', eventRoot, block.header.eventRoot],
@@ -44,5 +53,43 @@ export const processGenesisBlock = (block: Block, chainID: Buffer, modules: read
   for (const [name, computed, header] of checks) {
     if (!computed.equals(header)) throw new Error(`Genesis block ${name} mismatch: the header has ${header.toString('hex')}, processing the block gives ${computed.toString('hex')}`);
   }
-  return { state, events, nextValidators, stateRoot, eventRoot, validatorsHash };
+  return result;
+};
+
+export interface GenesisAssetInput {
+  module: string;
+  /** The asset in JSON form (hex bytes, decimal-string integers). */
+  data: unknown;
+  schema: Schema;
+}
+
+/** Builds a genesis block from JSON assets, as Klayr Core's genesis-block:create does. */
+export const createGenesisBlock = (
+  input: { assets: readonly GenesisAssetInput[]; chainID: Buffer; height?: number; timestamp?: number; previousBlockID?: Buffer },
+  modules: readonly GenesisModule[],
+): Block => {
+  const assets = input.assets
+    .map((a) => ({ module: a.module, data: codec.encode(a.schema, codec.fromJSON(a.schema, a.data)) }))
+    .sort((a, b) => a.module.localeCompare(b.module, 'en'));
+  const height = input.height ?? 0;
+  const header: BlockHeader = {
+    version: 0,
+    timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
+    height,
+    previousBlockID: input.previousBlockID ?? Buffer.alloc(32),
+    generatorAddress: Buffer.alloc(20),
+    transactionRoot: EMPTY_HASH,
+    assetRoot: computeAssetRoot(assets),
+    eventRoot: EMPTY_HASH,
+    stateRoot: EMPTY_HASH,
+    maxHeightPrevoted: height,
+    maxHeightGenerated: 0,
+    impliesMaxPrevotes: true,
+    validatorsHash: EMPTY_HASH,
+    aggregateCommit: { height, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
+    signature: Buffer.alloc(0),
+  };
+  const block: Block = { header, transactions: [], assets };
+  const { stateRoot, eventRoot, validatorsHash } = computeGenesis(block, input.chainID, modules, EMPTY_STATE);
+  return { ...block, header: { ...header, stateRoot, eventRoot, validatorsHash } };
 };

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { configShowCommand } from './commands/config_show.js';
 import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
+import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
 
@@ -11,7 +12,8 @@ export const buildProgram = (): Command =>
     .version(KESTREL_VERSION, '-v, --version', 'Show the Kestrel version.')
     .showHelpAfterError()
     .addCommand(configShowCommand())
-    .addCommand(endpointInvokeCommand());
+    .addCommand(endpointInvokeCommand())
+    .addCommand(genesisBlockCreateCommand());
 
 const main = async (argv: string[]): Promise<void> => {
   const program = buildProgram().exitOverride();

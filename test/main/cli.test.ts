@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +32,21 @@ describe('kestrel CLI', () => {
     assert.equal(config.system.logLevel, 'debug');
     assert.equal(config.system.dataPath, '/tmp/kestrel-cli');
     assert.equal(config.genesis.chainID, '04000000');
+  });
+
+  it('genesis-block:create rebuilds the devnet genesis block byte for byte from its assets', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kestrel-genesis-'));
+    const assets = fileURLToPath(new URL('../../../src/main/network/devnet/genesis_assets.json', import.meta.url));
+    const out = run('genesis-block:create', '-f', assets, '-o', dir, '--timestamp', '1713267359');
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48/);
+    const expected = readFileSync(new URL('../../../src/main/network/devnet/genesis_block.blob', import.meta.url));
+    assert.deepEqual(readFileSync(join(dir, 'genesis_block.blob')), expected);
+    assert.equal((JSON.parse(readFileSync(join(dir, 'genesis_block.json'), 'utf8')) as { header: { id: string } }).header.id.slice(0, 8), '569d3da9');
+    const bad = run('genesis-block:create', '-f', '/nonexistent.json', '-o', dir);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /Cannot read the assets file/);
+    assert.notEqual(run('genesis-block:create', '-f', assets, '--height', '-1').status, 0);
   });
 
   it('bad flags and invalid configs exit non-zero with a clear message and print no config', () => {
