@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { configShowCommand } from './commands/config_show.js';
 import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
 import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
+import { startCommand } from './commands/start.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
 
@@ -11,6 +12,7 @@ export const buildProgram = (): Command =>
     .description('Kestrel: a worker-threaded, high-performance node for the Klayr protocol.')
     .version(KESTREL_VERSION, '-v, --version', 'Show the Kestrel version.')
     .showHelpAfterError()
+    .addCommand(startCommand())
     .addCommand(configShowCommand())
     .addCommand(endpointInvokeCommand())
     .addCommand(genesisBlockCreateCommand());

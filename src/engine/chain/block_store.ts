@@ -1,0 +1,52 @@
+import { blockHeaderID, decodeBlock, encodeBlock } from '../../lib/chain/block.js';
+import type { Block } from '../../lib/chain/block.js';
+import type { KestrelDatabases } from '../storage/database.js';
+
+const HEIGHT_PREFIX = Buffer.from('h:');
+const ID_PREFIX = Buffer.from('i:');
+const LAST = Buffer.from('last');
+
+const heightKey = (height: number): Buffer => {
+  const out = Buffer.alloc(HEIGHT_PREFIX.length + 4);
+  HEIGHT_PREFIX.copy(out);
+  out.writeUInt32BE(height, HEIGHT_PREFIX.length);
+  return out;
+};
+const idKey = (id: Buffer): Buffer => Buffer.concat([ID_PREFIX, id]);
+
+/** Blocks by ID and height in the `blocks` database; writes go inside the state commit's transaction. */
+export class BlockStore {
+  constructor(private readonly dbs: KestrelDatabases) {}
+
+  /** Call inside StateDB.commit's transaction (ExtraWrites) so block and state land together. */
+  save(dbs: KestrelDatabases, block: Block): void {
+    const id = blockHeaderID(block.header);
+    dbs.blocks.putSync(idKey(id), encodeBlock(block));
+    dbs.blocks.putSync(heightKey(block.header.height), id);
+    dbs.blocks.putSync(LAST, heightKey(block.header.height).subarray(HEIGHT_PREFIX.length));
+  }
+
+  byID(id: Buffer): Block | undefined {
+    const bytes = this.dbs.blocks.get(idKey(id));
+    return bytes === undefined ? undefined : decodeBlock(bytes);
+  }
+
+  idAtHeight(height: number): Buffer | undefined {
+    return this.dbs.blocks.get(heightKey(height));
+  }
+
+  byHeight(height: number): Block | undefined {
+    const id = this.idAtHeight(height);
+    return id === undefined ? undefined : this.byID(id);
+  }
+
+  lastHeight(): number | undefined {
+    const raw = this.dbs.blocks.get(LAST);
+    return raw === undefined ? undefined : raw.readUInt32BE(0);
+  }
+
+  last(): Block | undefined {
+    const height = this.lastHeight();
+    return height === undefined ? undefined : this.byHeight(height);
+  }
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/main/config/index.js';
+import { KestrelNode } from '../../src/main/node.js';
+import { klayrChain } from '../helpers/klayr.js';
+import { tempDataPath } from '../helpers/state.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const apiClient: any = require('@klayr/api-client');
+const GENESIS_ID = '569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+const nodeAt = async (dataPath: string, overrides: Record<string, unknown> = {}): Promise<KestrelNode> => {
+  const config = loadConfig({ dataPath, apiPort: await freePort(), ...overrides });
+  return new KestrelNode(config, pino({ level: 'silent' }));
+};
+
+describe('kestrel node on the embedded devnet', () => {
+  it('processes and commits the genesis block, serves it over WS and IPC to @klayr/api-client, and resumes on restart', async () => {
+    const dataPath = tempDataPath();
+    const node = await nodeAt(dataPath);
+    await node.start();
+    try {
+      const ws = await apiClient.createWSClient(`ws://127.0.0.1:${node.config.rpc.port}/rpc-ws`);
+      const info = await ws.invoke('system_getNodeInfo');
+      assert.equal(info.height, 0);
+      assert.equal(info.lastBlockID, GENESIS_ID);
+      assert.equal(info.chainID, '04000000');
+      const block = await ws.invoke('chain_getBlockByHeight', { height: 0 });
+      assert.equal(block.header.id, GENESIS_ID);
+      const header = klayrChain.BlockHeader.fromJSON(block.header);
+      assert.equal(header.id.toString('hex'), GENESIS_ID);
+      await assert.rejects(() => ws.invoke('chain_getBlockByHeight', { height: 5 }), /does not exist/);
+      await assert.rejects(() => ws.invoke('chain_getBlockByID', { id: 'zz' }), /format/);
+      await ws.disconnect();
+      const ipc = await apiClient.createIPCClient(dataPath);
+      assert.equal((await ipc.invoke('chain_getLastBlock')).header.id, GENESIS_ID);
+      assert.deepEqual(await ipc.invoke('legacy_getLegacyBrackets'), []);
+      await ipc.disconnect();
+    } finally {
+      await node.stop();
+    }
+    const again = await nodeAt(dataPath);
+    const started = Date.now();
+    await again.start();
+    try {
+      assert.ok(Date.now() - started < 3000, 'a restart reloads the chain instead of reprocessing the genesis block');
+      const ipc = await apiClient.createIPCClient(dataPath);
+      assert.equal((await ipc.invoke('system_getNodeInfo')).lastBlockID, GENESIS_ID);
+      await ipc.disconnect();
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('refuses to start on a data path that holds a chain with another genesis block', async () => {
+    const dataPath = tempDataPath();
+    const node = await nodeAt(dataPath);
+    await node.start();
+    await node.stop();
+    const { readFileSync } = await import('node:fs');
+    const { devnetFile } = await import('../helpers/devnet.js');
+    const { decodeBlock, encodeBlock } = await import('../../src/lib/chain/block.js');
+    const other = decodeBlock(readFileSync(devnetFile('genesis_block.blob')));
+    other.header.timestamp += 1;
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'kestrel-other-')), 'config.json');
+    writeFileSync(join(file, '..', 'genesis.blob'), encodeBlock(other));
+    writeFileSync(file, JSON.stringify({ genesis: { block: { fromFile: './genesis.blob' } } }));
+    const mismatched = await nodeAt(dataPath, { config: file });
+    await assert.rejects(() => mismatched.start(), /holds a chain with genesis block 569d3da9/);
+    await mismatched.stop();
+  });
+});
