@@ -5,7 +5,9 @@ import type { Block } from '../lib/chain/block.js';
 import { BlockStore } from '../engine/chain/block_store.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
 import { processGenesisBlock } from '../engine/genesis.js';
-import { StateDB } from '../engine/state/state_db.js';
+import { BlockState, StateDB } from '../engine/state/state_db.js';
+import { SubStore } from '../engine/state/substore.js';
+import { tokenEndpoints } from '../modules/token/endpoint.js';
 import { openDatabases } from '../engine/storage/database.js';
 import type { KestrelDatabases } from '../engine/storage/database.js';
 import { systemEndpoints } from '../engine/system/endpoint.js';
@@ -85,6 +87,20 @@ export class KestrelNode {
       }),
     );
     this.registry.registerNamespace('chain', chainEndpoints(blocks));
+    // module endpoints read a fresh view of committed state on every call
+    const view = () => {
+      const committed = new BlockState(state);
+      return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
+    };
+    const tokenConfig = config.modules.token ?? {};
+    this.registry.registerNamespace(
+      'token',
+      tokenEndpoints(view, {
+        chainID,
+        userAccountInitializationFee: BigInt((tokenConfig.userAccountInitializationFee as string | undefined) ?? '5000000'),
+        escrowAccountInitializationFee: BigInt((tokenConfig.escrowAccountInitializationFee as string | undefined) ?? '5000000'),
+      }),
+    );
     this.registry.registerNamespace('legacy', {
       getLegacyBrackets: { description: 'The legacy chain brackets of the config.', handler: () => config.legacy?.brackets ?? [] },
     });

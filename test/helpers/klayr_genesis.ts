@@ -53,6 +53,10 @@ export interface KlayrGenesisResult {
   nextValidators: { address: Buffer; bftWeight: bigint; blsKey: Buffer; generatorKey: Buffer }[];
   certificateThreshold: bigint;
   precommitThreshold: bigint;
+  /** klayr-framework's module instances, initialized, for calling their endpoints. */
+  modules: Record<string, any>;
+  /** Context for Klayr endpoints over the genesis state. */
+  endpointContext: (params: Record<string, unknown>) => any;
 }
 
 export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob'))): Promise<KlayrGenesisResult> => {
@@ -98,6 +102,11 @@ export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('ge
     nextValidators: ctx.nextValidators.validators,
     certificateThreshold: ctx.nextValidators.certificateThreshold,
     precommitThreshold: ctx.nextValidators.precommitThreshold,
+    modules: { auth, token, fee, dynamicReward, random, validators, pos, interoperability: interop },
+    endpointContext: (params) => {
+      const prefixed = new PrefixedStateReadWriter(store);
+      return { params, chainID: Buffer.from(config.genesis.chainID, 'hex'), logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height: 0, timestamp: 0, aggregateCommit: { height: 0 } } };
+    },
   };
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -48,6 +48,10 @@ describe('kestrel node on the embedded devnet', () => {
       const ipc = await apiClient.createIPCClient(dataPath);
       assert.equal((await ipc.invoke('chain_getLastBlock')).header.id, GENESIS_ID);
       assert.deepEqual(await ipc.invoke('legacy_getLegacyBrackets'), []);
+      const supply = await ipc.invoke('token_getTotalSupply');
+      assert.equal(supply.totalSupply[0].tokenID, '0400000000000000');
+      const funded = await ipc.invoke('token_getBalance', { address: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad', tokenID: '0400000000000000' });
+      assert.ok(BigInt(funded.availableBalance) > 0n);
       await ipc.disconnect();
     } finally {
       await node.stop();

@@ -21,6 +21,9 @@ export interface GenesisContext {
   setNextValidators(next: NextValidators): void;
 }
 
+/** Read access to module substores (endpoints use a view of committed state). */
+export type StoreAccess = Pick<GenesisContext, 'store'>;
+
 /** The part of the module lifecycle the genesis block runs. */
 export interface GenesisModule {
   readonly name: string;

@@ -1,0 +1,95 @@
+import { klayr32ToAddress } from '../../lib/crypto/address.js';
+import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { StoreAccess } from '../../engine/state_machine/module.js';
+import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
+import type { UserAccount } from './schemas.js';
+import { ADDRESS_LENGTH, ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
+
+const address = { type: 'string', format: 'klayr32' } as const;
+const tokenID = { type: 'string', format: 'hex', minLength: 16, maxLength: 16 } as const;
+const hex = (b: Buffer): string => b.toString('hex');
+const range = (length: number) => ({ gte: Buffer.alloc(length, 0), lte: Buffer.alloc(length, 255) });
+const balanceJSON = (u: UserAccount) => ({ availableBalance: u.availableBalance.toString(), lockedBalances: u.lockedBalances.map((b) => ({ amount: b.amount.toString(), module: b.module })) });
+
+export interface TokenEndpointConfig {
+  chainID: Buffer;
+  userAccountInitializationFee: bigint;
+  escrowAccountInitializationFee: bigint;
+}
+
+/** Whether a token ID is the chain's own or the mainchain's native token (always supported). */
+const isMainchainOrNative = (ownChainID: Buffer, id: Buffer): boolean => {
+  const chainID = id.subarray(0, CHAIN_ID_LENGTH);
+  if (chainID.equals(ownChainID)) return true;
+  const mainchain = Buffer.from([chainID[0]!, 0, 0, 0]);
+  return chainID[0] === ownChainID[0] && chainID.equals(mainchain) && id.equals(Buffer.concat([mainchain, Buffer.alloc(4)]));
+};
+
+/** The token namespace, answering as klayr-framework's TokenEndpoint. `state` gives a read view of committed state. */
+export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointConfig): Record<string, EndpointDefinition> => ({
+  getBalances: {
+    params: { type: 'object', required: ['address'], properties: { address } },
+    handler: ({ params }) => {
+      const a = klayr32ToAddress(params.address as string);
+      const users = tokenStore(state(), 'user').iterateWithSchema<UserAccount>({ gte: Buffer.concat([a, Buffer.alloc(TOKEN_ID_LENGTH, 0)]), lte: Buffer.concat([a, Buffer.alloc(TOKEN_ID_LENGTH, 255)]) }, userStoreSchema);
+      return { balances: users.map(({ key, value }) => ({ tokenID: hex(key.subarray(ADDRESS_LENGTH)), ...balanceJSON(value) })) };
+    },
+  },
+  getBalance: {
+    params: { type: 'object', required: ['address', 'tokenID'], properties: { address, tokenID } },
+    handler: ({ params }) => {
+      const user = tokenStore(state(), 'user').getWithSchema<UserAccount>(userKey(klayr32ToAddress(params.address as string), Buffer.from(params.tokenID as string, 'hex')), userStoreSchema);
+      return user === undefined ? { availableBalance: '0', lockedBalances: [] } : balanceJSON(user);
+    },
+  },
+  getTotalSupply: {
+    handler: () => ({
+      totalSupply: tokenStore(state(), 'supply')
+        .iterateWithSchema<{ totalSupply: bigint }>(range(TOKEN_ID_LENGTH), supplyStoreSchema)
+        .map(({ key, value }) => ({ tokenID: hex(key), totalSupply: value.totalSupply.toString() })),
+    }),
+  },
+  getSupportedTokens: {
+    handler: () => {
+      const view = state();
+      const supported = tokenStore(view, 'supportedTokens');
+      if (supported.has(ALL_SUPPORTED_TOKENS_KEY)) return { supportedTokens: ['*'] };
+      const tokens = [hex(Buffer.concat([config.chainID.subarray(0, 1), Buffer.alloc(TOKEN_ID_LENGTH - 1)]))];
+      for (const { key } of tokenStore(view, 'supply').iterate(range(TOKEN_ID_LENGTH))) tokens.push(hex(key));
+      for (const { key, value } of supported.iterateWithSchema<{ supportedTokenIDs: Buffer[] }>(range(CHAIN_ID_LENGTH), supportedTokensStoreSchema)) {
+        if (value.supportedTokenIDs.length === 0) tokens.push(`${hex(key)}********`);
+        else tokens.push(...value.supportedTokenIDs.map(hex));
+      }
+      return { supportedTokens: tokens };
+    },
+  },
+  isSupported: {
+    params: { type: 'object', required: ['tokenID'], properties: { tokenID } },
+    handler: ({ params }) => {
+      const id = Buffer.from(params.tokenID as string, 'hex');
+      if (isMainchainOrNative(config.chainID, id)) return { supported: true };
+      const supported = tokenStore(state(), 'supportedTokens');
+      if (supported.has(ALL_SUPPORTED_TOKENS_KEY)) return { supported: true };
+      const entry = supported.getWithSchema<{ supportedTokenIDs: Buffer[] }>(id.subarray(0, CHAIN_ID_LENGTH), supportedTokensStoreSchema);
+      return { supported: entry !== undefined && (entry.supportedTokenIDs.length === 0 || entry.supportedTokenIDs.some((t) => t.equals(id))) };
+    },
+  },
+  getEscrowedAmounts: {
+    handler: () => ({
+      escrowedAmounts: tokenStore(state(), 'escrow')
+        .iterateWithSchema<{ amount: bigint }>(range(TOKEN_ID_LENGTH), escrowStoreSchema)
+        .map(({ key, value }) => ({ escrowChainID: hex(key.subarray(0, CHAIN_ID_LENGTH)), amount: value.amount.toString(), tokenID: hex(key.subarray(CHAIN_ID_LENGTH)) })),
+    }),
+  },
+  getInitializationFees: {
+    handler: () => ({ userAccount: config.userAccountInitializationFee.toString(), escrowAccount: config.escrowAccountInitializationFee.toString() }),
+  },
+  hasUserAccount: {
+    params: { type: 'object', required: ['address', 'tokenID'], properties: { address, tokenID } },
+    handler: ({ params }) => ({ exists: tokenStore(state(), 'user').has(userKey(klayr32ToAddress(params.address as string), Buffer.from(params.tokenID as string, 'hex'))) }),
+  },
+  hasEscrowAccount: {
+    params: { type: 'object', required: ['tokenID', 'escrowChainID'], properties: { tokenID, escrowChainID: { type: 'string', format: 'hex' } } },
+    handler: ({ params }) => ({ exists: tokenStore(state(), 'escrow').has(Buffer.concat([Buffer.from(params.escrowChainID as string, 'hex'), Buffer.from(params.tokenID as string, 'hex')])) }),
+  },
+});

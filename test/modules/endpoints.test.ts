@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { SubStore } from '../../src/engine/state/substore.js';
+import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
+import { loadConfig } from '../../src/main/config/index.js';
+import { genesisModules } from '../../src/main/genesis_modules.js';
+import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
+import type { EndpointDefinition } from '../../src/rpc/registry.js';
+import { compileValidator } from '../../src/lib/codec/index.js';
+import { devnetChainID as chainID, devnetGenesis, klayrDevnetGenesis } from '../helpers/genesis_compare.js';
+import { Rng } from '../helpers/random.js';
+
+const state = new BlockState(EMPTY_STATE);
+executeGenesis(genesisModules(loadConfig()), devnetGenesis(), chainID, state);
+const view = () => ({ store: (p: Buffer, s: Buffer) => new SubStore(state, p, s) });
+
+/** Calls our endpoint the way the dispatcher does: params schema first, then the handler. */
+const call = async (endpoint: EndpointDefinition, params: Record<string, unknown>): Promise<unknown> => {
+  if (endpoint.params !== undefined) {
+    const issues = compileValidator(endpoint.params)(params);
+    if (issues.length > 0) throw new Error(issues[0]!.message);
+  }
+  return endpoint.handler({ params, transport: 'ipc' });
+};
+
+const klayrCall = async (fn: (ctx: unknown) => unknown, ctx: unknown): Promise<unknown> => fn(ctx);
+
+describe('token endpoints answer as klayr-framework\'s TokenEndpoint on the devnet genesis state', () => {
+  const ours = tokenEndpoints(view, { chainID, userAccountInitializationFee: 5000000n, escrowAccountInitializationFee: 5000000n });
+
+  it('for funded, unknown and malformed addresses and native, mainchain and foreign token IDs', async () => {
+    const klayr = await klayrDevnetGenesis();
+    const endpoint = klayr.modules.token.endpoint;
+    const rng = new Rng(17);
+    const funded = klayr.entries.filter((e) => e.key.subarray(0, 6).toString('hex') === '3c469e9d0000').map((e) => e.key.subarray(6, 26));
+    const addresses = [...funded.slice(0, 5).map((a) => addressToKlayr32(a)), addressToKlayr32(rng.bytes(20))];
+    const tokenIDs = ['0400000000000000', '0400000100000000', '0100000000000000', '0000000000000000'];
+    const cases: [string, Record<string, unknown>][] = [
+      ['getTotalSupply', {}],
+      ['getSupportedTokens', {}],
+      ['getEscrowedAmounts', {}],
+      ['getInitializationFees', {}],
+      ...addresses.map((address): [string, Record<string, unknown>] => ['getBalances', { address }]),
+      ...addresses.flatMap((address) => tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['getBalance', { address, tokenID }])),
+      ...addresses.flatMap((address) => tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['hasUserAccount', { address, tokenID }])),
+      ...tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['isSupported', { tokenID }]),
+      ...tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['hasEscrowAccount', { tokenID, escrowChainID: '04000001' }]),
+    ];
+    for (const [method, params] of cases) {
+      const theirs = await klayrCall((ctx) => endpoint[method](ctx), klayr.endpointContext(params));
+      assert.deepEqual(await call(ours[method]!, params), theirs, `${method} ${JSON.stringify(params)}`);
+    }
+    assert.equal(((await call(ours.getBalances!, { address: addresses[0] })) as { balances: unknown[] }).balances.length, 1);
+  });
+
+  it('refuses malformed params with the schema\'s reason', async () => {
+    await assert.rejects(() => call(ours.getBalance!, { address: 'kly123', tokenID: '0400000000000000' }), /format "klayr32"/);
+    await assert.rejects(() => call(ours.getBalance!, { address: addressToKlayr32(Buffer.alloc(20)), tokenID: '04' }), /fewer than 16/);
+    await assert.rejects(() => call(ours.isSupported!, {}), /required property 'tokenID'/);
+  });
+});
