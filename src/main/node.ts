@@ -8,6 +8,7 @@ import { processGenesisBlock } from '../engine/genesis.js';
 import { BlockState, StateDB } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { tokenEndpoints } from '../modules/token/endpoint.js';
+import { validatorsEndpoints } from '../modules/validators/endpoint.js';
 import { openDatabases } from '../engine/storage/database.js';
 import type { KestrelDatabases } from '../engine/storage/database.js';
 import { systemEndpoints } from '../engine/system/endpoint.js';
@@ -92,6 +93,7 @@ export class KestrelNode {
       const committed = new BlockState(state);
       return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
     };
+    this.registry.registerNamespace('validators', validatorsEndpoints(view));
     const tokenConfig = config.modules.token ?? {};
     this.registry.registerNamespace(
       'token',

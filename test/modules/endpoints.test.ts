@@ -7,6 +7,8 @@ import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { genesisModules } from '../../src/main/genesis_modules.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
+import { validatorsEndpoints } from '../../src/modules/validators/endpoint.js';
+import { devValidators } from '../helpers/devnet.js';
 import type { EndpointDefinition } from '../../src/rpc/registry.js';
 import { compileValidator } from '../../src/lib/codec/index.js';
 import { devnetChainID as chainID, devnetGenesis, klayrDevnetGenesis } from '../helpers/genesis_compare.js';
@@ -59,5 +61,31 @@ describe('token endpoints answer as klayr-framework\'s TokenEndpoint on the devn
     await assert.rejects(() => call(ours.getBalance!, { address: 'kly123', tokenID: '0400000000000000' }), /format "klayr32"/);
     await assert.rejects(() => call(ours.getBalance!, { address: addressToKlayr32(Buffer.alloc(20)), tokenID: '04' }), /fewer than 16/);
     await assert.rejects(() => call(ours.isSupported!, {}), /required property 'tokenID'/);
+  });
+});
+
+describe('validators endpoints answer as klayr-framework\'s ValidatorsEndpoint on the devnet genesis state', () => {
+  const ours = validatorsEndpoints(view);
+
+  it('getValidator for validators and other addresses; validateBLSKey is {valid:false} for a registered key or a wrong proof, never an error', async () => {
+    const klayr = await klayrDevnetGenesis();
+    const endpoint = klayr.modules.validators.endpoint;
+    const rng = new Rng(23);
+    const keys = devValidators();
+    const fresh = { blsKey: keys[0]!.plain.blsKey, proofOfPossession: keys[0]!.plain.blsProofOfPossession };
+    const cases: [string, Record<string, unknown>][] = [
+      ['getValidator', { address: keys[0]!.address }],
+      ['getValidator', { address: keys[102]!.address }],
+      ['getValidator', { address: addressToKlayr32(rng.bytes(20)) }],
+      ['validateBLSKey', fresh],
+      ['validateBLSKey', { blsKey: keys[1]!.plain.blsKey, proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
+      ['validateBLSKey', { blsKey: 'c0' + '00'.repeat(47), proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
+    ];
+    for (const [method, params] of cases) {
+      const theirs = await endpoint[method](klayr.endpointContext(params));
+      assert.deepEqual(await call(ours[method]!, params), theirs, `${method} ${JSON.stringify(params)}`);
+    }
+    assert.deepEqual(await call(ours.validateBLSKey!, fresh), { valid: false }, 'a registered key is not valid for registration');
+    await assert.rejects(() => call(ours.validateBLSKey!, { blsKey: 'zz', proofOfPossession: '00' }), /format "hex"|characters/);
   });
 });
