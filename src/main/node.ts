@@ -9,6 +9,8 @@ import { BlockState, StateDB } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { tokenEndpoints } from '../modules/token/endpoint.js';
 import { validatorsEndpoints } from '../modules/validators/endpoint.js';
+import { authEndpoints } from '../modules/auth/endpoint.js';
+import { feeConfig, feeEndpoints } from '../modules/fee/endpoint.js';
 import { openDatabases } from '../engine/storage/database.js';
 import type { KestrelDatabases } from '../engine/storage/database.js';
 import { systemEndpoints } from '../engine/system/endpoint.js';
@@ -93,6 +95,8 @@ export class KestrelNode {
       const committed = new BlockState(state);
       return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
     };
+    this.registry.registerNamespace('auth', authEndpoints(view, chainID));
+    this.registry.registerNamespace('fee', feeEndpoints(feeConfig(chainID, config.modules.fee)));
     this.registry.registerNamespace('validators', validatorsEndpoints(view));
     const tokenConfig = config.modules.token ?? {};
     this.registry.registerNamespace(

@@ -7,6 +7,11 @@ import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { genesisModules } from '../../src/main/genesis_modules.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
+import { authEndpoints } from '../../src/modules/auth/endpoint.js';
+import { feeConfig, feeEndpoints } from '../../src/modules/fee/endpoint.js';
+import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
+import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
+import { devnetPassphrase } from '../helpers/devnet.js';
 import { validatorsEndpoints } from '../../src/modules/validators/endpoint.js';
 import { devValidators } from '../helpers/devnet.js';
 import type { EndpointDefinition } from '../../src/rpc/registry.js';
@@ -87,5 +92,43 @@ describe('validators endpoints answer as klayr-framework\'s ValidatorsEndpoint o
     }
     assert.deepEqual(await call(ours.validateBLSKey!, fresh), { valid: false }, 'a registered key is not valid for registration');
     await assert.rejects(() => call(ours.validateBLSKey!, { blsKey: 'zz', proofOfPossession: '00' }), /format "hex"|characters/);
+  });
+});
+
+describe('auth and fee endpoints against klayr-framework on the devnet genesis state', () => {
+  const auth = authEndpoints(view, chainID);
+  const fee = feeEndpoints(feeConfig(chainID, loadConfig().modules.fee));
+
+  it('isValidSignature, isValidNonce, sortMultisignatureGroup, the multisig schema and tag, and the fee settings equal Klayr\'s', async () => {
+    const klayr = await klayrDevnetGenesis();
+    const sender = ed25519KeyPairFromPassphraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
+    const base = { module: 'token', command: 'transfer', fee: 1000000n, senderPublicKey: sender.publicKey, params: Buffer.alloc(10), signatures: [] };
+    const good = signTransaction({ ...base, nonce: 0n }, chainID, sender.privateKey);
+    const laterNonce = signTransaction({ ...base, nonce: 3n }, chainID, sender.privateKey);
+    const wrongKey = signTransaction({ ...base, nonce: 0n }, chainID, keyPairFromSeed(Buffer.alloc(32, 5)).privateKey);
+    const otherChain = signTransaction({ ...base, nonce: 0n }, Buffer.from('04000001', 'hex'), sender.privateKey);
+    for (const tx of [good, laterNonce, wrongKey, otherChain]) {
+      const params = { transaction: encodeTransaction(tx).toString('hex') };
+      for (const method of ['isValidSignature', 'isValidNonce']) {
+        assert.deepEqual(await call(auth[method]!, params), await klayr.modules.auth.endpoint[method](klayr.endpointContext(params)), method);
+      }
+    }
+    assert.deepEqual(await call(auth.isValidSignature!, { transaction: encodeTransaction(wrongKey).toString('hex') }), { verified: false });
+    const rng = new Rng(29);
+    const pair = (sig = 128) => ({ publicKey: rng.bytes(32).toString('hex'), signature: rng.bytes(sig / 2).toString('hex') });
+    const group = { mandatory: [pair(), pair(), pair()], optional: [pair(), pair(0), pair()] };
+    assert.deepEqual(await call(auth.sortMultisignatureGroup!, group), klayr.modules.auth.endpoint.sortMultisignatureGroup(klayr.endpointContext(group)));
+    assert.deepEqual(await call(auth.getMultiSigRegMsgSchema!, {}), await klayr.modules.auth.endpoint.getMultiSigRegMsgSchema(klayr.endpointContext({})));
+    assert.deepEqual(await call(auth.getMultiSigRegMsgTag!, {}), klayr.modules.auth.endpoint.getMultiSigRegMsgTag(klayr.endpointContext({})));
+    assert.deepEqual(await call(fee.getFeeTokenID!, {}), await klayr.modules.fee.endpoint.getFeeTokenID(klayr.endpointContext({})));
+    assert.deepEqual(await call(fee.getMinFeePerByte!, {}), await klayr.modules.fee.endpoint.getMinFeePerByte(klayr.endpointContext({})));
+  });
+
+  it('getAuthAccount follows the interface spec: an address with no auth entry is an error (klayr-framework answers defaults)', async () => {
+    const address = devValidators()[0]!.address;
+    await assert.rejects(() => call(auth.getAuthAccount!, { address }), /does not exist/);
+    await assert.rejects(() => call(auth.getAuthAccount!, { address: 'kly0' }), /format "klayr32"/);
+    await assert.rejects(() => call(auth.isValidNonce!, { transaction: 'zz' }), /format "hex"/);
+    await assert.rejects(() => call(auth.isValidNonce!, { transaction: '0a' }), /CodecError|Truncated|Missing/);
   });
 });

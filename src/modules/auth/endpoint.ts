@@ -1,0 +1,78 @@
+import { klayr32ToAddress, addressFromPublicKey } from '../../lib/crypto/address.js';
+import { parseHex } from '../../lib/crypto/bytes.js';
+import { MESSAGE_TAG_MULTISIG_REG } from '../../lib/crypto/tags.js';
+import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
+import { decodeTransaction, validateTransaction, verifyTransactionSignatures } from '../../lib/transaction/index.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
+import type { StoreAccess } from '../../engine/state_machine/module.js';
+import type { EndpointDefinition } from '../../rpc/registry.js';
+import { authAccountSchema, multisigRegMsgSchema } from './schemas.js';
+import type { AuthAccount } from './schemas.js';
+
+export const MODULE_NAME = 'auth';
+const DEFAULT_ACCOUNT: AuthAccount = { nonce: 0n, numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
+
+const accountStore = (view: StoreAccess) => view.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+const accountOf = (view: StoreAccess, address: Buffer): AuthAccount | undefined => accountStore(view).getWithSchema<AuthAccount>(address, authAccountSchema);
+
+/** A transaction from its hex encoding, validated as @klayr/chain does (the auth module's getTransactionFromParameter). */
+const transactionParam = (value: unknown): TransactionObject => {
+  const tx = decodeTransaction(parseHex(value, 'transaction'));
+  validateTransaction(tx);
+  return tx;
+};
+
+const keySignature = (publicKeyMin: number) => ({
+  type: 'object',
+  required: ['publicKey', 'signature'],
+  properties: { publicKey: { type: 'string', minLength: 64, maxLength: 64 }, signature: { type: 'string', minLength: publicKeyMin, maxLength: 128 } },
+});
+
+/** The auth namespace. getAuthAccount follows the interface spec: an address with no auth entry is an error. */
+export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record<string, EndpointDefinition> => ({
+  getAuthAccount: {
+    params: { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } },
+    handler: ({ params }) => {
+      const account = accountOf(state(), klayr32ToAddress(params.address as string));
+      if (account === undefined) throw new Error(`Auth account for address ${String(params.address)} does not exist.`);
+      return { nonce: account.nonce.toString(), numberOfSignatures: account.numberOfSignatures, mandatoryKeys: account.mandatoryKeys.map((k) => k.toString('hex')), optionalKeys: account.optionalKeys.map((k) => k.toString('hex')) };
+    },
+  },
+  isValidSignature: {
+    params: { type: 'object', required: ['transaction'], properties: { transaction: { type: 'string', format: 'hex' } } },
+    handler: ({ params }) => {
+      const tx = transactionParam(params.transaction);
+      const account = accountOf(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_ACCOUNT;
+      try {
+        verifyTransactionSignatures(tx, chainID, account);
+        return { verified: true };
+      } catch {
+        return { verified: false };
+      }
+    },
+  },
+  isValidNonce: {
+    params: { type: 'object', required: ['transaction'], properties: { transaction: { type: 'string', format: 'hex' } } },
+    handler: ({ params }) => {
+      const tx = transactionParam(params.transaction);
+      const account = accountOf(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_ACCOUNT;
+      return { verified: tx.nonce === account.nonce };
+    },
+  },
+  getMultiSigRegMsgSchema: { handler: () => ({ schema: multisigRegMsgSchema }) },
+  getMultiSigRegMsgTag: { handler: () => ({ tag: MESSAGE_TAG_MULTISIG_REG }) },
+  sortMultisignatureGroup: {
+    params: {
+      type: 'object',
+      required: ['mandatory', 'optional'],
+      properties: { mandatory: { type: 'array', items: keySignature(128), minItems: 1, maxItems: 64 }, optional: { type: 'array', items: keySignature(0), minItems: 0, maxItems: 64 } },
+    },
+    handler: ({ params }) => {
+      type Pair = { publicKey: string; signature: string };
+      const byKey = (a: Pair, b: Pair): number => (a.publicKey < b.publicKey ? -1 : 1);
+      const mandatory = [...(params.mandatory as Pair[])].sort(byKey);
+      const optional = [...(params.optional as Pair[])].sort(byKey);
+      return { mandatoryKeys: mandatory.map((p) => p.publicKey), optionalKeys: optional.map((p) => p.publicKey), signatures: [...mandatory, ...optional].map((p) => p.signature) };
+    },
+  },
+});
