@@ -11,6 +11,7 @@ import { tokenEndpoints } from '../modules/token/endpoint.js';
 import { validatorsEndpoints } from '../modules/validators/endpoint.js';
 import { authEndpoints } from '../modules/auth/endpoint.js';
 import { feeConfig, feeEndpoints } from '../modules/fee/endpoint.js';
+import { mainchainInteroperabilityEndpoints } from '../modules/interoperability/endpoint.js';
 import { openDatabases } from '../engine/storage/database.js';
 import type { KestrelDatabases } from '../engine/storage/database.js';
 import { systemEndpoints } from '../engine/system/endpoint.js';
@@ -98,6 +99,7 @@ export class KestrelNode {
     this.registry.registerNamespace('auth', authEndpoints(view, chainID));
     this.registry.registerNamespace('fee', feeEndpoints(feeConfig(chainID, config.modules.fee)));
     this.registry.registerNamespace('validators', validatorsEndpoints(view));
+    this.registry.registerNamespace('interoperability', mainchainInteroperabilityEndpoints(view));
     const tokenConfig = config.modules.token ?? {};
     this.registry.registerNamespace(
       'token',

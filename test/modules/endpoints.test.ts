@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/main/config/index.js';
 import { genesisModules } from '../../src/main/genesis_modules.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { authEndpoints } from '../../src/modules/auth/endpoint.js';
+import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
 import { feeConfig, feeEndpoints } from '../../src/modules/fee/endpoint.js';
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
@@ -130,5 +131,26 @@ describe('auth and fee endpoints against klayr-framework on the devnet genesis s
     await assert.rejects(() => call(auth.getAuthAccount!, { address: 'kly0' }), /format "klayr32"/);
     await assert.rejects(() => call(auth.isValidNonce!, { transaction: 'zz' }), /format "hex"/);
     await assert.rejects(() => call(auth.isValidNonce!, { transaction: '0a' }), /CodecError|Truncated|Missing/);
+  });
+});
+
+describe('mainchain interoperability endpoints against klayr-framework on the devnet genesis state', () => {
+  const ours = mainchainInteroperabilityEndpoints(view);
+
+  it('fees, own chain account, chain ID and chain name availability', async () => {
+    const klayr = await klayrDevnetGenesis();
+    const endpoint = klayr.modules.interoperability.endpoint;
+    const cases: [string, Record<string, unknown>][] = [
+      ['getRegistrationFee', {}],
+      ['getMinimumMessageFee', {}],
+      ['getOwnChainAccount', {}],
+      ...['04000000', '04000001', '04123456', '05000001'].map((chainID): [string, Record<string, unknown>] => ['isChainIDAvailable', { chainID }]),
+      ...['klayr_mainchain', 'mysidechain', 'a'].map((name): [string, Record<string, unknown>] => ['isChainNameAvailable', { name }]),
+    ];
+    for (const [method, params] of cases) {
+      assert.deepEqual(await call(ours[method]!, params), await endpoint[method](klayr.endpointContext(params)), `${method} ${JSON.stringify(params)}`);
+    }
+    await assert.rejects(() => call(ours.isChainNameAvailable!, { name: 'Bad Name' }), /Invalid name property/);
+    await assert.rejects(() => endpoint.isChainNameAvailable(klayr.endpointContext({ name: 'Bad Name' })), /Invalid name property/);
   });
 });
