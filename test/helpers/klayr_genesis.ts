@@ -56,7 +56,7 @@ export interface KlayrGenesisResult {
   /** klayr-framework's module instances, initialized, for calling their endpoints. */
   modules: Record<string, any>;
   /** Context for Klayr endpoints over the genesis state. */
-  endpointContext: (params: Record<string, unknown>) => any;
+  endpointContext: (params: Record<string, unknown>, height?: number) => any;
 }
 
 export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob'))): Promise<KlayrGenesisResult> => {
@@ -103,9 +103,9 @@ export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('ge
     certificateThreshold: ctx.nextValidators.certificateThreshold,
     precommitThreshold: ctx.nextValidators.precommitThreshold,
     modules: { auth, token, fee, dynamicReward, random, validators, pos, interoperability: interop },
-    endpointContext: (params) => {
+    endpointContext: (params, height = 0) => {
       const prefixed = new PrefixedStateReadWriter(store);
-      return { params, chainID: Buffer.from(config.genesis.chainID, 'hex'), logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height: 0, timestamp: 0, aggregateCommit: { height: 0 } } };
+      return { params, chainID: Buffer.from(config.genesis.chainID, 'hex'), logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height, timestamp: 0, aggregateCommit: { height: 0 } } };
     },
   };
 };

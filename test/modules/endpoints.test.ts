@@ -9,6 +9,8 @@ import { genesisModules } from '../../src/main/genesis_modules.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { authEndpoints } from '../../src/modules/auth/endpoint.js';
 import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
+import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
+import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
 import { feeConfig, feeEndpoints } from '../../src/modules/fee/endpoint.js';
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
@@ -152,5 +154,30 @@ describe('mainchain interoperability endpoints against klayr-framework on the de
     }
     await assert.rejects(() => call(ours.isChainNameAvailable!, { name: 'Bad Name' }), /Invalid name property/);
     await assert.rejects(() => endpoint.isChainNameAvailable(klayr.endpointContext({ name: 'Bad Name' })), /Invalid name property/);
+  });
+});
+
+describe('dynamicReward endpoints against klayr-framework on the devnet genesis state', () => {
+  const config = loadConfig();
+  let tip = 0;
+  const ours = dynamicRewardEndpoints(view, rewardConfig(chainID, config.modules.dynamicReward), { blockTime: config.genesis.blockTime, roundLength: 53, height: () => tip });
+
+  it('default reward and annual inflation at heights around every bracket, reward token, expected rewards of active, standby and unknown addresses', async () => {
+    const klayr = await klayrDevnetGenesis();
+    const endpoint = klayr.modules.dynamicReward.endpoint;
+    const heights = [0, 1, 359, 360, 361, 1359, 1360, 2360, 3359, 4360, 5360, 100000];
+    const validators = devValidators();
+    const cases: [string, Record<string, unknown>][] = [
+      ['getRewardTokenID', {}],
+      ...heights.flatMap((height): [string, Record<string, unknown>][] => [['getDefaultRewardAtHeight', { height }], ['getAnnualInflation', { height }]]),
+      ...[validators[0]!.address, validators[60]!.address, validators[102]!.address, addressToKlayr32(Buffer.alloc(20, 1))].map((validatorAddress): [string, Record<string, unknown>] => ['getExpectedValidatorRewards', { validatorAddress }]),
+    ];
+    for (tip of [0, 5000]) {
+      for (const [method, params] of cases) {
+        assert.deepEqual(await call(ours[method]!, params), await endpoint[method](klayr.endpointContext(params, tip)), `${method} ${JSON.stringify(params)} at ${tip}`);
+      }
+    }
+    assert.notEqual(((await call(ours.getExpectedValidatorRewards!, { validatorAddress: validators[0]!.address })) as { blockReward: string }).blockReward, '0');
+    await assert.rejects(() => call(ours.getDefaultRewardAtHeight!, { height: -1 }), /must be >= 0/);
   });
 });

@@ -1,0 +1,23 @@
+/** The reward settings: modules.dynamicReward over Klayr's reward defaults. */
+export interface RewardConfig {
+  offset: number;
+  distance: number;
+  brackets: bigint[];
+  tokenID: Buffer;
+  factorMinimumRewardActiveValidators: number;
+}
+
+export const rewardConfig = (chainID: Buffer, moduleConfig: Record<string, unknown> = {}): RewardConfig => ({
+  offset: typeof moduleConfig.offset === 'number' ? moduleConfig.offset : 2160,
+  distance: typeof moduleConfig.distance === 'number' ? moduleConfig.distance : 3000000,
+  brackets: (Array.isArray(moduleConfig.brackets) ? (moduleConfig.brackets as string[]) : ['500000000', '400000000', '300000000', '200000000', '100000000']).map((b) => BigInt(b)),
+  tokenID: typeof moduleConfig.tokenID === 'string' ? Buffer.from(moduleConfig.tokenID, 'hex') : Buffer.concat([chainID, Buffer.alloc(4)]),
+  factorMinimumRewardActiveValidators: typeof moduleConfig.factorMinimumRewardActiveValidators === 'number' ? moduleConfig.factorMinimumRewardActiveValidators : 1000,
+});
+
+/** The block reward before reductions: 0 before `offset`, then one bracket per `distance` blocks, the last one for ever. */
+export const defaultRewardAtHeight = (config: RewardConfig, height: number): bigint => {
+  if (height < config.offset) return 0n;
+  const bracket = Math.min(Math.trunc((height - config.offset) / Math.floor(config.distance)), config.brackets.length - 1);
+  return config.brackets[bracket]!;
+};
