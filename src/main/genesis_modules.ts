@@ -2,7 +2,7 @@ import type { GenesisModule } from '../engine/state_machine/module.js';
 import { DynamicRewardModule } from '../modules/dynamic_reward/index.js';
 import { MainchainInteroperabilityModule } from '../modules/interoperability/index.js';
 import { LegacyModule } from '../modules/legacy/index.js';
-import { posGenesisConfig } from '../modules/pos/config.js';
+import { posConfig } from '../modules/pos/config.js';
 import { PoSModule } from '../modules/pos/index.js';
 import { RandomModule } from '../modules/random/index.js';
 import { TokenModule } from '../modules/token/index.js';
@@ -18,7 +18,7 @@ export const genesisModules = (config: ApplicationConfig): GenesisModule[] => {
   return [
     new TokenModule(),
     new MainchainInteroperabilityModule(),
-    new PoSModule(posGenesisConfig(chainID, config.modules.pos ?? {})),
+    new PoSModule(posConfig(chainID, config.modules.pos ?? {})),
     new RandomModule(),
     new DynamicRewardModule(),
     new LegacyModule(),

@@ -14,6 +14,9 @@ import { feeConfig, feeEndpoints } from '../modules/fee/endpoint.js';
 import { mainchainInteroperabilityEndpoints } from '../modules/interoperability/endpoint.js';
 import { rewardConfig } from '../modules/dynamic_reward/config.js';
 import { dynamicRewardEndpoints } from '../modules/dynamic_reward/endpoint.js';
+import { posConfig } from '../modules/pos/config.js';
+import { posEndpoints } from '../modules/pos/endpoint.js';
+import { randomEndpoints } from '../modules/random/endpoint.js';
 import { openDatabases } from '../engine/storage/database.js';
 import type { KestrelDatabases } from '../engine/storage/database.js';
 import { systemEndpoints } from '../engine/system/endpoint.js';
@@ -102,11 +105,12 @@ export class KestrelNode {
     this.registry.registerNamespace('fee', feeEndpoints(feeConfig(chainID, config.modules.fee)));
     this.registry.registerNamespace('validators', validatorsEndpoints(view));
     this.registry.registerNamespace('interoperability', mainchainInteroperabilityEndpoints(view));
-    const pos = config.modules.pos ?? {};
-    const roundLength = ((pos.numberActiveValidators as number | undefined) ?? 51) + ((pos.numberStandbyValidators as number | undefined) ?? 2);
+    const pos = posConfig(chainID, config.modules.pos);
+    this.registry.registerNamespace('pos', posEndpoints(view, pos));
+    this.registry.registerNamespace('random', randomEndpoints(view));
     this.registry.registerNamespace(
       'dynamicReward',
-      dynamicRewardEndpoints(view, rewardConfig(chainID, config.modules.dynamicReward), { blockTime: config.genesis.blockTime, roundLength, height: () => blocks.lastHeight() ?? 0 }),
+      dynamicRewardEndpoints(view, rewardConfig(chainID, config.modules.dynamicReward), { blockTime: config.genesis.blockTime, roundLength: pos.roundLength, height: () => blocks.lastHeight() ?? 0 }),
     );
     const tokenConfig = config.modules.token ?? {};
     this.registry.registerNamespace(

@@ -11,6 +11,9 @@ import { authEndpoints } from '../../src/modules/auth/endpoint.js';
 import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
 import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
 import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
+import { posConfig } from '../../src/modules/pos/config.js';
+import { posEndpoints } from '../../src/modules/pos/endpoint.js';
+import { randomEndpoints } from '../../src/modules/random/endpoint.js';
 import { feeConfig, feeEndpoints } from '../../src/modules/fee/endpoint.js';
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
@@ -179,5 +182,44 @@ describe('dynamicReward endpoints against klayr-framework on the devnet genesis 
     }
     assert.notEqual(((await call(ours.getExpectedValidatorRewards!, { validatorAddress: validators[0]!.address })) as { blockReward: string }).blockReward, '0');
     await assert.rejects(() => call(ours.getDefaultRewardAtHeight!, { height: -1 }), /must be >= 0/);
+  });
+});
+
+describe('pos and random endpoints against klayr-framework on the devnet genesis state', () => {
+  const pos = posEndpoints(view, posConfig(chainID, loadConfig().modules.pos));
+  const random = randomEndpoints(view);
+
+  it('validators, all validators, constants, PoS token and registration fee; seed reveals without previous reveals', async () => {
+    const klayr = await klayrDevnetGenesis();
+    const validators = devValidators();
+    const cases: [Record<string, EndpointDefinition>, Record<string, (ctx: unknown) => unknown>, string, Record<string, unknown>][] = [
+      [pos, klayr.modules.pos.endpoint, 'getAllValidators', {}],
+      [pos, klayr.modules.pos.endpoint, 'getConstants', {}],
+      [pos, klayr.modules.pos.endpoint, 'getPoSTokenID', {}],
+      [pos, klayr.modules.pos.endpoint, 'getRegistrationFee', {}],
+      [pos, klayr.modules.pos.endpoint, 'getValidator', { address: validators[0]!.address }],
+      [pos, klayr.modules.pos.endpoint, 'getValidator', { address: validators[77]!.address }],
+      [random, klayr.modules.random.endpoint, 'isSeedRevealValid', { generatorAddress: validators[0]!.address, seedReveal: '00'.repeat(16) }],
+    ];
+    for (const [ours, theirs, method, params] of cases) {
+      assert.deepEqual(await call(ours[method]!, params), await theirs[method]!.call(theirs, klayr.endpointContext(params)), `${method} ${JSON.stringify(params)}`);
+    }
+    assert.equal(((await call(pos.getAllValidators!, {})) as { validators: unknown[] }).validators.length, 103);
+    const unknown = addressToKlayr32(Buffer.alloc(20, 3));
+    await assert.rejects(() => call(pos.getValidator!, { address: unknown }), /does not exist/);
+    await assert.rejects(() => klayr.modules.pos.endpoint.getValidator(klayr.endpointContext({ address: unknown })));
+    await assert.rejects(() => call(pos.getStaker!, { address: unknown }), /does not exist/);
+  });
+
+  it('a seed reveal is valid only when it hashes to the generator\'s last revealed seed', async () => {
+    const { isSeedValidInput } = await import('../../src/modules/random/endpoint.js');
+    const { sha256 } = await import('../../src/lib/crypto/hash.js');
+    const generator = Buffer.alloc(20, 1);
+    const seed = Buffer.alloc(16, 9);
+    const reveals = [{ generatorAddress: generator, seedReveal: sha256(seed).subarray(0, 16), height: 1, valid: true }];
+    assert.equal(isSeedValidInput(generator, seed, reveals), true);
+    assert.equal(isSeedValidInput(generator, Buffer.alloc(16, 8), reveals), false);
+    assert.equal(isSeedValidInput(Buffer.alloc(20, 2), seed, reveals), false);
+    assert.equal(isSeedValidInput(Buffer.alloc(20, 2), seed, reveals, false), true);
   });
 });

@@ -12,7 +12,7 @@ import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
 import { computeEventRoot } from '../../src/lib/chain/events.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
-import { posGenesisConfig } from '../../src/modules/pos/config.js';
+import { posConfig } from '../../src/modules/pos/config.js';
 import { PoSModule } from '../../src/modules/pos/index.js';
 import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
@@ -122,7 +122,7 @@ describe('PoS genesis with token, validators, random, dynamicReward and legacy (
   it('writes every entry Klayr writes outside interoperability, emits Klayr\'s 206 events and the same next validators', async () => {
     const block = devnetGenesis();
     const state = new BlockState(EMPTY_STATE);
-    const modules = [new TokenModule(), new PoSModule(posGenesisConfig(chainID, { useInvalidBLSKey: false })), new RandomModule(), new DynamicRewardModule(), new LegacyModule()];
+    const modules = [new TokenModule(), new PoSModule(posConfig(chainID, { useInvalidBLSKey: false })), new RandomModule(), new DynamicRewardModule(), new LegacyModule()];
     const result = executeGenesis(modules, block, chainID, state);
     const klayr = await klayrDevnetGenesis();
     const interop = Buffer.from('83ed0d25', 'hex');
@@ -152,7 +152,7 @@ describe('PoS genesis with token, validators, random, dynamicReward and legacy (
       mutate(g);
       const block = devnetGenesis();
       const altered = { ...block, assets: block.assets.map((a) => (a.module === 'pos' ? { module: 'pos', data: codec.encode(schema, g) } : a)) };
-      assert.throws(() => executeGenesis([new PoSModule(posGenesisConfig(chainID))], altered, chainID, new BlockState(EMPTY_STATE)), pattern, name);
+      assert.throws(() => executeGenesis([new PoSModule(posConfig(chainID))], altered, chainID, new BlockState(EMPTY_STATE)), pattern, name);
     }
   });
 });
@@ -162,7 +162,7 @@ describe('the devnet genesis block from Kestrel\'s own modules', () => {
     const block = devnetGenesis();
     const state = new BlockState(EMPTY_STATE);
     // Klayr Core's registration order: auth, validators, token, fee, interoperability, pos, random, dynamicReward, legacy
-    const modules = [new TokenModule(), new MainchainInteroperabilityModule(), new PoSModule(posGenesisConfig(chainID)), new RandomModule(), new DynamicRewardModule(), new LegacyModule()];
+    const modules = [new TokenModule(), new MainchainInteroperabilityModule(), new PoSModule(posConfig(chainID)), new RandomModule(), new DynamicRewardModule(), new LegacyModule()];
     const result = executeGenesis(modules, block, chainID, state);
     const entries = state.overlay.changes().map((c) => ({ key: stateSMTKey(c.key), value: stateSMTValue(c.value!) }));
     const stateRoot = new SparseMerkleTree(38, new InMemorySMTStore()).update(EMPTY_HASH, entries).root;

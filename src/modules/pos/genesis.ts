@@ -4,7 +4,7 @@ import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import { getLockedAmount } from '../token/method.js';
 import { registerValidatorKeys, registerValidatorWithoutBLSKey, setValidatorsParams } from '../validators/method.js';
-import type { PoSGenesisConfig } from './config.js';
+import type { PoSConfig } from './config.js';
 import { genesisDataStoreSchema, genesisStoreSchema, nameStoreSchema, previousTimestampStoreSchema, stakerStoreSchema, validatorStoreSchema } from './schemas.js';
 import type { GenesisPoSStore, PendingUnlock, SharingCoefficient, Stake } from './schemas.js';
 import { EMPTY_KEY, MODULE_NAME, posStore } from './stores.js';
@@ -28,7 +28,7 @@ const decode = (ctx: GenesisContext): GenesisPoSStore | undefined => {
 };
 
 /** Validators, stakers and genesis data from the pos asset, with Klayr's checks. */
-export const initPoSGenesis = (ctx: GenesisContext, config: PoSGenesisConfig): void => {
+export const initPoSGenesis = (ctx: GenesisContext, config: PoSConfig): void => {
   const genesis = decode(ctx);
   if (genesis === undefined) return;
   genesisCodec.validate(genesis);
@@ -88,7 +88,7 @@ export const initPoSGenesis = (ctx: GenesisContext, config: PoSGenesisConfig): v
   posStore(ctx, 'genesisData').setWithSchema(EMPTY_KEY, { height: ctx.header.height, initRounds: genesis.genesisData.initRounds, initValidators }, genesisDataStoreSchema);
 };
 
-const checkStaker = (staker: GenesisPoSStore['stakers'][number], validators: Map<string, GenesisPoSStore['validators'][number]>, config: PoSGenesisConfig): void => {
+const checkStaker = (staker: GenesisPoSStore['stakers'][number], validators: Map<string, GenesisPoSStore['validators'][number]>, config: PoSConfig): void => {
   if (staker.stakes.length > config.maxNumberSentStakes) throw new Error(`Sent stake exceeds max stake ${config.maxNumberSentStakes}.`);
   const targets = staker.stakes.map((s) => s.validatorAddress);
   if (!unique(targets)) throw new Error('Sent stake validator address is not unique.');
@@ -113,7 +113,7 @@ const checkStake = (stake: Stake, validators: Map<string, GenesisPoSStore['valid
 };
 
 /** Registers the genesis validators' keys, checks stakes are locked, and sets the initial validator set (BFT weight 1 each). */
-export const finalizePoSGenesis = (ctx: GenesisContext, config: PoSGenesisConfig): void => {
+export const finalizePoSGenesis = (ctx: GenesisContext, config: PoSConfig): void => {
   const genesis = decode(ctx);
   if (genesis === undefined) return;
   const mainchain = ctx.chainID.equals(Buffer.concat([ctx.chainID.subarray(0, 1), Buffer.alloc(3)]));

@@ -1,5 +1,5 @@
 import type { GenesisContext, GenesisModule } from '../../engine/state_machine/module.js';
-import type { PoSGenesisConfig } from './config.js';
+import type { PoSConfig } from './config.js';
 import { finalizePoSGenesis, initPoSGenesis } from './genesis.js';
 import { MODULE_NAME } from './stores.js';
 
@@ -7,7 +7,7 @@ import { MODULE_NAME } from './stores.js';
 export class PoSModule implements GenesisModule {
   readonly name = MODULE_NAME;
 
-  constructor(private readonly config: PoSGenesisConfig) {}
+  constructor(private readonly config: PoSConfig) {}
 
   initGenesisState(ctx: GenesisContext): void {
     initPoSGenesis(ctx, this.config);
