@@ -4,6 +4,7 @@ import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
 import type { Block } from '../lib/chain/block.js';
 import { BlockStore } from '../engine/chain/block_store.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
+import { EventStore } from '../engine/chain/event_store.js';
 import { processGenesisBlock } from '../engine/genesis.js';
 import { BlockState, StateDB } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
@@ -60,13 +61,17 @@ export class KestrelNode {
     this.#dbs = openDatabases(config.system.dataPath);
     const state = new StateDB(this.#dbs);
     const blocks = (this.#blocks = new BlockStore(this.#dbs));
+    const events = new EventStore(this.#dbs);
     const genesis = readGenesisBlock(config);
     const genesisID = blockHeaderID(genesis.header);
     const storedGenesis = blocks.idAtHeight(genesis.header.height);
     if (storedGenesis === undefined) {
       logger.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
       const processed = processGenesisBlock(genesis, chainID, genesisModules(config), state);
-      state.commit(state.prepare(processed.state), genesis.header.height, (dbs) => blocks.save(dbs, genesis));
+      state.commit(state.prepare(processed.state), genesis.header.height, (dbs) => {
+        blocks.save(dbs, genesis);
+        events.save(dbs, genesis.header.height, processed.events);
+      });
       logger.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
     } else if (!storedGenesis.equals(genesisID)) {
       throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);
@@ -95,7 +100,7 @@ export class KestrelNode {
         modules: () => [],
       }),
     );
-    this.registry.registerNamespace('chain', chainEndpoints(blocks));
+    this.registry.registerNamespace('chain', chainEndpoints(blocks, events));
     // module endpoints read a fresh view of committed state on every call
     const view = () => {
       const committed = new BlockState(state);

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
+import { klayrDevnetGenesis } from '../helpers/genesis_compare.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,6 +49,15 @@ describe('kestrel node on the embedded devnet', () => {
       const ipc = await apiClient.createIPCClient(dataPath);
       assert.equal((await ipc.invoke('chain_getLastBlock')).header.id, GENESIS_ID);
       assert.deepEqual(await ipc.invoke('legacy_getLegacyBrackets'), []);
+      const events = await ipc.invoke('chain_getEvents', { height: 0 });
+      assert.equal(events.length, 206);
+      const klayrEvents = (await klayrDevnetGenesis()).events.map((e) => new klayrChain.Event(e).toJSON());
+      assert.deepEqual(events, klayrEvents);
+      assert.deepEqual(await ipc.invoke('chain_getEvents', { height: 1 }), []);
+      assert.equal((await ipc.invoke('chain_getBlocksByIDs', { ids: [GENESIS_ID, '11'.repeat(32), GENESIS_ID] })).length, 1);
+      assert.equal((await ipc.invoke('chain_getBlocksByHeightBetween', { from: 0, to: 10 })).length, 1);
+      assert.deepEqual((await ipc.invoke('chain_getAssetsByHeight', { height: 0 })).map((a: { module: string }) => a.module), ['interoperability', 'legacy', 'pos', 'token']);
+      assert.deepEqual(await ipc.invoke('chain_getTransactionsByHeight', { height: 0 }), []);
       const supply = await ipc.invoke('token_getTotalSupply');
       assert.equal(supply.totalSupply[0].tokenID, '0400000000000000');
       const funded = await ipc.invoke('token_getBalance', { address: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad', tokenID: '0400000000000000' });

@@ -1,13 +1,22 @@
 import { blockToJSON } from '../../lib/chain/block.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { eventToJSON } from '../../lib/chain/events.js';
+import { transactionToJSON } from '../../lib/transaction/transaction.js';
 import type { BlockStore } from './block_store.js';
+import type { EventStore } from './event_store.js';
 
 const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } } } as const;
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 } } } as const;
 
 /** The chain namespace over stored blocks (the endpoints that need only the block store). */
-export const chainEndpoints = (blocks: BlockStore): Record<string, EndpointDefinition> => ({
+const atHeight = (blocks: BlockStore, height: number) => {
+  const block = blocks.byHeight(height);
+  if (block === undefined) throw new Error(`Block with height ${height} does not exist.`);
+  return block;
+};
+
+export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<string, EndpointDefinition> => ({
   getLastBlock: {
     description: 'The last block of the chain.',
     handler: () => {
@@ -24,6 +33,45 @@ export const chainEndpoints = (blocks: BlockStore): Record<string, EndpointDefin
       if (block === undefined) throw new Error(`Block with height ${String(params.height)} does not exist.`);
       return blockToJSON(block);
     },
+  },
+  getBlocksByIDs: {
+    description: 'Blocks by ID, in order, up to the first ID that is not stored.',
+    params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
+    handler: ({ params }) => {
+      const found = [];
+      for (const id of params.ids as string[]) {
+        const block = blocks.byID(parseHex(id, 'id', 32));
+        if (block === undefined) break;
+        found.push(blockToJSON(block));
+      }
+      return found;
+    },
+  },
+  getBlocksByHeightBetween: {
+    description: 'Blocks with from <= height <= to, highest first.',
+    params: { type: 'object', required: ['from', 'to'], properties: { from: heightParams.properties.height, to: heightParams.properties.height } },
+    handler: ({ params }) => {
+      const out = [];
+      const top = Math.min(params.to as number, blocks.lastHeight() ?? -1);
+      for (let h = top; h >= (params.from as number); h--) {
+        const block = blocks.byHeight(h);
+        if (block !== undefined) out.push(blockToJSON(block));
+      }
+      return out;
+    },
+  },
+  getTransactionsByHeight: {
+    params: heightParams,
+    handler: ({ params }) => atHeight(blocks, params.height as number).transactions.map(transactionToJSON),
+  },
+  getAssetsByHeight: {
+    params: heightParams,
+    handler: ({ params }) => atHeight(blocks, params.height as number).assets.map((a) => ({ module: a.module, data: a.data.toString('hex') })),
+  },
+  getEvents: {
+    description: 'The events of the block at a height (as long as they are kept).',
+    params: heightParams,
+    handler: ({ params }) => events.at(params.height as number).map(eventToJSON),
   },
   getBlockByID: {
     description: 'The block with an ID.',

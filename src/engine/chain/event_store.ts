@@ -1,0 +1,28 @@
+import { compile } from '../../lib/codec/index.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
+import type { BlockEvent } from '../../lib/chain/events.js';
+import type { KestrelDatabases } from '../storage/database.js';
+
+const eventsSchema = { $id: '/kestrel/events', type: 'object', required: ['events'], properties: { events: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } } } as const satisfies Schema;
+const eventsCodec: CompiledSchema<{ events: Buffer[] }> = compile<{ events: Buffer[] }>(eventsSchema);
+
+const heightKey = (height: number): Buffer => {
+  const key = Buffer.alloc(4);
+  key.writeUInt32BE(height);
+  return key;
+};
+
+/** A block's events by height in the `events` database, written inside the block's commit. */
+export class EventStore {
+  constructor(private readonly dbs: KestrelDatabases) {}
+
+  save(dbs: KestrelDatabases, height: number, events: readonly BlockEvent[]): void {
+    dbs.events.putSync(heightKey(height), eventsCodec.encode({ events: events.map(encodeEvent) }));
+  }
+
+  at(height: number): BlockEvent[] {
+    const raw = this.dbs.events.get(heightKey(height));
+    return raw === undefined ? [] : eventsCodec.decode(raw).events.map(decodeEvent);
+  }
+}
