@@ -46,7 +46,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       });
     });
   });
-  const sockets = new Set<WebSocket & { session?: WSSession }>();
+  const sockets = new Set<WebSocket & { session?: WSSession; guardedSend?: (text: string) => void }>();
   let removeSink: () => void = () => undefined;
   if (o.ws) {
     const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxBodySize });
@@ -55,11 +55,18 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         socket.destroy();
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws: WebSocket & { session?: WSSession }) => {
-        ws.session = new WSSession(o.dispatcher, (text) => {
-          if (ws.bufferedAmount > o.maxBackpressure) ws.terminate();
-          else ws.send(text);
-        });
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket & { session?: WSSession; guardedSend?: (text: string) => void }) => {
+        // a reader that lets its backlog pass the limit is disconnected rather than buffered without end
+        ws.guardedSend = (text) => {
+          if (ws.session!.closed) return;
+          if (ws.bufferedAmount + text.length > o.maxBackpressure) {
+            ws.session!.closed = true;
+            ws.terminate();
+            return;
+          }
+          ws.send(text);
+        };
+        ws.session = new WSSession(o.dispatcher, ws.guardedSend);
         sockets.add(ws);
         o.metrics?.wsClients.inc();
         ws.on('message', (data) => ws.session!.onMessage(data.toString()));
@@ -72,7 +79,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       });
     });
     removeSink = o.hub.addSink((name, text) => {
-      for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) ws.send(text);
+      for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) ws.guardedSend!(text);
     });
   }
   return new Promise((resolve, reject) => {

@@ -112,3 +112,46 @@ describe('fuzz: malformed requests', () => {
     socket.destroy();
   });
 });
+
+describe('WebSocket backpressure', () => {
+  for (const engine of ['uws', 'node'] as const) {
+    it(`a subscriber that stops reading is disconnected once its backlog passes the limit; others keep receiving (${engine})`, async () => {
+      const t = await startTestServer({}, engine);
+      try {
+        const slow = new WebSocket(t.wsUrl);
+        const fast = new WebSocket(t.wsUrl);
+        await Promise.all([new Promise((r) => slow.once('open', r)), new Promise((r) => fast.once('open', r))]);
+        const subscribed = (ws: WebSocket) =>
+          new Promise((r) => {
+            ws.once('message', r);
+            ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { topics: ['chain_newBlock'] } }));
+          });
+        await Promise.all([subscribed(slow), subscribed(fast)]);
+        let fastReceived = 0;
+        fast.on('message', () => fastReceived++);
+        const slowClosed = new Promise<void>((r) => slow.once('close', () => r()));
+        slow.on('error', () => undefined);
+        let slowReceived = 0;
+        slow.on('message', () => slowReceived++);
+        const slowSocket = (slow as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+        slowSocket.pause();
+        const payload = { blob: 'x'.repeat(512 * 1024) };
+        const published = 60;
+        for (let i = 0; i < published; i++) {
+          t.server.publish('chain_newBlock', payload);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        slowSocket.resume();
+        await Promise.race([slowClosed, new Promise((_, reject) => setTimeout(() => reject(new Error('slow subscriber was not disconnected')), 10_000))]);
+        assert.ok(slowReceived < published, `slow subscriber received all ${slowReceived} notifications`);
+        t.server.publish('chain_newBlock', { after: true });
+        await new Promise((r) => setTimeout(r, 200));
+        assert.ok(fastReceived > 0);
+        assert.equal(fast.readyState, WebSocket.OPEN);
+        fast.close();
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});
