@@ -1,5 +1,17 @@
 import type { Schema } from '../../lib/codec/index.js';
 
+/** A channel's inbox or outbox: the append-only merkle tree state (appendPath, size, root). */
+const merkleTreeSchema = (fieldNumber: number) => ({
+  type: 'object',
+  fieldNumber,
+  required: ['appendPath', 'size', 'root'],
+  properties: {
+    appendPath: { type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 }, fieldNumber: 1 },
+    size: { dataType: 'uint32', fieldNumber: 2 },
+    root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 3 },
+  },
+}) as const;
+
 /** The mainchain interoperability genesis asset (klayr-framework genesisInteroperabilitySchema). */
 export const genesisInteroperabilitySchema = {
   $id: '/interoperability/module/genesis',
@@ -104,66 +116,8 @@ export const genesisInteroperabilitySchema = {
               'minReturnFeePerByte'
             ],
             properties: {
-              inbox: {
-                type: 'object',
-                fieldNumber: 1,
-                required: [
-                  'appendPath',
-                  'size',
-                  'root'
-                ],
-                properties: {
-                  appendPath: {
-                    type: 'array',
-                    items: {
-                      dataType: 'bytes',
-                      minLength: 32,
-                      maxLength: 32
-                    },
-                    fieldNumber: 1
-                  },
-                  size: {
-                    dataType: 'uint32',
-                    fieldNumber: 2
-                  },
-                  root: {
-                    dataType: 'bytes',
-                    minLength: 32,
-                    maxLength: 32,
-                    fieldNumber: 3
-                  }
-                }
-              },
-              outbox: {
-                type: 'object',
-                fieldNumber: 2,
-                required: [
-                  'appendPath',
-                  'size',
-                  'root'
-                ],
-                properties: {
-                  appendPath: {
-                    type: 'array',
-                    items: {
-                      dataType: 'bytes',
-                      minLength: 32,
-                      maxLength: 32
-                    },
-                    fieldNumber: 1
-                  },
-                  size: {
-                    dataType: 'uint32',
-                    fieldNumber: 2
-                  },
-                  root: {
-                    dataType: 'bytes',
-                    minLength: 32,
-                    maxLength: 32,
-                    fieldNumber: 3
-                  }
-                }
-              },
+              inbox: merkleTreeSchema(1),
+              outbox: merkleTreeSchema(2),
               partnerChainOutboxRoot: {
                 dataType: 'bytes',
                 minLength: 32,
