@@ -10,6 +10,8 @@ import { invalidRequest } from './jsonrpc.js';
 import { WSSession } from './ws_session.js';
 
 /** The fallback when the uWebSockets.js binary cannot load: node:http + ws, same routes and behaviour. */
+type SessionSocket = WebSocket & { session?: WSSession };
+
 export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
   const origin = o.accessControlAllowOrigin;
   const headers = (contentType: string) => ({ 'Content-Type': contentType, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'POST' });
@@ -46,7 +48,18 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       });
     });
   });
-  const sockets = new Set<WebSocket & { session?: WSSession; guardedSend?: (text: string) => void }>();
+  const sockets = new Set<SessionSocket>();
+  // a reader that lets its backlog pass the limit is disconnected rather than buffered without end
+  // (the uWS engine gets the same from its closeOnBackpressureLimit)
+  const guardedSend = (ws: SessionSocket, text: string): void => {
+    if (ws.session!.closed) return;
+    if (ws.bufferedAmount + text.length > o.maxBackpressure) {
+      ws.session!.closed = true;
+      ws.terminate();
+      return;
+    }
+    ws.send(text);
+  };
   let removeSink: () => void = () => undefined;
   if (o.ws) {
     const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxBodySize });
@@ -55,18 +68,8 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         socket.destroy();
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws: WebSocket & { session?: WSSession; guardedSend?: (text: string) => void }) => {
-        // a reader that lets its backlog pass the limit is disconnected rather than buffered without end
-        ws.guardedSend = (text) => {
-          if (ws.session!.closed) return;
-          if (ws.bufferedAmount + text.length > o.maxBackpressure) {
-            ws.session!.closed = true;
-            ws.terminate();
-            return;
-          }
-          ws.send(text);
-        };
-        ws.session = new WSSession(o.dispatcher, ws.guardedSend);
+      wss.handleUpgrade(req, socket, head, (ws: SessionSocket) => {
+        ws.session = new WSSession(o.dispatcher, (text) => guardedSend(ws, text));
         sockets.add(ws);
         o.metrics?.wsClients.inc();
         ws.on('message', (data) => ws.session!.onMessage(data.toString()));
@@ -79,7 +82,7 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       });
     });
     removeSink = o.hub.addSink((name, text) => {
-      for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) ws.guardedSend!(text);
+      for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) guardedSend(ws, text);
     });
   }
   return new Promise((resolve, reject) => {

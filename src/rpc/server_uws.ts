@@ -18,10 +18,8 @@ export const loadUWS = (): UWS | undefined => {
   }
 };
 
-// uWS.js hands back the socket itself as its user data, so these names must not shadow WebSocket methods
 interface SocketData {
   session?: WSSession;
-  guardedSend?: (text: string) => void;
 }
 
 const write = (res: HttpResponse, status: string, contentType: string, origin: string, body: string, close = false): void => {
@@ -121,17 +119,9 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
       },
       open: (ws) => {
         const data = ws.getUserData();
-        // a reader that lets its backlog pass the limit is disconnected rather than buffered without end
-        data.guardedSend = (text) => {
-          if (data.session!.closed) return;
-          if (ws.getBufferedAmount() + text.length > o.maxBackpressure) {
-            data.session!.closed = true;
-            ws.end(1008, 'backpressure limit exceeded');
-            return;
-          }
+        data.session = new WSSession(o.dispatcher, (text) => {
           ws.send(text, false);
-        };
-        data.session = new WSSession(o.dispatcher, data.guardedSend);
+        });
         sockets.add(ws);
         o.metrics?.wsClients.inc();
       },
@@ -146,8 +136,8 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
     });
     removeSink = o.hub.addSink((name, text) => {
       for (const ws of sockets) {
-        const data = ws.getUserData();
-        if (!data.session!.closed && topicMatches(data.session!.topics, name)) data.guardedSend!(text);
+        const session = ws.getUserData().session!;
+        if (!session.closed && topicMatches(session.topics, name)) ws.send(text, false);
       }
     });
   }
