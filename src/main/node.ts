@@ -25,7 +25,7 @@ import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { ApplicationConfig } from './config/types.js';
-import { genesisModules } from './genesis_modules.js';
+import { applicationModules } from './modules.js';
 import { KESTREL_VERSION } from './version.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
@@ -67,7 +67,7 @@ export class KestrelNode {
     const storedGenesis = blocks.idAtHeight(genesis.header.height);
     if (storedGenesis === undefined) {
       logger.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
-      const processed = processGenesisBlock(genesis, chainID, genesisModules(config), state);
+      const processed = processGenesisBlock(genesis, chainID, applicationModules(config), state);
       state.commit(state.prepare(processed.state), genesis.header.height, (dbs) => {
         blocks.save(dbs, genesis);
         events.save(dbs, genesis.header.height, processed.events);

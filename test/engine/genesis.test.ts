@@ -4,11 +4,11 @@ import type { Block } from '../../src/lib/chain/block.js';
 import { processGenesisBlock } from '../../src/engine/genesis.js';
 import { EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { loadConfig } from '../../src/main/config/index.js';
-import { genesisModules } from '../../src/main/genesis_modules.js';
+import { applicationModules } from '../../src/main/modules.js';
 import { devnetChainID as chainID, devnetGenesis } from '../helpers/genesis_compare.js';
 import { Rng } from '../helpers/random.js';
 
-const modules = genesisModules(loadConfig());
+const modules = applicationModules(loadConfig());
 
 describe('genesis block processing', () => {
   it('processes the devnet genesis block and reproduces its roots', () => {

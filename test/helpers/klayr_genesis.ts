@@ -15,7 +15,7 @@ const silent: any = { info: () => undefined, debug: () => undefined, error: () =
 silent.child = () => silent;
 
 /** lisk-db's StateReadWriter interface, in memory (get throws NotFoundError like lisk-db's). */
-class MemoryStateReadWriter {
+export class MemoryStateReadWriter {
   readonly data = new Map<string, Buffer>();
   async get(key: Buffer): Promise<Buffer> {
     const v = this.data.get(key.toString('hex'));
@@ -39,11 +39,17 @@ class MemoryStateReadWriter {
     if (options.reverse === true) entries = entries.reverse();
     return options.limit === undefined ? entries : entries.slice(0, options.limit);
   }
+  readonly #snapshots: Map<string, Buffer>[] = [];
   snapshot(): number {
-    return 0;
+    this.#snapshots.push(new Map(this.data));
+    return this.#snapshots.length - 1;
   }
-  restoreSnapshot(): void {
-    throw new Error('not needed for genesis');
+  restoreSnapshot(id: number): void {
+    const saved = this.#snapshots[id];
+    if (saved === undefined) throw new Error(`No snapshot ${id}`);
+    this.#snapshots.length = id;
+    this.data.clear();
+    for (const [k, v] of saved) this.data.set(k, v);
   }
 }
 
@@ -55,6 +61,10 @@ export interface KlayrGenesisResult {
   precommitThreshold: bigint;
   /** klayr-framework's module instances, initialized, for calling their endpoints. */
   modules: Record<string, any>;
+  /** klayr-framework's StateMachine with the modules registered, and the state it runs on. */
+  machine: any;
+  store: MemoryStateReadWriter;
+  chainID: Buffer;
   /** Context for Klayr endpoints over the genesis state. */
   endpointContext: (params: Record<string, unknown>, height?: number) => any;
 }
@@ -103,6 +113,9 @@ export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('ge
     certificateThreshold: ctx.nextValidators.certificateThreshold,
     precommitThreshold: ctx.nextValidators.precommitThreshold,
     modules: { auth, token, fee, dynamicReward, random, validators, pos, interoperability: interop },
+    machine,
+    store,
+    chainID: Buffer.from(config.genesis.chainID, 'hex'),
     endpointContext: (params, height = 0) => {
       const prefixed = new PrefixedStateReadWriter(store);
       return { params, chainID: Buffer.from(config.genesis.chainID, 'hex'), logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height, timestamp: 0, aggregateCommit: { height: 0 } } };

@@ -5,7 +5,7 @@ import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { loadConfig } from '../../src/main/config/index.js';
-import { genesisModules } from '../../src/main/genesis_modules.js';
+import { applicationModules } from '../../src/main/modules.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { authEndpoints } from '../../src/modules/auth/endpoint.js';
 import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
@@ -26,7 +26,7 @@ import { devnetChainID as chainID, devnetGenesis, klayrDevnetGenesis } from '../
 import { Rng } from '../helpers/random.js';
 
 const state = new BlockState(EMPTY_STATE);
-executeGenesis(genesisModules(loadConfig()), devnetGenesis(), chainID, state);
+executeGenesis(applicationModules(loadConfig()), devnetGenesis(), chainID, state);
 const view = () => ({ store: (p: Buffer, s: Buffer) => new SubStore(state, p, s) });
 
 /** Calls our endpoint the way the dispatcher does: params schema first, then the handler. */
@@ -212,7 +212,7 @@ describe('pos and random endpoints against klayr-framework on the devnet genesis
   });
 
   it('a seed reveal is valid only when it hashes to the generator\'s last revealed seed', async () => {
-    const { isSeedValidInput } = await import('../../src/modules/random/endpoint.js');
+    const { isSeedValidInput } = await import('../../src/modules/random/method.js');
     const { sha256 } = await import('../../src/lib/crypto/hash.js');
     const generator = Buffer.alloc(20, 1);
     const seed = Buffer.alloc(16, 9);

@@ -6,7 +6,7 @@ import { parseHex } from '../../lib/crypto/bytes.js';
 import { createGenesisBlock } from '../../engine/genesis.js';
 import type { GenesisAssetInput } from '../../engine/genesis.js';
 import { loadConfig } from '../config/index.js';
-import { genesisModules } from '../genesis_modules.js';
+import { applicationModules } from '../modules.js';
 
 const uint32 = (name: string) => (value: string): number => {
   const n = Number(value);
@@ -48,7 +48,7 @@ export const genesisBlockCreateCommand = (): Command =>
           ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
           ...(options.previousBlockId !== undefined ? { previousBlockID: parseHex(options.previousBlockId, 'previous block ID', 32) } : {}),
         },
-        genesisModules(config),
+        applicationModules(config),
       );
       const dir = resolve(options.output);
       mkdirSync(dir, { recursive: true });

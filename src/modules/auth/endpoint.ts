@@ -1,19 +1,13 @@
 import { klayr32ToAddress, addressFromPublicKey } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import { MESSAGE_TAG_MULTISIG_REG } from '../../lib/crypto/tags.js';
-import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import { decodeTransaction, validateTransaction, verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
-import { authAccountSchema, multisigRegMsgSchema } from './schemas.js';
+import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './module.js';
+import { multisigRegMsgSchema } from './schemas.js';
 import type { AuthAccount } from './schemas.js';
-
-export const MODULE_NAME = 'auth';
-const DEFAULT_ACCOUNT: AuthAccount = { nonce: 0n, numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
-
-const accountStore = (view: StoreAccess) => view.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
-const accountOf = (view: StoreAccess, address: Buffer): AuthAccount | undefined => accountStore(view).getWithSchema<AuthAccount>(address, authAccountSchema);
 
 /** A transaction from its hex encoding, validated as @klayr/chain does (the auth module's getTransactionFromParameter). */
 const transactionParam = (value: unknown): TransactionObject => {
@@ -33,7 +27,7 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
   getAuthAccount: {
     params: { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } },
     handler: ({ params }) => {
-      const account = accountOf(state(), klayr32ToAddress(params.address as string));
+      const account = getAuthAccount(state(), klayr32ToAddress(params.address as string));
       if (account === undefined) throw new Error(`Auth account for address ${String(params.address)} does not exist.`);
       return { nonce: account.nonce.toString(), numberOfSignatures: account.numberOfSignatures, mandatoryKeys: account.mandatoryKeys.map((k) => k.toString('hex')), optionalKeys: account.optionalKeys.map((k) => k.toString('hex')) };
     },
@@ -42,7 +36,7 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
     params: { type: 'object', required: ['transaction'], properties: { transaction: { type: 'string', format: 'hex' } } },
     handler: ({ params }) => {
       const tx = transactionParam(params.transaction);
-      const account = accountOf(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_ACCOUNT;
+      const account = getAuthAccount(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_AUTH_ACCOUNT;
       try {
         verifyTransactionSignatures(tx, chainID, account);
         return { verified: true };
@@ -55,7 +49,7 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
     params: { type: 'object', required: ['transaction'], properties: { transaction: { type: 'string', format: 'hex' } } },
     handler: ({ params }) => {
       const tx = transactionParam(params.transaction);
-      const account = accountOf(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_ACCOUNT;
+      const account = getAuthAccount(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_AUTH_ACCOUNT;
       return { verified: tx.nonce === account.nonce };
     },
   },

@@ -5,6 +5,7 @@ export interface RewardConfig {
   brackets: bigint[];
   tokenID: Buffer;
   factorMinimumRewardActiveValidators: number;
+  rewardReductionFactorBFT: bigint;
 }
 
 export const rewardConfig = (chainID: Buffer, moduleConfig: Record<string, unknown> = {}): RewardConfig => ({
@@ -13,7 +14,27 @@ export const rewardConfig = (chainID: Buffer, moduleConfig: Record<string, unkno
   brackets: (Array.isArray(moduleConfig.brackets) ? (moduleConfig.brackets as string[]) : ['500000000', '400000000', '300000000', '200000000', '100000000']).map((b) => BigInt(b)),
   tokenID: typeof moduleConfig.tokenID === 'string' ? Buffer.from(moduleConfig.tokenID, 'hex') : Buffer.concat([chainID, Buffer.alloc(4)]),
   factorMinimumRewardActiveValidators: typeof moduleConfig.factorMinimumRewardActiveValidators === 'number' ? moduleConfig.factorMinimumRewardActiveValidators : 1000,
+  rewardReductionFactorBFT: BigInt((moduleConfig.rewardReductionFactorBFT as string | undefined) ?? '4'),
 });
+
+const DECIMAL_PERCENT_FACTOR = 10000n;
+
+/** The part of the default reward every active validator gets regardless of weight. */
+export const minimalRewardActiveValidators = (config: RewardConfig, defaultReward: bigint): bigint =>
+  (defaultReward * BigInt(config.factorMinimumRewardActiveValidators)) / DECIMAL_PERCENT_FACTOR;
+
+/** The rest of the round's rewards, shared by BFT weight: per active validator, default minus minimal reward. */
+export const stakeRewardActiveValidators = (validators: readonly { bftWeight: bigint }[], defaultReward: bigint, minimal: bigint): bigint =>
+  BigInt(validators.filter((v) => v.bftWeight > 0n).length) * (defaultReward - minimal);
+
+/** A validator's block reward before reductions: the minimal part plus its BFT-weight share (standby validators get the default). */
+export const validatorBlockReward = (validators: readonly { address: Buffer; bftWeight: bigint }[], address: Buffer, config: RewardConfig, defaultReward: bigint): bigint | undefined => {
+  const validator = validators.find((v) => v.address.equals(address));
+  if (validator === undefined) return undefined;
+  const totalWeight = validators.reduce((s, v) => s + v.bftWeight, 0n);
+  const minimal = minimalRewardActiveValidators(config, defaultReward);
+  return validator.bftWeight > 0n ? minimal + (validator.bftWeight * stakeRewardActiveValidators(validators, defaultReward, minimal)) / totalWeight : defaultReward;
+};
 
 /** The block reward before reductions: 0 before `offset`, then one bracket per `distance` blocks, the last one for ever. */
 export const defaultRewardAtHeight = (config: RewardConfig, height: number): bigint => {

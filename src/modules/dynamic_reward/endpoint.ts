@@ -3,10 +3,9 @@ import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
 import { validatorsParamsSchema } from '../validators/schemas.js';
 import { validatorsStore } from '../validators/stores.js';
-import { defaultRewardAtHeight } from './config.js';
+import { defaultRewardAtHeight, validatorBlockReward } from './config.js';
 import type { RewardConfig } from './config.js';
 
-const DECIMAL_PERCENT_FACTOR = 10000n;
 const SECONDS_PER_YEAR = 365 * 24 * 60 * 60;
 
 interface ValidatorsParams {
@@ -38,14 +37,8 @@ export const dynamicRewardEndpoints = (
     handler: ({ params }) => {
       const address = klayr32ToAddress(params.validatorAddress as string);
       const validators = validatorsStore(state(), 'validatorsParams').getWithSchema<ValidatorsParams>(Buffer.alloc(0), validatorsParamsSchema)?.validators ?? [];
-      const validator = validators.find((v) => v.address.equals(address));
-      if (validator === undefined) return { blockReward: '0', dailyReward: '0', monthlyReward: '0', yearlyReward: '0' };
-      const totalWeight = validators.reduce((s, v) => s + v.bftWeight, 0n);
-      const defaultReward = defaultRewardAtHeight(config, chain.height());
-      const minimal = (defaultReward * BigInt(config.factorMinimumRewardActiveValidators)) / DECIMAL_PERCENT_FACTOR;
-      const active = BigInt(validators.filter((v) => v.bftWeight > 0n).length);
-      const stakeReward = active * (defaultReward - minimal);
-      const blockReward = validator.bftWeight > 0n ? minimal + (validator.bftWeight * stakeReward) / totalWeight : defaultReward;
+      const blockReward = validatorBlockReward(validators, address, config, defaultRewardAtHeight(config, chain.height()));
+      if (blockReward === undefined) return { blockReward: '0', dailyReward: '0', monthlyReward: '0', yearlyReward: '0' };
       const perSecond = blockReward / BigInt(chain.roundLength * chain.blockTime);
       return {
         blockReward: blockReward.toString(),

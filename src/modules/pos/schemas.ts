@@ -145,3 +145,45 @@ export interface GenesisPoSStore {
   stakers: { address: Buffer; stakes: Stake[]; pendingUnlocks: PendingUnlock[] }[];
   genesisData: { initRounds: number; initValidators: Buffer[] };
 }
+
+export const snapshotStoreSchema = {
+  $id: '/pos/store/snapshot',
+  type: 'object',
+  required: ['validatorWeightSnapshot'],
+  properties: {
+    validatorWeightSnapshot: {
+      type: 'array',
+      fieldNumber: 1,
+      items: { type: 'object', required: ['address', 'weight'], properties: { address: { dataType: 'bytes', fieldNumber: 1, format: 'klayr32' }, weight: { dataType: 'uint64', fieldNumber: 2 } } },
+    },
+  },
+} as const satisfies Schema;
+
+export const eligibleValidatorsStoreSchema = {
+  $id: '/pos/eligibleValidators',
+  type: 'object',
+  required: ['lastReportMisbehaviorHeight'],
+  properties: { lastReportMisbehaviorHeight: { dataType: 'uint32', fieldNumber: 1 } },
+} as const satisfies Schema;
+
+export interface ValidatorAccount {
+  name: string;
+  totalStake: bigint;
+  selfStake: bigint;
+  lastGeneratedHeight: number;
+  isBanned: boolean;
+  reportMisbehaviorHeights: number[];
+  consecutiveMissedBlocks: number;
+  commission: number;
+  lastCommissionIncreaseHeight: number;
+  sharingCoefficients: SharingCoefficient[];
+}
+export interface WeightedAddress {
+  address: Buffer;
+  weight: bigint;
+}
+export interface GenesisData {
+  height: number;
+  initRounds: number;
+  initValidators: Buffer[];
+}

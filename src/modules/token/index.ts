@@ -1,9 +1,17 @@
-import type { GenesisModule } from '../../engine/state_machine/module.js';
+import type { StateModule } from '../../engine/state_machine/module.js';
 import { initTokenGenesis } from './genesis.js';
+import type { TokenMethod } from './method.js';
 import { MODULE_NAME } from './stores.js';
+import { transferCommand } from './transfer.js';
 
-/** The token module (so far: its stores and genesis). */
-export class TokenModule implements GenesisModule {
+/** The token module: genesis balances and the transfer command (its cross-chain command comes with interoperability). */
+export class TokenModule implements StateModule {
   readonly name = MODULE_NAME;
+  readonly commands;
+
+  constructor(token?: TokenMethod) {
+    this.commands = token === undefined ? [] : [transferCommand(token)];
+  }
+
   initGenesisState = initTokenGenesis;
 }

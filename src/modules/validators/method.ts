@@ -79,3 +79,40 @@ export const setValidatorsParams = (
   validatorsStore(ctx, 'validatorsParams').setWithSchema(Buffer.alloc(0), { preCommitThreshold: precommitThreshold, certificateThreshold, validators: withKeys }, validatorsParamsSchema);
   ctx.setNextValidators({ precommitThreshold, certificateThreshold, validators: withKeys });
 };
+
+export interface ValidatorsParams {
+  preCommitThreshold: bigint;
+  certificateThreshold: bigint;
+  validators: { address: Buffer; bftWeight: bigint; generatorKey: Buffer; blsKey: Buffer }[];
+}
+
+export const getValidatorsParams = (ctx: Pick<GenesisContext, 'store'>): ValidatorsParams => {
+  const params = validatorsStore(ctx, 'validatorsParams').getWithSchema<ValidatorsParams>(Buffer.alloc(0), validatorsParamsSchema);
+  if (params === undefined) throw new Error('Validators params are not set.');
+  return params;
+};
+
+/**
+ * How many slots each validator of the current set had strictly between two timestamps (the
+ * blocks missed between two consecutive blocks), keyed by address in latin1 as Klayr's
+ * getGeneratorsBetweenTimestamps keys them (insertion order matters to its callers).
+ */
+export const getGeneratorsBetweenTimestamps = (ctx: Pick<GenesisContext, 'store'>, blockTime: number, startTimestamp: number, endTimestamp: number): Map<string, number> => {
+  if (endTimestamp < startTimestamp) throw new Error('End timestamp must be greater than or equal to start timestamp.');
+  const result = new Map<string, number>();
+  const startSlot = Math.floor(startTimestamp / blockTime) + 1;
+  const endSlot = Math.floor(endTimestamp / blockTime) - 1;
+  if (startSlot > endSlot) return result;
+  let totalSlots = endSlot - startSlot + 1;
+  const addresses = getValidatorsParams(ctx).validators.map((v) => v.address.toString('latin1'));
+  const baseSlots = Math.floor(totalSlots / addresses.length);
+  if (baseSlots > 0) {
+    totalSlots -= baseSlots * addresses.length;
+    for (const a of addresses) result.set(a, baseSlots);
+  }
+  for (let slot = startSlot; slot < startSlot + totalSlots; slot++) {
+    const a = addresses[slot % addresses.length]!;
+    result.set(a, (result.get(a) ?? 0) + 1);
+  }
+  return result;
+};

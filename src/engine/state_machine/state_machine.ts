@@ -1,0 +1,158 @@
+import type { Block } from '../../lib/chain/block.js';
+import type { BlockEvent } from '../../lib/chain/events.js';
+import { compile } from '../../lib/codec/index.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { encodeTransaction } from '../../lib/transaction/index.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
+import type { StateReadWriter } from '../state/types.js';
+import { blockContext, transactionContext } from './context.js';
+import type { NextValidatorsSlot } from './context.js';
+import { EVENT_TOPIC_AFTER_TRANSACTIONS, EVENT_TOPIC_BEFORE_TRANSACTIONS, EventQueue } from './event_queue.js';
+import { VERIFY_STATUS } from './module.js';
+import type { BlockContext, Command, CommandContext, NextValidators, StateModule, TransactionContext, VerifyStatus } from './module.js';
+
+export const EVENT_TOPIC_TRANSACTION_EXECUTION = Buffer.from([4]);
+export const EVENT_NAME_COMMAND_EXECUTION_RESULT = 'commandExecutionResult';
+
+const standardEventDataSchema = {
+  $id: '/block/event/standard',
+  type: 'object',
+  required: ['success'],
+  properties: { success: { dataType: 'boolean', fieldNumber: 1 } },
+} as const satisfies Schema;
+const standardEventData = compile<{ success: boolean }>(standardEventDataSchema);
+
+/** Klayr's TransactionExecutionResult: a failed command keeps the fee and nonce; an invalid one makes the block invalid. */
+export const EXECUTION_RESULT = { INVALID: -1, FAIL: 0, OK: 1 } as const;
+export type ExecutionResult = (typeof EXECUTION_RESULT)[keyof typeof EXECUTION_RESULT];
+
+export interface VerifyResult {
+  status: VerifyStatus;
+  error?: Error;
+}
+
+export interface BlockExecution {
+  events: BlockEvent[];
+  nextValidators?: NextValidators;
+  results: ExecutionResult[];
+}
+
+/** The modules' lifecycle over blocks and transactions, in Klayr's order and with its rollback rules. */
+export class StateMachine {
+  readonly #commands = new Map<string, Command<unknown>>();
+
+  constructor(readonly modules: readonly StateModule[]) {
+    for (const m of modules) for (const c of m.commands ?? []) this.#commands.set(`${m.name}:${c.name}`, c as Command<unknown>);
+  }
+
+  command(module: string, name: string): Command<unknown> {
+    const command = this.#commands.get(`${module}:${name}`);
+    if (command !== undefined) return command;
+    if (!this.modules.some((m) => m.name === module)) throw new Error(`Module ${module} is not registered.`);
+    throw new Error(`Module ${module} does not have command ${name} registered.`);
+  }
+
+  #commandContext(ctx: TransactionContext, command: Command<unknown>): CommandContext<unknown> {
+    const codec = compile(command.schema);
+    return { ...ctx, params: codec.decode(ctx.transaction.params) };
+  }
+
+  /** Every module's verifyTransaction (unless onlyCommand), then the command's params and verify. Never throws. */
+  verifyTransaction(ctx: TransactionContext, onlyCommand = false): VerifyResult {
+    try {
+      if (!onlyCommand) {
+        for (const m of this.modules) {
+          const status = m.verifyTransaction?.(ctx) ?? VERIFY_STATUS.OK;
+          if (status !== VERIFY_STATUS.OK) return { status };
+        }
+      }
+      const command = this.command(ctx.transaction.module, ctx.transaction.command);
+      const commandCtx = this.#commandContext(ctx, command);
+      const codec: CompiledSchema<unknown> = compile(command.schema);
+      codec.validate(commandCtx.params);
+      command.verify?.(commandCtx);
+      return { status: VERIFY_STATUS.OK };
+    } catch (error) {
+      return { status: VERIFY_STATUS.FAIL, error: error as Error };
+    }
+  }
+
+  /**
+   * Runs a verified transaction: before-hooks, the command (rolled back alone if it throws),
+   * after-hooks; a throwing hook rolls the whole transaction back and makes it invalid.
+   * Ends with the commandExecutionResult event.
+   */
+  executeTransaction(ctx: TransactionContext): ExecutionResult {
+    const { state, events } = ctx;
+    const eventSnapshot = events.snapshot();
+    const stateSnapshot = state.snapshot();
+    const invalid = (): ExecutionResult => {
+      events.restoreSnapshot(eventSnapshot);
+      state.restoreSnapshot(stateSnapshot);
+      return EXECUTION_RESULT.INVALID;
+    };
+    try {
+      for (const m of this.modules) m.beforeCommandExecute?.(ctx);
+    } catch {
+      return invalid();
+    }
+    let result: ExecutionResult = EXECUTION_RESULT.OK;
+    const command = this.command(ctx.transaction.module, ctx.transaction.command);
+    const commandEvents = events.snapshot();
+    const commandState = state.snapshot();
+    try {
+      command.execute(this.#commandContext(ctx, command));
+    } catch {
+      events.restoreSnapshot(commandEvents);
+      state.restoreSnapshot(commandState);
+      result = EXECUTION_RESULT.FAIL;
+    }
+    try {
+      for (const m of this.modules) m.afterCommandExecute?.(ctx);
+    } catch {
+      return invalid();
+    }
+    events.add(ctx.transaction.module, EVENT_NAME_COMMAND_EXECUTION_RESULT, standardEventData.encode({ success: result === EXECUTION_RESULT.OK }));
+    return result;
+  }
+
+  verifyAssets(ctx: BlockContext, assets: readonly { module: string }[]): void {
+    for (const { module } of assets) {
+      if (!this.modules.some((m) => m.name === module)) throw new Error(`Module ${module} is not registered.`);
+    }
+    for (const m of this.modules) m.verifyAssets?.(ctx);
+  }
+
+  /**
+   * Executes a block on `state` as Klayr's consensus does: before-transactions hooks, each
+   * transaction (which must verify OK and not be invalid), after-transactions hooks.
+   * Throws when the block is invalid; the caller then drops `state`.
+   */
+  executeBlock(block: Pick<Block, 'header' | 'assets' | 'transactions'>, chainID: Buffer, state: StateReadWriter): BlockExecution {
+    const queue = new EventQueue(block.header.height);
+    const contextStore = new Map<string, unknown>();
+    const slot: NextValidatorsSlot = {};
+    const stage = (topic: Buffer) => blockContext({ block, chainID, state, events: queue.childQueue(topic), contextStore, nextValidators: slot });
+    const verifyCtx = stage(EVENT_TOPIC_BEFORE_TRANSACTIONS);
+    this.verifyAssets(verifyCtx, block.assets);
+    const before = stage(EVENT_TOPIC_BEFORE_TRANSACTIONS);
+    for (const m of this.modules) m.beforeTransactionsExecute?.(before);
+    const results: ExecutionResult[] = [];
+    for (const tx of block.transactions) results.push(this.#executeInBlock(before, queue, tx));
+    const after = { ...stage(EVENT_TOPIC_AFTER_TRANSACTIONS), transactions: block.transactions };
+    for (const m of this.modules) m.afterTransactionsExecute?.(after);
+    return { events: queue.getEvents().map((e, index) => ({ ...e, index })), results, ...(slot.value !== undefined ? { nextValidators: slot.value } : {}) };
+  }
+
+  #executeInBlock(base: BlockContext, queue: EventQueue, tx: TransactionObject): ExecutionResult {
+    const size = encodeTransaction(tx).length;
+    const verifyCtx = transactionContext(base, tx, size, new EventQueue(0));
+    const id = verifyCtx.transactionID.toString('hex');
+    const verified = this.verifyTransaction(verifyCtx);
+    if (verified.status !== VERIFY_STATUS.OK) throw new Error(`Failed to verify transaction ${id}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`);
+    const events = queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, verifyCtx.transactionID]));
+    const result = this.executeTransaction({ ...verifyCtx, events });
+    if (result === EXECUTION_RESULT.INVALID) throw new Error(`Failed to execute transaction ${id}.`);
+    return result;
+  }
+}

@@ -1,0 +1,36 @@
+import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
+import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
+import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
+import type { StateModule, StoreAccess, TransactionContext, VerifyStatus } from '../../engine/state_machine/module.js';
+import { authAccountSchema } from './schemas.js';
+import type { AuthAccount } from './schemas.js';
+
+export const MODULE_NAME = 'auth';
+export const DEFAULT_AUTH_ACCOUNT: Readonly<AuthAccount> = { nonce: 0n, numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
+
+export const authAccountStore = (view: StoreAccess) => view.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+export const getAuthAccount = (view: StoreAccess, address: Buffer): AuthAccount | undefined => authAccountStore(view).getWithSchema<AuthAccount>(address, authAccountSchema);
+
+/** Klayr's nonce rule: lower fails, equal is OK, higher is pending (kept in the pool). */
+export const nonceStatus = (txNonce: bigint, accountNonce: bigint): VerifyStatus =>
+  txNonce < accountNonce ? VERIFY_STATUS.FAIL : txNonce > accountNonce ? VERIFY_STATUS.PENDING : VERIFY_STATUS.OK;
+
+/** The auth module's transaction hooks: nonce and signatures checked, nonce incremented. */
+export class AuthModule implements StateModule {
+  readonly name = MODULE_NAME;
+
+  verifyTransaction(ctx: TransactionContext): VerifyStatus {
+    const account = getAuthAccount(ctx, ctx.senderAddress) ?? DEFAULT_AUTH_ACCOUNT;
+    const status = nonceStatus(ctx.transaction.nonce, account.nonce);
+    if (status === VERIFY_STATUS.FAIL) {
+      throw new Error(`Transaction with id:${ctx.transactionID.toString('hex')} nonce is lower than account nonce.`);
+    }
+    verifyTransactionSignatures(ctx.transaction, ctx.chainID, account.numberOfSignatures === 0 ? undefined : account);
+    return status;
+  }
+
+  beforeCommandExecute(ctx: TransactionContext): void {
+    const account = getAuthAccount(ctx, ctx.senderAddress) ?? DEFAULT_AUTH_ACCOUNT;
+    authAccountStore(ctx).setWithSchema(ctx.senderAddress, { ...account, nonce: account.nonce + 1n }, authAccountSchema);
+  }
+}

@@ -1,0 +1,60 @@
+import { compile } from '../../lib/codec/index.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { sha256 } from '../../lib/crypto/hash.js';
+import type { StoreAccess } from '../../engine/state_machine/module.js';
+import { EMPTY_KEY, SEED_LENGTH, seedRevealSchema, validatorRevealsStore } from './stores.js';
+import type { ValidatorReveal } from './stores.js';
+
+export const randomAssetSchema = {
+  $id: '/modules/random/block/header/asset',
+  type: 'object',
+  required: ['seedReveal'],
+  properties: { seedReveal: { dataType: 'bytes', fieldNumber: 1, minLength: SEED_LENGTH, maxLength: SEED_LENGTH } },
+} as const satisfies Schema;
+export const randomAssetCodec: CompiledSchema<{ seedReveal: Buffer }> = compile<{ seedReveal: Buffer }>(randomAssetSchema);
+
+export const getValidatorReveals = (ctx: StoreAccess): ValidatorReveal[] =>
+  validatorRevealsStore(ctx).getWithSchema<{ validatorReveals: ValidatorReveal[] }>(EMPTY_KEY, seedRevealSchema)?.validatorReveals ?? [];
+
+/**
+ * A reveal is valid when it hashes to the generator's last reveal; with no earlier reveal
+ * it is valid only when a previous seed is not required.
+ */
+export const isSeedValidInput = (generatorAddress: Buffer, seedReveal: Buffer, reveals: readonly ValidatorReveal[], previousSeedRequired = true): boolean => {
+  const last = [...reveals].reverse().find((r) => r.generatorAddress.equals(generatorAddress));
+  if (last === undefined) return !previousSeedRequired;
+  return last.seedReveal.equals(sha256(seedReveal).subarray(0, SEED_LENGTH));
+};
+
+const xor = (buffers: readonly Buffer[]): Buffer => {
+  const out = Buffer.from(buffers[0]!);
+  for (const b of buffers.slice(1)) {
+    if (b.length !== out.length) throw new Error('All input for XOR should be same size');
+    for (let i = 0; i < out.length; i++) out[i]! ^= b[i]!;
+  }
+  return out;
+};
+
+/** Random bytes for [height, height + numberOfSeeds): the valid reveals in that range XORed with a height-derived seed. */
+export const getRandomBytes = (ctx: StoreAccess, height: number, numberOfSeeds: number): Buffer => {
+  if (!Number.isInteger(height) || !Number.isInteger(numberOfSeeds)) throw new Error('Height or number of seeds cannot be non integer.');
+  if (height < 0 || numberOfSeeds < 0) throw new Error('Height or number of seeds cannot be negative.');
+  const init = Buffer.alloc(4);
+  init.writeUInt32BE(height + numberOfSeeds);
+  const seeds = [sha256(init).subarray(0, SEED_LENGTH)];
+  let inFuture = true;
+  for (const reveal of getValidatorReveals(ctx)) {
+    if (reveal.height >= height) {
+      inFuture = false;
+      if (reveal.height < height + numberOfSeeds && reveal.valid) seeds.push(reveal.seedReveal);
+    }
+  }
+  if (inFuture) throw new Error('Height is in the future.');
+  return xor(seeds);
+};
+
+/** Whether a block's seed reveal (its random asset) continues the generator's hash onion. */
+export const isSeedRevealValid = (ctx: StoreAccess, generatorAddress: Buffer, randomAsset: Buffer | undefined): boolean => {
+  if (randomAsset === undefined) throw new Error('Block asset is missing.');
+  return isSeedValidInput(generatorAddress, randomAssetCodec.decode(randomAsset).seedReveal, getValidatorReveals(ctx), false);
+};

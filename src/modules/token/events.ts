@@ -1,0 +1,34 @@
+import { compile } from '../../lib/codec/index.js';
+import type { CompiledSchema, Schema, SchemaProperty } from '../../lib/codec/index.js';
+import type { MethodContext } from '../../engine/state_machine/module.js';
+import { MODULE_NAME } from './stores.js';
+
+const address = (fieldNumber: number) => ({ dataType: 'bytes', format: 'klayr32', fieldNumber }) as const;
+const tokenID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber }) as const;
+const uint64 = (fieldNumber: number) => ({ dataType: 'uint64', fieldNumber }) as const;
+const result = (fieldNumber: number) => ({ dataType: 'uint32', fieldNumber }) as const;
+const moduleName = (fieldNumber: number) => ({ dataType: 'string', minLength: 1, maxLength: 32, fieldNumber }) as const;
+
+const eventSchema = <P extends Record<string, SchemaProperty>>(id: string, properties: P) => ({ $id: `/token/events/${id}`, type: 'object', required: Object.keys(properties), properties }) as const satisfies Schema;
+
+export const tokenEventSchemas = {
+  transfer: eventSchema('transfer', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  lock: eventSchema('lock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  unlock: eventSchema('unlock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  mint: eventSchema('mint', { address: address(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
+  burn: eventSchema('burn', { address: address(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
+  initializeUserAccount: eventSchema('initializeUserAccount', { address: address(1), tokenID: tokenID(2), initializationFee: uint64(3), result: result(4) }),
+};
+
+/** Klayr's token event result codes. */
+export const TOKEN_EVENT_RESULT = { SUCCESSFUL: 0, FAIL_INSUFFICIENT_BALANCE: 1, INSUFFICIENT_LOCKED_AMOUNT: 5, MINT_NOT_NATIVE_TOKEN: 8, MINT_MAXIMUM_SUPPLY: 9, TOKEN_NOT_INITIALIZED: 10 } as const;
+
+type TokenEvent = keyof typeof tokenEventSchemas;
+const codecs = Object.fromEntries(Object.entries(tokenEventSchemas).map(([name, schema]) => [name, compile<Record<string, unknown>>(schema)])) as Record<TokenEvent, CompiledSchema<Record<string, unknown>>>;
+
+/**
+ * Logs a token event with its result code; topics are the addresses involved.
+ * A failure (result != 0) is kept when the transaction's state is rolled back, as Klayr's error events are.
+ */
+export const logTokenEvent = (ctx: Pick<MethodContext, 'events'>, name: TokenEvent, data: Record<string, unknown>, topics: Buffer[], code: number = TOKEN_EVENT_RESULT.SUCCESSFUL): void =>
+  ctx.events.add(MODULE_NAME, name, codecs[name].encode({ ...data, result: code }), topics, code !== TOKEN_EVENT_RESULT.SUCCESSFUL);
