@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
-import type { Block } from '../lib/chain/block.js';
-import { BlockStore } from '../engine/chain/block_store.js';
+import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
+import { addressToKlayr32 } from '../lib/crypto/address.js';
+import { ChainProcessor } from '../engine/chain/processor.js';
+import type { ExecutedBlock } from '../engine/chain/processor.js';
+import { Generator } from '../engine/generator/generator.js';
+import { readPlainGeneratorKeys } from '../engine/generator/keys.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
-import { EventStore } from '../engine/chain/event_store.js';
-import { processGenesisBlock } from '../engine/genesis.js';
-import { BlockState, StateDB } from '../engine/state/state_db.js';
+import { BlockState } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { tokenEndpoints } from '../modules/token/endpoint.js';
 import { validatorsEndpoints } from '../modules/validators/endpoint.js';
@@ -25,26 +25,21 @@ import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { ApplicationConfig } from './config/types.js';
-import { applicationModules } from './modules.js';
+import { openChain } from './chain_setup.js';
 import { KESTREL_VERSION } from './version.js';
 
-export const readGenesisBlock = (config: ApplicationConfig): Block => {
-  const { fromFile, blob } = config.genesis.block;
-  if (blob !== undefined) return decodeBlock(Buffer.from(blob, 'hex'));
-  if (fromFile === undefined) throw new Error('config.genesis.block needs fromFile or blob');
-  return decodeBlock(readFileSync(fromFile));
-};
 
 /**
  * A Kestrel node: storage, genesis (processed and committed once, checked against the stored
- * one on restart) and the RPC front. Block processing and generation are not built yet, so the
- * node stays at its genesis block.
+ * one on restart), the chain with block generation for the validators whose plain keys the
+ * config names, and the RPC front.
  */
 export class KestrelNode {
   readonly registry = new EndpointRegistry();
   #dbs?: KestrelDatabases;
   #rpc?: RPCServer;
-  #blocks?: BlockStore;
+  #chain?: ChainProcessor;
+  #generator?: Generator;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -59,23 +54,8 @@ export class KestrelNode {
     const { config, logger } = this;
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     this.#dbs = openDatabases(config.system.dataPath);
-    const state = new StateDB(this.#dbs);
-    const blocks = (this.#blocks = new BlockStore(this.#dbs));
-    const events = new EventStore(this.#dbs);
-    const genesis = readGenesisBlock(config);
-    const genesisID = blockHeaderID(genesis.header);
-    const storedGenesis = blocks.idAtHeight(genesis.header.height);
-    if (storedGenesis === undefined) {
-      logger.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
-      const processed = processGenesisBlock(genesis, chainID, applicationModules(config), state);
-      state.commit(state.prepare(processed.state), genesis.header.height, (dbs) => {
-        blocks.save(dbs, genesis);
-        events.save(dbs, genesis.header.height, processed.events);
-      });
-      logger.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
-    } else if (!storedGenesis.equals(genesisID)) {
-      throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);
-    }
+    const { chain, state, blocks, events, genesis } = openChain(config, this.#dbs, logger);
+    this.#chain = chain;
     const last = blocks.last()!;
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
 
@@ -91,7 +71,7 @@ export class KestrelNode {
           return {
             lastBlockID: blockHeaderID(tip.header).toString('hex'),
             height: tip.header.height,
-            finalizedHeight: genesis.header.height,
+            finalizedHeight: chain.finalizedHeight(),
             syncing: false,
             unconfirmedTransactions: 0,
             genesisHeight: genesis.header.height,
@@ -131,9 +111,41 @@ export class KestrelNode {
     });
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics: new RPCMetrics(), version: KESTREL_VERSION });
     await this.#rpc.start();
+
+    const keys = config.generator?.keys.fromFile === undefined ? [] : readPlainGeneratorKeys(config.generator.keys.fromFile);
+    this.#generator = new Generator({
+      chain,
+      chainID,
+      db: this.#dbs.generator,
+      keys,
+      maxTransactionsSize: config.genesis.maxTransactionsSize,
+      logger,
+      onBlock: (executed) => this.#published(executed),
+    });
+    logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
+    this.#generator.start();
+  }
+
+  /** Klayr Core's events for a committed block. */
+  #published({ block, nextValidators }: ExecutedBlock): void {
+    const header = blockToJSON(block).header;
+    this.#rpc?.publish('chain_newBlock', { blockHeader: header });
+    this.#rpc?.publish('network_newBlock', { blockHeader: header });
+    if (nextValidators !== undefined) {
+      this.#rpc?.publish('chain_validatorsChanged', {
+        nextValidators: nextValidators.validators.map((v) => ({ address: addressToKlayr32(v.address), blsKey: v.blsKey.toString('hex'), generatorKey: v.generatorKey.toString('hex'), bftWeight: v.bftWeight.toString() })),
+        preCommitThreshold: nextValidators.precommitThreshold.toString(),
+        certificateThreshold: nextValidators.certificateThreshold.toString(),
+      });
+    }
+  }
+
+  get chain(): ChainProcessor | undefined {
+    return this.#chain;
   }
 
   async stop(): Promise<void> {
+    this.#generator?.stop();
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
   }

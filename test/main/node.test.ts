@@ -25,6 +25,8 @@ const freePort = (): Promise<number> =>
 
 const nodeAt = async (dataPath: string, overrides: Record<string, unknown> = {}): Promise<KestrelNode> => {
   const config = loadConfig({ dataPath, apiPort: await freePort(), ...overrides });
+  // these tests look at the genesis state: no block generation
+  delete config.generator;
   return new KestrelNode(config, pino({ level: 'silent' }));
 };
 

@@ -21,6 +21,11 @@ export class EventStore {
     dbs.events.putSync(heightKey(height), eventsCodec.encode({ events: events.map(encodeEvent) }));
   }
 
+  /** Drops a height's events (pruning); call inside a commit transaction. */
+  remove(dbs: KestrelDatabases, height: number): void {
+    dbs.events.removeSync(heightKey(height));
+  }
+
   at(height: number): BlockEvent[] {
     const raw = this.dbs.events.get(heightKey(height));
     return raw === undefined ? [] : eventsCodec.decode(raw).events.map(decodeEvent);

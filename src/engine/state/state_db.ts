@@ -3,7 +3,7 @@ import type { Schema } from '../../lib/codec/index.js';
 import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/state/keys.js';
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
-import type { KestrelDatabases } from '../storage/database.js';
+import type { BinaryDB, KestrelDatabases } from '../storage/database.js';
 import { StateOverlay } from './overlay.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
@@ -70,6 +70,15 @@ export type ExtraWrites = (dbs: KestrelDatabases) => void;
 /** The next key after every key that starts with `key` (exclusive end for an inclusive range). */
 const afterPrefix = (key: Buffer): Buffer => Buffer.concat([key, Buffer.alloc(1)]);
 
+/** Entries of an LMDB database with gte <= key <= lte, in key order (the overlay applies reverse and limit). */
+export const readRange = (db: BinaryDB, options: Pick<IterateOptions, 'gte' | 'lte'>): Entry[] => {
+  const out: Entry[] = [];
+  for (const { key, value } of db.getRange({ start: options.gte, end: afterPrefix(options.lte), reverse: false })) {
+    out.push({ key: Buffer.from(key), value: Buffer.from(value) });
+  }
+  return out;
+};
+
 /** Committed state in LMDB with its state tree; blocks execute on overlays and commit atomically. */
 export class StateDB {
   readonly #tree: SparseMerkleTree;
@@ -102,11 +111,7 @@ export class StateDB {
   }
 
   iterate(options: IterateOptions): Entry[] {
-    const out: Entry[] = [];
-    for (const { key, value } of this.dbs.state.getRange({ start: options.gte, end: afterPrefix(options.lte), reverse: false })) {
-      out.push({ key: Buffer.from(key), value: Buffer.from(value) });
-    }
-    return out;
+    return readRange(this.dbs.state, options);
   }
 
   /** A fresh execution context over the committed state. */
@@ -189,6 +194,27 @@ export class StateDB {
 export interface StateBase {
   get(key: Buffer): Buffer | undefined;
   iterate(options: IterateOptions): Entry[];
+}
+
+/** Key-value state in one LMDB database, outside the state tree (the engine's BFT stores). */
+export class PlainStateDB implements StateBase {
+  constructor(private readonly db: BinaryDB) {}
+
+  get(key: Buffer): Buffer | undefined {
+    return this.db.get(key);
+  }
+
+  iterate(options: IterateOptions): Entry[] {
+    return readRange(this.db, options);
+  }
+
+  /** Writes an overlay's changes; call inside the block's commit transaction. */
+  writeSync(state: BlockState): void {
+    for (const { key, value } of state.overlay.changes()) {
+      if (value === undefined) this.db.removeSync(key);
+      else this.db.putSync(key, value);
+    }
+  }
 }
 
 /** State with nothing committed (genesis tooling, tests). */

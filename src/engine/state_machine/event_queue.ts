@@ -47,6 +47,11 @@ export class EventQueue {
       .forEach((q, i) => this.events.push({ event: { ...q.event, index: id + i }, noRevert: false }));
   }
 
+  /** Drops every event after the snapshot, noRevert ones included (a transaction left out of a block). */
+  truncate(id: number): void {
+    this.events.splice(id);
+  }
+
   getEvents(): BlockEvent[] {
     return this.events.map((q) => q.event);
   }

@@ -35,6 +35,16 @@ export interface BlockExecution {
   events: BlockEvent[];
   nextValidators?: NextValidators;
   results: ExecutionResult[];
+  /** The transactions executed: all of the block's, or in generation the candidates that fit and were valid. */
+  transactions: TransactionObject[];
+}
+
+/** Generation: candidates that do not verify, are invalid or do not fit are left out instead of failing the block. */
+export interface TransactionSelection {
+  candidates: Iterable<TransactionObject>;
+  maxTransactionsSize: number;
+  /** Told about each candidate left out (the pool may drop it). */
+  onRejected?: (tx: TransactionObject, reason: Error) => void;
 }
 
 /** The modules' lifecycle over blocks and transactions, in Klayr's order and with its rollback rules. */
@@ -128,7 +138,7 @@ export class StateMachine {
    * transaction (which must verify OK and not be invalid), after-transactions hooks.
    * Throws when the block is invalid; the caller then drops `state`.
    */
-  executeBlock(block: Pick<Block, 'header' | 'assets' | 'transactions'>, chainID: Buffer, state: StateReadWriter): BlockExecution {
+  executeBlock(block: Pick<Block, 'header' | 'assets' | 'transactions'>, chainID: Buffer, state: StateReadWriter, selection?: TransactionSelection): BlockExecution {
     const queue = new EventQueue(block.header.height);
     const contextStore = new Map<string, unknown>();
     const slot: NextValidatorsSlot = {};
@@ -138,10 +148,30 @@ export class StateMachine {
     const before = stage(EVENT_TOPIC_BEFORE_TRANSACTIONS);
     for (const m of this.modules) m.beforeTransactionsExecute?.(before);
     const results: ExecutionResult[] = [];
-    for (const tx of block.transactions) results.push(this.#executeInBlock(before, queue, tx));
-    const after = { ...stage(EVENT_TOPIC_AFTER_TRANSACTIONS), transactions: block.transactions };
+    const transactions: TransactionObject[] = [];
+    if (selection === undefined) {
+      for (const tx of block.transactions) results.push(this.#executeInBlock(before, queue, tx));
+      transactions.push(...block.transactions);
+    } else {
+      let size = 0;
+      for (const tx of selection.candidates) {
+        const txSize = encodeTransaction(tx).length;
+        if (size + txSize > selection.maxTransactionsSize) continue;
+        const snapshot = { state: state.snapshot(), events: queue.snapshot() };
+        try {
+          results.push(this.#executeInBlock(before, queue, tx));
+          transactions.push(tx);
+          size += txSize;
+        } catch (error) {
+          state.restoreSnapshot(snapshot.state);
+          queue.truncate(snapshot.events);
+          selection.onRejected?.(tx, error as Error);
+        }
+      }
+    }
+    const after = { ...stage(EVENT_TOPIC_AFTER_TRANSACTIONS), transactions };
     for (const m of this.modules) m.afterTransactionsExecute?.(after);
-    return { events: queue.getEvents().map((e, index) => ({ ...e, index })), results, ...(slot.value !== undefined ? { nextValidators: slot.value } : {}) };
+    return { events: queue.getEvents().map((e, index) => ({ ...e, index })), results, transactions, ...(slot.value !== undefined ? { nextValidators: slot.value } : {}) };
   }
 
   #executeInBlock(base: BlockContext, queue: EventQueue, tx: TransactionObject): ExecutionResult {

@@ -17,9 +17,11 @@ export interface KestrelDatabases {
   readonly blocks: BinaryDB;
   readonly events: BinaryDB;
   readonly generator: BinaryDB;
+  /** engine-only state outside the state tree (BFT votes and parameters), written with each block */
+  readonly engine: BinaryDB;
 }
 
-const NAMES = ['state', 'smt', 'meta', 'blocks', 'events', 'generator'] as const;
+const NAMES = ['state', 'smt', 'meta', 'blocks', 'events', 'generator', 'engine'] as const;
 
 /** Opens (creating unless read-only) the environment at `<dataPath>/data/kestrel.lmdb`. */
 export const openDatabases = (dataPath: string, options: { readOnly?: boolean } = {}): KestrelDatabases => {

@@ -6,7 +6,7 @@ import { addConfigFlags, configFlagsOf } from './flags.js';
 
 export const startCommand = (): Command =>
   addConfigFlags(new Command('start'))
-    .description('Start a node: process (or reload) the genesis block and serve JSON-RPC. Block processing and generation are not built yet; the node stays at its genesis block.')
+    .description('Start a node: process (or reload) the genesis block, generate blocks for the validators with plain keys in generator.keys.fromFile (all 103 on the embedded devnet), and serve JSON-RPC.')
     .action(async (options: Record<string, unknown>) => {
       const config = loadConfig(configFlagsOf(options));
       const logger = createLogger(config.system.logLevel);

@@ -7,7 +7,6 @@ import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
 import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './module.js';
 import { multisigRegMsgSchema } from './schemas.js';
-import type { AuthAccount } from './schemas.js';
 
 /** A transaction from its hex encoding, validated as @klayr/chain does (the auth module's getTransactionFromParameter). */
 const transactionParam = (value: unknown): TransactionObject => {

@@ -1,0 +1,58 @@
+import type { SubStore } from '../state/substore.js';
+import { MAX_UINT32 } from './constants.js';
+import { BFTParameterNotFoundError } from './errors.js';
+import { bftParametersSchema } from './schemas.js';
+import { heightKey, keyHeight } from './stores.js';
+import type { BFTParameters } from './types.js';
+
+/** The parameters that apply at `height`: those stored at the greatest height not above it. */
+export const getBFTParameters = (store: SubStore, height: number): BFTParameters => {
+  const [latest] = store.iterateWithSchema<BFTParameters>({ gte: heightKey(0), lte: heightKey(height), limit: 1, reverse: true }, bftParametersSchema);
+  if (latest === undefined) throw new BFTParameterNotFoundError(height);
+  return latest.value;
+};
+
+/** Whether parameters were stored exactly at `height` (a validator set change takes effect there). */
+export const existBFTParameters = (store: SubStore, height: number): boolean => store.has(heightKey(height));
+
+/** The lowest height above `height` at which parameters are stored. */
+export const getNextHeightBFTParameters = (store: SubStore, height: number): number => {
+  const [next] = store.iterate({ gte: heightKey(height + 1), lte: heightKey(MAX_UINT32), limit: 1 });
+  if (next === undefined) throw new BFTParameterNotFoundError(height + 1);
+  return keyHeight(next.key);
+};
+
+/** Removes parameters stored at or below `height`, keeping the greatest of them (it still applies at `height`). */
+export const deleteBFTParameters = (store: SubStore, height: number): void => {
+  const stale = store.iterate({ gte: heightKey(0), lte: heightKey(height) });
+  for (const { key } of stale.slice(0, -1)) store.del(key);
+};
+
+/** Parameters per height, looked up once for the whole range a block's vote update touches. */
+export class BFTParametersCache {
+  readonly #byHeight = new Map<number, BFTParameters>();
+
+  constructor(private readonly store: SubStore) {}
+
+  cache(from: number, to: number): void {
+    const stored = this.store.iterateWithSchema<BFTParameters>({ gte: heightKey(from), lte: heightKey(to), reverse: true }, bftParametersSchema);
+    const candidates = stored.map(({ key, value }) => ({ height: keyHeight(key), value }));
+    // Parameters stored below the range still apply at its start. Klayr skips this lookup when
+    // the range starts at 0, so a missing height-0 entry is the "Invalid state" error below.
+    if (from > 0) candidates.push({ height: from, value: getBFTParameters(this.store, from) });
+    for (let height = from; height <= to; height += 1) {
+      const applying = candidates.find((c) => c.height <= height);
+      if (applying === undefined) throw new Error('Invalid state. BFT parameters should always exist in cache range');
+      this.#byHeight.set(height, applying.value);
+    }
+  }
+
+  getParameters(height: number): BFTParameters {
+    let params = this.#byHeight.get(height);
+    if (params === undefined) {
+      params = getBFTParameters(this.store, height);
+      this.#byHeight.set(height, params);
+    }
+    return params;
+  }
+}

@@ -1,0 +1,193 @@
+import type { Block, BlockHeader } from '../../lib/chain/block.js';
+import { blockHeaderID, computeAssetRoot, computeTransactionRoot, validateBlock, verifyBlockHeaderSignature } from '../../lib/chain/block.js';
+import { unsignedCertificateOf, verifyAggregateCertificateSignature } from '../../lib/chain/certificate.js';
+import { computeEventRoot } from '../../lib/chain/events.js';
+import type { BlockEvent } from '../../lib/chain/events.js';
+import { encodeTransaction, validateTransaction } from '../../lib/transaction/index.js';
+import { BFTParameterNotFoundError } from '../bft/index.js';
+import type { BFTModule } from '../bft/index.js';
+import { BlockState, PlainStateDB } from '../state/state_db.js';
+import type { ExtraWrites, PreparedState, StateDB } from '../state/state_db.js';
+import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
+import type { NextValidators } from '../state_machine/module.js';
+import type { KestrelDatabases } from '../storage/database.js';
+import type { BlockStore } from './block_store.js';
+import type { EventStore } from './event_store.js';
+
+/** Block version of Klayr SDK v6 blocks after genesis. */
+export const BLOCK_VERSION = 2;
+/** 2^EVENT_INDEX_LENGTH_BITS (Klayr's MAX_EVENTS_PER_BLOCK). */
+export const MAX_EVENTS_PER_BLOCK = 2 ** 30;
+
+export interface ChainOptions {
+  dbs: KestrelDatabases;
+  stateDB: StateDB;
+  blocks: BlockStore;
+  events: EventStore;
+  machine: StateMachine;
+  bft: BFTModule;
+  chainID: Buffer;
+  maxTransactionsSize: number;
+  minimumCertifyHeight: number;
+  /** Events older than this many heights are pruned; -1 keeps all. */
+  keepEventsForHeights: number;
+  now?: () => number;
+}
+
+/** A block executed on overlays, with everything needed to commit it. */
+export interface ExecutedBlock {
+  block: Block;
+  events: BlockEvent[];
+  prepared: PreparedState;
+  engine: BlockState;
+  nextValidators?: NextValidators;
+}
+
+/**
+ * The chain: verifies blocks against the tip and BFT, executes them with the state machine on
+ * overlays (application state and engine state), checks the roots the header claims, and
+ * commits block, events, state and BFT state in one LMDB transaction.
+ */
+export class ChainProcessor {
+  readonly engineDB: PlainStateDB;
+  readonly #now: () => number;
+
+  constructor(private readonly options: ChainOptions) {
+    this.engineDB = new PlainStateDB(options.dbs.engine);
+    this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  get bft() {
+    return this.options.bft.method;
+  }
+
+  lastBlock(): Block {
+    const last = this.options.blocks.last();
+    if (last === undefined) throw new Error('The chain has no genesis block');
+    return last;
+  }
+
+  /** A read view of the committed engine state (BFT votes and parameters). */
+  engineView(): BlockState {
+    return new BlockState(this.engineDB);
+  }
+
+  finalizedHeight(): number {
+    return this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted;
+  }
+
+  /** Klayr's max removal height: BFT parameters below the finalized block's certified height may be deleted. */
+  #maxRemovalHeight(): number {
+    return this.options.blocks.byHeight(this.finalizedHeight())?.header.aggregateCommit.height ?? 0;
+  }
+
+  /**
+   * Executes a block on top of the tip: BFT's vote update, the modules' hooks and transactions,
+   * the validator-set change. With `selection`, the transactions are chosen while executing
+   * (generation) and the returned block carries them.
+   */
+  execute(block: Block, selection?: TransactionSelection): ExecutedBlock {
+    const engine = this.engineView();
+    this.options.bft.beforeTransactionsExecute(engine, block.header, this.#maxRemovalHeight());
+    const state = this.options.stateDB.newOverlay();
+    const result = this.options.machine.executeBlock(block, this.options.chainID, state, selection);
+    if (result.events.length > MAX_EVENTS_PER_BLOCK) throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);
+    if (result.nextValidators !== undefined) {
+      const { precommitThreshold, certificateThreshold, validators } = result.nextValidators;
+      this.bft.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
+    }
+    return {
+      block: { ...block, transactions: result.transactions },
+      events: result.events,
+      prepared: this.options.stateDB.prepare(state),
+      engine,
+      ...(result.nextValidators !== undefined ? { nextValidators: result.nextValidators } : {}),
+    };
+  }
+
+  /** The roots a header must carry for an executed block. */
+  rootsOf(executed: ExecutedBlock): Pick<BlockHeader, 'stateRoot' | 'eventRoot' | 'validatorsHash' | 'transactionRoot' | 'assetRoot'> {
+    const { height } = executed.block.header;
+    return {
+      stateRoot: executed.prepared.root,
+      eventRoot: computeEventRoot(executed.events),
+      validatorsHash: this.bft.getBFTParameters(executed.engine, height + 1).validatorsHash,
+      transactionRoot: computeTransactionRoot(executed.block.transactions),
+      assetRoot: computeAssetRoot(executed.block.assets),
+    };
+  }
+
+  /** Commits an executed block: state, tree, BFT state, block and events land together or not at all. */
+  commit(executed: ExecutedBlock, extra?: ExtraWrites): void {
+    const { block, events, prepared, engine } = executed;
+    const { height } = block.header;
+    const keep = this.options.keepEventsForHeights;
+    this.options.stateDB.commit(prepared, height, (dbs) => {
+      this.engineDB.writeSync(engine);
+      this.options.blocks.save(dbs, block);
+      this.options.events.save(dbs, height, events);
+      if (keep >= 0 && height - keep > 0) this.options.events.remove(dbs, height - keep);
+      extra?.(dbs);
+    });
+  }
+
+  /** Verifies a block received for the tip, executes it, checks its roots and commits it. */
+  processBlock(block: Block): ExecutedBlock {
+    validateBlock(block, validateTransaction);
+    const size = block.transactions.reduce((s, tx) => s + encodeTransaction(tx).length, 0);
+    if (size > this.options.maxTransactionsSize) throw new Error(`Transactions in the block exceed maxTransactionsSize ${this.options.maxTransactionsSize}`);
+    if (block.header.version !== BLOCK_VERSION) throw new Error(`Block version must be ${BLOCK_VERSION}`);
+    this.verifyHeader(block.header);
+    const executed = this.execute(block);
+    const roots = this.rootsOf(executed);
+    const id = blockHeaderID(block.header).toString('hex');
+    if (!roots.validatorsHash.equals(block.header.validatorsHash)) throw new Error(`Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`);
+    if (!roots.eventRoot.equals(block.header.eventRoot)) throw new Error(`Event root is not valid for the block with id: ${id}`);
+    if (!roots.stateRoot.equals(block.header.stateRoot)) throw new Error(`State root is not valid for the block with id: ${id}`);
+    this.commit(executed);
+    return executed;
+  }
+
+  /** Consensus checks of a header against the tip and the committed BFT state (Klayr's Consensus._verify). */
+  verifyHeader(header: BlockHeader): void {
+    const id = blockHeaderID(header).toString('hex');
+    const tip = this.lastBlock().header;
+    const engine = this.engineView();
+    const slot = this.bft.getSlotNumber(header.timestamp);
+    if (slot > this.bft.getSlotNumber(this.#now()) || slot <= this.bft.getSlotNumber(tip.timestamp)) throw new Error(`Invalid timestamp ${header.timestamp} of the block with id: ${id}`);
+    if (header.height !== tip.height + 1) throw new Error(`Invalid height ${header.height} of the block with id: ${id}`);
+    if (!header.previousBlockID.equals(blockHeaderID(tip))) throw new Error(`Invalid previousBlockID ${header.previousBlockID.toString('hex')} of the block with id: ${id}`);
+    if (header.generatorAddress.length !== 20) throw new Error(`Invalid length of generatorAddress ${header.generatorAddress.toString('hex')} of the block with id: ${id}`);
+    const expected = this.bft.getGeneratorAtTimestamp(engine, header.height, header.timestamp);
+    if (!header.generatorAddress.equals(expected.address)) {
+      throw new Error(`Generator with address ${header.generatorAddress.toString('hex')} of the block with id: ${id} is ineligible to generate block for the current slot`);
+    }
+    if (header.maxHeightPrevoted !== this.bft.getBFTHeights(engine).maxHeightPrevoted) throw new Error(`Invalid maxHeightPrevoted ${header.maxHeightPrevoted} of the block with id: ${id}`);
+    if (this.bft.isHeaderContradictingChain(engine, header)) throw new Error(`Contradicting headers for the block with id: ${id}`);
+    if (header.impliesMaxPrevotes !== this.bft.impliesMaximalPrevotes(engine, header)) throw new Error('Invalid imply max prevote.');
+    const generator = this.bft.getBFTParameters(engine, header.height).validators.find((v) => v.address.equals(header.generatorAddress));
+    if (generator === undefined) throw new Error(`Validator with address ${header.generatorAddress.toString('hex')} does not exist for height ${header.height}`);
+    if (!verifyBlockHeaderSignature(header, generator.generatorKey, this.options.chainID)) throw new Error(`Invalid signature ${header.signature.toString('hex')} of the block with id: ${id}`);
+    if (!this.verifyAggregateCommit(engine, header.aggregateCommit)) throw new Error(`Invalid aggregateCommit for the block with id: ${id}`);
+  }
+
+  /** LIP 0061: an empty commit repeats the certified height; otherwise a certificate for a precommitted block by enough weight. */
+  verifyAggregateCommit(engine: BlockState, commit: BlockHeader['aggregateCommit']): boolean {
+    const { maxHeightCertified, maxHeightPrecommitted } = this.bft.getBFTHeights(engine);
+    const bitsEmpty = commit.aggregationBits.length === 0;
+    const signatureEmpty = commit.certificateSignature.length === 0;
+    if (bitsEmpty && signatureEmpty) return commit.height === maxHeightCertified;
+    if (bitsEmpty || signatureEmpty) return false;
+    if (commit.height <= maxHeightCertified || commit.height > maxHeightPrecommitted || commit.height < this.options.minimumCertifyHeight) return false;
+    try {
+      const next = Math.max(this.bft.getNextHeightBFTParameters(engine, maxHeightCertified + 1), this.options.minimumCertifyHeight + 1);
+      if (commit.height > next - 1) return false;
+    } catch (error) {
+      if (!(error instanceof BFTParameterNotFoundError)) throw error;
+    }
+    const certified = this.options.blocks.byHeight(commit.height);
+    if (certified === undefined) return false;
+    const { validators, certificateThreshold } = this.bft.getBFTParametersActiveValidators(engine, commit.height);
+    return verifyAggregateCertificateSignature(validators, certificateThreshold, this.options.chainID, unsignedCertificateOf(certified.header), commit.aggregationBits, commit.certificateSignature);
+  }
+}

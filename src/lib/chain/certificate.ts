@@ -1,0 +1,66 @@
+import { compile } from '../codec/index.js';
+import type { Schema } from '../codec/index.js';
+import { verifyWeightedAggSig } from '../crypto/aggregate.js';
+import { blsSignData, blsVerifyData } from '../crypto/bls.js';
+import { MESSAGE_TAG_CERTIFICATE } from '../crypto/tags.js';
+import type { BlockHeader } from './block.js';
+import { blockHeaderID } from './block.js';
+
+const hash = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber }) as const;
+
+/** LIP 0061's unsigned certificate: what validators sign to certify a block. */
+export const unsignedCertificateSchema = {
+  $id: '/consensus/unsignedCertificate',
+  type: 'object',
+  required: ['blockID', 'height', 'timestamp', 'stateRoot', 'validatorsHash'],
+  properties: { blockID: hash(1), height: { dataType: 'uint32', fieldNumber: 2 }, timestamp: { dataType: 'uint32', fieldNumber: 3 }, stateRoot: hash(4), validatorsHash: hash(5) },
+} as const satisfies Schema;
+
+export interface UnsignedCertificate {
+  blockID: Buffer;
+  height: number;
+  timestamp: number;
+  stateRoot: Buffer;
+  validatorsHash: Buffer;
+}
+
+const certificateCodec = compile<UnsignedCertificate>(unsignedCertificateSchema);
+
+export const unsignedCertificateOf = (header: BlockHeader): UnsignedCertificate => ({
+  blockID: blockHeaderID(header),
+  height: header.height,
+  timestamp: header.timestamp,
+  stateRoot: header.stateRoot,
+  validatorsHash: header.validatorsHash,
+});
+
+export const signCertificate = (blsPrivateKey: Uint8Array, chainID: Uint8Array, certificate: UnsignedCertificate): Buffer =>
+  blsSignData(MESSAGE_TAG_CERTIFICATE, chainID, certificateCodec.encode(certificate), blsPrivateKey);
+
+export const verifySingleCertificateSignature = (blsKey: Uint8Array, signature: Uint8Array, chainID: Uint8Array, certificate: UnsignedCertificate): boolean =>
+  blsVerifyData(MESSAGE_TAG_CERTIFICATE, chainID, certificateCodec.encode(certificate), signature, blsKey);
+
+/** Validators ordered by BLS key, as aggregation bits index them. */
+export const sortByBLSKey = <V extends { blsKey: Buffer }>(validators: readonly V[]): V[] => [...validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
+
+/** An aggregate certificate signature by validators weighing at least the threshold (bits over BLS-key order). */
+export const verifyAggregateCertificateSignature = (
+  validators: readonly { blsKey: Buffer; bftWeight: bigint }[],
+  threshold: bigint,
+  chainID: Uint8Array,
+  certificate: UnsignedCertificate,
+  aggregationBits: Uint8Array,
+  signature: Uint8Array,
+): boolean => {
+  const sorted = sortByBLSKey(validators);
+  return verifyWeightedAggSig(
+    sorted.map((v) => v.blsKey),
+    aggregationBits,
+    signature,
+    MESSAGE_TAG_CERTIFICATE,
+    chainID,
+    certificateCodec.encode(certificate),
+    sorted.map((v) => v.bftWeight),
+    threshold,
+  );
+};

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
+import type { Block } from '../lib/chain/block.js';
+import { BFTModule } from '../engine/bft/index.js';
+import { BlockStore } from '../engine/chain/block_store.js';
+import { EventStore } from '../engine/chain/event_store.js';
+import { ChainProcessor } from '../engine/chain/processor.js';
+import { processGenesisBlock } from '../engine/genesis.js';
+import { StateDB } from '../engine/state/state_db.js';
+import { StateMachine } from '../engine/state_machine/state_machine.js';
+import type { KestrelDatabases } from '../engine/storage/database.js';
+import type { ApplicationConfig } from './config/types.js';
+import { applicationModules } from './modules.js';
+
+export const readGenesisBlock = (config: ApplicationConfig): Block => {
+  const { fromFile, blob } = config.genesis.block;
+  if (blob !== undefined) return decodeBlock(Buffer.from(blob, 'hex'));
+  if (fromFile === undefined) throw new Error('config.genesis.block needs fromFile or blob');
+  return decodeBlock(readFileSync(fromFile));
+};
+
+export interface OpenedChain {
+  chain: ChainProcessor;
+  state: StateDB;
+  blocks: BlockStore;
+  events: EventStore;
+  genesis: Block;
+}
+
+/**
+ * The chain over opened databases: on an empty data path the genesis block is processed and
+ * committed (application state, BFT genesis state and the block in one transaction); otherwise
+ * the stored genesis block must be the config's.
+ */
+export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, logger?: Logger, now?: () => number): OpenedChain => {
+  const chainID = Buffer.from(config.genesis.chainID, 'hex');
+  const state = new StateDB(dbs);
+  const blocks = new BlockStore(dbs);
+  const events = new EventStore(dbs);
+  const genesis = readGenesisBlock(config);
+  const genesisID = blockHeaderID(genesis.header);
+  const modules = applicationModules(config);
+  const bft = new BFTModule({ batchSize: config.genesis.bftBatchSize, blockTime: config.genesis.blockTime });
+  const chain = new ChainProcessor({
+    dbs,
+    stateDB: state,
+    blocks,
+    events,
+    machine: new StateMachine(modules),
+    bft,
+    chainID,
+    maxTransactionsSize: config.genesis.maxTransactionsSize,
+    minimumCertifyHeight: config.genesis.minimumCertifyHeight ?? 1,
+    keepEventsForHeights: config.system.keepEventsForHeights,
+    ...(now !== undefined ? { now } : {}),
+  });
+  const storedGenesis = blocks.idAtHeight(genesis.header.height);
+  if (storedGenesis === undefined) {
+    logger?.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
+    const processed = processGenesisBlock(genesis, chainID, modules, state);
+    const engine = chain.engineView();
+    bft.initGenesisState(engine, genesis.header);
+    const { precommitThreshold, certificateThreshold, validators } = processed.nextValidators;
+    bft.method.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
+    state.commit(state.prepare(processed.state), genesis.header.height, (tx) => {
+      chain.engineDB.writeSync(engine);
+      blocks.save(tx, genesis);
+      events.save(tx, genesis.header.height, processed.events);
+    });
+    logger?.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
+  } else if (!storedGenesis.equals(genesisID)) {
+    throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);
+  }
+  return { chain, state, blocks, events, genesis };
+};
