@@ -6,6 +6,7 @@ import type { ExecutedBlock } from '../engine/chain/processor.js';
 import { Generator } from '../engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../engine/generator/keys.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
+import { chainBFTEndpoints, consensusEndpoints } from '../engine/chain/consensus_endpoint.js';
 import { BlockState } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { tokenEndpoints } from '../modules/token/endpoint.js';
@@ -80,7 +81,8 @@ export class KestrelNode {
         modules: () => [],
       }),
     );
-    this.registry.registerNamespace('chain', chainEndpoints(blocks, events));
+    this.registry.registerNamespace('chain', { ...chainEndpoints(blocks, events), ...chainBFTEndpoints(chain) });
+    this.registry.registerNamespace('consensus', consensusEndpoints(chain));
     // module endpoints read a fresh view of committed state on every call
     const view = () => {
       const committed = new BlockState(state);

@@ -1,10 +1,13 @@
 import { blockHeaderID, decodeBlock, encodeBlock } from '../../lib/chain/block.js';
 import type { Block } from '../../lib/chain/block.js';
+import { transactionID } from '../../lib/transaction/index.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
 import type { KestrelDatabases } from '../storage/database.js';
 
 const HEIGHT_PREFIX = Buffer.from('h:');
 const ID_PREFIX = Buffer.from('i:');
 const LAST = Buffer.from('last');
+const TX_PREFIX = Buffer.from('t:');
 
 const heightKey = (height: number): Buffer => {
   const out = Buffer.alloc(HEIGHT_PREFIX.length + 4);
@@ -13,6 +16,7 @@ const heightKey = (height: number): Buffer => {
   return out;
 };
 const idKey = (id: Buffer): Buffer => Buffer.concat([ID_PREFIX, id]);
+const txKey = (id: Buffer): Buffer => Buffer.concat([TX_PREFIX, id]);
 
 /** Blocks by ID and height in the `blocks` database; writes go inside the state commit's transaction. */
 export class BlockStore {
@@ -24,6 +28,14 @@ export class BlockStore {
     dbs.blocks.putSync(idKey(id), encodeBlock(block));
     dbs.blocks.putSync(heightKey(block.header.height), id);
     dbs.blocks.putSync(LAST, heightKey(block.header.height).subarray(HEIGHT_PREFIX.length));
+    for (const tx of block.transactions) dbs.blocks.putSync(txKey(transactionID(tx)), id);
+  }
+
+  /** A committed transaction by ID, found through the block that includes it. */
+  transactionByID(id: Buffer): TransactionObject | undefined {
+    const blockID = this.dbs.blocks.get(txKey(id));
+    if (blockID === undefined) return undefined;
+    return this.byID(blockID)?.transactions.find((tx) => transactionID(tx).equals(id));
   }
 
   byID(id: Buffer): Block | undefined {

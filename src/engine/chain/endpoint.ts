@@ -73,6 +73,28 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
     params: heightParams,
     handler: ({ params }) => events.at(params.height as number).map(eventToJSON),
   },
+  getTransactionByID: {
+    description: 'A committed transaction by ID.',
+    params: idParams,
+    handler: ({ params }) => {
+      const tx = blocks.transactionByID(parseHex(params.id, 'id', 32));
+      if (tx === undefined) throw new Error(`Transaction with id ${String(params.id)} does not exist.`);
+      return transactionToJSON(tx);
+    },
+  },
+  getTransactionsByIDs: {
+    description: 'Committed transactions by ID, in order, up to the first ID that is not stored.',
+    params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
+    handler: ({ params }) => {
+      const found = [];
+      for (const id of params.ids as string[]) {
+        const tx = blocks.transactionByID(parseHex(id, 'id', 32));
+        if (tx === undefined) break;
+        found.push(transactionToJSON(tx));
+      }
+      return found;
+    },
+  },
   getBlockByID: {
     description: 'The block with an ID.',
     params: idParams,
