@@ -5,6 +5,10 @@ import { ChainProcessor } from '../engine/chain/processor.js';
 import type { ExecutedBlock } from '../engine/chain/processor.js';
 import { Generator } from '../engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../engine/generator/keys.js';
+import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
+import { poolStatusOf, txpoolEndpoints } from '../engine/txpool/endpoint.js';
+import { highFeeFirst } from '../engine/txpool/selection.js';
+import { transactionID, transactionToJSON } from '../lib/transaction/index.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
 import { chainBFTEndpoints, consensusEndpoints } from '../engine/chain/consensus_endpoint.js';
 import { BlockState } from '../engine/state/state_db.js';
@@ -41,6 +45,7 @@ export class KestrelNode {
   #rpc?: RPCServer;
   #chain?: ChainProcessor;
   #generator?: Generator;
+  #pool?: TransactionPool;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -74,7 +79,7 @@ export class KestrelNode {
             height: tip.header.height,
             finalizedHeight: chain.finalizedHeight(),
             syncing: false,
-            unconfirmedTransactions: 0,
+            unconfirmedTransactions: this.#pool?.size ?? 0,
             genesisHeight: genesis.header.height,
           };
         },
@@ -111,6 +116,16 @@ export class KestrelNode {
     this.registry.registerNamespace('legacy', {
       getLegacyBrackets: { description: 'The legacy chain brackets of the config.', handler: () => config.legacy?.brackets ?? [] },
     });
+    const pool = (this.#pool = new TransactionPool({
+      ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
+      verifyTransaction: (candidate) => {
+        const { status, error } = chain.verifyTransaction(candidate.transaction);
+        return { status: poolStatusOf(status), ...(error !== undefined ? { message: error.message } : {}) };
+      },
+    }));
+    pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
+    pool.start();
+    this.registry.registerNamespace('txpool', txpoolEndpoints(chain, pool));
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics: new RPCMetrics(), version: KESTREL_VERSION });
     await this.#rpc.start();
 
@@ -122,7 +137,15 @@ export class KestrelNode {
       keys,
       maxTransactionsSize: config.genesis.maxTransactionsSize,
       logger,
-      onBlock: (executed) => this.#published(executed),
+      candidates: () => highFeeFirst(pool.getProcessableTransactions()),
+      onRejected: (tx, reason) => {
+        logger.debug({ id: transactionID(tx).toString('hex'), reason: reason.message }, 'Transaction left out of the block and dropped from the pool');
+        pool.remove(tx);
+      },
+      onBlock: (executed) => {
+        for (const tx of executed.block.transactions) pool.remove(tx);
+        this.#published(executed);
+      },
     });
     logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
     this.#generator.start();
@@ -148,6 +171,7 @@ export class KestrelNode {
 
   async stop(): Promise<void> {
     this.#generator?.stop();
+    this.#pool?.stop();
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
   }

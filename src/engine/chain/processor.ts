@@ -3,7 +3,12 @@ import { blockHeaderID, computeAssetRoot, computeTransactionRoot, validateBlock,
 import { unsignedCertificateOf, verifyAggregateCertificateSignature } from '../../lib/chain/certificate.js';
 import { computeEventRoot } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
-import { encodeTransaction, validateTransaction } from '../../lib/transaction/index.js';
+import { encodeTransaction, transactionID, validateTransaction } from '../../lib/transaction/index.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
+import { blockContext, transactionContext } from '../state_machine/context.js';
+import { EventQueue } from '../state_machine/event_queue.js';
+import { EVENT_TOPIC_TRANSACTION_EXECUTION } from '../state_machine/state_machine.js';
+import type { ExecutionResult, VerifyResult } from '../state_machine/state_machine.js';
 import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTModule } from '../bft/index.js';
 import { BlockState, PlainStateDB } from '../state/state_db.js';
@@ -129,6 +134,27 @@ export class ChainProcessor {
       if (keep >= 0 && height - keep > 0) this.options.events.remove(dbs, height - keep);
       extra?.(dbs);
     });
+  }
+
+  #transactionContext(tx: TransactionObject, events: EventQueue) {
+    const tip = this.lastBlock();
+    const state = this.options.stateDB.newOverlay();
+    const base = blockContext({ block: tip, chainID: this.options.chainID, state, events, contextStore: new Map() });
+    return transactionContext(base, tx, encodeTransaction(tx).length, events);
+  }
+
+  /** A transaction verified against committed state with the tip's header, as Klayr's pool and endpoints verify it. */
+  verifyTransaction(tx: TransactionObject, onlyCommand = false): VerifyResult {
+    return this.options.machine.verifyTransaction(this.#transactionContext(tx, new EventQueue(0)), onlyCommand);
+  }
+
+  /** Executes a transaction on a throw-away overlay of committed state: the result and the events it would emit. */
+  dryRunTransaction(tx: TransactionObject): { result: ExecutionResult; events: BlockEvent[] } {
+    const height = this.lastBlock().header.height;
+    const queue = new EventQueue(height);
+    const ctx = this.#transactionContext(tx, queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, transactionID(tx)])));
+    const result = this.options.machine.executeTransaction(ctx);
+    return { result, events: queue.getEvents() };
   }
 
   /** Verifies a block received for the tip, executes it, checks its roots and commits it. */

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/main/config/index.js';
+import { KestrelNode } from '../../src/main/node.js';
+import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
+import { klayrChain, klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
+import { tempDataPath } from '../helpers/state.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const apiClient: any = require('@klayr/api-client');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const transferSchema: any = require('klayr-framework/dist-node/modules/token/schemas').transferParamsSchema;
+
+const chainID = Buffer.from('04000000', 'hex');
+const TOKEN_ID = '0400000000000000';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+describe('end to end: the devnet node with @klayr/api-client and @klayr/transactions', () => {
+  it('transfers are included, balances and nonces move, a transfer of more than the balance fails but pays its fee, headers check with @klayr/chain', async () => {
+    const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+    config.genesis.blockTime = 2; // a faster devnet for the test; genesis does not depend on it
+    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    await node.start();
+    const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
+    try {
+      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
+      const publicKey = klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey);
+      const sender = klayrCrypto.address.getKlayr32AddressFromPublicKey(publicKey);
+      const recipient = klayrCrypto.address.getKlayr32AddressFromPublicKey(Buffer.from(devValidators()[5]!.publicKey, 'hex'));
+      const balanceOf = async (address: string) => BigInt((await client.invoke('token_getBalance', { address, tokenID: TOKEN_ID })).availableBalance);
+      // the interface spec: an address without an auth entry (it never sent a transaction) is an error
+      const nonceOf = async () => client.invoke('auth_getAuthAccount', { address: sender }).then((a: { nonce: string }) => BigInt(a.nonce), () => 0n);
+      const newBlocks: string[] = [];
+      client.subscribe('chain_newBlock', (data: { blockHeader: { id: string } }) => newBlocks.push(data.blockHeader.id));
+
+      const transfer = (nonce: bigint, amount: bigint, fee = 200000n) => {
+        const tx = {
+          module: 'token',
+          command: 'transfer',
+          nonce,
+          fee,
+          senderPublicKey: publicKey,
+          params: { tokenID: Buffer.from(TOKEN_ID, 'hex'), amount, recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(recipient), data: 'kestrel' },
+          signatures: [],
+        };
+        const signed = klayrTransactions.signTransaction(tx, chainID, privateKey, transferSchema);
+        const bytes: Buffer = klayrTransactions.getBytes(signed, transferSchema);
+        return { hex: bytes.toString('hex'), id: klayrCrypto.utils.hash(bytes).toString('hex') };
+      };
+      const included = async (id: string) => {
+        for (let i = 0; i < 40; i++) {
+          try {
+            return await client.invoke('chain_getTransactionByID', { id });
+          } catch {
+            await sleep(250);
+          }
+        }
+        throw new Error(`transaction ${id} was not included`);
+      };
+      const heightOf = async (id: string): Promise<number> => {
+        for (let h = (await client.invoke('system_getNodeInfo')).height; h > 0; h--) {
+          const txs = await client.invoke('chain_getTransactionsByHeight', { height: h });
+          if (txs.some((t: { id: string }) => t.id === id)) return h;
+        }
+        throw new Error('not found');
+      };
+      const resultEvent = async (id: string) => {
+        const events = await client.invoke('chain_getEvents', { height: await heightOf(id) });
+        return events.find((e: { name: string; topics: string[] }) => e.name === 'commandExecutionResult' && e.topics[0] === `04${id}`);
+      };
+
+      const nonce0 = await nonceOf();
+      const before = await balanceOf(sender);
+      const recipientBefore = await balanceOf(recipient);
+      const ok = transfer(nonce0, 123456789n);
+      assert.deepEqual(await client.invoke('txpool_postTransaction', { transaction: ok.hex }), { transactionId: ok.id });
+      const pooled = await client.invoke('txpool_getTransactionsFromPool', { address: sender });
+      assert.ok(pooled.length <= 1);
+      await included(ok.id);
+      assert.equal(await balanceOf(recipient), recipientBefore + 123456789n);
+      assert.equal(await balanceOf(sender), before - 123456789n - 200000n);
+      assert.equal(await nonceOf(), nonce0 + 1n);
+      const okEvent = await resultEvent(ok.id);
+      assert.equal(klayrCodec.codec.decode(klayrChain.standardEventDataSchema, Buffer.from(okEvent.data, 'hex')).success, true);
+
+      // passes verification (amount <= balance) but the locked fee leaves too little: included, fails, fee paid, nonce used
+      const balance = await balanceOf(sender);
+      const tooMuch = transfer(nonce0 + 1n, balance);
+      const dry = await client.invoke('txpool_dryRunTransaction', { transaction: tooMuch.hex });
+      assert.equal(dry.result, 0);
+      await client.invoke('txpool_postTransaction', { transaction: tooMuch.hex });
+      await included(tooMuch.id);
+      const failEvent = await resultEvent(tooMuch.id);
+      assert.equal(klayrCodec.codec.decode(klayrChain.standardEventDataSchema, Buffer.from(failEvent.data, 'hex')).success, false);
+      assert.equal(await balanceOf(sender), balance - 200000n);
+      assert.equal(await nonceOf(), nonce0 + 2n);
+
+      // bad input is refused and changes nothing
+      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: 'zz' }), /format|hex/);
+      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0, 1n).hex }), /nonce is lower than account nonce/);
+      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 2n, 1n, 10n).hex }), /Insufficient transaction fee/);
+
+      // the headers served decode and check with @klayr/chain
+      const last = await client.invoke('chain_getLastBlock');
+      const header = klayrChain.BlockHeader.fromJSON(last.header);
+      assert.equal(header.id.toString('hex'), last.header.id);
+      const generator = devValidators().find((v) => v.address === klayrCrypto.address.getKlayr32AddressFromAddress(header.generatorAddress))!;
+      header.validateSignature(Buffer.from(generator.plain.generatorKey, 'hex'), chainID);
+      assert.ok(newBlocks.length >= 2, 'chain_newBlock events arrived');
+      const info = await client.invoke('system_getNodeInfo');
+      assert.ok(info.height >= 2);
+      const heights = await client.invoke('consensus_getBFTHeights');
+      assert.ok(heights.maxHeightPrevoted >= 0);
+      assert.equal((await client.invoke('chain_getGeneratorList')).list.length, 51);
+    } finally {
+      await client.disconnect();
+      await node.stop();
+    }
+  });
+});
