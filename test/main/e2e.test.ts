@@ -36,8 +36,10 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
     await node.start();
     const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     try {
-      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
-      const publicKey = klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey);
+      // the devnet passphrase account (a validator: it may earn the fees of blocks it generates) funds a fresh account
+      const funderKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
+      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath('kestrel end to end test account', "m/44'/134'/0'");
+      const publicKey: Buffer = klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey);
       const sender = klayrCrypto.address.getKlayr32AddressFromPublicKey(publicKey);
       const recipient = klayrCrypto.address.getKlayr32AddressFromPublicKey(Buffer.from(devValidators()[5]!.publicKey, 'hex'));
       const balanceOf = async (address: string) => BigInt((await client.invoke('token_getBalance', { address, tokenID: TOKEN_ID })).availableBalance);
@@ -46,17 +48,17 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const newBlocks: string[] = [];
       client.subscribe('chain_newBlock', (data: { blockHeader: { id: string } }) => newBlocks.push(data.blockHeader.id));
 
-      const transfer = (nonce: bigint, amount: bigint, fee = 200000n) => {
+      const transfer = (nonce: bigint, amount: bigint, fee = 200000n, from = privateKey, to = recipient) => {
         const tx = {
           module: 'token',
           command: 'transfer',
           nonce,
           fee,
-          senderPublicKey: publicKey,
-          params: { tokenID: Buffer.from(TOKEN_ID, 'hex'), amount, recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(recipient), data: 'kestrel' },
+          senderPublicKey: klayrCrypto.ed.getPublicKeyFromPrivateKey(from),
+          params: { tokenID: Buffer.from(TOKEN_ID, 'hex'), amount, recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(to), data: 'kestrel' },
           signatures: [],
         };
-        const signed = klayrTransactions.signTransaction(tx, chainID, privateKey, transferSchema);
+        const signed = klayrTransactions.signTransaction(tx, chainID, from, transferSchema);
         const bytes: Buffer = klayrTransactions.getBytes(signed, transferSchema);
         return { hex: bytes.toString('hex'), id: klayrCrypto.utils.hash(bytes).toString('hex') };
       };
@@ -82,7 +84,14 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
         return events.find((e: { name: string; topics: string[] }) => e.name === 'commandExecutionResult' && e.topics[0] === `04${id}`);
       };
 
+      // the new account's initialization fee (5000000) comes out of the transaction's fee
+      const funding = transfer(0n, 10000000000n, 5200000n, funderKey, sender);
+      await client.invoke('txpool_postTransaction', { transaction: funding.hex });
+      await included(funding.id);
+      assert.equal(await balanceOf(sender), 10000000000n);
+
       const nonce0 = await nonceOf();
+      assert.equal(nonce0, 0n);
       const before = await balanceOf(sender);
       const recipientBefore = await balanceOf(recipient);
       const ok = transfer(nonce0, 123456789n);
@@ -90,7 +99,7 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const pooled = await client.invoke('txpool_getTransactionsFromPool', { address: sender });
       assert.ok(pooled.length <= 1);
       await included(ok.id);
-      assert.equal(await balanceOf(recipient), recipientBefore + 123456789n);
+      assert.ok((await balanceOf(recipient)) >= recipientBefore + 123456789n, 'the recipient (a validator) got the amount, and maybe fees');
       assert.equal(await balanceOf(sender), before - 123456789n - 200000n);
       assert.equal(await nonceOf(), nonce0 + 1n);
       const okEvent = await resultEvent(ok.id);
