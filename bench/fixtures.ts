@@ -4,23 +4,13 @@ import type { Schema } from '../src/lib/codec/index.js';
 import { keyPairFromSeed } from '../src/lib/crypto/index.js';
 import { signTransaction } from '../src/lib/transaction/index.js';
 import type { TransactionObject } from '../src/lib/transaction/index.js';
+import { transferParamsSchema } from '../src/modules/token/transfer.js';
 import { klayrChain } from './klayr.js';
 
 export const chainID = Buffer.from('04000000', 'hex');
 export const blockHeaderSchema: Schema = klayrChain.blockHeaderSchema;
 
-export const transferParamsSchema = {
-  $id: '/klayr/transferParams',
-  title: 'Transfer transaction params',
-  type: 'object',
-  required: ['tokenID', 'amount', 'recipientAddress', 'data'],
-  properties: {
-    tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: 8, maxLength: 8 },
-    amount: { dataType: 'uint64', fieldNumber: 2 },
-    recipientAddress: { dataType: 'bytes', fieldNumber: 3, format: 'klayr32' },
-    data: { dataType: 'string', fieldNumber: 4, minLength: 0, maxLength: 64 },
-  },
-} as const satisfies Schema;
+export { transferParamsSchema };
 
 export const sender = keyPairFromSeed(Buffer.alloc(32, 7));
 

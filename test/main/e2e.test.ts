@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
@@ -10,6 +8,7 @@ import { KestrelNode } from '../../src/main/node.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { klayrChain, klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
+import { freePort } from '../helpers/ports.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -20,13 +19,6 @@ const transferSchema: any = require('klayr-framework/dist-node/modules/token/sch
 const chainID = Buffer.from('04000000', 'hex');
 const TOKEN_ID = '0400000000000000';
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('end to end: the devnet node with @klayr/api-client and @klayr/transactions', () => {
   it('transfers are included, balances and nonces move, a transfer of more than the balance fails but pays its fee, headers check with @klayr/chain', async () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
+import { freePort } from '../helpers/ports.js';
 import { klayrDevnetGenesis } from '../helpers/genesis_compare.js';
 
 const require = createRequire(import.meta.url);
@@ -15,13 +14,6 @@ const require = createRequire(import.meta.url);
 const apiClient: any = require('@klayr/api-client');
 const GENESIS_ID = '569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48';
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 const nodeAt = async (dataPath: string, overrides: Record<string, unknown> = {}): Promise<KestrelNode> => {
   const config = loadConfig({ dataPath, apiPort: await freePort(), ...overrides });

@@ -9,6 +9,17 @@ import type { EventStore } from './event_store.js';
 const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } } } as const;
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 } } } as const;
 
+/** Looks each ID up, in order, stopping at the first that is not stored (Klayr's getBlocksByIDs/getTransactionsByIDs). */
+const untilMissing = <T>(ids: readonly string[], find: (id: Buffer) => T | undefined): T[] => {
+  const found: T[] = [];
+  for (const id of ids) {
+    const item = find(parseHex(id, 'id', 32));
+    if (item === undefined) break;
+    found.push(item);
+  }
+  return found;
+};
+
 /** The chain namespace over stored blocks (the endpoints that need only the block store). */
 const atHeight = (blocks: BlockStore, height: number) => {
   const block = blocks.byHeight(height);
@@ -37,15 +48,7 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
   getBlocksByIDs: {
     description: 'Blocks by ID, in order, up to the first ID that is not stored.',
     params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
-    handler: ({ params }) => {
-      const found = [];
-      for (const id of params.ids as string[]) {
-        const block = blocks.byID(parseHex(id, 'id', 32));
-        if (block === undefined) break;
-        found.push(blockToJSON(block));
-      }
-      return found;
-    },
+    handler: ({ params }) => untilMissing(params.ids as string[], (id) => blocks.byID(id)).map(blockToJSON),
   },
   getBlocksByHeightBetween: {
     description: 'Blocks with from <= height <= to, highest first.',
@@ -85,15 +88,7 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
   getTransactionsByIDs: {
     description: 'Committed transactions by ID, in order, up to the first ID that is not stored.',
     params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
-    handler: ({ params }) => {
-      const found = [];
-      for (const id of params.ids as string[]) {
-        const tx = blocks.transactionByID(parseHex(id, 'id', 32));
-        if (tx === undefined) break;
-        found.push(transactionToJSON(tx));
-      }
-      return found;
-    },
+    handler: ({ params }) => untilMissing(params.ids as string[], (id) => blocks.transactionByID(id)).map(transactionToJSON),
   },
   getBlockByID: {
     description: 'The block with an ID.',

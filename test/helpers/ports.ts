@@ -1,0 +1,11 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
