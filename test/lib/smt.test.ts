@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { EMPTY_HASH, InMemorySMTStore, isInclusionProofForKey, smtBranchHash, smtLeafHash, SparseMerkleTree, verifySMTProof } from '../../src/lib/tree/index.js';
+import { EMPTY_HASH, InMemorySMTStore, isInclusionProofForKey, smtBranchHash, smtLeafHash, smtRootOf, SparseMerkleTree, verifySMTProof } from '../../src/lib/tree/index.js';
 import type { SMTProof } from '../../src/lib/tree/index.js';
 import { Rng } from '../helpers/random.js';
 
@@ -40,7 +40,25 @@ describe('sparse Merkle tree (LIP 0039)', () => {
   it('reproduces the roots of lisk-db smt.rs test vectors', () => {
     for (const v of [...vectors.trees, ...vectors.proofs]) {
       assert.equal(build(32, v.keys.map(buf), v.values.map(buf)).root.toString('hex'), v.root, v.source);
+      assert.equal(smtRootOf(v.keys.map((k, i) => ({ key: buf(k), value: buf(v.values[i]!) }))).toString('hex'), v.root, `smtRootOf ${v.source}`);
     }
+  });
+
+  it('smtRootOf (one-off trees: event roots) equals the root of inserting the same entries, for key lengths 12, 32 and 38', () => {
+    const rng = new Rng(99);
+    for (let round = 0; round < 300; round++) {
+      const keyLength = [12, 32, 38][round % 3]!;
+      const n = rng.int(round < 10 ? 3 : 400);
+      const keys = new Map<string, Buffer>();
+      while (keys.size < n) {
+        const key = rng.bytes(keyLength);
+        if (round % 4 === 0) key.fill(7, 0, keyLength - 2); // long shared prefixes
+        keys.set(key.toString('hex'), key);
+      }
+      const entries = [...keys.values()].map((key) => ({ key, value: rng.bytes(32) }));
+      assert.equal(smtRootOf(entries).toString('hex'), build(keyLength, entries.map((e) => e.key), entries.map((e) => e.value)).root.toString('hex'), `round ${round}`);
+    }
+    assert.throws(() => smtRootOf([{ key: Buffer.alloc(12), value: Buffer.alloc(1) }, { key: Buffer.alloc(12), value: Buffer.alloc(2) }]), /Duplicate key/);
   });
 
   it('reproduces the proofs of lisk-db smt.rs test vectors, and they verify', () => {

@@ -1,7 +1,7 @@
 import { compile } from '../codec/index.js';
 import type { CompiledSchema } from '../codec/index.js';
 import { sha256 } from '../crypto/hash.js';
-import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../tree/index.js';
+import { smtRootOf } from '../tree/index.js';
 import { eventSchema } from './schemas.js';
 
 export interface BlockEvent {
@@ -41,7 +41,5 @@ export const eventKeyPairs = (event: BlockEvent): { key: Buffer; value: Buffer }
 
 /** The header's eventRoot: a fresh sparse Merkle tree (key length 12) over every event's key pairs. */
 export const computeEventRoot = (events: readonly BlockEvent[]): Buffer => {
-  if (events.length === 0) return EMPTY_HASH;
-  const tree = new SparseMerkleTree(EVENT_KEY_LENGTH, new InMemorySMTStore());
-  return tree.update(EMPTY_HASH, events.flatMap(eventKeyPairs)).root;
+  return smtRootOf(events.flatMap(eventKeyPairs));
 };
