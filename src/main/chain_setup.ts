@@ -10,6 +10,7 @@ import { processGenesisBlock } from '../engine/genesis.js';
 import { StateDB } from '../engine/state/state_db.js';
 import { StateMachine } from '../engine/state_machine/state_machine.js';
 import type { KestrelDatabases } from '../engine/storage/database.js';
+import type { StateModule } from '../engine/state_machine/module.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
 
@@ -26,6 +27,7 @@ export interface OpenedChain {
   blocks: BlockStore;
   events: EventStore;
   genesis: Block;
+  modules: StateModule[];
 }
 
 /**
@@ -72,5 +74,5 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, logg
   } else if (!storedGenesis.equals(genesisID)) {
     throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);
   }
-  return { chain, state, blocks, events, genesis };
+  return { chain, state, blocks, events, genesis, modules };
 };

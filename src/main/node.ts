@@ -11,6 +11,10 @@ import { highFeeFirst } from '../engine/txpool/selection.js';
 import { transactionID, transactionToJSON } from '../lib/transaction/index.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
 import { chainBFTEndpoints, consensusEndpoints } from '../engine/chain/consensus_endpoint.js';
+import { stateEndpoints } from '../engine/chain/state_endpoint.js';
+import { createPooledStateProver } from '../workers/state_prover.js';
+import type { StateProver } from '../workers/state_prover.js';
+import { moduleMetadata } from './metadata.js';
 import { BlockState } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { tokenEndpoints } from '../modules/token/endpoint.js';
@@ -46,6 +50,7 @@ export class KestrelNode {
   #chain?: ChainProcessor;
   #generator?: Generator;
   #pool?: TransactionPool;
+  #prover?: StateProver;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -60,7 +65,7 @@ export class KestrelNode {
     const { config, logger } = this;
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     this.#dbs = openDatabases(config.system.dataPath);
-    const { chain, state, blocks, events, genesis } = openChain(config, this.#dbs, logger);
+    const { chain, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, logger);
     this.#chain = chain;
     const last = blocks.last()!;
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
@@ -83,11 +88,13 @@ export class KestrelNode {
             genesisHeight: genesis.header.height,
           };
         },
-        modules: () => [],
+        modules: () => moduleMetadata(modules, this.registry),
       }),
     );
     this.registry.registerNamespace('chain', { ...chainEndpoints(blocks, events), ...chainBFTEndpoints(chain) });
     this.registry.registerNamespace('consensus', consensusEndpoints(chain));
+    this.#prover = createPooledStateProver(1);
+    this.registry.registerNamespace('state', stateEndpoints(chain, this.#prover, config.system.dataPath));
     // module endpoints read a fresh view of committed state on every call
     const view = () => {
       const committed = new BlockState(state);
@@ -172,6 +179,7 @@ export class KestrelNode {
   async stop(): Promise<void> {
     this.#generator?.stop();
     this.#pool?.stop();
+    await this.#prover?.close();
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
   }

@@ -8,6 +8,9 @@ import { KestrelNode } from '../../src/main/node.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { klayrChain, klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
+import { eventKeyPairs } from '../../src/lib/chain/events.js';
+import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
+import { verifySMTProof } from '../../src/lib/tree/index.js';
 import { freePort } from '../helpers/ports.js';
 
 const require = createRequire(import.meta.url);
@@ -109,10 +112,39 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       assert.equal(await balanceOf(sender), balance - 200000n);
       assert.equal(await nonceOf(), nonce0 + 2n);
 
+      // @klayr/api-client builds and signs a transfer from the metadata Kestrel serves, and sends it
+      const meta = await client.invoke('system_getMetadata');
+      assert.deepEqual(meta.modules.find((m: { name: string }) => m.name === 'token').commands.map((c: { name: string }) => c.name), ['transfer']);
+      const built = await client.transaction.create(
+        { module: 'token', command: 'transfer', fee: '200000', params: { tokenID: TOKEN_ID, amount: '1000', recipientAddress: recipient, data: 'via api-client' } },
+        privateKey.toString('hex'),
+      );
+      const sent = await client.transaction.send(built);
+      await included(sent.transactionId);
+      assert.equal(await nonceOf(), nonce0 + 3n);
+
+      // state and event proofs against the roots in the headers
+      const tip = await client.invoke('chain_getLastBlock');
+      const userKey = Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), klayrCrypto.address.getAddressFromKlayr32Address(sender), Buffer.from(TOKEN_ID, 'hex')]);
+      const { proof } = await client.invoke('state_prove', { queryKeys: [userKey.toString('hex')] });
+      const stateProof = { siblingHashes: proof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: proof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
+      // proved against the tip when asked: the block seen before the call or one committed since
+      const since = await client.invoke('chain_getBlocksByHeightBetween', { from: tip.header.height, to: tip.header.height + 2 });
+      assert.equal(stateProof.queries[0]!.value.length > 0, true, 'an inclusion proof');
+      assert.ok(since.some((b: { header: { stateRoot: string } }) => verifySMTProof([stateSMTKey(userKey)], stateProof, Buffer.from(b.header.stateRoot, 'hex'), 38)));
+      assert.ok(!verifySMTProof([stateSMTKey(userKey)], stateProof, Buffer.alloc(32, 1), 38));
+      const eventHeight = await heightOf(ok.id);
+      const block = await client.invoke('chain_getBlockByHeight', { height: eventHeight });
+      const blockEvents = await client.invoke('chain_getEvents', { height: eventHeight });
+      const eventKey = eventKeyPairs({ ...blockEvents[0], data: Buffer.from(blockEvents[0].data, 'hex'), topics: blockEvents[0].topics.map((t: string) => Buffer.from(t, 'hex')) })[0]!.key;
+      const eventProof = await client.invoke('chain_proveEvents', { height: eventHeight, queries: [eventKey.toString('hex')] });
+      const asProof = { siblingHashes: eventProof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: eventProof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
+      assert.ok(verifySMTProof([eventKey], asProof, Buffer.from(block.header.eventRoot, 'hex'), 12));
+
       // bad input is refused and changes nothing
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: 'zz' }), /format|hex/);
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0, 1n).hex }), /nonce is lower than account nonce/);
-      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 2n, 1n, 10n).hex }), /Insufficient transaction fee/);
+      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 3n, 1n, 10n).hex }), /Insufficient transaction fee/);
 
       // the headers served decode and check with @klayr/chain
       const last = await client.invoke('chain_getLastBlock');

@@ -1,7 +1,8 @@
 import { blockToJSON } from '../../lib/chain/block.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
-import { eventToJSON } from '../../lib/chain/events.js';
+import { EVENT_KEY_LENGTH, eventToJSON, proveEvents } from '../../lib/chain/events.js';
+import { proofToJSON } from '../../lib/tree/proof_json.js';
 import { transactionToJSON } from '../../lib/transaction/transaction.js';
 import type { BlockStore } from './block_store.js';
 import type { EventStore } from './event_store.js';
@@ -89,6 +90,14 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
     description: 'Committed transactions by ID, in order, up to the first ID that is not stored.',
     params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
     handler: ({ params }) => untilMissing(params.ids as string[], (id) => blocks.transactionByID(id)).map(transactionToJSON),
+  },
+  proveEvents: {
+    description: 'A proof of event-tree keys (8-byte topic hash || 4-byte index) against the eventRoot of the block at a height.',
+    params: { type: 'object', required: ['height', 'queries'], properties: { height: heightParams.properties.height, queries: { type: 'array', items: { type: 'string', format: 'hex' } } } },
+    handler: ({ params }) => {
+      const proof = proveEvents(events.at(params.height as number), (params.queries as string[]).map((q) => parseHex(q, 'query', EVENT_KEY_LENGTH)));
+      return proofToJSON(proof);
+    },
   },
   getBlockByID: {
     description: 'The block with an ID.',

@@ -69,6 +69,10 @@ export interface GenesisModule {
 /** A module with Klayr's full block lifecycle (hooks run in registration order). */
 export interface StateModule extends GenesisModule {
   readonly commands?: readonly Command<never>[];
+  /** Events the module emits, with their data schemas (system_getMetadata). */
+  readonly events?: readonly { name: string; data: Schema }[];
+  /** Block assets the module writes, by block version (system_getMetadata). */
+  readonly assets?: readonly { version: number; data: Schema }[];
   verifyAssets?(ctx: BlockContext): void;
   /** Throws on an invalid transaction; returns PENDING for a future nonce. */
   verifyTransaction?(ctx: TransactionContext): VerifyStatus;

@@ -1,7 +1,8 @@
 import { compile } from '../codec/index.js';
 import type { CompiledSchema } from '../codec/index.js';
 import { sha256 } from '../crypto/hash.js';
-import { smtRootOf } from '../tree/index.js';
+import { EMPTY_HASH, InMemorySMTStore, smtRootOf, SparseMerkleTree } from '../tree/index.js';
+import type { SMTProof } from '../tree/index.js';
 import { eventSchema } from './schemas.js';
 
 export interface BlockEvent {
@@ -42,4 +43,12 @@ export const eventKeyPairs = (event: BlockEvent): { key: Buffer; value: Buffer }
 /** The header's eventRoot: a fresh sparse Merkle tree (key length 12) over every event's key pairs. */
 export const computeEventRoot = (events: readonly BlockEvent[]): Buffer => {
   return smtRootOf(events.flatMap(eventKeyPairs));
+};
+
+/** A proof of event-tree keys (topic hash || index) against a block's event root (chain_proveEvents). */
+export const proveEvents = (events: readonly BlockEvent[], queryKeys: readonly Buffer[]): SMTProof => {
+  const store = new InMemorySMTStore();
+  const tree = new SparseMerkleTree(EVENT_KEY_LENGTH, store);
+  const root = store.apply(tree.update(EMPTY_HASH, events.flatMap(eventKeyPairs)));
+  return tree.prove(root, queryKeys);
 };

@@ -38,6 +38,7 @@ export interface DynamicRewardDeps {
  */
 export class DynamicRewardModule implements StateModule {
   readonly name = MODULE_NAME;
+  readonly events = [{ name: 'rewardMinted', data: rewardMintedSchema }];
 
   constructor(private readonly deps?: DynamicRewardDeps) {}
 

@@ -18,6 +18,7 @@ const generatorFeeProcessedSchema = {
     generatorAmount: { dataType: 'uint64', fieldNumber: 4 },
   },
 } as const satisfies Schema;
+const emptySchema = { $id: '/klayr/empty', type: 'object', properties: {} } as const satisfies Schema;
 const generatorFeeProcessed = compile<{ senderAddress: Buffer; generatorAddress: Buffer; burntAmount: bigint; generatorAmount: bigint }>(generatorFeeProcessedSchema);
 
 /**
@@ -27,6 +28,10 @@ const generatorFeeProcessed = compile<{ senderAddress: Buffer; generatorAddress:
  */
 export class FeeModule implements StateModule {
   readonly name = MODULE_NAME;
+  readonly events = [
+    { name: 'generatorFeeProcessed', data: generatorFeeProcessedSchema },
+    { name: 'insufficientFee', data: emptySchema },
+  ];
 
   constructor(
     private readonly config: FeeConfig,

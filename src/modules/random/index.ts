@@ -1,5 +1,5 @@
 import type { BlockContext, GenesisContext, StateModule } from '../../engine/state_machine/module.js';
-import { getValidatorReveals, isSeedValidInput, randomAssetCodec } from './method.js';
+import { getValidatorReveals, isSeedValidInput, randomAssetCodec, randomAssetSchema } from './method.js';
 import { EMPTY_KEY, MODULE_NAME, seedRevealSchema, validatorRevealsStore } from './stores.js';
 import type { ValidatorReveal } from './stores.js';
 
@@ -8,6 +8,7 @@ export const MAX_LENGTH_REVEALS = 206;
 /** The random module: every block's seed reveal is recorded (the last 206), marked valid when it opens the generator's previous one. */
 export class RandomModule implements StateModule {
   readonly name = MODULE_NAME;
+  readonly assets = [{ version: 2, data: randomAssetSchema }];
 
   constructor(private readonly maxLengthReveals = MAX_LENGTH_REVEALS) {}
 

@@ -1,6 +1,7 @@
 import type { StateModule } from '../../engine/state_machine/module.js';
 import { initTokenGenesis } from './genesis.js';
 import type { TokenMethod } from './method.js';
+import { tokenEventSchemas } from './events.js';
 import { MODULE_NAME } from './stores.js';
 import { transferCommand } from './transfer.js';
 
@@ -8,6 +9,7 @@ import { transferCommand } from './transfer.js';
 export class TokenModule implements StateModule {
   readonly name = MODULE_NAME;
   readonly commands;
+  readonly events = Object.entries(tokenEventSchemas).map(([name, data]) => ({ name, data }));
 
   constructor(token?: TokenMethod) {
     this.commands = token === undefined ? [] : [transferCommand(token)];

@@ -1,0 +1,20 @@
+import { parseHex } from '../../lib/crypto/bytes.js';
+import { proofToJSON } from '../../lib/tree/proof_json.js';
+import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { StateProver } from '../../workers/state_prover.js';
+import type { ChainProcessor } from './processor.js';
+
+/** The state namespace: inclusion proofs of store keys against the tip's state root, computed in a worker. */
+export const stateEndpoints = (chain: ChainProcessor, prover: StateProver, dataPath: string): Record<string, EndpointDefinition> => ({
+  prove: {
+    description: 'A proof of state store keys (store prefix || substore prefix || key) against the stateRoot of the last block.',
+    params: { type: 'object', required: ['queryKeys'], properties: { queryKeys: { type: 'array', items: { type: 'string', format: 'hex' } } } },
+    handler: async ({ params }) => {
+      const { height, stateRoot } = chain.lastBlock().header;
+      const keys = (params.queryKeys as string[]).map((k) => parseHex(k, 'queryKeys item'));
+      if (keys.some((k) => k.length < 6)) throw new Error('A state key is at least 6 bytes: store prefix and substore prefix.');
+      const { siblingHashes, queries } = await prover.prove({ dataPath, height, expectedRoot: stateRoot, keys });
+      return { proof: proofToJSON({ siblingHashes, queries }) };
+    },
+  },
+});
