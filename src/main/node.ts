@@ -4,6 +4,7 @@ import { addressToKlayr32 } from '../lib/crypto/address.js';
 import { ChainProcessor } from '../engine/chain/processor.js';
 import type { ExecutedBlock } from '../engine/chain/processor.js';
 import { Generator } from '../engine/generator/generator.js';
+import { CommitPool } from '../engine/consensus/commit_pool.js';
 import { readPlainGeneratorKeys } from '../engine/generator/keys.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
 import { poolStatusOf, txpoolEndpoints } from '../engine/txpool/endpoint.js';
@@ -145,6 +146,7 @@ export class KestrelNode {
       maxTransactionsSize: config.genesis.maxTransactionsSize,
       logger,
       candidates: () => highFeeFirst(pool.getProcessableTransactions()),
+      commitPool: new CommitPool(chain.bft, chainID, config.genesis.minimumCertifyHeight ?? 1),
       onRejected: (tx, reason) => {
         logger.debug({ id: transactionID(tx).toString('hex'), reason: reason.message }, 'Transaction left out of the block and dropped from the pool');
         pool.remove(tx);

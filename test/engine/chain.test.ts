@@ -9,6 +9,7 @@ import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
 import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
 import { Generator } from '../../src/engine/generator/generator.js';
+import { CommitPool } from '../../src/engine/consensus/commit_pool.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { openDatabases } from '../../src/engine/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
@@ -45,6 +46,7 @@ describe('chain: generation, verification and BFT over the devnet', () => {
       candidates: () => pending.splice(0),
       onRejected: (_tx, reason) => rejected.push(reason.message),
       now: clock,
+      commitPool: new CommitPool(a.chain.bft, chainID, 1),
     });
     const blocks: Block[] = [];
     for (let i = 1; i <= 75; i++) {
@@ -69,6 +71,10 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     const { maxHeightPrevoted } = b.chain.bft.getBFTHeights(b.chain.engineView());
     assert.ok(finalized > 0 && maxHeightPrevoted > finalized + 20, `finalized ${finalized}, prevoted ${maxHeightPrevoted}`);
     assert.equal(finalized, a.chain.finalizedHeight());
+    // the local validators certified finalized blocks; later blocks carry the aggregate commits, which the other chain verified
+    const certified = blocks.filter((x) => x.header.aggregateCommit.aggregationBits.length > 0);
+    assert.ok(certified.length > 0, 'blocks with an aggregate commit');
+    assert.equal(b.chain.bft.getBFTHeights(b.chain.engineView()).maxHeightCertified, certified.at(-1)!.header.aggregateCommit.height);
 
     // the @klayr packages read the generated blocks: same ID, valid header signature
     const keyOf = (address: Buffer) => readPlainGeneratorKeys(config.generator!.keys.fromFile!).find((k) => k.address.equals(address))!;

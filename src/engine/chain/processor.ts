@@ -81,9 +81,14 @@ export class ChainProcessor {
     return this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted;
   }
 
-  /** Klayr's max removal height: BFT parameters below the finalized block's certified height may be deleted. */
-  #maxRemovalHeight(): number {
-    return this.options.blocks.byHeight(this.finalizedHeight())?.header.aggregateCommit.height ?? 0;
+  /** Klayr's max removal height: BFT parameters and commits below the finalized block's certified height may be deleted. */
+  maxRemovalHeight(): number {
+    const certified = this.options.blocks.byHeight(this.finalizedHeight())?.header.aggregateCommit.height ?? 0;
+    return Math.max(certified, this.options.minimumCertifyHeight - 1);
+  }
+
+  headerAt(height: number): BlockHeader | undefined {
+    return this.options.blocks.byHeight(height)?.header;
   }
 
   /**
@@ -93,7 +98,7 @@ export class ChainProcessor {
    */
   execute(block: Block, selection?: TransactionSelection): ExecutedBlock {
     const engine = this.engineView();
-    this.options.bft.beforeTransactionsExecute(engine, block.header, this.#maxRemovalHeight());
+    this.options.bft.beforeTransactionsExecute(engine, block.header, this.maxRemovalHeight());
     const state = this.options.stateDB.newOverlay();
     const result = this.options.machine.executeBlock(block, this.options.chainID, state, selection);
     if (result.events.length > MAX_EVENTS_PER_BLOCK) throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);

@@ -10,6 +10,7 @@ import type { ChainProcessor, ExecutedBlock } from '../chain/processor.js';
 import type { BinaryDB } from '../storage/database.js';
 import { getGeneratedInfo, putGeneratedInfoSync } from './generated_info.js';
 import type { GeneratorKeys } from './keys.js';
+import type { CommitPool } from '../consensus/commit_pool.js';
 
 export interface GeneratorOptions {
   chain: ChainProcessor;
@@ -24,6 +25,8 @@ export interface GeneratorOptions {
   onRejected?: (tx: TransactionObject, reason: Error) => void;
   onBlock?: (executed: ExecutedBlock) => void;
   now?: () => number;
+  /** Certifies finalized blocks with the local validators' BLS keys and supplies aggregate commits. */
+  commitPool?: CommitPool;
 }
 
 const SEED_LENGTH = 16;
@@ -82,6 +85,17 @@ export class Generator {
     }
   }
 
+  /** After a block: if finality moved, the local validators sign the newly finalized certificates (LIP 0061). */
+  certify(finalizedBefore: number): void {
+    const pool = this.options.commitPool;
+    if (pool === undefined) return;
+    const { chain } = this.options;
+    const finalized = chain.finalizedHeight();
+    const from = Math.max(finalizedBefore, chain.maxRemovalHeight());
+    if (finalized > from) pool.onFinalized(chain.engineView(), [...this.#enabled.values()], from, finalized, (h) => chain.headerAt(h));
+    pool.prune(chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
+  }
+
   /** Builds, executes, signs and commits the next block as `keys`' validator at `timestamp`. */
   generate(keys: GeneratorKeys, timestamp: number): Block {
     const { chain, chainID, db } = this.options;
@@ -106,7 +120,7 @@ export class Generator {
       maxHeightGenerated,
       impliesMaxPrevotes: chain.bft.impliesMaximalPrevotes(engine, { height, maxHeightGenerated, generatorAddress: keys.address }),
       validatorsHash: EMPTY_HASH,
-      aggregateCommit: { height: maxHeightCertified, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
+      aggregateCommit: this.options.commitPool?.select(engine) ?? { height: maxHeightCertified, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
       signature: Buffer.alloc(0),
     };
     // without a hash onion the seed reveal is random: valid only as a validator's first reveal
@@ -119,7 +133,9 @@ export class Generator {
     const header = signBlockHeader(unsigned, chainID, keys.generatorPrivateKey);
     const block: Block = { header, transactions: executed.block.transactions, assets };
     const final = { ...executed, block };
+    const finalizedBefore = chain.finalizedHeight();
     chain.commit(final, () => putGeneratedInfoSync(db, keys.address, { height, maxHeightGenerated, maxHeightPrevoted }));
+    this.certify(finalizedBefore);
     this.options.logger.info({ id: blockHeaderID(header).toString('hex'), height, generatorAddress: keys.address.toString('hex'), numberOfTransactions: block.transactions.length }, 'Generated new block');
     this.options.onBlock?.(final);
     return block;
