@@ -71,6 +71,12 @@ export class KestrelNode {
     const last = blocks.last()!;
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
 
+    const metrics = new RPCMetrics();
+    metrics.watchValue('kestrel_chain_height', 'Height of the last block', () => chain.lastBlock().header.height);
+    metrics.watchValue('kestrel_chain_finalized_height', 'Finalized height (BFT maxHeightPrecommitted)', () => chain.finalizedHeight());
+    metrics.watchValue('kestrel_chain_max_height_prevoted', 'BFT maxHeightPrevoted', () => chain.bft.getBFTHeights(chain.engineView()).maxHeightPrevoted);
+    metrics.watchValue('kestrel_chain_max_height_certified', 'BFT maxHeightCertified', () => chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
+    metrics.watchValue('kestrel_txpool_transactions', 'Transactions in the pool', () => this.#pool?.size ?? 0);
     this.registry.registerNamespace(
       'system',
       systemEndpoints({
@@ -90,6 +96,7 @@ export class KestrelNode {
           };
         },
         modules: () => moduleMetadata(modules, this.registry),
+        ...(config.system.enableMetrics === false ? {} : { metrics }),
       }),
     );
     this.registry.registerNamespace('chain', { ...chainEndpoints(blocks, events), ...chainBFTEndpoints(chain) });
@@ -106,7 +113,7 @@ export class KestrelNode {
     this.registry.registerNamespace('validators', validatorsEndpoints(view));
     this.registry.registerNamespace('interoperability', mainchainInteroperabilityEndpoints(view));
     const pos = posConfig(chainID, config.modules.pos);
-    this.registry.registerNamespace('pos', posEndpoints(view, pos));
+    this.registry.registerNamespace('pos', posEndpoints(view, pos, () => chain.lastBlock().header));
     this.registry.registerNamespace('random', randomEndpoints(view));
     this.registry.registerNamespace(
       'dynamicReward',
@@ -134,7 +141,7 @@ export class KestrelNode {
     pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
     pool.start();
     this.registry.registerNamespace('txpool', txpoolEndpoints(chain, pool));
-    this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics: new RPCMetrics(), version: KESTREL_VERSION });
+    this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
     await this.#rpc.start();
 
     const keys = config.generator?.keys.fromFile === undefined ? [] : readPlainGeneratorKeys(config.generator.keys.fromFile);

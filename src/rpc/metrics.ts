@@ -29,9 +29,20 @@ export class RPCMetrics {
     this.#collectors.push(() => this.queueDepth.set({ pool }, size()));
   }
 
+  /** A gauge read when scraped (chain heights, pool sizes). */
+  watchValue(name: string, help: string, value: () => number): void {
+    const gauge = new Gauge({ name, help, registers: [this.registry] });
+    this.#collectors.push(() => gauge.set(value()));
+  }
+
   async text(): Promise<string> {
     for (const c of this.#collectors) c();
     return this.registry.metrics();
+  }
+
+  async json() {
+    for (const c of this.#collectors) c();
+    return this.registry.getMetricsAsJSON();
   }
 
   get contentType(): string {

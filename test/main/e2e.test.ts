@@ -158,6 +158,10 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const heights = await client.invoke('consensus_getBFTHeights');
       assert.ok(heights.maxHeightPrevoted >= 0);
       assert.equal((await client.invoke('chain_getGeneratorList')).list.length, 51);
+      const report = await client.invoke('system_getMetricsReport');
+      const heightMetric = report.find((m: { name: string }) => m.name === 'kestrel_chain_height');
+      assert.ok(heightMetric.values[0].value >= 2);
+      assert.match(await client.invoke('system_getMetricsReport', { inString: true }), /kestrel_chain_finalized_height \d+/);
     } finally {
       await client.disconnect();
       await node.stop();

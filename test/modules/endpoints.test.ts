@@ -186,10 +186,10 @@ describe('dynamicReward endpoints against klayr-framework on the devnet genesis 
 });
 
 describe('pos and random endpoints against klayr-framework on the devnet genesis state', () => {
-  const pos = posEndpoints(view, posConfig(chainID, loadConfig().modules.pos));
+  const pos = posEndpoints(view, posConfig(chainID, loadConfig().modules.pos), () => ({ height: 0, aggregateCommit: { height: 0, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) } }));
   const random = randomEndpoints(view);
 
-  it('validators, all validators, constants, PoS token and registration fee; seed reveals without previous reveals', async () => {
+  it('validators, stakes, locks, unlocks, rewards, constants, PoS token and registration fee; seed reveals without previous reveals', async () => {
     const klayr = await klayrDevnetGenesis();
     const validators = devValidators();
     const cases: [Record<string, EndpointDefinition>, Record<string, (ctx: unknown) => unknown>, string, Record<string, unknown>][] = [
@@ -199,6 +199,18 @@ describe('pos and random endpoints against klayr-framework on the devnet genesis
       [pos, klayr.modules.pos.endpoint, 'getRegistrationFee', {}],
       [pos, klayr.modules.pos.endpoint, 'getValidator', { address: validators[0]!.address }],
       [pos, klayr.modules.pos.endpoint, 'getValidator', { address: validators[77]!.address }],
+      ...[validators[0]!.address, validators[60]!.address, addressToKlayr32(Buffer.alloc(20, 9))].flatMap((address): [Record<string, EndpointDefinition>, Record<string, (ctx: unknown) => unknown>, string, Record<string, unknown>][] => [
+        [pos, klayr.modules.pos.endpoint, 'getLockedStakedAmount', { address }],
+        [pos, klayr.modules.pos.endpoint, 'getPendingUnlocks', { address }],
+        [pos, klayr.modules.pos.endpoint, 'getClaimableRewards', { address }],
+        [pos, klayr.modules.pos.endpoint, 'getLockedReward', { address, tokenID: '0400000000000000' }],
+        [pos, klayr.modules.pos.endpoint, 'getLockedReward', { address, tokenID: '0400000100000000' }],
+      ]),
+      [pos, klayr.modules.pos.endpoint, 'getValidatorsByStake', {}],
+      [pos, klayr.modules.pos.endpoint, 'getValidatorsByStake', { limit: -1 }],
+      [pos, klayr.modules.pos.endpoint, 'getValidatorsByStake', { limit: 3 }],
+      [pos, klayr.modules.pos.endpoint, 'getExpectedSharedRewards', { validatorAddress: validators[0]!.address, validatorReward: '100000000', stake: '1000000000' }],
+      [pos, klayr.modules.pos.endpoint, 'getExpectedSharedRewards', { validatorAddress: validators[9]!.address, validatorReward: '123456789', stake: '1000' }],
       [random, klayr.modules.random.endpoint, 'isSeedRevealValid', { generatorAddress: validators[0]!.address, seedReveal: '00'.repeat(16) }],
     ];
     for (const [ours, theirs, method, params] of cases) {

@@ -29,6 +29,8 @@ export interface SystemEndpointDeps {
   network: { version?: string; port?: number; host?: string; seedPeers?: unknown; blacklistedIPs?: unknown; fixedPeers?: unknown; whitelistedPeers?: unknown };
   chainStatus: () => ChainStatus;
   modules: () => ModuleMetadata[];
+  /** Prometheus metrics, when system.enableMetrics is on. */
+  metrics?: { text(): Promise<string>; json(): Promise<unknown> };
 }
 
 const schemas = { block: blockSchema, header: blockHeaderSchema, asset: blockAssetSchema, transaction: transactionSchema, event: eventSchema, standardEvent: standardEventDataSchema };
@@ -62,6 +64,14 @@ export const systemEndpoints = (deps: SystemEndpointDeps): Record<string, Endpoi
   getSchema: {
     description: 'The block, header, asset, transaction, event and standard event schemas.',
     handler: () => schemas,
+  },
+  getMetricsReport: {
+    description: 'The node\'s Prometheus metrics: as JSON, or in the text exposition format with { inString: true }.',
+    params: { type: 'object', properties: { inString: { type: 'boolean' } } },
+    handler: async ({ params }) => {
+      if (deps.metrics === undefined) throw new Error('metrics is not enabled');
+      return params.inString === true ? deps.metrics.text() : deps.metrics.json();
+    },
   },
   health: {
     description: 'Whether the node answers, with its height.',

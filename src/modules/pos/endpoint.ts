@@ -3,22 +3,137 @@ import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js'
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
 import type { PoSConfig } from './config.js';
+import { q96, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub } from '../../lib/math/q96.js';
+import type { BlockHeader } from '../../lib/chain/block.js';
+import { getLockedAmount } from '../token/method.js';
+import { getGenesisData } from './method.js';
 import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
-import { posStore } from './stores.js';
+import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
+import { MODULE_NAME, posStore } from './stores.js';
 
 const COMMISSION = 10000;
 const addressParams = { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } } as const;
 const validatorCodec = compile<{ reportMisbehaviorHeights: number[] } & Record<string, unknown>>(validatorStoreSchema);
 const stakerCodec = compile(stakerStoreSchema);
 
-/** The PoS endpoints that read validators, stakers and settings, as klayr-framework answers them. */
-export const posEndpoints = (state: () => StoreAccess, config: PoSConfig): Record<string, EndpointDefinition> => {
+const uint64String = { type: 'string', format: 'uint64' } as const;
+
+interface StakerData {
+  stakes: Stake[];
+  pendingUnlocks: PendingUnlock[];
+}
+
+/** The PoS endpoints that read validators, stakers, rewards and settings, as klayr-framework answers them. */
+export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: () => Pick<BlockHeader, 'height' | 'aggregateCommit'>): Record<string, EndpointDefinition> => {
   const punishmentPeriods = (heights: number[]) => heights.map((start) => ({ start, end: start + config.punishmentWindowSelfStaking }));
   const validatorJSON = (address: Buffer, bytes: Buffer) => {
     const account = validatorCodec.decode(bytes);
     return { ...validatorCodec.toJSON(account), address: addressToKlayr32(address), punishmentPeriods: punishmentPeriods(account.reportMisbehaviorHeights) };
   };
+  const stakerOf = (view: StoreAccess, address: Buffer): StakerData => posStore(view, 'staker').getWithSchema<StakerData>(address, stakerStoreSchema) ?? { stakes: [], pendingUnlocks: [] };
+  const lockedStaked = (view: StoreAccess, address: Buffer): bigint => {
+    const staker = stakerOf(view, address);
+    return staker.stakes.reduce((s, x) => s + x.amount, 0n) + staker.pendingUnlocks.reduce((s, x) => s + x.amount, 0n);
+  };
+  const validatorAccount = (view: StoreAccess, address: Buffer) => {
+    const account = posStore(view, 'validator').getWithSchema<ValidatorAccount>(address, validatorStoreSchema);
+    if (account === undefined) throw new Error(`Validator ${addressToKlayr32(address)} does not exist.`);
+    return account;
+  };
+  /** Blocks after unstaking until the tokens unlock: longer for self-stakes, extended by a misbehaviour report. */
+  const expectedUnlockHeight = (view: StoreAccess, staker: Buffer, validator: Buffer, unstakeHeight: number): number => {
+    const self = staker.equals(validator);
+    const waitTime = (self ? config.lockingPeriodSelfStaking : config.lockingPeriodStaking) + unstakeHeight;
+    const reports = validatorAccount(view, validator).reportMisbehaviorHeights;
+    const lastReport = reports.at(-1);
+    if (lastReport === undefined || lastReport >= unstakeHeight + waitTime) return waitTime;
+    return Math.max((self ? config.punishmentWindowSelfStaking : config.punishmentWindowStaking) + lastReport, waitTime);
+  };
   return {
+    getLockedStakedAmount: {
+      params: addressParams,
+      handler: ({ params }) => ({ amount: lockedStaked(state(), klayr32ToAddress(params.address as string)).toString() }),
+    },
+    getPendingUnlocks: {
+      params: addressParams,
+      handler: ({ params }) => {
+        const view = state();
+        const address = klayr32ToAddress(params.address as string);
+        const header = tip();
+        const genesisHeight = getGenesisData(view).height;
+        const lastHeightOfRound = (h: number) => Math.ceil((h - genesisHeight) / config.roundLength) * config.roundLength + genesisHeight;
+        return {
+          pendingUnlocks: stakerOf(view, address).pendingUnlocks.map((unlock) => {
+            const expectedUnlockableHeight = expectedUnlockHeight(view, address, unlock.validatorAddress, unlock.unstakeHeight);
+            const certified = lastHeightOfRound(unlock.unstakeHeight + 2 * config.roundLength) <= header.aggregateCommit.height;
+            return {
+              ...unlock,
+              unlockable: header.height > expectedUnlockableHeight && certified,
+              amount: unlock.amount.toString(),
+              validatorAddress: addressToKlayr32(unlock.validatorAddress),
+              expectedUnlockableHeight,
+            };
+          }),
+        };
+      },
+    },
+    getValidatorsByStake: {
+      params: { type: 'object', properties: { limit: { type: 'integer', format: 'int32' } } },
+      handler: ({ params }) => {
+        const limit = (params.limit as number | undefined) ?? 100;
+        if (limit < -1) throw new Error(`Input parameter limit ${limit} is not valid.`);
+        const view = state();
+        const eligible = posStore(view, 'eligibleValidators').iterate({ gte: Buffer.alloc(28, 0), lte: Buffer.alloc(28, 255), reverse: true, ...(limit === -1 ? {} : { limit }) });
+        return {
+          validators: eligible.map(({ key }) => {
+            const address = key.subarray(8);
+            return validatorJSON(address, posStore(view, 'validator').get(address)!);
+          }),
+        };
+      },
+    },
+    getLockedReward: {
+      params: { type: 'object', required: ['address', 'tokenID'], properties: { address: { type: 'string', format: 'klayr32' }, tokenID: { type: 'string', format: 'hex' } } },
+      handler: ({ params }) => {
+        const view = state();
+        const tokenID = Buffer.from(params.tokenID as string, 'hex');
+        const address = klayr32ToAddress(params.address as string);
+        const locked = getLockedAmount(view, address, tokenID, MODULE_NAME);
+        return { reward: (tokenID.equals(config.posTokenID) ? locked - lockedStaked(view, address) : locked).toString() };
+      },
+    },
+    getClaimableRewards: {
+      params: addressParams,
+      handler: ({ params }) => {
+        const view = state();
+        const address = klayr32ToAddress(params.address as string);
+        const rewards = new Map<string, bigint>();
+        for (const stake of stakerOf(view, address).stakes) {
+          if (stake.validatorAddress.equals(address)) continue;
+          for (const coefficient of validatorAccount(view, stake.validatorAddress).sharingCoefficients) {
+            const own = stake.sharingCoefficients.find((c) => c.tokenID.equals(coefficient.tokenID))?.coefficient ?? Buffer.alloc(0);
+            const reward = q96Floor(q96Mul(q96Sub(q96FromBytes(coefficient.coefficient), q96FromBytes(own)), q96(stake.amount)));
+            const key = coefficient.tokenID.toString('hex');
+            rewards.set(key, (rewards.get(key) ?? 0n) + reward);
+          }
+        }
+        return { rewards: [...rewards].map(([tokenID, reward]) => ({ tokenID, reward: reward.toString() })) };
+      },
+    },
+    getExpectedSharedRewards: {
+      params: {
+        type: 'object',
+        required: ['validatorAddress', 'validatorReward', 'stake'],
+        properties: { validatorAddress: { type: 'string', format: 'klayr32' }, validatorReward: uint64String, stake: uint64String },
+      },
+      handler: ({ params }) => {
+        const account = validatorAccount(state(), klayr32ToAddress(params.validatorAddress as string));
+        const stake = BigInt(params.stake as string);
+        const rewardFraction = q96Sub(q96(1n), q96Div(q96(BigInt(account.commission)), q96(10000n)));
+        const perUnit = q96MulDiv(q96(BigInt(params.validatorReward as string)), rewardFraction, q96(account.totalStake + stake));
+        return { reward: q96Floor(q96Mul(perUnit, q96(stake))).toString() };
+      },
+    },
     getValidator: {
       params: addressParams,
       handler: ({ params }) => {
