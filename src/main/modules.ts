@@ -44,7 +44,7 @@ export const applicationModules = (config: ApplicationConfig): StateModule[] => 
     new TokenModule(token),
     new FeeModule(configs.fee, token),
     new MainchainInteroperabilityModule(),
-    new PoSModule(configs.pos, blockTime),
+    new PoSModule(configs.pos, blockTime, token),
     new RandomModule(),
     new DynamicRewardModule({ config: configs.reward, pos: configs.pos, token, blockTime }),
     new LegacyModule(),

@@ -69,8 +69,9 @@ export interface KlayrGenesisResult {
   endpointContext: (params: Record<string, unknown>, height?: number) => any;
 }
 
-export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob'))): Promise<KlayrGenesisResult> => {
+export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob')), moduleOverrides: Record<string, Record<string, unknown>> = {}): Promise<KlayrGenesisResult> => {
   const config = JSON.parse(readFileSync(devnetFile('config.json'), 'utf8'));
+  for (const [name, values] of Object.entries(moduleOverrides)) config.modules[name] = { ...config.modules[name], ...values };
   const auth = new (fw('modules/auth').AuthModule)();
   const token = new (fw('modules/token').TokenModule)();
   const fee = new (fw('modules/fee').FeeModule)();

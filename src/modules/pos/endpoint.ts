@@ -7,11 +7,11 @@ import { q96, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub } from '
 import type { BlockHeader } from '../../lib/chain/block.js';
 import { getLockedAmount } from '../token/method.js';
 import { getGenesisData } from './method.js';
+import { DEFAULT_COMMISSION } from './commands/register_validator.js';
 import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
 import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
 import { MODULE_NAME, posStore } from './stores.js';
 
-const COMMISSION = 10000;
 const addressParams = { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } } as const;
 const validatorCodec = compile<{ reportMisbehaviorHeights: number[] } & Record<string, unknown>>(validatorStoreSchema);
 const stakerCodec = compile(stakerStoreSchema);
@@ -182,7 +182,7 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
         reportMisbehaviorReward: config.reportMisbehaviorReward.toString(),
         reportMisbehaviorLimitBanned: config.reportMisbehaviorLimitBanned,
         weightScaleFactor: config.weightScaleFactor.toString(),
-        defaultCommission: COMMISSION,
+        defaultCommission: DEFAULT_COMMISSION,
       }),
     },
   };

@@ -8,6 +8,7 @@ import type { PoSConfig } from './config.js';
 import { genesisDataStoreSchema, genesisStoreSchema, nameStoreSchema, previousTimestampStoreSchema, stakerStoreSchema, validatorStoreSchema } from './schemas.js';
 import type { GenesisPoSStore, PendingUnlock, SharingCoefficient, Stake } from './schemas.js';
 import { EMPTY_KEY, MODULE_NAME, posStore } from './stores.js';
+import { compareUnlocks } from './commands/stake.js';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 const genesisCodec: CompiledSchema<GenesisPoSStore> = compile<GenesisPoSStore>(genesisStoreSchema);
@@ -18,9 +19,6 @@ const ordered = (items: readonly Buffer[]): boolean => items.every((b, i) => i =
 /** Klayr's username rule: lower-case letters, digits and !@$&_. only. */
 export const isUsername = (name: string): boolean => name === name.trim().toLowerCase() && /^[a-z0-9!@$&_.]+$/.test(name);
 const coefficientsSorted = (c: readonly SharingCoefficient[]): boolean => ordered(c.map((x) => x.tokenID));
-/** Pending unlocks: by validator address, then newest unstake height first, then larger amount first. */
-const compareUnlocks = (a: PendingUnlock, b: PendingUnlock): number =>
-  Buffer.compare(a.validatorAddress, b.validatorAddress) || b.unstakeHeight - a.unstakeHeight || (b.amount > a.amount ? 1 : b.amount < a.amount ? -1 : 0);
 
 const decode = (ctx: GenesisContext): GenesisPoSStore | undefined => {
   const bytes = ctx.asset(MODULE_NAME);

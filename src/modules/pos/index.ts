@@ -3,15 +3,26 @@ import type { PoSConfig } from './config.js';
 import { finalizePoSGenesis, initPoSGenesis } from './genesis.js';
 import { posAfterTransactionsExecute } from './round_end.js';
 import { MODULE_NAME } from './stores.js';
+import { registerValidatorCommand } from './commands/register_validator.js';
+import { stakeCommand } from './commands/stake.js';
+import { changeCommissionCommand } from './commands/change_commission.js';
+import { posEventSchemas } from './events.js';
+import type { TokenMethod } from '../token/method.js';
 
-/** The PoS module: genesis, and per block the validators' productivity and the round-end election. */
+/** The PoS module: genesis, validator registration and staking, and per block the validators' productivity and the round-end election. */
 export class PoSModule implements StateModule {
   readonly name = MODULE_NAME;
+
+  readonly commands;
+  readonly events = Object.entries(posEventSchemas).map(([name, data]) => ({ name, data }));
 
   constructor(
     private readonly config: PoSConfig,
     private readonly blockTime = 10,
-  ) {}
+    token?: TokenMethod,
+  ) {
+    this.commands = token === undefined ? [] : [registerValidatorCommand(config), stakeCommand(config, token), changeCommissionCommand(config)];
+  }
 
   initGenesisState(ctx: GenesisContext): void {
     initPoSGenesis(ctx, this.config);

@@ -1,9 +1,10 @@
-import { q96, q96Ceil, q96Div, q96FromBytes, q96Mul, q96MulDiv, q96Sub, q96ToBytes } from '../../lib/math/q96.js';
+import { q96, q96Ceil, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub, q96ToBytes } from '../../lib/math/q96.js';
 import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
 import type { TokenMethod } from '../token/method.js';
 import type { PoSConfig } from './config.js';
 import { eligibleValidatorsStoreSchema, genesisDataStoreSchema, validatorStoreSchema } from './schemas.js';
-import type { GenesisData, ValidatorAccount } from './schemas.js';
+import type { GenesisData, SharingCoefficient, ValidatorAccount } from './schemas.js';
+import { logPosEvent } from './events.js';
 import { EMPTY_KEY, MODULE_NAME, posStore } from './stores.js';
 
 export const getGenesisData = (ctx: StoreAccess): GenesisData => {
@@ -70,4 +71,27 @@ export const updateSharedRewards = (ctx: Pick<MethodContext, 'store' | 'events' 
   entry.coefficient = q96ToBytes(q96FromBytes(entry.coefficient) + increase);
   validator.sharingCoefficients.sort((a, b) => Buffer.compare(a.tokenID, b.tokenID));
   setValidatorAccount(ctx, generatorAddress, validator);
+};
+
+/** A staker's reward from a validator's sharing coefficient growth since its stake last collected. */
+export const calculateStakeRewards = (stakeCoefficient: Buffer, amount: bigint, validatorCoefficient: Buffer): bigint =>
+  q96Floor(q96Mul(q96Sub(q96FromBytes(validatorCoefficient), q96FromBytes(stakeCoefficient)), q96(amount)));
+
+/** Pays a stake its shared rewards: unlocked from the validator's locked rewards and transferred to the staker (not for self-stakes). */
+export const assignStakeRewards = (
+  ctx: Pick<MethodContext, 'store' | 'events' | 'contextStore'>,
+  token: TokenMethod,
+  stakerAddress: Buffer,
+  stake: { validatorAddress: Buffer; amount: bigint; sharingCoefficients: SharingCoefficient[] },
+  validator: ValidatorAccount,
+): void => {
+  if (stake.validatorAddress.equals(stakerAddress)) return;
+  for (const coefficient of validator.sharingCoefficients) {
+    const own = stake.sharingCoefficients.find((c) => c.tokenID.equals(coefficient.tokenID))?.coefficient ?? Buffer.alloc(24);
+    const reward = calculateStakeRewards(own, stake.amount, coefficient.coefficient);
+    if (reward <= 0n) continue;
+    token.unlock(ctx, stake.validatorAddress, MODULE_NAME, coefficient.tokenID, reward);
+    token.transfer(ctx, stake.validatorAddress, stakerAddress, coefficient.tokenID, reward);
+    logPosEvent(ctx, 'rewardsAssigned', { stakerAddress, validatorAddress: stake.validatorAddress, tokenID: coefficient.tokenID, amount: reward }, [stakerAddress]);
+  }
 };
