@@ -20,6 +20,7 @@ import { applicationModules } from '../../src/main/modules.js';
 import { registerValidatorParamsSchema } from '../../src/modules/pos/commands/register_validator.js';
 import { stakeParamsSchema } from '../../src/modules/pos/commands/stake.js';
 import { changeCommissionParamsSchema } from '../../src/modules/pos/commands/change_commission.js';
+import { emptyParamsSchema, updateGeneratorKeyParamsSchema } from '../../src/modules/pos/commands/staker_commands.js';
 import { randomAssetSchema } from '../../src/modules/random/method.js';
 import { transferParamsSchema } from '../../src/modules/token/transfer.js';
 import { getValidatorsParams } from '../../src/modules/validators/method.js';
@@ -143,7 +144,7 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
     assert.ok(stats.failures >= 10, `some transactions failed (${stats.failures})`);
   });
 
-  it('validator registration, stakes and unstakes, shared rewards assigned to stakers, with rewards from height 1', async () => {
+  it('validator registration, stakes and unstakes, commission, shared rewards claimed, unlock, generator key update, with rewards from height 1', async () => {
     const funder = devAccount(0);
     const candidate = newAccount(1);
     const stakers = [newAccount(2), newAccount(3)];
@@ -177,12 +178,16 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
         if (height === 32) txs.push(sign(stakers[0]!, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: randomBytes(20), amount: 10n * KLY }] }));
         if (height === 33) txs.push(sign(stakers[1]!, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: genesisValidator.address, amount: -5000n * KLY }] }));
         if (height === 34) txs.push(sign(stakers[1]!, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: candidate.address, amount: 100000n * KLY }] }));
+        // claiming collects the shared rewards; unlocking before the locking period ends fails; a validator rotates its generator key
+        if (height === 40) txs.push(sign(stakers[0]!, 'pos', 'claimRewards', emptyParamsSchema, {}));
+        if (height === 41) txs.push(sign(stakers[1]!, 'pos', 'unlock', emptyParamsSchema, {}));
+        if (height === 42) txs.push(sign(candidate, 'pos', 'updateGeneratorKey', updateGeneratorKeyParamsSchema, { generatorKey: randomBytes(32) }));
         return txs;
       },
     });
-    for (const name of ['pos:commissionChange', 'pos:validatorRegistered', 'pos:validatorStaked', 'pos:rewardsAssigned', 'dynamicReward:rewardMinted', 'token:lock', 'token:unlock', 'token:mint']) {
+    for (const name of ['validators:generatorKeyRegistration', 'pos:commissionChange', 'pos:validatorRegistered', 'pos:validatorStaked', 'pos:rewardsAssigned', 'dynamicReward:rewardMinted', 'token:lock', 'token:unlock', 'token:mint']) {
       assert.ok((stats.events.get(name) ?? 0) > 0, `${name} events were emitted`);
     }
-    assert.equal(stats.failures, 3);
+    assert.equal(stats.failures, 4);
   });
 });

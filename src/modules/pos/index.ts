@@ -6,6 +6,7 @@ import { MODULE_NAME } from './stores.js';
 import { registerValidatorCommand } from './commands/register_validator.js';
 import { stakeCommand } from './commands/stake.js';
 import { changeCommissionCommand } from './commands/change_commission.js';
+import { claimRewardsCommand, unlockCommand, updateGeneratorKeyCommand } from './commands/staker_commands.js';
 import { posEventSchemas } from './events.js';
 import type { TokenMethod } from '../token/method.js';
 
@@ -21,7 +22,14 @@ export class PoSModule implements StateModule {
     private readonly blockTime = 10,
     token?: TokenMethod,
   ) {
-    this.commands = token === undefined ? [] : [registerValidatorCommand(config), stakeCommand(config, token), changeCommissionCommand(config)];
+    this.commands = token === undefined ? [] : [
+            registerValidatorCommand(config),
+            stakeCommand(config, token),
+            changeCommissionCommand(config),
+            unlockCommand(config, token),
+            claimRewardsCommand(token),
+            updateGeneratorKeyCommand(),
+          ];
   }
 
   initGenesisState(ctx: GenesisContext): void {

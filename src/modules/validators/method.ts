@@ -116,3 +116,17 @@ export const getGeneratorsBetweenTimestamps = (ctx: Pick<GenesisContext, 'store'
   }
   return result;
 };
+
+/** Replaces a registered validator's generator key (validators method setValidatorGeneratorKey). */
+export const setValidatorGeneratorKey = (ctx: Context, address: Buffer, generatorKey: Buffer): void => {
+  if (address.length !== 20) throw new Error('Address is not valid.');
+  if (generatorKey.length !== 32) throw new Error('Generator key is not valid.');
+  const keys = validatorsStore(ctx, 'validatorKeys');
+  const current = keys.getWithSchema<ValidatorKeys>(address, validatorKeysSchema);
+  if (current === undefined) {
+    logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.NO_VALIDATOR);
+    throw new Error('This address is not registered as validator. Only validators can register a generator key.');
+  }
+  keys.setWithSchema(address, { ...current, generatorKey }, validatorKeysSchema);
+  logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.SUCCESS);
+};

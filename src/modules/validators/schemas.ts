@@ -62,4 +62,4 @@ export interface ValidatorKeys {
 }
 
 /** Registration results carried by the events (Klayr's KeyRegResult). */
-export const KEY_REG_RESULT = { SUCCESS: 0, ALREADY_VALIDATOR: 2, DUPLICATE_BLS_KEY: 3, INVALID_POP: 4 } as const;
+export const KEY_REG_RESULT = { SUCCESS: 0, NO_VALIDATOR: 1, ALREADY_VALIDATOR: 2, DUPLICATE_BLS_KEY: 3, INVALID_POP: 4 } as const;
