@@ -9,7 +9,11 @@ import { blsKeyGen, blsPopProve, blsPublicKeyFromPrivateKey } from '../../src/li
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { computeStorePrefix } from '../../src/lib/state/keys.js';
-import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
+import { computeMinFee, signMultiSignatureTransaction, signTransaction } from '../../src/lib/transaction/index.js';
+import { signData } from '../../src/lib/crypto/ed25519.js';
+import { MESSAGE_TAG_MULTISIG_REG } from '../../src/lib/crypto/tags.js';
+import { registerMultisignatureParamsSchema } from '../../src/modules/auth/register_multisignature.js';
+import { multisigRegMsgSchema } from '../../src/modules/auth/schemas.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
@@ -144,10 +148,11 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
     assert.ok(stats.failures >= 10, `some transactions failed (${stats.failures})`);
   });
 
-  it('validator registration, stakes and unstakes, commission, shared rewards claimed, unlock, generator key update, with rewards from height 1', async () => {
+  it('validator registration, stakes and unstakes, commission, shared rewards claimed, unlock, generator key update, multisignature registration and a multisignature transfer, with rewards from height 1', async () => {
     const funder = devAccount(0);
     const candidate = newAccount(1);
     const stakers = [newAccount(2), newAccount(3)];
+    const cosigner = newAccount(9);
     let genesisValidator: Account | { address: Buffer } = { address: Buffer.alloc(20) };
     const blsPrivateKey = blsKeyGen(sha256(Buffer.from('kestrel candidate bls')));
     const stats = await runScenario({
@@ -182,12 +187,28 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
         if (height === 40) txs.push(sign(stakers[0]!, 'pos', 'claimRewards', emptyParamsSchema, {}));
         if (height === 41) txs.push(sign(stakers[1]!, 'pos', 'unlock', emptyParamsSchema, {}));
         if (height === 42) txs.push(sign(candidate, 'pos', 'updateGeneratorKey', updateGeneratorKeyParamsSchema, { generatorKey: randomBytes(32) }));
+        // stakers[0] becomes a 2-of-2 multisignature account with a second key, then sends a transfer both keys sign;
+        // stakers[1]'s registration carries a wrong member signature and fails
+        if (height === 44 || height === 45) {
+          const owner = height === 44 ? stakers[0]! : stakers[1]!;
+          const mandatoryKeys = [owner.publicKey, cosigner.publicKey].sort(Buffer.compare);
+          const message = codec.encode(multisigRegMsgSchema, { address: owner.address, nonce: owner.nonce, numberOfSignatures: 2, mandatoryKeys, optionalKeys: [] });
+          const signatures = mandatoryKeys.map((k) => signData(MESSAGE_TAG_MULTISIG_REG, devnetChainID, height === 45 && k.equals(cosigner.publicKey) ? Buffer.alloc(1) : message, k.equals(owner.publicKey) ? owner.privateKey : cosigner.privateKey));
+          txs.push(sign(owner, 'auth', 'registerMultisignature', registerMultisignatureParamsSchema, { numberOfSignatures: 2, mandatoryKeys, optionalKeys: [], signatures }));
+        }
+        if (height === 46) {
+          const owner = stakers[0]!;
+          const keys = { mandatoryKeys: [owner.publicKey, cosigner.publicKey], optionalKeys: [] };
+          const base = { module: 'token', command: 'transfer', nonce: owner.nonce++, senderPublicKey: owner.publicKey, params: codec.encode(transferParamsSchema, { tokenID: TOKEN_ID, amount: 7n, recipientAddress: funder.address, data: '' }) };
+          const unsigned = { ...base, fee: computeMinFee(base, { numberOfSignatures: 2 }), signatures: [] };
+          txs.push(signMultiSignatureTransaction(signMultiSignatureTransaction(unsigned, devnetChainID, owner.privateKey, keys), devnetChainID, cosigner.privateKey, keys));
+        }
         return txs;
       },
     });
-    for (const name of ['validators:generatorKeyRegistration', 'pos:commissionChange', 'pos:validatorRegistered', 'pos:validatorStaked', 'pos:rewardsAssigned', 'dynamicReward:rewardMinted', 'token:lock', 'token:unlock', 'token:mint']) {
+    for (const name of ['auth:multisignatureRegistration', 'auth:invalidSignature', 'validators:generatorKeyRegistration', 'pos:commissionChange', 'pos:validatorRegistered', 'pos:validatorStaked', 'pos:rewardsAssigned', 'dynamicReward:rewardMinted', 'token:lock', 'token:unlock', 'token:mint']) {
       assert.ok((stats.events.get(name) ?? 0) > 0, `${name} events were emitted`);
     }
-    assert.equal(stats.failures, 4);
+    assert.equal(stats.failures, 5);
   });
 });

@@ -3,6 +3,7 @@ import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
 import type { StateModule, StoreAccess, TransactionContext, VerifyStatus } from '../../engine/state_machine/module.js';
 import { authAccountSchema } from './schemas.js';
+import { authEventSchemas, registerMultisignatureCommand } from './register_multisignature.js';
 import type { AuthAccount } from './schemas.js';
 
 export const MODULE_NAME = 'auth';
@@ -18,6 +19,8 @@ export const nonceStatus = (txNonce: bigint, accountNonce: bigint): VerifyStatus
 /** The auth module's transaction hooks: nonce and signatures checked, nonce incremented. */
 export class AuthModule implements StateModule {
   readonly name = MODULE_NAME;
+  readonly commands = [registerMultisignatureCommand()];
+  readonly events = Object.entries(authEventSchemas).map(([name, data]) => ({ name, data }));
 
   verifyTransaction(ctx: TransactionContext): VerifyStatus {
     const account = getAuthAccount(ctx, ctx.senderAddress) ?? DEFAULT_AUTH_ACCOUNT;
