@@ -21,9 +21,9 @@ export class EventStore {
     dbs.events.putSync(heightKey(height), eventsCodec.encode({ events: events.map(encodeEvent) }));
   }
 
-  /** Drops a height's events (pruning); call inside a commit transaction. */
-  remove(dbs: KestrelDatabases, height: number): void {
-    dbs.events.removeSync(heightKey(height));
+  /** Drops the events of every height below `height` (pruning); call inside a commit transaction. */
+  removeBelow(dbs: KestrelDatabases, height: number): void {
+    for (const key of dbs.events.getKeys({ start: heightKey(0), end: heightKey(height) })) dbs.events.removeSync(key);
   }
 
   at(height: number): BlockEvent[] {

@@ -136,7 +136,11 @@ export class ChainProcessor {
       this.engineDB.writeSync(engine);
       this.options.blocks.save(dbs, block);
       this.options.events.save(dbs, height, events);
-      if (keep >= 0 && height - keep > 0) this.options.events.remove(dbs, height - keep);
+      // as Klayr: events older than keepEventsForHeights go once their block is final
+      if (keep >= 0) {
+        const below = Math.min(this.bft.getBFTHeights(engine).maxHeightPrecommitted, Math.max(0, height - keep));
+        if (below > 0) this.options.events.removeBelow(dbs, below);
+      }
       extra?.(dbs);
     });
   }
