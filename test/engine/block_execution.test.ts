@@ -25,6 +25,8 @@ import { registerValidatorParamsSchema } from '../../src/modules/pos/commands/re
 import { stakeParamsSchema } from '../../src/modules/pos/commands/stake.js';
 import { changeCommissionParamsSchema } from '../../src/modules/pos/commands/change_commission.js';
 import { emptyParamsSchema, updateGeneratorKeyParamsSchema } from '../../src/modules/pos/commands/staker_commands.js';
+import { reportMisbehaviorParamsSchema } from '../../src/modules/pos/commands/report_misbehavior.js';
+import { encodeBlockHeader, signBlockHeader } from '../../src/lib/chain/block.js';
 import { randomAssetSchema } from '../../src/modules/random/method.js';
 import { transferParamsSchema } from '../../src/modules/token/transfer.js';
 import { getValidatorsParams } from '../../src/modules/validators/method.js';
@@ -148,11 +150,12 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
     assert.ok(stats.failures >= 10, `some transactions failed (${stats.failures})`);
   });
 
-  it('validator registration, stakes and unstakes, commission, shared rewards claimed, unlock, generator key update, multisignature registration and a multisignature transfer, with rewards from height 1', async () => {
+  it('validator registration, stakes and unstakes, commission, shared rewards claimed, unlock, generator key update, multisignature registration and a multisignature transfer, a misbehaviour report, with rewards from height 1', async () => {
     const funder = devAccount(0);
     const candidate = newAccount(1);
     const stakers = [newAccount(2), newAccount(3)];
     const cosigner = newAccount(9);
+    const generatorKeys = [newAccount(10), newAccount(11)];
     let genesisValidator: Account | { address: Buffer } = { address: Buffer.alloc(20) };
     const blsPrivateKey = blsKeyGen(sha256(Buffer.from('kestrel candidate bls')));
     const stats = await runScenario({
@@ -167,7 +170,7 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
         if (height === 1) for (const to of [candidate, ...stakers]) txs.push(transfer(funder, to.address, 5000n * KLY, 5000000n));
         if (height === 2) {
           txs.push(
-            sign(candidate, 'pos', 'registerValidator', registerValidatorParamsSchema, { name: 'kestrel_candidate', blsKey: blsPublicKeyFromPrivateKey(blsPrivateKey), proofOfPossession: blsPopProve(blsPrivateKey), generatorKey: randomBytes(32) }, 1000000000n),
+            sign(candidate, 'pos', 'registerValidator', registerValidatorParamsSchema, { name: 'kestrel_candidate', blsKey: blsPublicKeyFromPrivateKey(blsPrivateKey), proofOfPossession: blsPopProve(blsPrivateKey), generatorKey: generatorKeys[0]!.publicKey }, 1000000000n),
             // a second registration of the same name fails verification in Klayr too, so it is not sent; a duplicate key fails at execution:
           );
         }
@@ -186,7 +189,16 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
         // claiming collects the shared rewards; unlocking before the locking period ends fails; a validator rotates its generator key
         if (height === 40) txs.push(sign(stakers[0]!, 'pos', 'claimRewards', emptyParamsSchema, {}));
         if (height === 41) txs.push(sign(stakers[1]!, 'pos', 'unlock', emptyParamsSchema, {}));
-        if (height === 42) txs.push(sign(candidate, 'pos', 'updateGeneratorKey', updateGeneratorKeyParamsSchema, { generatorKey: randomBytes(32) }));
+        if (height === 42) txs.push(sign(candidate, 'pos', 'updateGeneratorKey', updateGeneratorKeyParamsSchema, { generatorKey: generatorKeys[1]!.publicKey }));
+        // two different blocks at one height signed by the candidate's generator key: reported, punished, the reporter rewarded
+        if (height === 50) {
+          const draft = { ...devnetGenesis().header, version: 2, height: 30, generatorAddress: candidate.address, maxHeightGenerated: 20, maxHeightPrevoted: 25 };
+          const [h1, h2] = [1, 2].map((n) => {
+            const { signature: _s, ...unsigned } = { ...draft, stateRoot: Buffer.alloc(32, n) };
+            return encodeBlockHeader(signBlockHeader(unsigned, devnetChainID, generatorKeys[1]!.privateKey));
+          });
+          txs.push(sign(funder, 'pos', 'reportMisbehavior', reportMisbehaviorParamsSchema, { header1: h1, header2: h2 }));
+        }
         // stakers[0] becomes a 2-of-2 multisignature account with a second key, then sends a transfer both keys sign;
         // stakers[1]'s registration carries a wrong member signature and fails
         if (height === 44 || height === 45) {
@@ -206,7 +218,7 @@ describe('block execution: Kestrel\'s modules against klayr-framework\'s, block 
         return txs;
       },
     });
-    for (const name of ['auth:multisignatureRegistration', 'auth:invalidSignature', 'validators:generatorKeyRegistration', 'pos:commissionChange', 'pos:validatorRegistered', 'pos:validatorStaked', 'pos:rewardsAssigned', 'dynamicReward:rewardMinted', 'token:lock', 'token:unlock', 'token:mint']) {
+    for (const name of ['pos:validatorPunished', 'auth:multisignatureRegistration', 'auth:invalidSignature', 'validators:generatorKeyRegistration', 'pos:commissionChange', 'pos:validatorRegistered', 'pos:validatorStaked', 'pos:rewardsAssigned', 'dynamicReward:rewardMinted', 'token:lock', 'token:unlock', 'token:mint']) {
       assert.ok((stats.events.get(name) ?? 0) > 0, `${name} events were emitted`);
     }
     assert.equal(stats.failures, 5);

@@ -30,6 +30,8 @@ export const posEventSchemas = {
     required: ['validatorAddress', 'oldCommission', 'newCommission'],
     properties: { validatorAddress: address(1), oldCommission: { dataType: 'uint32', fieldNumber: 2 }, newCommission: { dataType: 'uint32', fieldNumber: 3 } },
   },
+  validatorPunished: { $id: '/pos/events/punishValidatorData', type: 'object', required: ['address', 'height'], properties: { address: address(1), height: { dataType: 'uint32', fieldNumber: 2 } } },
+  validatorBanned: { $id: '/pos/events/validatorBannedData', type: 'object', required: ['address', 'height'], properties: { address: address(1), height: { dataType: 'uint32', fieldNumber: 2 } } },
 } as const satisfies Record<string, Schema>;
 
 type PosEvent = keyof typeof posEventSchemas;

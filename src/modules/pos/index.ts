@@ -6,6 +6,7 @@ import { MODULE_NAME } from './stores.js';
 import { registerValidatorCommand } from './commands/register_validator.js';
 import { stakeCommand } from './commands/stake.js';
 import { changeCommissionCommand } from './commands/change_commission.js';
+import { reportMisbehaviorCommand } from './commands/report_misbehavior.js';
 import { claimRewardsCommand, unlockCommand, updateGeneratorKeyCommand } from './commands/staker_commands.js';
 import { posEventSchemas } from './events.js';
 import type { TokenMethod } from '../token/method.js';
@@ -29,6 +30,7 @@ export class PoSModule implements StateModule {
             unlockCommand(config, token),
             claimRewardsCommand(token),
             updateGeneratorKeyCommand(),
+            reportMisbehaviorCommand(config, token),
           ];
   }
 
