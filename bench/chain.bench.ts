@@ -16,7 +16,13 @@ import { randomAssetCodec } from '../src/modules/random/method.js';
 import { transferParamsSchema } from '../src/modules/token/transfer.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import { tempDataPath } from '../test/helpers/state.js';
-import { runSuite } from './harness.js';
+import { printAndSave, runSuite } from './harness.js';
+import type { ComparisonResult } from './harness.js';
+import { availableParallelism } from 'node:os';
+import { certificateSignatureRequest, signCertificate, sortByBLSKey } from '../src/lib/chain/certificate.js';
+import { createAggSig } from '../src/lib/crypto/aggregate.js';
+import { BLSKeyCache } from '../src/lib/crypto/bls_key_cache.js';
+import { createPooledBLSVerifier } from '../src/workers/bls_verifier.js';
 
 const TRANSFERS = 100;
 const chainID = Buffer.from('04000000', 'hex');
@@ -79,5 +85,45 @@ export const chainBench = async () => {
   ]);
   const blockRate = results[0]!.oursOpsPerSec;
   console.log(`block processing: ${blockRate * TRANSFERS} transfers/s in blocks of ${TRANSFERS}`);
+  await certificateBench();
   return results;
+};
+
+/** Certificates signed by 51 and 103 validators: weighted aggregate verification with the bls pool and a key cache against one thread parsing the keys every time. */
+export const certificateBench = async () => {
+  const validators = devValidators().map((v) => ({ blsKey: Buffer.from(v.plain.blsKey, 'hex'), blsPrivateKey: Buffer.from(v.plain.blsPrivateKey, 'hex'), bftWeight: 1n }));
+  const certificate = { blockID: randomBytes(32), height: 1000, timestamp: 1700000000, stateRoot: randomBytes(32), validatorsHash: randomBytes(32) };
+  const requests = [51, 103].map((n) => {
+    const set = sortByBLSKey(validators.slice(0, n));
+    const pairs = set.map((v) => ({ publicKey: v.blsKey, signature: signCertificate(v.blsPrivateKey, chainID, certificate) }));
+    const { aggregationBits, signature } = createAggSig(set.map((v) => v.blsKey), pairs);
+    return certificateSignatureRequest(certificate.validatorsHash, set, BigInt(Math.floor((2 * n) / 3) + 1), chainID, certificate, aggregationBits, signature);
+  });
+  const TASKS = 64;
+  const results: ComparisonResult[] = [];
+  for (const request of requests) {
+    const n = request.publicKeys.length;
+    if (!new BLSKeyCache().verifyWeighted(request)) throw new Error('the certificate does not verify');
+    const timed = async (run: () => Promise<unknown>) => {
+      const started = performance.now();
+      await run();
+      return (TASKS * 1000) / (performance.now() - started);
+    };
+    const oneThread = await timed(async () => {
+      for (let i = 0; i < TASKS; i++) new BLSKeyCache().verifyWeighted(request);
+    });
+    const cache = new BLSKeyCache();
+    const cached = await timed(async () => {
+      for (let i = 0; i < TASKS; i++) cache.verifyWeighted(request);
+    });
+    const threads = Math.max(1, availableParallelism());
+    const pool = createPooledBLSVerifier(threads);
+    await Promise.all(Array.from({ length: threads * 2 }, () => pool.verifyWeighted(request)));
+    const pooled = await timed(() => Promise.all(Array.from({ length: TASKS }, () => pool.verifyWeighted(request))));
+    await pool.close();
+    const baseline = `one thread, keys parsed per check (as Klayr's verifyWeightedAggSig)`;
+    results.push({ name: `certificate of ${n} validators, main thread with key cache`, baseline, oursOpsPerSec: Math.round(cached), baselineOpsPerSec: Math.round(oneThread), ratio: Number((cached / oneThread).toFixed(2)) });
+    results.push({ name: `certificate of ${n} validators, bls pool of ${threads} threads with key caches, ${TASKS} concurrent`, baseline, oursOpsPerSec: Math.round(pooled), baselineOpsPerSec: Math.round(oneThread), ratio: Number((pooled / oneThread).toFixed(2)) });
+  }
+  printAndSave('certificates', results, { cores: availableParallelism(), tasks: TASKS });
 };

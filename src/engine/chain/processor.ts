@@ -1,6 +1,9 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID, computeAssetRoot, computeTransactionRoot, validateBlock, verifyBlockHeaderSignature } from '../../lib/chain/block.js';
-import { unsignedCertificateOf, verifyAggregateCertificateSignature } from '../../lib/chain/certificate.js';
+import { certificateSignatureRequest, unsignedCertificateOf } from '../../lib/chain/certificate.js';
+import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
+import type { WeightedAggregateRequest } from '../../lib/crypto/bls_key_cache.js';
+import type { BLSVerifier } from '../../workers/bls_verifier.js';
 import { computeEventRoot } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import { encodeTransaction, transactionID, validateTransaction } from '../../lib/transaction/index.js';
@@ -56,6 +59,7 @@ export interface ExecutedBlock {
 export class ChainProcessor {
   readonly engineDB: PlainStateDB;
   readonly #now: () => number;
+  readonly #blsKeys = new BLSKeyCache();
 
   constructor(private readonly options: ChainOptions) {
     this.engineDB = new PlainStateDB(options.dbs.engine);
@@ -167,12 +171,12 @@ export class ChainProcessor {
   }
 
   /** Verifies a block received for the tip, executes it, checks its roots and commits it. */
-  processBlock(block: Block): ExecutedBlock {
+  processBlock(block: Block, options: { aggregateCommitVerified?: boolean } = {}): ExecutedBlock {
     validateBlock(block, validateTransaction);
     const size = block.transactions.reduce((s, tx) => s + encodeTransaction(tx).length, 0);
     if (size > this.options.maxTransactionsSize) throw new Error(`Transactions in the block exceed maxTransactionsSize ${this.options.maxTransactionsSize}`);
     if (block.header.version !== BLOCK_VERSION) throw new Error(`Block version must be ${BLOCK_VERSION}`);
-    this.verifyHeader(block.header);
+    this.verifyHeader(block.header, options.aggregateCommitVerified === true);
     const executed = this.execute(block);
     const roots = this.rootsOf(executed);
     const id = blockHeaderID(block.header).toString('hex');
@@ -184,7 +188,7 @@ export class ChainProcessor {
   }
 
   /** Consensus checks of a header against the tip and the committed BFT state (Klayr's Consensus._verify). */
-  verifyHeader(header: BlockHeader): void {
+  verifyHeader(header: BlockHeader, aggregateCommitVerified = false): void {
     const id = blockHeaderID(header).toString('hex');
     const tip = this.lastBlock().header;
     const engine = this.engineView();
@@ -203,11 +207,15 @@ export class ChainProcessor {
     const generator = this.bft.getBFTParameters(engine, header.height).validators.find((v) => v.address.equals(header.generatorAddress));
     if (generator === undefined) throw new Error(`Validator with address ${header.generatorAddress.toString('hex')} does not exist for height ${header.height}`);
     if (!verifyBlockHeaderSignature(header, generator.generatorKey, this.options.chainID)) throw new Error(`Invalid signature ${header.signature.toString('hex')} of the block with id: ${id}`);
-    if (!this.verifyAggregateCommit(engine, header.aggregateCommit)) throw new Error(`Invalid aggregateCommit for the block with id: ${id}`);
+    if (!aggregateCommitVerified && !this.verifyAggregateCommit(engine, header.aggregateCommit)) throw new Error(`Invalid aggregateCommit for the block with id: ${id}`);
   }
 
-  /** LIP 0061: an empty commit repeats the certified height; otherwise a certificate for a precommitted block by enough weight. */
-  verifyAggregateCommit(engine: BlockState, commit: BlockHeader['aggregateCommit']): boolean {
+  /**
+   * LIP 0061's rules for a block's aggregate commit: true for an empty commit repeating the
+   * certified height, false for a commit that breaks a rule, otherwise the signature check
+   * (a certificate of a precommitted block by enough BFT weight) still to run.
+   */
+  aggregateCommitCheck(engine: BlockState, commit: BlockHeader['aggregateCommit']): boolean | WeightedAggregateRequest {
     const { maxHeightCertified, maxHeightPrecommitted } = this.bft.getBFTHeights(engine);
     const bitsEmpty = commit.aggregationBits.length === 0;
     const signatureEmpty = commit.certificateSignature.length === 0;
@@ -222,7 +230,21 @@ export class ChainProcessor {
     }
     const certified = this.options.blocks.byHeight(commit.height);
     if (certified === undefined) return false;
-    const { validators, certificateThreshold } = this.bft.getBFTParametersActiveValidators(engine, commit.height);
-    return verifyAggregateCertificateSignature(validators, certificateThreshold, this.options.chainID, unsignedCertificateOf(certified.header), commit.aggregationBits, commit.certificateSignature);
+    const { validators, certificateThreshold, validatorsHash } = this.bft.getBFTParametersActiveValidators(engine, commit.height);
+    return certificateSignatureRequest(validatorsHash, validators, certificateThreshold, this.options.chainID, unsignedCertificateOf(certified.header), commit.aggregationBits, commit.certificateSignature);
+  }
+
+  /** The aggregate commit check on this thread (with a cache of each validator set's parsed BLS keys). */
+  verifyAggregateCommit(engine: BlockState, commit: BlockHeader['aggregateCommit']): boolean {
+    const check = this.aggregateCommitCheck(engine, commit);
+    return typeof check === 'boolean' ? check : this.#blsKeys.verifyWeighted(check);
+  }
+
+  /** processBlock with the certificate signature checked by a verifier (the `bls` worker pool) first. */
+  async processBlockVerifiedBy(block: Block, verifier: BLSVerifier): Promise<ExecutedBlock> {
+    const check = this.aggregateCommitCheck(this.engineView(), block.header.aggregateCommit);
+    const valid = typeof check === 'boolean' ? check : await verifier.verifyWeighted(check);
+    if (!valid) throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
+    return this.processBlock(block, { aggregateCommitVerified: true });
   }
 }

@@ -1,6 +1,6 @@
 import { compile } from '../codec/index.js';
 import type { Schema } from '../codec/index.js';
-import { verifyWeightedAggSig } from '../crypto/aggregate.js';
+import type { WeightedAggregateRequest } from '../crypto/bls_key_cache.js';
 import { blsSignData, blsVerifyData } from '../crypto/bls.js';
 import { MESSAGE_TAG_CERTIFICATE } from '../crypto/tags.js';
 import type { BlockHeader } from './block.js';
@@ -43,24 +43,26 @@ export const verifySingleCertificateSignature = (blsKey: Uint8Array, signature: 
 /** Validators ordered by BLS key, as aggregation bits index them. */
 export const sortByBLSKey = <V extends { blsKey: Buffer }>(validators: readonly V[]): V[] => [...validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
 
-/** An aggregate certificate signature by validators weighing at least the threshold (bits over BLS-key order). */
-export const verifyAggregateCertificateSignature = (
+/** The check of an aggregate certificate signature: validators ordered by BLS key, as aggregation bits index them. */
+export const certificateSignatureRequest = (
+  validatorsHash: Buffer,
   validators: readonly { blsKey: Buffer; bftWeight: bigint }[],
   threshold: bigint,
   chainID: Uint8Array,
   certificate: UnsignedCertificate,
   aggregationBits: Uint8Array,
   signature: Uint8Array,
-): boolean => {
+): WeightedAggregateRequest => {
   const sorted = sortByBLSKey(validators);
-  return verifyWeightedAggSig(
-    sorted.map((v) => v.blsKey),
+  return {
+    keySetID: validatorsHash,
+    publicKeys: sorted.map((v) => v.blsKey),
+    weights: sorted.map((v) => v.bftWeight),
+    threshold,
     aggregationBits,
     signature,
-    MESSAGE_TAG_CERTIFICATE,
+    tag: MESSAGE_TAG_CERTIFICATE,
     chainID,
-    certificateCodec.encode(certificate),
-    sorted.map((v) => v.bftWeight),
-    threshold,
-  );
+    message: certificateCodec.encode(certificate),
+  };
 };

@@ -1,0 +1,27 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { BLSKeyCache } from '../lib/crypto/bls_key_cache.js';
+import type { WeightedAggregateRequest } from '../lib/crypto/bls_key_cache.js';
+
+/** Aggregate-signature verification; the engine depends on this, never on Piscina. */
+export interface BLSVerifier {
+  verifyWeighted(request: WeightedAggregateRequest): Promise<boolean>;
+  queueSize(): number;
+  close(): Promise<void>;
+}
+
+/** On the calling thread, with a key cache (tests, small nodes). */
+export const createLocalBLSVerifier = (): BLSVerifier => {
+  const cache = new BLSKeyCache();
+  return { verifyWeighted: async (request) => cache.verifyWeighted(request), queueSize: () => 0, close: async () => undefined };
+};
+
+/** The `bls` pool: worker threads, each with its own key cache. */
+export const createPooledBLSVerifier = (threads = Math.max(1, availableParallelism() - 1)): BLSVerifier => {
+  const pool = new Piscina({ filename: new URL('./bls_task.js', import.meta.url).href, minThreads: 1, maxThreads: threads });
+  return {
+    verifyWeighted: async (request) => (await pool.run(request)) as boolean,
+    queueSize: () => pool.queueSize,
+    close: () => pool.destroy(),
+  };
+};
