@@ -16,6 +16,9 @@ import { stateEndpoints } from '../engine/chain/state_endpoint.js';
 import { createPooledStateProver } from '../workers/state_prover.js';
 import type { StateProver } from '../workers/state_prover.js';
 import { moduleMetadata } from './metadata.js';
+import { createPooledSignatureVerifier } from '../workers/signature_verifier.js';
+import type { SignatureVerifier } from '../workers/signature_verifier.js';
+import { getAuthAccount } from '../modules/auth/module.js';
 import { BlockState } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { tokenEndpoints } from '../modules/token/endpoint.js';
@@ -52,6 +55,7 @@ export class KestrelNode {
   #generator?: Generator;
   #pool?: TransactionPool;
   #prover?: StateProver;
+  #signatures?: SignatureVerifier;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -85,7 +89,7 @@ export class KestrelNode {
         genesis: config.genesis as unknown as Record<string, unknown>,
         network: config.network,
         chainStatus: () => {
-          const tip = blocks.last()!;
+          const tip = chain.lastBlock();
           return {
             lastBlockID: blockHeaderID(tip.header).toString('hex'),
             height: tip.header.height,
@@ -140,7 +144,11 @@ export class KestrelNode {
     }));
     pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
     pool.start();
-    this.registry.registerNamespace('txpool', txpoolEndpoints(chain, pool));
+    this.#signatures = createPooledSignatureVerifier(chainID, (address) => {
+      const account = getAuthAccount(view(), address);
+      return account === undefined || account.numberOfSignatures === 0 ? undefined : account;
+    }, 1);
+    this.registry.registerNamespace('txpool', txpoolEndpoints(chain, pool, this.#signatures));
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
     await this.#rpc.start();
 
@@ -189,6 +197,7 @@ export class KestrelNode {
     this.#generator?.stop();
     this.#pool?.stop();
     await this.#prover?.close();
+    await this.#signatures?.close();
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
   }

@@ -143,6 +143,9 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
 
       // bad input is refused and changes nothing
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: 'zz' }), /format|hex/);
+      const badSignature = Buffer.from(transfer(nonce0 + 3n, 1n).hex, 'hex');
+      badSignature[badSignature.length - 5]! ^= 1;
+      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: badSignature.toString('hex') }), /Failed to validate signature/);
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0, 1n).hex }), /nonce is lower than account nonce/);
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 3n, 1n, 10n).hex }), /Insufficient transaction fee/);
 

@@ -60,6 +60,7 @@ export class ChainProcessor {
   readonly engineDB: PlainStateDB;
   readonly #now: () => number;
   readonly #blsKeys = new BLSKeyCache();
+  #tip?: Block;
 
   constructor(private readonly options: ChainOptions) {
     this.engineDB = new PlainStateDB(options.dbs.engine);
@@ -70,10 +71,14 @@ export class ChainProcessor {
     return this.options.bft.method;
   }
 
+  /** The tip, kept in memory from the last commit (read from storage once). */
   lastBlock(): Block {
-    const last = this.options.blocks.last();
-    if (last === undefined) throw new Error('The chain has no genesis block');
-    return last;
+    if (this.#tip === undefined) {
+      const last = this.options.blocks.last();
+      if (last === undefined) throw new Error('The chain has no genesis block');
+      this.#tip = last;
+    }
+    return this.#tip;
   }
 
   /** A read view of the committed engine state (BFT votes and parameters). */
@@ -147,6 +152,7 @@ export class ChainProcessor {
       }
       extra?.(dbs);
     });
+    this.#tip = block;
   }
 
   #transactionContext(tx: TransactionObject, events: EventQueue) {
@@ -157,8 +163,8 @@ export class ChainProcessor {
   }
 
   /** A transaction verified against committed state with the tip's header, as Klayr's pool and endpoints verify it. */
-  verifyTransaction(tx: TransactionObject, onlyCommand = false): VerifyResult {
-    return this.options.machine.verifyTransaction(this.#transactionContext(tx, new EventQueue(0)), onlyCommand);
+  verifyTransaction(tx: TransactionObject, onlyCommand = false, signaturesVerified = false): VerifyResult {
+    return this.options.machine.verifyTransaction({ ...this.#transactionContext(tx, new EventQueue(0)), signaturesVerified }, onlyCommand);
   }
 
   /** Executes a transaction on a throw-away overlay of committed state: the result and the events it would emit. */

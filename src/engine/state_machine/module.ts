@@ -41,6 +41,8 @@ export interface TransactionContext extends BlockContext {
   readonly senderAddress: Buffer;
   /** Encoded size in bytes (the min fee is per byte). */
   readonly transactionSize: number;
+  /** The signatures were already checked (in the signature worker pool) against this state's keys. */
+  readonly signaturesVerified?: boolean;
 }
 
 export interface CommandContext<P = unknown> extends TransactionContext {

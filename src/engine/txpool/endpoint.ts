@@ -8,7 +8,9 @@ import type { ChainProcessor } from '../chain/processor.js';
 import { VERIFY_STATUS } from '../state_machine/module.js';
 import type { VerifyStatus } from '../state_machine/module.js';
 import type { TransactionPool } from './pool.js';
-import { TransactionStatus } from './types.js';
+import { TransactionStatus, verdictStatus } from './types.js';
+import { prepareCandidate } from './candidate.js';
+import type { SignatureVerifier } from '../../workers/signature_verifier.js';
 
 /** The state machine's verify status as the pool's (OK processable, PENDING kept for later, FAIL invalid). */
 export const poolStatusOf = (status: VerifyStatus): TransactionStatus =>
@@ -23,14 +25,19 @@ const transactionParam = (hex: unknown): TransactionObject => {
 const hexTransaction = { transaction: { type: 'string', format: 'hex' } } as const;
 
 /** The txpool namespace, as Klayr Core answers it. */
-export const txpoolEndpoints = (chain: ChainProcessor, pool: TransactionPool): Record<string, EndpointDefinition> => ({
+export const txpoolEndpoints = (chain: ChainProcessor, pool: TransactionPool, signatures?: SignatureVerifier): Record<string, EndpointDefinition> => ({
   postTransaction: {
     description: 'Verifies a transaction against the tip and adds it to the pool.',
     params: { type: 'object', required: ['transaction'], properties: hexTransaction },
-    handler: ({ params }) => {
+    handler: async ({ params }) => {
       const tx = transactionParam(params.transaction);
       const transactionId = transactionID(tx).toString('hex');
-      const verified = chain.verifyTransaction(tx);
+      // signatures are checked in the worker pool, in batches; the state checks stay here
+      if (signatures !== undefined) {
+        const verdict = await signatures.verify(prepareCandidate(tx));
+        if (verdictStatus(verdict) === TransactionStatus.INVALID) throw new Error(typeof verdict === 'object' && verdict.message !== undefined ? verdict.message : 'Transaction verification failed.');
+      }
+      const verified = chain.verifyTransaction(tx, false, signatures !== undefined);
       if (verified.status === VERIFY_STATUS.FAIL) throw new Error(verified.error?.message ?? 'Transaction verification failed.');
       const added = pool.addVerified(tx, poolStatusOf(verified.status));
       if (!added.ok) throw new Error(added.error.message || 'Transaction verification failed.');

@@ -28,7 +28,7 @@ export class AuthModule implements StateModule {
     if (status === VERIFY_STATUS.FAIL) {
       throw new Error(`Transaction with id:${ctx.transactionID.toString('hex')} nonce is lower than account nonce.`);
     }
-    verifyTransactionSignatures(ctx.transaction, ctx.chainID, account.numberOfSignatures === 0 ? undefined : account);
+    if (ctx.signaturesVerified !== true) verifyTransactionSignatures(ctx.transaction, ctx.chainID, account.numberOfSignatures === 0 ? undefined : account);
     return status;
   }
 
