@@ -142,7 +142,7 @@ describe('auth and fee endpoints against klayr-framework on the devnet genesis s
 describe('mainchain interoperability endpoints against klayr-framework on the devnet genesis state', () => {
   const ours = mainchainInteroperabilityEndpoints(view);
 
-  it('fees, own chain account, chain ID and chain name availability', async () => {
+  it('fees, own chain account, chain ID and chain name availability, chain accounts and channels, CCM schema', async () => {
     const klayr = await klayrDevnetGenesis();
     const endpoint = klayr.modules.interoperability.endpoint;
     const cases: [string, Record<string, unknown>][] = [
@@ -151,12 +151,20 @@ describe('mainchain interoperability endpoints against klayr-framework on the de
       ['getOwnChainAccount', {}],
       ...['04000000', '04000001', '04123456', '05000001'].map((chainID): [string, Record<string, unknown>] => ['isChainIDAvailable', { chainID }]),
       ...['klayr_mainchain', 'mysidechain', 'a'].map((name): [string, Record<string, unknown>] => ['isChainNameAvailable', { name }]),
+      ['getAllChainAccounts', { chainID: '00000000' }],
+      ['getCCMSchema', {}],
     ];
     for (const [method, params] of cases) {
       assert.deepEqual(await call(ours[method]!, params), await endpoint[method](klayr.endpointContext(params)), `${method} ${JSON.stringify(params)}`);
     }
     await assert.rejects(() => call(ours.isChainNameAvailable!, { name: 'Bad Name' }), /Invalid name property/);
     await assert.rejects(() => endpoint.isChainNameAvailable(klayr.endpointContext({ name: 'Bad Name' })), /Invalid name property/);
+    // no sidechain is registered on the devnet: every per-chain reader errors, on both sides
+    for (const method of ['getChainAccount', 'getChannel', 'getTerminatedStateAccount', 'getTerminatedOutboxAccount', 'getChainValidators']) {
+      await assert.rejects(() => call(ours[method]!, { chainID: '04000001' }), /does not exist/, method);
+      await assert.rejects(async () => endpoint[method](klayr.endpointContext({ chainID: '04000001' })), Error, method);
+      await assert.rejects(() => call(ours[method]!, { chainID: 'zzzzzzzz' }), /format|hex/, method);
+    }
   });
 });
 

@@ -2,7 +2,8 @@ import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
 import { computeSubstorePrefix } from '../../lib/state/keys.js';
 import { INTEROP_STORES, STORE_PREFIX } from './index.js';
-import { ownChainAccountSchema } from './schemas.js';
+import type { Schema } from '../../lib/codec/index.js';
+import { ccmSchema, chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
 export const CHAIN_REGISTRATION_FEE = 1000000000n;
 export const MIN_RETURN_FEE_PER_BYTE = 1000n;
@@ -15,8 +16,82 @@ const ownAccount = (view: StoreAccess) => {
   return account;
 };
 
-/** The mainchain interoperability endpoints that need no sidechain data, as klayr-framework answers them. */
+const chainIDParams = { type: 'object', required: ['chainID'], properties: { chainID: { type: 'string', format: 'hex', minLength: 8, maxLength: 8 } } } as const;
+type Box = { appendPath: Buffer[]; size: number; root: Buffer };
+const boxJSON = (box: Box) => ({ appendPath: box.appendPath.map((a) => a.toString('hex')), root: box.root.toString('hex'), size: box.size });
+
+/** A store entry for a chain ID, or Klayr's error when there is none. */
+const entry = <T>(view: StoreAccess, name: keyof typeof INTEROP_STORES, chainID: string, schema: Schema, what: string): T => {
+  const value = store(view, name).getWithSchema<T>(Buffer.from(chainID, 'hex'), schema);
+  if (value === undefined) throw new Error(`${what} for chain ${chainID} does not exist.`);
+  return value;
+};
+
+interface ChainAccount {
+  name: string;
+  status: number;
+  lastCertificate: { height: number; timestamp: number; stateRoot: Buffer; validatorsHash: Buffer };
+}
+const chainAccountJSON = ({ name, status, lastCertificate }: ChainAccount) => ({
+  lastCertificate: { height: lastCertificate.height, timestamp: lastCertificate.timestamp, stateRoot: lastCertificate.stateRoot.toString('hex'), validatorsHash: lastCertificate.validatorsHash.toString('hex') },
+  name,
+  status,
+});
+
+/** The mainchain interoperability endpoints, as klayr-framework answers them. */
 export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): Record<string, EndpointDefinition> => ({
+  getChainAccount: {
+    params: chainIDParams,
+    handler: ({ params }) => chainAccountJSON(entry<ChainAccount>(state(), 'chainAccount', params.chainID as string, chainAccountSchema, 'Chain account')),
+  },
+  getAllChainAccounts: {
+    params: chainIDParams,
+    handler: ({ params }) => ({
+      chains: store(state(), 'chainAccount')
+        .iterateWithSchema<ChainAccount>({ gte: Buffer.from(params.chainID as string, 'hex'), lte: Buffer.alloc(4, 255) }, chainAccountSchema)
+        .map(({ value }) => chainAccountJSON(value)),
+    }),
+  },
+  getChannel: {
+    params: chainIDParams,
+    handler: ({ params }) => {
+      const channel = entry<{ inbox: Box; outbox: Box; partnerChainOutboxRoot: Buffer; messageFeeTokenID: Buffer; minReturnFeePerByte: bigint }>(state(), 'channelData', params.chainID as string, channelDataSchema, 'Channel');
+      return {
+        messageFeeTokenID: channel.messageFeeTokenID.toString('hex'),
+        outbox: boxJSON(channel.outbox),
+        inbox: boxJSON(channel.inbox),
+        partnerChainOutboxRoot: channel.partnerChainOutboxRoot.toString('hex'),
+        minReturnFeePerByte: channel.minReturnFeePerByte.toString(),
+      };
+    },
+  },
+  getTerminatedStateAccount: {
+    params: chainIDParams,
+    handler: ({ params }) => {
+      const account = entry<{ stateRoot: Buffer; initialized: boolean; mainchainStateRoot: Buffer }>(state(), 'terminatedState', params.chainID as string, terminatedStateSchema, 'Terminated state account');
+      return { stateRoot: account.stateRoot.toString('hex'), initialized: account.initialized, mainchainStateRoot: account.mainchainStateRoot.toString('hex') };
+    },
+  },
+  getTerminatedOutboxAccount: {
+    params: chainIDParams,
+    handler: ({ params }) => {
+      const account = entry<{ outboxRoot: Buffer; outboxSize: number; partnerChainInboxSize: number }>(state(), 'terminatedOutbox', params.chainID as string, terminatedOutboxSchema, 'Terminated outbox account');
+      return { outboxRoot: account.outboxRoot.toString('hex'), outboxSize: account.outboxSize, partnerChainInboxSize: account.partnerChainInboxSize };
+    },
+  },
+  getChainValidators: {
+    params: chainIDParams,
+    handler: ({ params }) => {
+      const view = state();
+      if (!store(view, 'chainAccount').has(Buffer.from(params.chainID as string, 'hex'))) throw new Error('Chain account does not exist.');
+      const validators = entry<{ activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint }>(view, 'chainValidators', params.chainID as string, chainValidatorsSchema, 'Chain validators');
+      return {
+        activeValidators: validators.activeValidators.map((v) => ({ blsKey: v.blsKey.toString('hex'), bftWeight: v.bftWeight.toString() })),
+        certificateThreshold: validators.certificateThreshold.toString(),
+      };
+    },
+  },
+  getCCMSchema: { handler: () => ({ schema: ccmSchema }) },
   getRegistrationFee: { handler: () => ({ fee: CHAIN_REGISTRATION_FEE.toString() }) },
   getMinimumMessageFee: { handler: () => ({ fee: MIN_RETURN_FEE_PER_BYTE.toString() }) },
   getOwnChainAccount: {

@@ -318,3 +318,28 @@ export const registeredNamesSchema = {
     }
   }
 } as const satisfies Schema;
+
+const chainInfo = genesisInteroperabilitySchema.properties.chainInfos.items.properties;
+/** Store schemas: the genesis asset embeds Klayr's store schemas as they are. */
+export const chainAccountSchema = chainInfo.chainData;
+export const channelDataSchema = chainInfo.channelData;
+export const chainValidatorsSchema = chainInfo.chainValidators;
+export const terminatedStateSchema = genesisInteroperabilitySchema.properties.terminatedStateAccounts.items.properties.terminatedStateAccount;
+export const terminatedOutboxSchema = genesisInteroperabilitySchema.properties.terminatedOutboxAccounts.items.properties.terminatedOutboxAccount;
+
+/** A cross-chain message (klayr-framework ccmSchema). */
+export const ccmSchema = {
+  $id: '/modules/interoperability/ccm',
+  type: 'object',
+  required: ['module', 'crossChainCommand', 'nonce', 'fee', 'sendingChainID', 'receivingChainID', 'params', 'status'],
+  properties: {
+    module: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 },
+    crossChainCommand: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 2 },
+    nonce: { dataType: 'uint64', fieldNumber: 3 },
+    fee: { dataType: 'uint64', fieldNumber: 4 },
+    sendingChainID: { dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber: 5 },
+    receivingChainID: { dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber: 6 },
+    params: { dataType: 'bytes', fieldNumber: 7 },
+    status: { dataType: 'uint32', fieldNumber: 8 },
+  },
+} as const satisfies Schema;
