@@ -55,6 +55,7 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, logg
     maxTransactionsSize: config.genesis.maxTransactionsSize,
     minimumCertifyHeight: config.genesis.minimumCertifyHeight ?? 1,
     keepEventsForHeights: config.system.keepEventsForHeights,
+    inclusionProofs: { keys: config.system.inclusionProofKeys.map((k) => Buffer.from(k, 'hex')), keepForHeights: config.system.keepInclusionProofsForHeights },
     ...(now !== undefined ? { now } : {}),
   });
   const storedGenesis = blocks.idAtHeight(genesis.header.height);

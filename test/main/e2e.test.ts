@@ -141,6 +141,13 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const asProof = { siblingHashes: eventProof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: eventProof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
       assert.ok(verifySMTProof([eventKey], asProof, Buffer.from(block.header.eventRoot, 'hex'), 12));
 
+      // the devnet config's system.inclusionProofKeys are proved after every block (Klayr's chain_getInclusionProofsAtHeight)
+      const inclusionKey = Buffer.from(config.system.inclusionProofKeys[0]!, 'hex');
+      const inclusion = await client.invoke('chain_getInclusionProofsAtHeight', { height: eventHeight });
+      const inclusionProof = { siblingHashes: inclusion.proof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: inclusion.proof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
+      assert.equal(inclusionProof.queries.length, 1);
+      assert.ok(verifySMTProof([stateSMTKey(inclusionKey)], inclusionProof, Buffer.from(block.header.stateRoot, 'hex'), 38));
+
       // bad input is refused and changes nothing
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: 'zz' }), /format|hex/);
       const badSignature = Buffer.from(transfer(nonce0 + 3n, 1n).hex, 'hex');

@@ -5,6 +5,7 @@ import type { EndpointDefinition } from '../../rpc/registry.js';
 import { areHeadersContradicting } from '../bft/index.js';
 import type { BFTParameters } from '../bft/index.js';
 import type { ChainProcessor } from './processor.js';
+import { proofToJSON } from '../../lib/tree/proof_json.js';
 
 const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } } } as const;
 
@@ -33,6 +34,11 @@ export const chainBFTEndpoints = (chain: ChainProcessor, now: () => number = () 
     handler: () => ({
       list: chain.bft.getGeneratorList(chain.engineView(), now()).map((g) => ({ address: addressToKlayr32(g.address), nextAllocatedTime: g.nextAllocatedTime })),
     }),
+  },
+  getInclusionProofsAtHeight: {
+    description: 'The proof of system.inclusionProofKeys saved after the block at a height (empty when none was kept).',
+    params: heightParams,
+    handler: ({ params }) => ({ proof: proofToJSON(chain.inclusionProofsAt(params.height as number)) }),
   },
   areHeadersContradicting: {
     description: 'Whether two encoded block headers from the same generator contradict each other.',

@@ -20,6 +20,7 @@ import type { StateMachine, TransactionSelection } from '../state_machine/state_
 import type { NextValidators } from '../state_machine/module.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { BlockStore } from './block_store.js';
+import { InclusionProofStore } from './inclusion_proof_store.js';
 import type { EventStore } from './event_store.js';
 
 /** Block version of Klayr SDK v6 blocks after genesis. */
@@ -39,6 +40,8 @@ export interface ChainOptions {
   minimumCertifyHeight: number;
   /** Events older than this many heights are pruned; -1 keeps all. */
   keepEventsForHeights: number;
+  /** State keys proved after every block (system.inclusionProofKeys), kept for keepInclusionProofsForHeights (-1: all). */
+  inclusionProofs?: { keys: Buffer[]; keepForHeights: number };
   now?: () => number;
 }
 
@@ -61,9 +64,11 @@ export class ChainProcessor {
   readonly #now: () => number;
   readonly #blsKeys = new BLSKeyCache();
   #tip?: Block;
+  readonly #proofs: InclusionProofStore;
 
   constructor(private readonly options: ChainOptions) {
     this.engineDB = new PlainStateDB(options.dbs.engine);
+    this.#proofs = new InclusionProofStore(options.dbs.meta);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
 
@@ -153,6 +158,22 @@ export class ChainProcessor {
       extra?.(dbs);
     });
     this.#tip = block;
+    this.#saveInclusionProofs(height, prepared.root, engine);
+  }
+
+  /** As Klayr after each block: a proof of the configured keys against the new state root, stored by height and pruned like events. */
+  #saveInclusionProofs(height: number, root: Buffer, engine: BlockState): void {
+    const config = this.options.inclusionProofs;
+    if (config === undefined || config.keys.length === 0 || config.keepForHeights === 0) return;
+    this.#proofs.save(height, this.options.stateDB.prove(root, config.keys));
+    if (config.keepForHeights > 0) {
+      const below = Math.min(this.bft.getBFTHeights(engine).maxHeightPrecommitted, Math.max(0, height - config.keepForHeights));
+      if (below > 0) this.#proofs.removeBelow(below);
+    }
+  }
+
+  inclusionProofsAt(height: number) {
+    return this.#proofs.at(height);
   }
 
   #transactionContext(tx: TransactionObject, events: EventQueue) {

@@ -1,0 +1,47 @@
+import { compile } from '../../lib/codec/index.js';
+import type { Schema } from '../../lib/codec/index.js';
+import type { SMTProof } from '../../lib/tree/index.js';
+import type { BinaryDB } from '../storage/database.js';
+
+/** @klayr/chain's stored inclusion proof. */
+const inclusionProofSchema = {
+  $id: '/storage/inclusionProof',
+  type: 'object',
+  required: ['siblingHashes', 'queries'],
+  properties: {
+    siblingHashes: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } },
+    queries: {
+      type: 'array',
+      fieldNumber: 2,
+      items: { type: 'object', properties: { key: { dataType: 'bytes', fieldNumber: 1 }, value: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 } } },
+    },
+  },
+} as const satisfies Schema;
+const proofCodec = compile<SMTProof>(inclusionProofSchema);
+const PREFIX = Buffer.from('proof:');
+
+const heightKey = (height: number): Buffer => {
+  const key = Buffer.alloc(PREFIX.length + 4);
+  PREFIX.copy(key);
+  key.writeUInt32BE(height, PREFIX.length);
+  return key;
+};
+
+/** Proofs of the configured state keys (system.inclusionProofKeys) at each height, kept like events. */
+export class InclusionProofStore {
+  constructor(private readonly db: BinaryDB) {}
+
+  save(height: number, proof: SMTProof): void {
+    this.db.putSync(heightKey(height), proofCodec.encode(proof));
+  }
+
+  /** An empty proof for a height without one, as Klayr answers. */
+  at(height: number): SMTProof {
+    const raw = this.db.get(heightKey(height));
+    return raw === undefined ? { siblingHashes: [], queries: [] } : proofCodec.decode(raw);
+  }
+
+  removeBelow(height: number): void {
+    for (const key of this.db.getKeys({ start: heightKey(0), end: heightKey(height) })) this.db.removeSync(key);
+  }
+}
