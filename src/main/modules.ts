@@ -47,6 +47,6 @@ export const applicationModules = (config: ApplicationConfig): StateModule[] => 
     new PoSModule(configs.pos, blockTime, token),
     new RandomModule(),
     new DynamicRewardModule({ config: configs.reward, pos: configs.pos, token, blockTime }),
-    new LegacyModule(),
+    new LegacyModule({ token, pos: configs.pos, chainID: configs.chainID }),
   ];
 };

@@ -16,6 +16,7 @@ import { stateEndpoints } from '../engine/chain/state_endpoint.js';
 import { createPooledStateProver } from '../workers/state_prover.js';
 import type { StateProver } from '../workers/state_prover.js';
 import { moduleMetadata } from './metadata.js';
+import { legacyEndpoints } from '../modules/legacy/endpoint.js';
 import { createPooledSignatureVerifier } from '../workers/signature_verifier.js';
 import type { SignatureVerifier } from '../workers/signature_verifier.js';
 import { getAuthAccount } from '../modules/auth/module.js';
@@ -134,6 +135,7 @@ export class KestrelNode {
     );
     this.registry.registerNamespace('legacy', {
       getLegacyBrackets: { description: 'The legacy chain brackets of the config.', handler: () => config.legacy?.brackets ?? [] },
+      ...legacyEndpoints(view),
     });
     const pool = (this.#pool = new TransactionPool({
       ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),

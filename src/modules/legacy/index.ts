@@ -1,9 +1,12 @@
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
-import type { GenesisContext, GenesisModule } from '../../engine/state_machine/module.js';
+import type { GenesisContext, StateModule } from '../../engine/state_machine/module.js';
+import type { PoSConfig } from '../pos/config.js';
+import { getLockedAmount } from '../token/method.js';
+import type { TokenMethod } from '../token/method.js';
+import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema, legacyEventSchemas, legacyStore, MODULE_NAME, reclaimCommand, registerKeysCommand } from './commands.js';
 
-export const MODULE_NAME = 'legacy';
+export { MODULE_NAME, legacyAccountStoreSchema } from './commands.js';
 export const LEGACY_ADDRESS_LENGTH = 8;
 
 export const genesisLegacyStoreSchema = {
@@ -19,22 +22,29 @@ export const genesisLegacyStoreSchema = {
   },
 } as const satisfies Schema;
 
-export const legacyAccountStoreSchema = {
-  $id: '/legacy/store/genesis',
-  type: 'object',
-  required: ['balance'],
-  properties: { balance: { dataType: 'uint64', fieldNumber: 1 } },
-} as const satisfies Schema;
 
 const genesisCodec: CompiledSchema<{ accounts: { address: Buffer; balance: bigint }[] }> = compile(genesisLegacyStoreSchema);
 
 /**
  * Klayr Core's own legacy module (klayr-core, not klayr-framework): the genesis `legacy` asset
- * lists the unclaimed legacy accounts, stored in substore 0 by their 8-byte legacy address.
- * (So far: its store and the genesis checks that need no other module.)
+ * lists the unclaimed legacy accounts, stored in substore 0 by their 8-byte legacy address and
+ * backed by the legacy reserve's locked balance; owners reclaim them, and migrated validators
+ * without a BLS key register their keys.
  */
-export class LegacyModule implements GenesisModule {
+export class LegacyModule implements StateModule {
   readonly name = MODULE_NAME;
+  readonly commands;
+  readonly events = Object.entries(legacyEventSchemas).map(([name, data]) => ({ name, data }));
+  readonly assets = [{ version: 0, data: genesisLegacyStoreSchema }];
+
+  constructor(private readonly deps?: { token: TokenMethod; pos: PoSConfig; chainID: Buffer }) {
+    this.commands = deps === undefined ? [] : [reclaimCommand(deps.token, this.tokenIDReclaim()), registerKeysCommand(deps.pos)];
+  }
+
+  /** The reclaimed token: this chain's token with the local ID of mainnet KLY (0). */
+  tokenIDReclaim(): Buffer {
+    return Buffer.concat([this.deps?.chainID ?? Buffer.alloc(4), Buffer.alloc(4)]);
+  }
 
   initGenesisState(ctx: GenesisContext): void {
     const bytes = ctx.asset(MODULE_NAME);
@@ -43,8 +53,12 @@ export class LegacyModule implements GenesisModule {
     genesisCodec.validate({ accounts });
     const seen = new Set(accounts.map((a) => a.address.toString('hex')));
     if (seen.size !== accounts.length) throw new Error('Legacy address entries are not pair-wise distinct');
-    if (accounts.reduce((sum, a) => sum + a.balance, 0n) >= 2n ** 64n) throw new Error('Total balance for all legacy accounts cannot exceed 2^64');
-    const store = ctx.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+    const total = accounts.reduce((sum, a) => sum + a.balance, 0n);
+    if (total >= 2n ** 64n) throw new Error('Total balance for all legacy accounts cannot exceed 2^64');
+    if (this.deps !== undefined && total !== getLockedAmount(ctx, ADDRESS_LEGACY_RESERVE, this.tokenIDReclaim(), MODULE_NAME)) {
+      throw new Error('Total balance for all legacy accounts is not equal to locked amount');
+    }
+    const store = legacyStore(ctx);
     for (const account of accounts) store.setWithSchema(account.address, { balance: account.balance }, legacyAccountStoreSchema);
   }
 }

@@ -95,3 +95,15 @@ export const assignStakeRewards = (
     logPosEvent(ctx, 'rewardsAssigned', { stakerAddress, validatorAddress: stake.validatorAddress, tokenID: coefficient.tokenID, amount: reward }, [stakerAddress]);
   }
 };
+
+/** Lifts a ban (a validator that registered its missing keys); permanent after too many misbehaviour reports. */
+export const unbanValidator = (ctx: StoreAccess, config: PoSConfig, address: Buffer): void => {
+  const validator = getValidatorAccount(ctx, address);
+  if (!validator.isBanned) throw new Error('The specified validator is not banned.');
+  if (validator.reportMisbehaviorHeights.length >= config.reportMisbehaviorLimitBanned) {
+    throw new Error('Validator exceeded the maximum allowed number of misbehaviors and is permanently banned.');
+  }
+  validator.isBanned = false;
+  setValidatorAccount(ctx, address, validator);
+  updateEligibleValidator(ctx, config, address, 0n, validator);
+};

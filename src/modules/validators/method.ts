@@ -130,3 +130,28 @@ export const setValidatorGeneratorKey = (ctx: Context, address: Buffer, generato
   keys.setWithSchema(address, { ...current, generatorKey }, validatorKeysSchema);
   logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.SUCCESS);
 };
+
+/** Gives a registered validator its BLS key (validators method setValidatorBLSKey), with the proof of possession. */
+export const setValidatorBLSKey = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPossession: Buffer): void => {
+  if (address.length !== 20) throw new Error('Address is not valid.');
+  if (blsKey.length !== 48) throw new Error('BLS public key is not valid.');
+  if (proofOfPossession.length !== 96) throw new Error('Proof of possession is not valid.');
+  const keys = validatorsStore(ctx, 'validatorKeys');
+  const current = keys.getWithSchema<ValidatorKeys>(address, validatorKeysSchema);
+  if (current === undefined) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.NO_VALIDATOR);
+    throw new Error('This address is not registered as validator. Only validators can register a BLS key.');
+  }
+  const blsKeys = validatorsStore(ctx, 'blsKeys');
+  if (blsKeys.has(blsKey)) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.DUPLICATE_BLS_KEY);
+    throw new Error(`The BLS key ${blsKey.toString('hex')} has already been registered in the chain.`);
+  }
+  if (!blsPopVerify(blsKey, proofOfPossession)) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.INVALID_POP);
+    throw new Error('Invalid proof of possession for the given BLS key.');
+  }
+  keys.setWithSchema(address, { ...current, blsKey }, validatorKeysSchema);
+  blsKeys.setWithSchema(blsKey, { address }, blsKeyDataSchema);
+  logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.SUCCESS);
+};
