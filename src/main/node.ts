@@ -17,6 +17,10 @@ import { createPooledStateProver } from '../workers/state_prover.js';
 import type { StateProver } from '../workers/state_prover.js';
 import { moduleMetadata } from './metadata.js';
 import { legacyEndpoints } from '../modules/legacy/endpoint.js';
+import { hashOnionEndpoints } from '../modules/random/onion_endpoint.js';
+import { HashOnionStores } from '../modules/random/offchain.js';
+import { createPooledOnionGenerator } from '../workers/onion_pool.js';
+import type { OnionGenerator } from '../workers/onion_pool.js';
 import { createPooledSignatureVerifier } from '../workers/signature_verifier.js';
 import type { SignatureVerifier } from '../workers/signature_verifier.js';
 import { getAuthAccount } from '../modules/auth/module.js';
@@ -57,6 +61,7 @@ export class KestrelNode {
   #pool?: TransactionPool;
   #prover?: StateProver;
   #signatures?: SignatureVerifier;
+  #onions?: OnionGenerator;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -119,7 +124,8 @@ export class KestrelNode {
     this.registry.registerNamespace('interoperability', mainchainInteroperabilityEndpoints(view));
     const pos = posConfig(chainID, config.modules.pos);
     this.registry.registerNamespace('pos', posEndpoints(view, pos, () => chain.lastBlock().header));
-    this.registry.registerNamespace('random', randomEndpoints(view));
+    this.#onions = createPooledOnionGenerator(1);
+    this.registry.registerNamespace('random', { ...randomEndpoints(view), ...hashOnionEndpoints(new HashOnionStores(this.#dbs.generator), this.#onions) });
     this.registry.registerNamespace(
       'dynamicReward',
       dynamicRewardEndpoints(view, rewardConfig(chainID, config.modules.dynamicReward), { blockTime: config.genesis.blockTime, roundLength: pos.roundLength, height: () => blocks.lastHeight() ?? 0 }),
@@ -200,6 +206,7 @@ export class KestrelNode {
     this.#pool?.stop();
     await this.#prover?.close();
     await this.#signatures?.close();
+    await this.#onions?.close();
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
   }

@@ -148,6 +148,21 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       assert.equal(inclusionProof.queries.length, 1);
       assert.ok(verifySMTProof([stateSMTKey(inclusionKey)], inclusionProof, Buffer.from(block.header.stateRoot, 'hex'), 38));
 
+      // hash onions: set (computed in the onion pool) and read back; bad shapes refused
+      // a validator outside the active set, so that no block it generates uses the onion meanwhile
+      const active = new Set((await client.invoke('chain_getGeneratorList')).list.map((g: { address: string }) => g.address));
+      const validatorAddress = devValidators().find((v) => !active.has(v.address))!.address;
+      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), { hasSeed: false, remaining: 0 });
+      await client.invoke('random_setHashOnion', { address: validatorAddress, seed: 'ab'.repeat(16), count: 2000, distance: 100 });
+      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), { hasSeed: true, remaining: 2000 });
+      const seeds = await client.invoke('random_getHashOnionSeeds');
+      assert.deepEqual(seeds.seeds.find((x: { address: string }) => x.address === validatorAddress), { address: validatorAddress, seed: 'ab'.repeat(16), count: 2000, distance: 100 });
+      assert.equal((await client.invoke('random_getHashOnionUsage', { address: validatorAddress })).seed, 'ab'.repeat(16));
+      await assert.rejects(() => client.invoke('random_setHashOnion', { address: validatorAddress, count: 100, distance: 1000 }), /greater than distance/);
+      await assert.rejects(() => client.invoke('random_setHashOnion', { address: validatorAddress, seed: 'xyz', count: 100 }), /hex|must NOT/);
+      await assert.rejects(() => client.invoke('random_setHashOnion', { address: validatorAddress, count: 0 }), /must be >= 1/);
+      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), { hasSeed: true, remaining: 2000 });
+
       // bad input is refused and changes nothing
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: 'zz' }), /format|hex/);
       const badSignature = Buffer.from(transfer(nonce0 + 3n, 1n).hex, 'hex');

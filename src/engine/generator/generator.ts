@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID, signBlockHeader } from '../../lib/chain/block.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
 import { randomAssetCodec } from '../../modules/random/method.js';
+import { nextSeedReveal } from '../../modules/random/next_reveal.js';
+import { HashOnionStores } from '../../modules/random/offchain.js';
 import { BLOCK_VERSION } from '../chain/processor.js';
 import type { ChainProcessor, ExecutedBlock } from '../chain/processor.js';
 import type { BinaryDB } from '../storage/database.js';
@@ -28,8 +29,6 @@ export interface GeneratorOptions {
   /** Certifies finalized blocks with the local validators' BLS keys and supplies aggregate commits. */
   commitPool?: CommitPool;
 }
-
-const SEED_LENGTH = 16;
 
 /**
  * Block generation: every second, if the current slot belongs to a validator whose keys are
@@ -123,8 +122,10 @@ export class Generator {
       aggregateCommit: this.options.commitPool?.select(engine) ?? { height: maxHeightCertified, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
       signature: Buffer.alloc(0),
     };
-    // without a hash onion the seed reveal is random: valid only as a validator's first reveal
-    const assets = [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: randomBytes(SEED_LENGTH) }) }];
+    // the next hash of the validator's onion; without one the reveal is random (valid only as a first reveal)
+    const onions = new HashOnionStores(db);
+    const reveal = nextSeedReveal(onions, keys.address, height, () => this.options.logger.warn({ address: keys.address.toString('hex') }, 'All of the hash onion has been used already. Please update to the new hash onion.'));
+    const assets = [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: reveal.hash }) }];
     const executed = chain.execute(
       { header: draft, transactions: [], assets },
       { candidates: this.options.candidates?.() ?? [], maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) },
@@ -134,7 +135,10 @@ export class Generator {
     const block: Block = { header, transactions: executed.block.transactions, assets };
     const final = { ...executed, block };
     const finalizedBefore = chain.finalizedHeight();
-    chain.commit(final, () => putGeneratedInfoSync(db, keys.address, { height, maxHeightGenerated, maxHeightPrevoted }));
+    chain.commit(final, () => {
+      putGeneratedInfoSync(db, keys.address, { height, maxHeightGenerated, maxHeightPrevoted });
+      onions.recordUsed(keys.address, finalizedBefore, { count: reveal.count, height });
+    });
     this.certify(finalizedBefore);
     this.options.logger.info({ id: blockHeaderID(header).toString('hex'), height, generatorAddress: keys.address.toString('hex'), numberOfTransactions: block.transactions.length }, 'Generated new block');
     this.options.onBlock?.(final);

@@ -1,0 +1,98 @@
+import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
+import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
+import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { OnionGenerator } from '../../workers/onion_pool.js';
+import type { HashOnionStores, UsedHashOnion } from './offchain.js';
+
+/** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
+export const DEFAULT_SET_HASH_ONION_COUNT = 10000;
+export const DEFAULT_SET_HASH_ONION_DISTANCE = 1000;
+export const MAX_HASH_ONION_COUNT = 10_000_000;
+
+const addressParams = { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } } as const;
+const hex16 = { type: 'string', format: 'hex', minLength: 32, maxLength: 32 } as const;
+
+/**
+ * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
+ * Onions are computed in the `onion` worker pool, so long ones never block RPC or generation.
+ */
+export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerator): Record<string, EndpointDefinition> => ({
+  setHashOnion: {
+    description: 'Stores a hash onion for a validator: from a seed (or a fresh one), count and distance, or given as its checkpoints.',
+    params: {
+      type: 'object',
+      required: ['address'],
+      properties: {
+        address: { type: 'string', format: 'klayr32' },
+        seed: hex16,
+        count: { type: 'integer', minimum: 1, maximum: MAX_HASH_ONION_COUNT },
+        distance: { type: 'integer', minimum: 1 },
+        hashes: { type: 'array', minItems: 1, items: hex16 },
+      },
+    },
+    handler: async ({ params }) => {
+      const address = klayr32ToAddress(params.address as string);
+      const count = (params.count as number | undefined) ?? DEFAULT_SET_HASH_ONION_COUNT;
+      const distance = (params.distance as number | undefined) ?? DEFAULT_SET_HASH_ONION_DISTANCE;
+      if (distance > count) throw new Error('Invalid count or distance. Count must be greater than distance.');
+      if (count % distance !== 0) throw new Error('Invalid count. Count must be multiple of distance.');
+      let hashes: Buffer[];
+      if (params.hashes !== undefined) {
+        if (params.count === undefined || params.distance === undefined) throw new Error('Hashes must be provided with count and distance.');
+        const expected = count / distance + 1;
+        if ((params.hashes as string[]).length !== expected) throw new Error(`Invalid length of hashes. hashes must have ${expected} elements.`);
+        hashes = (params.hashes as string[]).map((h) => Buffer.from(h, 'hex'));
+      } else {
+        const seed = params.seed === undefined ? generateHashOnionSeed() : Buffer.from(params.seed as string, 'hex');
+        hashes = await onions.generate({ seed, count, distance });
+      }
+      stores.setOnion(address, { count, distance, hashes });
+      stores.setUsed(address, [{ count: 0, height: 0 }]);
+      return {};
+    },
+  },
+  getHashOnionSeeds: {
+    description: 'The seed, count and distance of every stored hash onion.',
+    handler: () => ({
+      seeds: stores.allOnions().map(({ address, onion }) => ({ address: addressToKlayr32(address), seed: onion.hashes.at(-1)!.toString('hex'), count: onion.count, distance: onion.distance })),
+    }),
+  },
+  hasHashOnion: {
+    params: addressParams,
+    handler: ({ params }) => {
+      const address = klayr32ToAddress(params.address as string);
+      const onion = stores.getOnion(address);
+      if (onion === undefined) return { hasSeed: false, remaining: 0 };
+      const used = stores.latestUsed(address);
+      if (used === undefined) return { hasSeed: true, remaining: onion.count };
+      if (used.count === onion.count) return { hasSeed: false, remaining: 0 };
+      return { hasSeed: true, remaining: onion.count - used.count };
+    },
+  },
+  getHashOnionUsage: {
+    params: addressParams,
+    handler: ({ params }) => {
+      const address = klayr32ToAddress(params.address as string);
+      const onion = stores.getOnion(address);
+      if (onion === undefined) throw new Error(`No hash onion is set for ${String(params.address)}.`);
+      return { usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }], seed: onion.hashes.at(-1)!.toString('hex') };
+    },
+  },
+  setHashOnionUsage: {
+    params: {
+      type: 'object',
+      required: ['address', 'usedHashOnions'],
+      properties: {
+        address: { type: 'string', format: 'klayr32' },
+        usedHashOnions: {
+          type: 'array',
+          items: { type: 'object', required: ['count', 'height'], properties: { count: { type: 'integer', format: 'uint32' }, height: { type: 'integer', format: 'uint32' } } },
+        },
+      },
+    },
+    handler: ({ params }) => {
+      stores.setUsed(klayr32ToAddress(params.address as string), params.usedHashOnions as UsedHashOnion[]);
+      return {};
+    },
+  },
+});
