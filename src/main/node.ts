@@ -5,7 +5,9 @@ import { ChainProcessor } from '../engine/chain/processor.js';
 import type { ExecutedBlock } from '../engine/chain/processor.js';
 import { Generator } from '../engine/generator/generator.js';
 import { CommitPool } from '../engine/consensus/commit_pool.js';
-import { readPlainGeneratorKeys } from '../engine/generator/keys.js';
+import { readEncryptedGeneratorKeys, readPlainGeneratorKeys } from '../engine/generator/keys.js';
+import { GeneratorKeyStore } from '../engine/generator/key_store.js';
+import { generatorEndpoints } from '../engine/generator/endpoint.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
 import { poolStatusOf, txpoolEndpoints } from '../engine/txpool/endpoint.js';
 import { highFeeFirst } from '../engine/txpool/selection.js';
@@ -160,7 +162,12 @@ export class KestrelNode {
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
     await this.#rpc.start();
 
-    const keys = config.generator?.keys.fromFile === undefined ? [] : readPlainGeneratorKeys(config.generator.keys.fromFile);
+    // as Klayr Core: the keys file's keys are stored in the generator database; plain ones generate right away
+    const keyFile = config.generator?.keys.fromFile;
+    const keys = keyFile === undefined ? [] : readPlainGeneratorKeys(keyFile);
+    const keyStore = new GeneratorKeyStore(this.#dbs.generator);
+    for (const k of keys) keyStore.set(k.address, { type: 'plain', keys: { generatorKey: k.generatorKey, generatorPrivateKey: k.generatorPrivateKey, blsKey: k.blsKey, blsPrivateKey: k.blsPrivateKey } });
+    for (const k of keyFile === undefined ? [] : readEncryptedGeneratorKeys(keyFile)) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
     this.#generator = new Generator({
       chain,
       chainID,
@@ -180,6 +187,7 @@ export class KestrelNode {
       },
     });
     logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
+    this.registry.registerNamespace('generator', generatorEndpoints({ chain, generator: this.#generator, db: this.#dbs.generator, blockTime: config.genesis.blockTime, genesisHeight: genesis.header.height }));
     this.#generator.start();
   }
 

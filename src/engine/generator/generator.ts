@@ -50,6 +50,19 @@ export class Generator {
     return this.#enabled.size;
   }
 
+  /** The keys of the validators generating here now. */
+  enabledKeys(address: Buffer): GeneratorKeys | undefined {
+    return this.#enabled.get(address.toString('hex'));
+  }
+
+  enable(keys: GeneratorKeys): void {
+    this.#enabled.set(keys.address.toString('hex'), keys);
+  }
+
+  disable(address: Buffer): void {
+    this.#enabled.delete(address.toString('hex'));
+  }
+
   start(intervalMs = 1000): void {
     this.#timer ??= setInterval(() => this.tick(), intervalMs);
   }

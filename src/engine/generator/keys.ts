@@ -21,6 +21,14 @@ const hex = (value: unknown, what: string, length: number): Buffer => {
   return Buffer.from(value, 'hex');
 };
 
+/** The encrypted keys of a keys file (entries whose `encrypted` object is not empty). */
+export const readEncryptedGeneratorKeys = (file: string): { address: Buffer; encrypted: Record<string, unknown> }[] => {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { keys?: KeysFileEntry[] };
+  return (parsed.keys ?? [])
+    .filter((k) => k.encrypted !== undefined && Object.keys(k.encrypted).length > 0)
+    .map((k) => ({ address: klayr32ToAddress(k.address), encrypted: k.encrypted! }));
+};
+
 /**
  * The plain keys of a keys file (`generator.keys.fromFile`, Klayr Core's dev-validators.json
  * format). Keys with only an encrypted part need a password and are enabled through the

@@ -1,0 +1,148 @@
+import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
+import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
+import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
+import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { ChainProcessor } from '../chain/processor.js';
+import type { BinaryDB } from '../storage/database.js';
+import { getGeneratedInfo, putGeneratedInfoSync, ZERO_GENERATED_INFO } from './generated_info.js';
+import type { GeneratedInfo } from './generated_info.js';
+import type { Generator } from './generator.js';
+import { GeneratorKeyStore } from './key_store.js';
+
+const address = { type: 'string', format: 'klayr32' } as const;
+const height = { type: 'integer', minimum: 0 } as const;
+const infoKeys = ['height', 'maxHeightGenerated', 'maxHeightPrevoted'] as const;
+const sameInfo = (a: GeneratedInfo, b: GeneratedInfo): boolean => infoKeys.every((k) => a[k] === b[k]);
+const INFO_PREFIX = Buffer.from('info:');
+
+/** The generator namespace (Klayr Core's): keys held here, their generation status and the safe status to resume with. */
+export const generatorEndpoints = (deps: { chain: ChainProcessor; generator: Generator; db: BinaryDB; blockTime: number; genesisHeight: number }): Record<string, EndpointDefinition> => {
+  const { chain, generator, db } = deps;
+  const keys = new GeneratorKeyStore(db);
+  const known = (addr: Buffer) => {
+    if (!keys.has(addr)) throw new Error(`Keys for ${addressToKlayr32(addr)} is not registered.`);
+  };
+  return {
+    getStatus: {
+      description: 'Every validator with generated info here: its last generated heights and whether generation is enabled.',
+      handler: () => {
+        const status = [];
+        for (const { key } of db.getRange({ start: Buffer.concat([INFO_PREFIX, Buffer.alloc(20)]), end: Buffer.concat([INFO_PREFIX, Buffer.alloc(21, 255)]) })) {
+          const addr = Buffer.from(key).subarray(INFO_PREFIX.length);
+          const enabled = generator.enabledKeys(addr);
+          status.push({
+            ...getGeneratedInfo(db, addr),
+            generatorKey: enabled?.generatorKey.toString('hex') ?? '',
+            blsKey: enabled?.blsKey.toString('hex') ?? '',
+            address: addressToKlayr32(addr),
+            enabled: enabled !== undefined,
+          });
+        }
+        return { status };
+      },
+    },
+    setStatus: {
+      description: 'Sets the last generated info of a validator whose keys are held here (e.g. after moving it from another node).',
+      params: { type: 'object', required: ['address', 'height', 'maxHeightGenerated', 'maxHeightPrevoted'], properties: { address, height, maxHeightGenerated: height, maxHeightPrevoted: height } },
+      handler: ({ params }) => {
+        const addr = klayr32ToAddress(params.address as string);
+        known(addr);
+        const info = { height: params.height as number, maxHeightGenerated: params.maxHeightGenerated as number, maxHeightPrevoted: params.maxHeightPrevoted as number };
+        if (info.maxHeightGenerated > info.height || info.maxHeightPrevoted > info.height) throw new Error('maxHeightGenerated and maxHeightPrevoted cannot be above height.');
+        putGeneratedInfoSync(db, addr, info);
+        return {};
+      },
+    },
+    updateStatus: {
+      description: 'Enables generation for a validator (its keys decrypted with the password, its generated info confirmed) or disables it.',
+      params: {
+        type: 'object',
+        required: ['address', 'password', 'enable', 'height', 'maxHeightGenerated', 'maxHeightPrevoted'],
+        properties: { address, password: { type: 'string' }, enable: { type: 'boolean' }, height: { type: 'integer' }, maxHeightGenerated: { type: 'integer' }, maxHeightPrevoted: { type: 'integer' } },
+      },
+      handler: async ({ params }) => {
+        const addr = klayr32ToAddress(params.address as string);
+        const stored = keys.get(addr);
+        if (stored === undefined) throw new Error(`Generator with address: ${String(params.address)} does not have keys registered.`);
+        const plain = stored.type === 'plain' ? stored.keys : GeneratorKeyStore.decodePlain(await decryptWithPassword(stored.message as EncryptedMessage, params.password as string));
+        if (params.enable !== true) {
+          generator.disable(addr);
+          return { address: params.address, enabled: false };
+        }
+        const request = { height: params.height as number, maxHeightGenerated: params.maxHeightGenerated as number, maxHeightPrevoted: params.maxHeightPrevoted as number };
+        const tip = chain.lastBlock().header;
+        if (!(tip.height >= request.height && tip.maxHeightPrevoted >= request.maxHeightPrevoted)) throw new Error('Failed to enable forging as the node is not synced to the network.');
+        const hasInfo = db.get(Buffer.concat([INFO_PREFIX, addr])) !== undefined;
+        const last = getGeneratedInfo(db, addr);
+        if (hasInfo && !sameInfo(request, last)) throw new Error('Request does not match last generated information.');
+        if (!hasInfo && !sameInfo(request, ZERO_GENERATED_INFO)) throw new Error('Last generated information does not exist.');
+        if (!hasInfo) putGeneratedInfoSync(db, addr, request);
+        generator.enable({ address: addr, ...plain });
+        return { address: params.address, enabled: true };
+      },
+    },
+    estimateSafeStatus: {
+      description: 'Generated info that cannot contradict blocks this validator may have generated before a shutdown at timeShutdown.',
+      params: { type: 'object', required: ['timeShutdown'], properties: { timeShutdown: { type: 'integer' } } },
+      handler: ({ params }) => {
+        const finalizedHeight = chain.finalizedHeight();
+        if (finalizedHeight === deps.genesisHeight) throw new Error('At least one block after the genesis block must be finalized.');
+        const finalized = chain.headerAt(finalizedHeight)!;
+        if ((params.timeShutdown as number) > finalized.timestamp) throw new Error(`A block at the time shutdown ${String(params.timeShutdown)} must be finalized.`);
+        const blocksPerMonth = Math.ceil((60 * 60 * 24 * 30) / deps.blockTime);
+        const monthAgo = chain.headerAt(Math.max(finalizedHeight - blocksPerMonth, deps.genesisHeight + 1))!;
+        const missed = Math.ceil((finalized.timestamp - monthAgo.timestamp) / deps.blockTime) - (finalized.height - monthAgo.height);
+        const safe = finalizedHeight + missed;
+        return { height: safe, maxHeightGenerated: safe, maxHeightPrevoted: safe };
+      },
+    },
+    setKeys: {
+      description: 'Stores the generator and BLS keys of a validator, plain or encrypted; generation stays off until updateStatus enables it.',
+      params: {
+        type: 'object',
+        required: ['address', 'type', 'data'],
+        properties: {
+          address,
+          type: { type: 'string', enum: ['plain', 'encrypted'] },
+          data: { type: 'object' },
+        },
+      },
+      handler: ({ params }) => {
+        const addr = klayr32ToAddress(params.address as string);
+        const data = params.data as Record<string, unknown>;
+        if (params.type === 'plain') {
+          const hex = (name: string, bytes: number): Buffer => {
+            const value = data[name];
+            if (typeof value !== 'string' || !/^[0-9a-f]*$/i.test(value) || value.length !== bytes * 2) throw new Error(`data.${name} must be ${bytes} bytes of hex.`);
+            return Buffer.from(value, 'hex');
+          };
+          keys.set(addr, { type: 'plain', keys: { generatorKey: hex('generatorKey', 32), generatorPrivateKey: hex('generatorPrivateKey', 64), blsKey: hex('blsKey', 48), blsPrivateKey: hex('blsPrivateKey', 32) } });
+        } else {
+          const m = data as unknown as EncryptedMessage;
+          if (typeof m.ciphertext !== 'string' || typeof m.kdfparams !== 'object' || typeof m.cipherparams !== 'object') throw new Error('data must be an encrypted message (ciphertext, kdf, kdfparams, cipher, cipherparams).');
+          keys.set(addr, { type: 'encrypted', message: { version: m.version, ciphertext: m.ciphertext, kdf: m.kdf, kdfparams: m.kdfparams, cipher: m.cipher, cipherparams: m.cipherparams } });
+        }
+        generator.disable(addr);
+        return {};
+      },
+    },
+    getAllKeys: {
+      description: 'The keys held here: plain ones in hex, encrypted ones as stored.',
+      handler: () => ({
+        keys: keys.all().map(({ address: addr, keys: k }) => ({
+          address: addressToKlayr32(addr),
+          type: k.type,
+          data:
+            k.type === 'plain'
+              ? { generatorKey: k.keys.generatorKey.toString('hex'), generatorPrivateKey: k.keys.generatorPrivateKey.toString('hex'), blsKey: k.keys.blsKey.toString('hex'), blsPrivateKey: k.keys.blsPrivateKey.toString('hex') }
+              : k.message,
+        })),
+      }),
+    },
+    hasKeys: {
+      params: { type: 'object', required: ['address'], properties: { address } },
+      handler: ({ params }) => ({ hasKey: keys.has(klayr32ToAddress(params.address as string)) }),
+    },
+  };
+};
+
