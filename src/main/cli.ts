@@ -4,6 +4,8 @@ import { configShowCommand } from './commands/config_show.js';
 import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
 import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
 import { startCommand } from './commands/start.js';
+import { hashOnionCommand } from './commands/hash_onion.js';
+import { generatorDisableCommand, generatorEnableCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
 
@@ -15,7 +17,13 @@ export const buildProgram = (): Command =>
     .addCommand(startCommand())
     .addCommand(configShowCommand())
     .addCommand(endpointInvokeCommand())
-    .addCommand(genesisBlockCreateCommand());
+    .addCommand(genesisBlockCreateCommand())
+    .addCommand(hashOnionCommand())
+    .addCommand(systemNodeInfoCommand())
+    .addCommand(systemMetadataCommand())
+    .addCommand(generatorStatusCommand())
+    .addCommand(generatorEnableCommand())
+    .addCommand(generatorDisableCommand());
 
 const main = async (argv: string[]): Promise<void> => {
   const program = buildProgram().exitOverride();

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/main/config/index.js';
+import { KestrelNode } from '../../src/main/node.js';
+import { devValidators } from '../helpers/devnet.js';
+import { klayrCrypto } from '../helpers/klayr.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const apiClient: any = require('@klayr/api-client');
+const cli = fileURLToPath(new URL('../../src/main/cli.js', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+/** The CLI as a child process that does not block the node's event loop in this process. */
+const runAsync = (...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+
+describe('validator CLI', () => {
+  it('hash-onion prints { count, distance, hashes } equal to @klayr/cryptography; bad shapes exit 1 with a message', () => {
+    const seed = 'cd'.repeat(16);
+    const out = run('hash-onion', '--count', '3000', '--distance', '100', '--seed', seed);
+    assert.equal(out.status, 0, out.stderr);
+    const onion = JSON.parse(out.stdout) as { count: number; distance: number; hashes: string[] };
+    assert.deepEqual(onion, { count: 3000, distance: 100, hashes: (klayrCrypto.utils.hashOnion(Buffer.from(seed, 'hex'), 3000, 100) as Buffer[]).map((h) => h.toString('hex')) });
+    const bad = run('hash-onion', '--count', '100', '--distance', '1000');
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /Count must be greater than distance/);
+    assert.match(run('hash-onion', '--count', '0').stderr, /positive integer/);
+    assert.match(run('hash-onion', '--seed', 'xyz').stderr, /seed/);
+  });
+
+  it('system:node-info, generator:enable --use-status-value, generator:status and generator:disable against a running node; clear errors', async () => {
+    const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+    delete config.generator;
+    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    await node.start();
+    const ws = `ws://127.0.0.1:${config.rpc.port}/rpc-ws`;
+    const client = await apiClient.createWSClient(ws);
+    try {
+      const info = await runAsync('system:node-info', '--ws', ws);
+      assert.equal(info.status, 0, info.stderr);
+      assert.equal(JSON.parse(info.stdout).chainID, '04000000');
+      const validator = devValidators()[6]!;
+      const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator.plain;
+      await client.invoke('generator_setKeys', { address: validator.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
+      const enabled = await runAsync('generator:enable', validator.address, '--use-status-value', '--password', 'unused', '--ws', ws);
+      assert.equal(enabled.status, 0, enabled.stderr);
+      assert.deepEqual(JSON.parse(enabled.stdout), { address: validator.address, enabled: true });
+      const status = await runAsync('generator:status', '--ws', ws);
+      assert.equal(JSON.parse(status.stdout).status.find((s: { address: string }) => s.address === validator.address).enabled, true);
+      const disabled = await runAsync('generator:disable', validator.address, '--password', 'unused', '--ws', ws);
+      assert.deepEqual(JSON.parse(disabled.stdout), { address: validator.address, enabled: false });
+      const unknown = await runAsync('generator:enable', devValidators()[7]!.address, '--use-status-value', '--password', 'x', '--ws', ws);
+      assert.equal(unknown.status, 1);
+      assert.match(unknown.stderr, /does not have keys registered/);
+      const missing = await runAsync('generator:enable', validator.address, '--password', 'x', '--ws', ws);
+      assert.match(missing.stderr, /--use-status-value, or all of --height/);
+    } finally {
+      await client.disconnect();
+      await node.stop();
+    }
+    const down = await runAsync('system:node-info', '--ws', ws);
+    assert.equal(down.status, 1);
+    assert.ok(down.stderr.length > 0);
+  });
+});
