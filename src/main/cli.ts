@@ -5,6 +5,7 @@ import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
 import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
 import { startCommand } from './commands/start.js';
 import { hashOnionCommand } from './commands/hash_onion.js';
+import { keysCreateCommand } from './commands/keys_create.js';
 import { generatorDisableCommand, generatorEnableCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
@@ -19,6 +20,7 @@ export const buildProgram = (): Command =>
     .addCommand(endpointInvokeCommand())
     .addCommand(genesisBlockCreateCommand())
     .addCommand(hashOnionCommand())
+    .addCommand(keysCreateCommand())
     .addCommand(systemNodeInfoCommand())
     .addCommand(systemMetadataCommand())
     .addCommand(generatorStatusCommand())

@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { devValidators } from '../helpers/devnet.js';
+import { devnetFile, devnetPassphrase, devValidators } from '../helpers/devnet.js';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
+import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
+import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -28,6 +33,24 @@ const runAsync = (...args: string[]): Promise<{ status: number | null; stdout: s
   });
 
 describe('validator CLI', () => {
+  it('keys:create reproduces Klayr Core\'s devnet key file (103 keys, chain id 4) from its passphrase; encrypted keys decrypt to the plain ones', async () => {
+    const passphrase = devnetPassphrase();
+    const out = run('keys:create', '--passphrase', passphrase, '--no-encrypt', '--count', '103', '--chainid', '4');
+    assert.equal(out.status, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), JSON.parse(readFileSync(devnetFile('dev-validators.json'), 'utf8')));
+    const file = join(tempDataPath(), 'keys', 'validator.json');
+    const encrypted = run('keys:create', '--passphrase', passphrase, '--password', 'kestrel', '--offset', '7', '--chainid', '4', '--output', file);
+    assert.equal(encrypted.status, 0, encrypted.stderr);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const [entry] = (JSON.parse(readFileSync(file, 'utf8')) as { keys: { address: string; plain: Record<string, string>; encrypted: EncryptedMessage }[] }).keys;
+    assert.equal(entry!.address, devValidators()[7]!.address);
+    assert.equal(entry!.encrypted.cipher, 'aes-128-gcm');
+    const decrypted = GeneratorKeyStore.decodePlain(await decryptWithPassword(entry!.encrypted, 'kestrel'));
+    assert.equal(decrypted.generatorPrivateKey.toString('hex'), entry!.plain.generatorPrivateKey);
+    assert.equal(decrypted.blsPrivateKey.toString('hex'), entry!.plain.blsPrivateKey);
+    assert.equal(run('keys:create', '--passphrase', passphrase, '--no-encrypt', '--count', '-1').status, 1);
+  });
+
   it('hash-onion prints { count, distance, hashes } equal to @klayr/cryptography; bad shapes exit 1 with a message', () => {
     const seed = 'cd'.repeat(16);
     const out = run('hash-onion', '--count', '3000', '--distance', '100', '--seed', seed);
