@@ -6,6 +6,7 @@ import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
 import { startCommand } from './commands/start.js';
 import { hashOnionCommand } from './commands/hash_onion.js';
 import { keysCreateCommand } from './commands/keys_create.js';
+import { keysExportCommand, keysImportCommand } from './commands/keys_transfer.js';
 import { generatorDisableCommand, generatorEnableCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
@@ -21,6 +22,8 @@ export const buildProgram = (): Command =>
     .addCommand(genesisBlockCreateCommand())
     .addCommand(hashOnionCommand())
     .addCommand(keysCreateCommand())
+    .addCommand(keysImportCommand())
+    .addCommand(keysExportCommand())
     .addCommand(systemNodeInfoCommand())
     .addCommand(systemMetadataCommand())
     .addCommand(generatorStatusCommand())

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { devnetFile, devnetPassphrase, devValidators } from '../helpers/devnet.js';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
@@ -90,6 +90,21 @@ describe('validator CLI', () => {
       assert.match(unknown.stderr, /does not have keys registered/);
       const missing = await runAsync('generator:enable', validator.address, '--password', 'x', '--ws', ws);
       assert.match(missing.stderr, /--use-status-value, or all of --height/);
+
+      // keys:import of a keys:create file (plain keys), then keys:export of what the node holds
+      const keysFile = join(tempDataPath(), 'keys.json');
+      assert.equal(run('keys:create', '--passphrase', devnetPassphrase(), '--no-encrypt', '--count', '2', '--offset', '20', '--chainid', '4', '--output', keysFile).status, 0);
+      const imported = await runAsync('keys:import', '--file-path', keysFile, '--ws', ws);
+      assert.equal(imported.status, 0, imported.stderr);
+      assert.deepEqual(JSON.parse(imported.stdout).imported, [devValidators()[20]!.address, devValidators()[21]!.address]);
+      assert.deepEqual(await client.invoke('generator_hasKeys', { address: devValidators()[21]!.address }), { hasKey: true });
+      const exportFile = join(tempDataPath(), 'export.json');
+      assert.equal((await runAsync('keys:export', '--output', exportFile, '--ws', ws)).status, 0);
+      const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { keys: { address: string; plain: { blsKey: string } }[] };
+      assert.equal(exported.keys.find((k) => k.address === devValidators()[20]!.address)!.plain.blsKey, devValidators()[20]!.plain.blsKey);
+      const badFile = join(tempDataPath(), 'bad.json');
+      writeFileSync(badFile, '{"nope": 1}');
+      assert.match((await runAsync('keys:import', '--file-path', badFile, '--ws', ws)).stderr, /expected \{ "keys"/);
     } finally {
       await client.disconnect();
       await node.stop();
