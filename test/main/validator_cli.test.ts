@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
@@ -14,23 +13,17 @@ import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
 import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
+import { cliPath, runCLI } from '../helpers/cli.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const apiClient: any = require('@klayr/api-client');
-const cli = fileURLToPath(new URL('../../src/main/cli.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-/** The CLI as a child process that does not block the node's event loop in this process. */
-const runAsync = (...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+const run = (...args: string[]) => spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
+const runAsync = async (...args: string[]) => {
+  const { code, stdout, stderr } = await runCLI(...args);
+  return { status: code, stdout, stderr };
+};
 
 describe('validator CLI', () => {
   it('keys:create reproduces Klayr Core\'s devnet key file (103 keys, chain id 4) from its passphrase; encrypted keys decrypt to the plain ones', async () => {

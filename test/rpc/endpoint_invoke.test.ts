@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startTestServer } from '../helpers/rpc.js';
+import { runCLI } from '../helpers/cli.js';
 import type { TestServer } from '../helpers/rpc.js';
 
-const cli = fileURLToPath(new URL('../../src/main/cli.js', import.meta.url));
-const run = (...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+const run = runCLI;
 
 describe('kestrel endpoint:invoke', () => {
   let t: TestServer;

@@ -20,6 +20,18 @@ const logGenerator = (ctx: Context, address: Buffer, generatorKey: Buffer, resul
 const logBLS = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPossession: Buffer, result: number): void =>
   ctx.events.add(MODULE_NAME, 'blsKeyRegistration', blsEvent.encode({ blsKey, proofOfPossession, result }), [address], result !== KEY_REG_RESULT.SUCCESS);
 
+/** A BLS key may be registered once, with a valid proof of possession; a refusal is logged (kept on revert) before throwing. */
+const checkNewBLSKey = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPossession: Buffer): void => {
+  if (validatorsStore(ctx, 'blsKeys').has(blsKey)) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.DUPLICATE_BLS_KEY);
+    throw new Error(`The BLS key ${blsKey.toString('hex')} has already been registered in the chain.`);
+  }
+  if (!blsPopVerify(blsKey, proofOfPossession)) {
+    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.INVALID_POP);
+    throw new Error('Invalid proof of possession for the given BLS key.');
+  }
+};
+
 /**
  * Registers a validator's generator and BLS keys (validators method registerValidatorKeys):
  * refuses an existing validator, a BLS key already registered and an invalid proof of
@@ -36,14 +48,7 @@ export const registerValidatorKeys = (ctx: Context, address: Buffer, blsKey: Buf
     throw new Error('This address is already registered as validator.');
   }
   const blsKeys = validatorsStore(ctx, 'blsKeys');
-  if (blsKeys.has(blsKey)) {
-    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.DUPLICATE_BLS_KEY);
-    throw new Error(`The BLS key ${blsKey.toString('hex')} has already been registered in the chain.`);
-  }
-  if (!blsPopVerify(blsKey, proofOfPossession)) {
-    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.INVALID_POP);
-    throw new Error('Invalid proof of possession for the given BLS key.');
-  }
+  checkNewBLSKey(ctx, address, blsKey, proofOfPossession);
   keys.setWithSchema(address, { generatorKey, blsKey }, validatorKeysSchema);
   blsKeys.setWithSchema(blsKey, { address }, blsKeyDataSchema);
   logGenerator(ctx, address, generatorKey, KEY_REG_RESULT.SUCCESS);
@@ -143,14 +148,7 @@ export const setValidatorBLSKey = (ctx: Context, address: Buffer, blsKey: Buffer
     throw new Error('This address is not registered as validator. Only validators can register a BLS key.');
   }
   const blsKeys = validatorsStore(ctx, 'blsKeys');
-  if (blsKeys.has(blsKey)) {
-    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.DUPLICATE_BLS_KEY);
-    throw new Error(`The BLS key ${blsKey.toString('hex')} has already been registered in the chain.`);
-  }
-  if (!blsPopVerify(blsKey, proofOfPossession)) {
-    logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.INVALID_POP);
-    throw new Error('Invalid proof of possession for the given BLS key.');
-  }
+  checkNewBLSKey(ctx, address, blsKey, proofOfPossession);
   keys.setWithSchema(address, { ...current, blsKey }, validatorKeysSchema);
   blsKeys.setWithSchema(blsKey, { address }, blsKeyDataSchema);
   logBLS(ctx, address, blsKey, proofOfPossession, KEY_REG_RESULT.SUCCESS);
