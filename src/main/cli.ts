@@ -5,6 +5,7 @@ import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
 import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
 import { startCommand } from './commands/start.js';
 import { hashOnionCommand } from './commands/hash_onion.js';
+import { transactionCreateCommand, transactionSendCommand, transactionSignCommand } from './commands/transaction.js';
 import { keysCreateCommand } from './commands/keys_create.js';
 import { keysExportCommand, keysImportCommand } from './commands/keys_transfer.js';
 import { generatorDisableCommand, generatorEnableCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
@@ -21,6 +22,9 @@ export const buildProgram = (): Command =>
     .addCommand(endpointInvokeCommand())
     .addCommand(genesisBlockCreateCommand())
     .addCommand(hashOnionCommand())
+    .addCommand(transactionCreateCommand())
+    .addCommand(transactionSignCommand())
+    .addCommand(transactionSendCommand())
     .addCommand(keysCreateCommand())
     .addCommand(keysImportCommand())
     .addCommand(keysExportCommand())

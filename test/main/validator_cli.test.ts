@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
 import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
-import { klayrCrypto } from '../helpers/klayr.js';
+import { klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
 import { cliPath, runCLI } from '../helpers/cli.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -42,6 +42,25 @@ describe('validator CLI', () => {
     assert.equal(decrypted.generatorPrivateKey.toString('hex'), entry!.plain.generatorPrivateKey);
     assert.equal(decrypted.blsPrivateKey.toString('hex'), entry!.plain.blsPrivateKey);
     assert.equal(run('keys:create', '--passphrase', passphrase, '--no-encrypt', '--count', '-1').status, 1);
+  });
+
+  it('transaction:create --offline equals @klayr/transactions signing the same transfer; transaction:sign re-signs; bad input exits 1', async () => {
+    const passphrase = devnetPassphrase();
+    const recipient = devValidators()[5]!.address;
+    const params = { tokenID: '0400000000000000', amount: '12345', recipientAddress: recipient, data: 'cli' };
+    const out = run('transaction:create', 'token', 'transfer', '200000', '--params', JSON.stringify(params), '--passphrase', passphrase, '--nonce', '3', '--offline');
+    assert.equal(out.status, 0, out.stderr);
+    const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(passphrase, "m/44'/134'/0'");
+    const schema = require('klayr-framework/dist-node/modules/token/schemas').transferParamsSchema;
+    const tx = { module: 'token', command: 'transfer', nonce: 3n, fee: 200000n, senderPublicKey: klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey), params: { tokenID: Buffer.from(params.tokenID, 'hex'), amount: 12345n, recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(recipient), data: 'cli' }, signatures: [] };
+    const expected = (klayrTransactions.getBytes(klayrTransactions.signTransaction(tx, Buffer.from('04000000', 'hex'), privateKey, schema), schema) as Buffer).toString('hex');
+    assert.equal(JSON.parse(out.stdout).transaction, expected);
+    const resigned = run('transaction:sign', expected, '--passphrase', passphrase);
+    assert.equal(JSON.parse(resigned.stdout).transaction, expected);
+    assert.match(run('transaction:sign', expected, '--passphrase', 'wrong words').stderr, /does not belong to the sender/);
+    assert.match(run('transaction:create', 'token', 'nope', '1', '--passphrase', passphrase, '--nonce', '0', '--offline').stderr, /token:nope is not registered/);
+    assert.match(run('transaction:create', 'token', 'transfer', '1', '--params', '{"amount":"x"}', '--passphrase', passphrase, '--nonce', '0', '--offline').stderr, /Error/);
+    assert.match(run('transaction:create', 'token', 'transfer', '1', '--params', JSON.stringify(params), '--passphrase', passphrase, '--offline').stderr, /--nonce is required/);
   });
 
   it('hash-onion prints { count, distance, hashes } equal to @klayr/cryptography; bad shapes exit 1 with a message', () => {
@@ -95,6 +114,13 @@ describe('validator CLI', () => {
       assert.equal((await runAsync('keys:export', '--output', exportFile, '--ws', ws)).status, 0);
       const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { keys: { address: string; plain: { blsKey: string } }[] };
       assert.equal(exported.keys.find((k) => k.address === devValidators()[20]!.address)!.plain.blsKey, devValidators()[20]!.plain.blsKey);
+      // transaction:create asks the node for the nonce; transaction:send posts it
+      const created = await runAsync('transaction:create', 'token', 'transfer', '300000', '--params', JSON.stringify({ tokenID: '0400000000000000', amount: '1', recipientAddress: devValidators()[9]!.address, data: '' }), '--passphrase', devnetPassphrase(), '--ws', ws);
+      assert.equal(created.status, 0, created.stderr);
+      const sent = await runAsync('transaction:send', JSON.parse(created.stdout).transaction, '--ws', ws);
+      assert.equal(sent.status, 0, sent.stderr);
+      assert.equal(JSON.parse(sent.stdout).transactionId, JSON.parse(sent.stdout).id);
+      assert.match((await runAsync('transaction:send', 'zz', '--ws', ws)).stderr, /must be hex/);
       const badFile = join(tempDataPath(), 'bad.json');
       writeFileSync(badFile, '{"nope": 1}');
       assert.match((await runAsync('keys:import', '--file-path', badFile, '--ws', ws)).stderr, /expected \{ "keys"/);
