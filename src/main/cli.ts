@@ -8,7 +8,7 @@ import { hashOnionCommand } from './commands/hash_onion.js';
 import { transactionCreateCommand, transactionSendCommand, transactionSignCommand } from './commands/transaction.js';
 import { keysCreateCommand } from './commands/keys_create.js';
 import { keysExportCommand, keysImportCommand } from './commands/keys_transfer.js';
-import { generatorDisableCommand, generatorEnableCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
+import { generatorDisableCommand, generatorEnableCommand, generatorExportCommand, generatorImportCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
 import { ConfigError } from './config/index.js';
 import { KESTREL_VERSION } from './version.js';
 
@@ -32,7 +32,9 @@ export const buildProgram = (): Command =>
     .addCommand(systemMetadataCommand())
     .addCommand(generatorStatusCommand())
     .addCommand(generatorEnableCommand())
-    .addCommand(generatorDisableCommand());
+    .addCommand(generatorDisableCommand())
+    .addCommand(generatorExportCommand())
+    .addCommand(generatorImportCommand());
 
 const main = async (argv: string[]): Promise<void> => {
   const program = buildProgram().exitOverride();

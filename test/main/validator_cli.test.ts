@@ -121,6 +121,17 @@ describe('validator CLI', () => {
       assert.equal(sent.status, 0, sent.stderr);
       assert.equal(JSON.parse(sent.stdout).transactionId, JSON.parse(sent.stdout).id);
       assert.match((await runAsync('transaction:send', 'zz', '--ws', ws)).stderr, /must be hex/);
+      // generator:export writes keys and generated info; generator:import sets the generated info back
+      const infoFile = join(tempDataPath(), 'generator_info.json');
+      assert.equal((await runAsync('generator:export', '--output', infoFile, '--ws', ws)).status, 0);
+      const exportedInfo = JSON.parse(readFileSync(infoFile, 'utf8')) as { keys: { address: string }[]; generatorInfo: { address: string; height: number }[] };
+      assert.ok(exportedInfo.keys.some((k) => k.address === validator.address));
+      const mine = exportedInfo.generatorInfo.find((g) => g.address === validator.address)!;
+      writeFileSync(infoFile, JSON.stringify({ ...exportedInfo, generatorInfo: [{ ...mine, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 }] }));
+      const importedInfo = await runAsync('generator:import', '--file-path', infoFile, '--ws', ws);
+      assert.equal(importedInfo.status, 0, importedInfo.stderr);
+      const afterImport = (await client.invoke('generator_getStatus')).status.find((s: { address: string }) => s.address === validator.address);
+      assert.equal(afterImport.height, 0);
       const badFile = join(tempDataPath(), 'bad.json');
       writeFileSync(badFile, '{"nope": 1}');
       assert.match((await runAsync('keys:import', '--file-path', badFile, '--ws', ws)).stderr, /expected \{ "keys"/);

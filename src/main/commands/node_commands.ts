@@ -1,3 +1,5 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError } from 'commander';
 import { addNodeFlags, printJSON, withNode } from './node_client.js';
@@ -72,4 +74,41 @@ export const generatorEnableCommand = (): Command =>
 export const generatorDisableCommand = (): Command =>
   statusFlags(new Command('generator:disable').description('Disable block generation for a validator (generator_updateStatus).').argument('<address>', 'Validator address (klayr32)')).action(
     (address: string, options: StatusOptions) => updateStatus(address, { ...options, height: options.height ?? 0, maxHeightGenerated: options.maxHeightGenerated ?? 0, maxHeightPrevoted: options.maxHeightPrevoted ?? 0 }, false),
+  );
+
+interface GeneratorInfo {
+  address: string;
+  height: number;
+  maxHeightGenerated: number;
+  maxHeightPrevoted: number;
+}
+
+/** `kestrel generator:export`: the node's keys and generated info, as Klayr Core writes them (mode 600). */
+export const generatorExportCommand = (): Command =>
+  addNodeFlags(new Command('generator:export').description('Export the keys and generated info of the running node to a file.').option('-o, --output <file>', 'File to write.', 'generator_info.json')).action(
+    async (options: NodeOptions & { output: string }) => {
+      const { keys, status } = await withNode(options, async (client) => ({
+        keys: ((await client.invoke('generator_getAllKeys')) as { keys: { address: string; type: string; data: unknown }[] }).keys,
+        status: ((await client.invoke('generator_getStatus')) as { status: GeneratorInfo[] }).status,
+      }));
+      const file = {
+        keys: keys.map((k) => (k.type === 'encrypted' ? { address: k.address, encrypted: k.data } : { address: k.address, plain: k.data })),
+        generatorInfo: status.map(({ address, height, maxHeightGenerated, maxHeightPrevoted }) => ({ address, height, maxHeightGenerated, maxHeightPrevoted })),
+      };
+      mkdirSync(dirname(options.output), { recursive: true });
+      writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
+      process.stdout.write(`Generator info is exported to ${options.output}\n`);
+    },
+  );
+
+/** `kestrel generator:import -f <file>`: sets the generated info of a generator:export file on the running node. */
+export const generatorImportCommand = (): Command =>
+  addNodeFlags(new Command('generator:import').description('Import the generated info of a generator:export file (generator_setStatus).').requiredOption('-f, --file-path <file>', 'Path of the file to import from.')).action(
+    async (options: NodeOptions & { filePath: string }) => {
+      const parsed = JSON.parse(readFileSync(options.filePath, 'utf8')) as { generatorInfo?: GeneratorInfo[] };
+      await withNode(options, async (client) => {
+        for (const info of parsed.generatorInfo ?? []) await client.invoke('generator_setStatus', { ...info });
+      });
+      printJSON({ imported: (parsed.generatorInfo ?? []).map((i) => i.address) }, options.pretty === true);
+    },
   );
