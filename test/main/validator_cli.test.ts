@@ -44,6 +44,21 @@ describe('validator CLI', () => {
     assert.equal(run('keys:create', '--passphrase', passphrase, '--no-encrypt', '--count', '-1').status, 1);
   });
 
+  it('keys:encrypt adds encrypted keys that decrypt to the plain ones; passphrase:encrypt and passphrase:decrypt round-trip', async () => {
+    const file = join(tempDataPath(), 'plain.json');
+    assert.equal(run('keys:create', '--passphrase', devnetPassphrase(), '--no-encrypt', '--offset', '2', '--chainid', '4', '--output', file).status, 0);
+    const encrypted = run('keys:encrypt', '--file-path', file, '--password', 'pw');
+    assert.equal(encrypted.status, 0, encrypted.stderr);
+    const [entry] = (JSON.parse(readFileSync(file, 'utf8')) as { keys: { plain: Record<string, string>; encrypted: EncryptedMessage }[] }).keys;
+    assert.equal(GeneratorKeyStore.decodePlain(await decryptWithPassword(entry!.encrypted, 'pw')).blsPrivateKey.toString('hex'), entry!.plain.blsPrivateKey);
+    const out = run('passphrase:encrypt', '--passphrase', devnetPassphrase(), '--password', 'pw', '--output-public-key');
+    assert.equal(out.status, 0, out.stderr);
+    const secretFile = join(tempDataPath(), 'secret.json');
+    writeFileSync(secretFile, out.stdout);
+    assert.equal(JSON.parse(out.stdout).publicKey, devValidators()[0]!.publicKey);
+    assert.equal(JSON.parse(run('passphrase:decrypt', '--file-path', secretFile, '--password', 'pw').stdout), devnetPassphrase());
+  });
+
   it('transaction:create --offline equals @klayr/transactions signing the same transfer; transaction:sign re-signs; bad input exits 1', async () => {
     const passphrase = devnetPassphrase();
     const recipient = devValidators()[5]!.address;
