@@ -20,6 +20,8 @@ import { hashOnionEndpoints } from '../../src/modules/random/onion_endpoint.js';
 import { TokenMethod } from '../../src/modules/token/method.js';
 import { transferParamsSchema } from '../../src/modules/token/transfer.js';
 import { createLocalOnionGenerator } from '../../src/workers/onion_pool.js';
+import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
+import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -95,17 +97,23 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
 
     const token = new TokenMethod({ ownChainID: chainID, userAccountInitializationFee: 5000000n, escrowAccountInitializationFee: 5000000n });
     const balance = (address: Buffer) => token.getAvailableBalance({ store: (p, s) => new SubStore(state.newOverlay(), p, s) }, address, TOKEN_ID);
-    const generated = new Map<string, { height: number; amount: bigint; reduction: number; gain: bigint }[]>();
+    const generated = new Map<string, { height: number; amount: bigint; reduction: number; gain: bigint; expected: bigint }[]>();
+    const rewardAPI = dynamicRewardEndpoints(() => ({ store: (p: Buffer, s: Buffer) => new SubStore(state.newOverlay(), p, s) }), rewardConfig(chainID, config.modules.dynamicReward), {
+      blockTime: config.genesis.blockTime,
+      roundLength: 53,
+      height: () => chain.lastBlock().header.height + 1,
+    });
     while (chain.lastBlock().header.height < 320) {
       const address = chain.bft.getGeneratorAtTimestamp(chain.engineView(), chain.lastBlock().header.height + 1, chain.lastBlock().header.timestamp + config.genesis.blockTime).address;
       const before = balance(address);
+      const expected = (await call(rewardAPI, 'getExpectedValidatorRewards', { validatorAddress: addressToKlayr32(address) })) as { blockReward: string };
       const block = step();
       const minted = events.at(block.header.height).find((e) => e.name === 'rewardMinted')!;
       const { amount, reduction } = codec.decode<{ amount: bigint; reduction: number }>(rewardMintedSchema, minted.data);
       for (const v of [withOnion, withoutOnion]) {
         if (!block.header.generatorAddress.equals(v.address)) continue;
         const list = generated.get(v.address.toString('hex')) ?? [];
-        list.push({ height: block.header.height, amount, reduction, gain: balance(v.address) - before });
+        list.push({ height: block.header.height, amount, reduction, gain: balance(v.address) - before, expected: BigInt(expected.blockReward) });
         generated.set(v.address.toString('hex'), list);
       }
     }
@@ -115,6 +123,7 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
     for (const b of onionBlocks) {
       assert.equal(b.reduction, 0, `valid seed reveal at ${b.height}`);
       assert.ok(b.amount > 0n && b.gain === b.amount, `its reward is credited at ${b.height}`);
+      assert.equal(b.amount, b.expected, `dynamicReward_getExpectedValidatorRewards predicted the reward at ${b.height}`);
     }
     assert.ok(plainBlocks.length >= 2, `the validator without an onion generated ${plainBlocks.length} blocks`);
     assert.equal(plainBlocks[0]!.reduction, 0, 'a first reveal needs no previous one');
