@@ -78,6 +78,30 @@ describe('validator CLI', () => {
     assert.match(run('transaction:create', 'token', 'transfer', '1', '--params', JSON.stringify(params), '--passphrase', passphrase, '--offline').stderr, /--nonce is required/);
   });
 
+  it('over IPC with allowedMethods ["generator","system","random"] (the spec\'s validator setup): allowed commands work, others fail with the disabled-namespace message', async () => {
+    const dataPath = tempDataPath();
+    const config = loadConfig({ dataPath, apiPort: await freePort() });
+    config.rpc.modes = ['ipc'];
+    config.rpc.allowedMethods = ['generator', 'system', 'random'];
+    delete config.generator;
+    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    await node.start();
+    try {
+      const info = await runAsync('system:node-info', '--data-path', dataPath);
+      assert.equal(info.status, 0, info.stderr);
+      assert.equal(JSON.parse(info.stdout).chainID, '04000000');
+      const status = await runAsync('generator:status', '--data-path', dataPath);
+      assert.deepEqual(JSON.parse(status.stdout), { status: [] });
+      const onion = await runAsync('endpoint:invoke', 'random_setHashOnion', JSON.stringify({ address: devValidators()[30]!.address, count: 100, distance: 10 }), '--data-path', dataPath);
+      assert.equal(onion.status, 0, onion.stderr);
+      const denied = await runAsync('endpoint:invoke', 'token_getBalances', JSON.stringify({ address: devValidators()[30]!.address }), '--data-path', dataPath);
+      assert.equal(denied.status, 1);
+      assert.match(denied.stderr, /Requested method or namespace is disabled in node config/);
+    } finally {
+      await node.stop();
+    }
+  });
+
   it('hash-onion prints { count, distance, hashes } equal to @klayr/cryptography; bad shapes exit 1 with a message', () => {
     const seed = 'cd'.repeat(16);
     const out = run('hash-onion', '--count', '3000', '--distance', '100', '--seed', seed);
