@@ -166,11 +166,14 @@ describe('validator CLI', () => {
       const exportedInfo = JSON.parse(readFileSync(infoFile, 'utf8')) as { keys: { address: string }[]; generatorInfo: { address: string; height: number }[] };
       assert.ok(exportedInfo.keys.some((k) => k.address === validator.address));
       const mine = exportedInfo.generatorInfo.find((g) => g.address === validator.address)!;
-      writeFileSync(infoFile, JSON.stringify({ ...exportedInfo, generatorInfo: [{ ...mine, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 }] }));
+      writeFileSync(infoFile, JSON.stringify({ ...exportedInfo, generatorInfo: [{ ...mine, height: mine.height + 10 }] }));
       const importedInfo = await runAsync('generator:import', '--file-path', infoFile, '--ws', ws);
       assert.equal(importedInfo.status, 0, importedInfo.stderr);
       const afterImport = (await client.invoke('generator_getStatus')).status.find((s: { address: string }) => s.address === validator.address);
-      assert.equal(afterImport.height, 0);
+      assert.equal(afterImport.height, mine.height + 10);
+      // lowering it again would allow contradicting blocks
+      writeFileSync(infoFile, JSON.stringify({ ...exportedInfo, generatorInfo: [mine] }));
+      assert.match((await runAsync('generator:import', '--file-path', infoFile, '--ws', ws)).stderr, /would allow contradicting blocks/);
       const badFile = join(tempDataPath(), 'bad.json');
       writeFileSync(badFile, '{"nope": 1}');
       assert.match((await runAsync('keys:import', '--file-path', badFile, '--ws', ws)).stderr, /expected \{ "keys"/);

@@ -42,13 +42,18 @@ export const generatorEndpoints = (deps: { chain: ChainProcessor; generator: Gen
       },
     },
     setStatus: {
-      description: 'Sets the last generated info of a validator whose keys are held here (e.g. after moving it from another node).',
+      description: 'Sets the last generated info of a validator whose keys are held here (e.g. after moving it from another node); never below what it already generated.',
       params: { type: 'object', required: ['address', 'height', 'maxHeightGenerated', 'maxHeightPrevoted'], properties: { address, height, maxHeightGenerated: height, maxHeightPrevoted: height } },
       handler: ({ params }) => {
         const addr = klayr32ToAddress(params.address as string);
         known(addr);
         const info = { height: params.height as number, maxHeightGenerated: params.maxHeightGenerated as number, maxHeightPrevoted: params.maxHeightPrevoted as number };
         if (info.maxHeightGenerated > info.height || info.maxHeightPrevoted > info.height) throw new Error('maxHeightGenerated and maxHeightPrevoted cannot be above height.');
+        // going below what this validator already generated would let it sign a second block at those heights
+        const last = getGeneratedInfo(db, addr);
+        if (info.height < last.height || info.maxHeightPrevoted < last.maxHeightPrevoted) {
+          throw new Error(`The status would allow contradicting blocks: the validator already generated height ${last.height} with maxHeightPrevoted ${last.maxHeightPrevoted}.`);
+        }
         putGeneratedInfoSync(db, addr, info);
         return {};
       },
