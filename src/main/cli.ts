@@ -7,7 +7,7 @@ import { startCommand } from './commands/start.js';
 import { hashOnionCommand } from './commands/hash_onion.js';
 import { transactionCreateCommand, transactionSendCommand, transactionSignCommand } from './commands/transaction.js';
 import { keysCreateCommand } from './commands/keys_create.js';
-import { keysEncryptCommand, passphraseDecryptCommand, passphraseEncryptCommand } from './commands/encrypt_commands.js';
+import { keysEncryptCommand, passphraseCreateCommand, passphraseDecryptCommand, passphraseEncryptCommand } from './commands/encrypt_commands.js';
 import { keysExportCommand, keysImportCommand } from './commands/keys_transfer.js';
 import { generatorDisableCommand, generatorEnableCommand, generatorExportCommand, generatorImportCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
 import { ConfigError } from './config/index.js';
@@ -28,6 +28,7 @@ export const buildProgram = (): Command =>
     .addCommand(transactionSendCommand())
     .addCommand(keysCreateCommand())
     .addCommand(keysEncryptCommand())
+    .addCommand(passphraseCreateCommand())
     .addCommand(passphraseEncryptCommand())
     .addCommand(passphraseDecryptCommand())
     .addCommand(keysImportCommand())

@@ -19,6 +19,8 @@ import { tempDataPath } from '../helpers/state.js';
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const apiClient: any = require('@klayr/api-client');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const klayrPassphrase: any = require('@klayr/passphrase');
 const run = (...args: string[]) => spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
 const runAsync = async (...args: string[]) => {
   const { code, stdout, stderr } = await runCLI(...args);
@@ -100,6 +102,19 @@ describe('validator CLI', () => {
     } finally {
       await node.stop();
     }
+  });
+
+  it('passphrase:create prints a fresh 24-word mnemonic that @klayr/passphrase validates; --output writes it with mode 600', () => {
+    const out = run('passphrase:create');
+    assert.equal(out.status, 0, out.stderr);
+    const { passphrase } = JSON.parse(out.stdout) as { passphrase: string };
+    assert.equal(passphrase.split(' ').length, 24);
+    assert.equal(klayrPassphrase.Mnemonic.validateMnemonic(passphrase), true);
+    assert.notEqual(JSON.parse(run('passphrase:create').stdout).passphrase, passphrase);
+    const file = join(tempDataPath(), 'secret', 'passphrase.json');
+    assert.equal(run('passphrase:create', '--output', file).status, 0);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { passphrase: string }).passphrase.split(' ').length, 24);
   });
 
   it('hash-onion prints { count, distance, hashes } equal to @klayr/cryptography; bad shapes exit 1 with a message', () => {

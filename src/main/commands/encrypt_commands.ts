@@ -1,4 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist as englishWordlist } from '@scure/bip39/wordlists/english';
 import { Command, Option } from 'commander';
 import { decryptWithPassword, ed25519KeyPairFromPassphraseAndPath, encryptWithPassword } from '../../lib/crypto/index.js';
 import type { Cipher, EncryptedMessage } from '../../lib/crypto/index.js';
@@ -55,4 +58,19 @@ export const passphraseDecryptCommand = (): Command =>
       if (encryptedPassphrase === undefined) throw new Error(`${options.filePath}: expected { "encryptedPassphrase": {...} } as passphrase:encrypt writes it.`);
       const password = await readSecret(options.password, 'your password');
       process.stdout.write(`${JSON.stringify((await decryptWithPassword(encryptedPassphrase, password)).toString('utf8'), undefined, '  ')}\n`);
+    });
+
+/** `kestrel passphrase:create`: a random 24-word BIP-39 passphrase, as Klayr Core's (mode 600 with --output). */
+export const passphraseCreateCommand = (): Command =>
+  new Command('passphrase:create')
+    .description('Returns a randomly generated 24 words mnemonic passphrase.')
+    .option('-o, --output <file>', 'File to write { passphrase } to (mode 600).')
+    .action((options: { output?: string }) => {
+      const passphrase = generateMnemonic(englishWordlist, 256);
+      if (options.output === undefined) {
+        process.stdout.write(`${JSON.stringify({ passphrase }, undefined, '  ')}\n`);
+        return;
+      }
+      mkdirSync(dirname(options.output), { recursive: true });
+      writeFileSync(options.output, `${JSON.stringify({ passphrase }, undefined, ' ')}\n`, { mode: 0o600 });
     });
