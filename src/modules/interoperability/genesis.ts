@@ -1,0 +1,144 @@
+import { compile } from '../../lib/codec/index.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { computeValidatorsHash } from '../../lib/chain/validators_hash.js';
+import { EMPTY_HASH } from '../../lib/tree/index.js';
+import { computeSubstorePrefix } from '../../lib/state/keys.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
+import { tokenStore } from '../token/stores.js';
+import { chainAccountSchema, chainValidatorsSchema, channelDataSchema, genesisInteroperabilitySchema, ownChainAccountSchema, registeredNamesSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
+
+export const MODULE_NAME = 'interoperability';
+export const CHAIN_NAME_MAINCHAIN = 'klayr_mainchain';
+/** Interoperability stores use sha256("interoperability")[0..4] with the top bit set (klayr-framework's STORE_PREFIX). */
+export const STORE_PREFIX = Buffer.from([0x83, 0xed, 0x0d, 0x25]);
+export const INTEROP_STORES = { outboxRoot: 0, chainAccount: 1, terminatedState: 3, channelData: 5, registeredNames: 7, chainValidators: 9, terminatedOutbox: 11, ownChainAccount: 13 } as const;
+export const CHAIN_STATUS_TERMINATED = 2;
+const MAX_NUM_VALIDATORS = 199;
+const MIN_RETURN_FEE_PER_BYTE = 1000n;
+const MAX_UINT64 = 2n ** 64n - 1n;
+const VALID_NAME = /^[a-z0-9!@$&_.]+$/;
+
+type Box = { appendPath: Buffer[]; size: number; root: Buffer };
+interface ChainInfo {
+  chainID: Buffer;
+  chainData: { name: string; lastCertificate: { height: number; timestamp: number; stateRoot: Buffer; validatorsHash: Buffer }; status: number };
+  channelData: { inbox: Box; outbox: Box; partnerChainOutboxRoot: Buffer; messageFeeTokenID: Buffer; minReturnFeePerByte: bigint };
+  chainValidators: { activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint };
+}
+interface GenesisInteroperability {
+  ownChainName: string;
+  ownChainNonce: bigint;
+  chainInfos: ChainInfo[];
+  terminatedStateAccounts: { chainID: Buffer; terminatedStateAccount: { stateRoot: Buffer; mainchainStateRoot: Buffer; initialized: boolean } }[];
+  terminatedOutboxAccounts: { chainID: Buffer; terminatedOutboxAccount: { outboxRoot: Buffer; outboxSize: number; partnerChainInboxSize: number } }[];
+}
+
+const genesisCodec: CompiledSchema<GenesisInteroperability> = compile<GenesisInteroperability>(genesisInteroperabilitySchema);
+const outboxRootSchema = { $id: '/modules/interoperability/outbox', type: 'object', required: ['root'], properties: { root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 } } } as const satisfies Schema;
+
+export const interopStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeof INTEROP_STORES) => ctx.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
+
+/** The mainchain's own chain ID: the network byte followed by zeros. */
+export const mainchainID = (chainID: Buffer): Buffer => Buffer.concat([chainID.subarray(0, 1), Buffer.alloc(3)]);
+/** The mainchain's KLY token: the network byte followed by zeros. */
+const tokenIDKLY = (chainID: Buffer): Buffer => Buffer.concat([chainID.subarray(0, 1), Buffer.alloc(7)]);
+
+const unique = (items: readonly Buffer[]): boolean => new Set(items.map((b) => b.toString('hex'))).size === items.length;
+const ordered = (items: readonly Buffer[]): boolean => items.every((b, i) => i === 0 || Buffer.compare(items[i - 1]!, b) <= 0);
+
+const checkChainID = (chainID: Buffer, mainchain: Buffer, prefix: string): void => {
+  if (chainID.equals(mainchain)) throw new Error(`${prefix}chainID must not be equal to ${mainchain.toString('hex')}.`);
+  if (chainID[0] !== mainchain[0]) throw new Error(`${prefix}chainID[0] must be equal to ${mainchain[0]}.`);
+};
+
+const checkChainInfo = (ctx: GenesisContext, info: ChainInfo, terminated: GenesisInteroperability['terminatedStateAccounts']): void => {
+  const { chainData, channelData, chainValidators } = info;
+  if (chainData.lastCertificate.timestamp >= ctx.header.timestamp) throw new Error('chainData.lastCertificate.timestamp must be less than header.timestamp.');
+  if (!VALID_NAME.test(chainData.name)) throw new Error('Invalid chainData.name property. It should contain only characters from the set [a-z0-9!@$&_.].');
+  if (![0, 1, 2].includes(chainData.status)) throw new Error('chainData.status must be one of 0, 1, 2');
+  if (chainData.status === CHAIN_STATUS_TERMINATED && !terminated.some((a) => a.chainID.equals(info.chainID))) {
+    throw new Error('For each chainInfo with status terminated there should be a corresponding entry in terminatedStateAccounts.');
+  }
+  if (!channelData.messageFeeTokenID.equals(tokenIDKLY(ctx.chainID))) throw new Error('channelData.messageFeeTokenID is not equal to Token.getTokenIDKLY().');
+  if (channelData.minReturnFeePerByte !== MIN_RETURN_FEE_PER_BYTE) throw new Error(`channelData.minReturnFeePerByte is not equal to ${MIN_RETURN_FEE_PER_BYTE}.`);
+  const { activeValidators, certificateThreshold } = chainValidators;
+  if (activeValidators.length === 0 || activeValidators.length > MAX_NUM_VALIDATORS) throw new Error(`activeValidators must have at least 1 element and at most ${MAX_NUM_VALIDATORS} elements.`);
+  const keys = activeValidators.map((v) => v.blsKey);
+  if (!ordered(keys)) throw new Error('activeValidators must be ordered lexicographically by blsKey property.');
+  if (!unique(keys)) throw new Error('All blsKey properties must be pairwise distinct.');
+  if (activeValidators.some((v) => v.bftWeight <= 0n)) throw new Error('validator.bftWeight must be > 0.');
+  const total = activeValidators.reduce((sum, v) => sum + v.bftWeight, 0n);
+  if (total > MAX_UINT64) throw new Error(`totalWeight has to be less than or equal to ${MAX_UINT64}.`);
+  if (total / 3n + 1n > certificateThreshold || certificateThreshold > total) throw new Error('Invalid certificateThreshold input.');
+  if (!chainData.lastCertificate.validatorsHash.equals(computeValidatorsHash(activeValidators, certificateThreshold))) throw new Error('Invalid validatorsHash from chainData.lastCertificate.');
+};
+
+const checkAsset = (ctx: GenesisContext, g: GenesisInteroperability): void => {
+  const mainchain = mainchainID(ctx.chainID);
+  if (g.ownChainName !== CHAIN_NAME_MAINCHAIN) throw new Error(`ownChainName must be equal to ${CHAIN_NAME_MAINCHAIN}.`);
+  if (g.chainInfos.length === 0 && g.ownChainNonce !== 0n) throw new Error('ownChainNonce must be 0 if chainInfos is empty.');
+  if (g.chainInfos.length !== 0 && g.ownChainNonce <= 0n) throw new Error('ownChainNonce must be positive if chainInfos is not empty.');
+  const chainIDs = g.chainInfos.map((i) => i.chainID);
+  if (!unique(chainIDs)) throw new Error("chainInfos doesn't hold unique chainID.");
+  if (!ordered(chainIDs)) throw new Error('chainInfos is not ordered lexicographically by chainID.');
+  const names = g.chainInfos.map((i) => i.chainData.name);
+  if (new Set(names).size !== names.length) throw new Error('chainData.name must be pairwise distinct.');
+  for (const info of g.chainInfos) {
+    checkChainID(info.chainID, mainchain, 'chainInfo.');
+    checkChainInfo(ctx, info, g.terminatedStateAccounts);
+  }
+  const stateIDs = g.terminatedStateAccounts.map((a) => a.chainID);
+  if (!unique(stateIDs)) throw new Error("terminatedStateAccounts don't hold unique chainID.");
+  if (!ordered(stateIDs)) throw new Error('terminatedStateAccounts must be ordered lexicographically by chainID.');
+  for (const { chainID, terminatedStateAccount: account } of g.terminatedStateAccounts) {
+    checkChainID(chainID, mainchain, 'stateAccount.');
+    const info = g.chainInfos.find((i) => i.chainID.equals(chainID));
+    if (info === undefined || info.chainData.status !== CHAIN_STATUS_TERMINATED) throw new Error('For each terminatedStateAccount there should be a corresponding chainInfo at TERMINATED state.');
+    if (!account.stateRoot.equals(info.chainData.lastCertificate.stateRoot)) throw new Error("stateAccount.stateRoot doesn't match chainInfo.chainData.lastCertificate.stateRoot.");
+    if (!account.mainchainStateRoot.equals(EMPTY_HASH)) throw new Error(`stateAccount.mainchainStateRoot is not equal to ${EMPTY_HASH.toString('hex')}.`);
+    if (!account.initialized) throw new Error('stateAccount is not initialized.');
+  }
+  const outboxIDs = g.terminatedOutboxAccounts.map((a) => a.chainID);
+  if (!unique(outboxIDs)) throw new Error('terminatedOutboxAccounts do not hold unique chainID.');
+  if (!ordered(outboxIDs)) throw new Error('terminatedOutboxAccounts must be ordered lexicographically by chainID.');
+  for (const { chainID } of g.terminatedOutboxAccounts) {
+    if (!stateIDs.some((id) => id.equals(chainID))) throw new Error(`outboxAccount with chainID: ${chainID.toString('hex')} must have a corresponding entry in terminatedStateAccounts.`);
+  }
+};
+
+const decode = (ctx: GenesisContext): GenesisInteroperability | undefined => {
+  const bytes = ctx.asset(MODULE_NAME);
+  if (bytes === undefined) return undefined;
+  const genesis = genesisCodec.decode(bytes);
+  genesisCodec.validate(genesis);
+  return genesis;
+};
+
+/** The mainchain interoperability genesis: own chain account, registered sidechains with their channels and validators, terminated accounts, registered names. */
+export const initInteroperabilityGenesis = (ctx: GenesisContext): void => {
+  const g = decode(ctx);
+  if (g === undefined) return;
+  checkAsset(ctx, g);
+  if (g.ownChainName !== '') interopStore(ctx, 'ownChainAccount').setWithSchema(Buffer.alloc(0), { name: g.ownChainName, chainID: ctx.chainID, nonce: g.ownChainNonce }, ownChainAccountSchema);
+  for (const info of g.chainInfos) {
+    interopStore(ctx, 'chainAccount').setWithSchema(info.chainID, info.chainData, chainAccountSchema);
+    interopStore(ctx, 'channelData').setWithSchema(info.chainID, info.channelData, channelDataSchema);
+    interopStore(ctx, 'chainValidators').setWithSchema(info.chainID, info.chainValidators, chainValidatorsSchema);
+    if (info.chainData.status !== CHAIN_STATUS_TERMINATED) interopStore(ctx, 'outboxRoot').setWithSchema(info.chainID, { root: info.channelData.outbox.root }, outboxRootSchema);
+  }
+  for (const { chainID, terminatedStateAccount } of g.terminatedStateAccounts) interopStore(ctx, 'terminatedState').setWithSchema(chainID, terminatedStateAccount, terminatedStateSchema);
+  for (const { chainID, terminatedOutboxAccount } of g.terminatedOutboxAccounts) interopStore(ctx, 'terminatedOutbox').setWithSchema(chainID, terminatedOutboxAccount, terminatedOutboxSchema);
+  const names = interopStore(ctx, 'registeredNames');
+  for (const info of g.chainInfos) names.setWithSchema(Buffer.from(info.chainData.name, 'ascii'), { chainID: info.chainID }, registeredNamesSchema);
+  names.setWithSchema(Buffer.from(CHAIN_NAME_MAINCHAIN, 'ascii'), { chainID: mainchainID(ctx.chainID) }, registeredNamesSchema);
+};
+
+/** Each registered sidechain whose message fees are in this chain's native token needs its escrow account. */
+export const finalizeInteroperabilityGenesis = (ctx: GenesisContext): void => {
+  const g = decode(ctx);
+  if (g === undefined) return;
+  for (const { chainID, channelData } of g.chainInfos) {
+    const native = channelData.messageFeeTokenID.subarray(0, 4).equals(ctx.chainID);
+    if (native && !tokenStore(ctx, 'escrow').has(Buffer.concat([chainID, channelData.messageFeeTokenID]))) throw new Error("Corresponding escrow account doesn't exist.");
+  }
+};
