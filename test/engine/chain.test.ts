@@ -19,6 +19,7 @@ import { transferParamsSchema } from '../../src/modules/token/transfer.js';
 import { devValidators } from '../helpers/devnet.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
+import { devnetGenerator } from '../helpers/generator.js';
 
 const chainID = Buffer.from('04000000', 'hex');
 const TOKEN_ID = Buffer.from('0400000000000000', 'hex');
@@ -30,7 +31,7 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     config.system.keepEventsForHeights = 3;
     const dbs = openDatabases(tempDataPath());
     const { chain, events, genesis } = openChain(config, dbs, undefined, () => now);
-    const generator = new Generator({ chain, chainID, db: dbs.generator, keys: readPlainGeneratorKeys(config.generator!.keys.fromFile!), maxTransactionsSize: 15360, logger: pino({ level: 'silent' }), now: () => now });
+    const generator = devnetGenerator(chain, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const kept = () => Array.from({ length: chain.lastBlock().header.height + 1 }, (_, h) => events.at(h).length > 0);
     for (let i = 1; i <= 8; i++) {

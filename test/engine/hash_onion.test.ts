@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pino } from 'pino';
 import { codec } from '../../src/lib/codec/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { hashOnion } from '../../src/lib/crypto/hash_onion.js';
-import { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { openDatabases } from '../../src/engine/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
@@ -14,6 +12,7 @@ import { HashOnionStores } from '../../src/modules/random/offchain.js';
 import { randomAssetCodec } from '../../src/modules/random/method.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
+import { devnetGenerator } from '../helpers/generator.js';
 
 const rewardMinted = { $id: '/reward/events/rewardMintedData', type: 'object', required: ['amount', 'reduction'], properties: { amount: { dataType: 'uint64', fieldNumber: 1 }, reduction: { dataType: 'uint32', fieldNumber: 2 } } } as const;
 
@@ -56,7 +55,7 @@ describe('hash onions', () => {
     const stores = new HashOnionStores(dbs.generator);
     // half the validators have onions
     keys.filter((_, i) => i % 2 === 0).forEach((k, i) => stores.setOnion(k.address, { count: 100, distance: 10, hashes: hashOnion(sha256(Buffer.from(`v${i}`)).subarray(0, 16), 100, 10) }));
-    const generator = new Generator({ chain, chainID: Buffer.from('04000000', 'hex'), db: dbs.generator, keys, maxTransactionsSize: 15360, logger: pino({ level: 'silent' }), now: () => now });
+    const generator = devnetGenerator(chain, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const seen = new Set<string>();
     const reductions = { withOnion: [] as number[], withoutOnion: [] as number[] };

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pino } from 'pino';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { blsPopProve, blsPrivateKeyFromSeedAndPath, blsPublicKeyFromPrivateKey, ed25519KeyPairFromSeedAndPath, passphraseToSeed } from '../../src/lib/crypto/index.js';
 import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
 import { generatorEndpoints } from '../../src/engine/generator/endpoint.js';
-import { Generator } from '../../src/engine/generator/generator.js';
-import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { openDatabases } from '../../src/engine/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
@@ -24,6 +21,7 @@ import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
 import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
+import { devnetGenerator } from '../helpers/generator.js';
 
 const chainID = Buffer.from('04000000', 'hex');
 const TOKEN_ID = Buffer.from('0400000000000000', 'hex');
@@ -45,17 +43,8 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
     const config = loadConfig({ dataPath: tempDataPath() });
     config.modules.dynamicReward = { ...config.modules.dynamicReward, offset: 1 };
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, genesis, state } = openChain(config, dbs, undefined, () => now);
-    const generator = new Generator({
-      chain,
-      chainID,
-      db: dbs.generator,
-      keys: readPlainGeneratorKeys(config.generator!.keys.fromFile!),
-      maxTransactionsSize: config.genesis.maxTransactionsSize,
-      logger: pino({ level: 'silent' }),
-      candidates: () => pending.splice(0),
-      now: () => now,
-    });
+    const { chain, events, state } = openChain(config, dbs, undefined, () => now);
+    const generator = devnetGenerator(chain, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
     const pending: TransactionObject[] = [];
     const funder = devValidators()[0]!;
     let funderNonce = 0n;
