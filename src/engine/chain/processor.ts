@@ -4,7 +4,7 @@ import { certificateSignatureRequest, unsignedCertificateOf } from '../../lib/ch
 import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../../lib/crypto/bls_key_cache.js';
 import type { BLSVerifier } from '../../workers/bls_verifier.js';
-import { computeEventRoot } from '../../lib/chain/events.js';
+import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import { encodeTransaction, transactionID, validateTransaction } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
@@ -25,8 +25,8 @@ import type { EventStore } from './event_store.js';
 
 /** Block version of Klayr SDK v6 blocks after genesis. */
 export const BLOCK_VERSION = 2;
-/** 2^EVENT_INDEX_LENGTH_BITS (Klayr's MAX_EVENTS_PER_BLOCK). */
-export const MAX_EVENTS_PER_BLOCK = 2 ** 30;
+/** Klayr's MAX_EVENTS_PER_BLOCK. */
+export const MAX_EVENTS_PER_BLOCK = 2 ** EVENT_INDEX_LENGTH_BITS;
 
 export interface ChainOptions {
   dbs: KestrelDatabases;
@@ -152,7 +152,7 @@ export class ChainProcessor {
       this.options.events.save(dbs, height, events);
       // as Klayr: events older than keepEventsForHeights go once their block is final
       if (keep >= 0) {
-        const below = Math.min(this.bft.getBFTHeights(engine).maxHeightPrecommitted, Math.max(0, height - keep));
+        const below = this.#prunableBelow(engine, height, keep);
         if (below > 0) this.options.events.removeBelow(dbs, below);
       }
       extra?.(dbs);
@@ -167,9 +167,14 @@ export class ChainProcessor {
     if (config === undefined || config.keys.length === 0 || config.keepForHeights === 0) return;
     this.#proofs.save(height, this.options.stateDB.prove(root, config.keys));
     if (config.keepForHeights > 0) {
-      const below = Math.min(this.bft.getBFTHeights(engine).maxHeightPrecommitted, Math.max(0, height - config.keepForHeights));
+      const below = this.#prunableBelow(engine, height, config.keepForHeights);
       if (below > 0) this.#proofs.removeBelow(below);
     }
+  }
+
+  /** Data kept for `keep` heights may go below this height once its blocks are final. */
+  #prunableBelow(engine: BlockState, height: number, keep: number): number {
+    return Math.min(this.bft.getBFTHeights(engine).maxHeightPrecommitted, Math.max(0, height - keep));
   }
 
   inclusionProofsAt(height: number) {
