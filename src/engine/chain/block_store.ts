@@ -3,18 +3,14 @@ import type { Block } from '../../lib/chain/block.js';
 import { transactionID } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
 import type { KestrelDatabases } from '../storage/database.js';
+import { heightKey } from '../storage/height_key.js';
 
 const HEIGHT_PREFIX = Buffer.from('h:');
 const ID_PREFIX = Buffer.from('i:');
 const LAST = Buffer.from('last');
 const TX_PREFIX = Buffer.from('t:');
 
-const heightKey = (height: number): Buffer => {
-  const out = Buffer.alloc(HEIGHT_PREFIX.length + 4);
-  HEIGHT_PREFIX.copy(out);
-  out.writeUInt32BE(height, HEIGHT_PREFIX.length);
-  return out;
-};
+const blockHeightKey = (height: number): Buffer => heightKey(HEIGHT_PREFIX, height);
 const idKey = (id: Buffer): Buffer => Buffer.concat([ID_PREFIX, id]);
 const txKey = (id: Buffer): Buffer => Buffer.concat([TX_PREFIX, id]);
 
@@ -26,8 +22,8 @@ export class BlockStore {
   save(dbs: KestrelDatabases, block: Block): void {
     const id = blockHeaderID(block.header);
     dbs.blocks.putSync(idKey(id), encodeBlock(block));
-    dbs.blocks.putSync(heightKey(block.header.height), id);
-    dbs.blocks.putSync(LAST, heightKey(block.header.height).subarray(HEIGHT_PREFIX.length));
+    dbs.blocks.putSync(blockHeightKey(block.header.height), id);
+    dbs.blocks.putSync(LAST, blockHeightKey(block.header.height).subarray(HEIGHT_PREFIX.length));
     for (const tx of block.transactions) dbs.blocks.putSync(txKey(transactionID(tx)), id);
   }
 
@@ -44,7 +40,7 @@ export class BlockStore {
   }
 
   idAtHeight(height: number): Buffer | undefined {
-    return this.dbs.blocks.get(heightKey(height));
+    return this.dbs.blocks.get(blockHeightKey(height));
   }
 
   byHeight(height: number): Block | undefined {

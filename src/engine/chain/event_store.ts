@@ -3,31 +3,29 @@ import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import type { KestrelDatabases } from '../storage/database.js';
+import { heightKey } from '../storage/height_key.js';
 
 const eventsSchema = { $id: '/kestrel/events', type: 'object', required: ['events'], properties: { events: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } } } as const satisfies Schema;
 const eventsCodec: CompiledSchema<{ events: Buffer[] }> = compile<{ events: Buffer[] }>(eventsSchema);
 
-const heightKey = (height: number): Buffer => {
-  const key = Buffer.alloc(4);
-  key.writeUInt32BE(height);
-  return key;
-};
+const NO_PREFIX = Buffer.alloc(0);
+const eventsKey = (height: number): Buffer => heightKey(NO_PREFIX, height);
 
 /** A block's events by height in the `events` database, written inside the block's commit. */
 export class EventStore {
   constructor(private readonly dbs: KestrelDatabases) {}
 
   save(dbs: KestrelDatabases, height: number, events: readonly BlockEvent[]): void {
-    dbs.events.putSync(heightKey(height), eventsCodec.encode({ events: events.map(encodeEvent) }));
+    dbs.events.putSync(eventsKey(height), eventsCodec.encode({ events: events.map(encodeEvent) }));
   }
 
   /** Drops the events of every height below `height` (pruning); call inside a commit transaction. */
   removeBelow(dbs: KestrelDatabases, height: number): void {
-    for (const key of dbs.events.getKeys({ start: heightKey(0), end: heightKey(height) })) dbs.events.removeSync(key);
+    for (const key of dbs.events.getKeys({ start: eventsKey(0), end: eventsKey(height) })) dbs.events.removeSync(key);
   }
 
   at(height: number): BlockEvent[] {
-    const raw = this.dbs.events.get(heightKey(height));
+    const raw = this.dbs.events.get(eventsKey(height));
     return raw === undefined ? [] : eventsCodec.decode(raw).events.map(decodeEvent);
   }
 }

@@ -2,6 +2,7 @@ import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
 import type { SMTProof } from '../../lib/tree/index.js';
 import type { BinaryDB } from '../storage/database.js';
+import { heightKey } from '../storage/height_key.js';
 
 /** @klayr/chain's stored inclusion proof. */
 const inclusionProofSchema = {
@@ -20,28 +21,23 @@ const inclusionProofSchema = {
 const proofCodec = compile<SMTProof>(inclusionProofSchema);
 const PREFIX = Buffer.from('proof:');
 
-const heightKey = (height: number): Buffer => {
-  const key = Buffer.alloc(PREFIX.length + 4);
-  PREFIX.copy(key);
-  key.writeUInt32BE(height, PREFIX.length);
-  return key;
-};
+const proofKey = (height: number): Buffer => heightKey(PREFIX, height);
 
 /** Proofs of the configured state keys (system.inclusionProofKeys) at each height, kept like events. */
 export class InclusionProofStore {
   constructor(private readonly db: BinaryDB) {}
 
   save(height: number, proof: SMTProof): void {
-    this.db.putSync(heightKey(height), proofCodec.encode(proof));
+    this.db.putSync(proofKey(height), proofCodec.encode(proof));
   }
 
   /** An empty proof for a height without one, as Klayr answers. */
   at(height: number): SMTProof {
-    const raw = this.db.get(heightKey(height));
+    const raw = this.db.get(proofKey(height));
     return raw === undefined ? { siblingHashes: [], queries: [] } : proofCodec.decode(raw);
   }
 
   removeBelow(height: number): void {
-    for (const key of this.db.getKeys({ start: heightKey(0), end: heightKey(height) })) this.db.removeSync(key);
+    for (const key of this.db.getKeys({ start: proofKey(0), end: proofKey(height) })) this.db.removeSync(key);
   }
 }

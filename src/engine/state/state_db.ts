@@ -4,6 +4,7 @@ import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/stat
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
 import type { BinaryDB, KestrelDatabases } from '../storage/database.js';
+import { heightKey } from '../storage/height_key.js';
 import { StateOverlay } from './overlay.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
@@ -11,12 +12,6 @@ const META_CURRENT = Buffer.from('current');
 const DIFF_PREFIX = Buffer.from('diff:');
 const ROOT_PREFIX = Buffer.from('root:');
 
-const heightKey = (prefix: Buffer, height: number): Buffer => {
-  const out = Buffer.alloc(prefix.length + 4);
-  prefix.copy(out);
-  out.writeUInt32BE(height, prefix.length);
-  return out;
-};
 
 const currentSchema = {
   $id: '/kestrel/state/current',
