@@ -5,7 +5,7 @@ import { ChainProcessor } from '../engine/chain/processor.js';
 import type { ExecutedBlock } from '../engine/chain/processor.js';
 import { Generator } from '../engine/generator/generator.js';
 import { CommitPool } from '../engine/consensus/commit_pool.js';
-import { readEncryptedGeneratorKeys, readPlainGeneratorKeys } from '../engine/generator/keys.js';
+import { encryptedGeneratorKeys, plainGeneratorKeys, readKeysFile } from '../engine/generator/keys.js';
 import { GeneratorKeyStore } from '../engine/generator/key_store.js';
 import { generatorEndpoints } from '../engine/generator/endpoint.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
@@ -164,10 +164,11 @@ export class KestrelNode {
 
     // as Klayr Core: the keys file's keys are stored in the generator database; plain ones generate right away
     const keyFile = config.generator?.keys.fromFile;
-    const keys = keyFile === undefined ? [] : readPlainGeneratorKeys(keyFile);
+    const entries = keyFile === undefined ? [] : readKeysFile(keyFile);
+    const keys = plainGeneratorKeys(entries, keyFile ?? 'keys file');
     const keyStore = new GeneratorKeyStore(this.#dbs.generator);
     for (const k of keys) keyStore.set(k.address, { type: 'plain', keys: { generatorKey: k.generatorKey, generatorPrivateKey: k.generatorPrivateKey, blsKey: k.blsKey, blsPrivateKey: k.blsPrivateKey } });
-    for (const k of keyFile === undefined ? [] : readEncryptedGeneratorKeys(keyFile)) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
+    for (const k of encryptedGeneratorKeys(entries)) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
     this.#generator = new Generator({
       chain,
       chainID,

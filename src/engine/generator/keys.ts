@@ -10,7 +10,8 @@ export interface GeneratorKeys {
   blsPrivateKey: Buffer;
 }
 
-interface KeysFileEntry {
+/** One entry of a keys file (keys:create output, Klayr Core's dev-validators.json format). */
+export interface KeysFileEntry {
   address: string;
   plain?: { generatorKey: string; generatorPrivateKey: string; blsKey: string; blsPrivateKey: string };
   encrypted?: Record<string, unknown>;
@@ -21,23 +22,31 @@ const hex = (value: unknown, what: string, length: number): Buffer => {
   return Buffer.from(value, 'hex');
 };
 
-/** The encrypted keys of a keys file (entries whose `encrypted` object is not empty). */
-export const readEncryptedGeneratorKeys = (file: string): { address: Buffer; encrypted: Record<string, unknown> }[] => {
+/** The entries of a keys file: `{ "keys": [...] }`. */
+export const readKeysFile = (file: string): KeysFileEntry[] => {
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as { keys?: KeysFileEntry[] };
-  return (parsed.keys ?? [])
-    .filter((k) => k.encrypted !== undefined && Object.keys(k.encrypted).length > 0)
-    .map((k) => ({ address: klayr32ToAddress(k.address), encrypted: k.encrypted! }));
+  if (!Array.isArray(parsed.keys)) throw new Error(`${file}: expected { "keys": [...] } as keys:create writes it.`);
+  return parsed.keys;
 };
+
+/** Whether an entry carries encrypted keys (keys:create writes an empty `encrypted` object without a password). */
+export const hasEncryptedKeys = (entry: KeysFileEntry): entry is KeysFileEntry & { encrypted: Record<string, unknown> } =>
+  entry.encrypted !== undefined && Object.keys(entry.encrypted).length > 0;
+
+/** The encrypted keys of a keys file's entries. */
+export const encryptedGeneratorKeys = (entries: KeysFileEntry[]): { address: Buffer; encrypted: Record<string, unknown> }[] =>
+  entries.filter(hasEncryptedKeys).map((k) => ({ address: klayr32ToAddress(k.address), encrypted: k.encrypted }));
 
 /**
  * The plain keys of a keys file (`generator.keys.fromFile`, Klayr Core's dev-validators.json
  * format). Keys with only an encrypted part need a password and are enabled through the
  * generator endpoints instead.
  */
-export const readPlainGeneratorKeys = (file: string): GeneratorKeys[] => {
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { keys?: KeysFileEntry[] };
-  if (!Array.isArray(parsed.keys)) throw new Error(`${file}: expected { "keys": [...] }`);
-  return parsed.keys
+export const readPlainGeneratorKeys = (file: string): GeneratorKeys[] => plainGeneratorKeys(readKeysFile(file), file);
+
+/** The plain keys of a keys file's entries; `file` names them in errors. */
+export const plainGeneratorKeys = (entries: KeysFileEntry[], file: string): GeneratorKeys[] =>
+  entries
     .filter((k) => k.plain !== undefined)
     .map((k, i) => {
       const where = `${file} keys[${i}]`;
@@ -49,4 +58,3 @@ export const readPlainGeneratorKeys = (file: string): GeneratorKeys[] => {
         blsPrivateKey: hex(k.plain!.blsPrivateKey, `${where}.plain.blsPrivateKey`, 32),
       };
     });
-};

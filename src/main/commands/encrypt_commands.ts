@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { decryptWithPassword, ed25519KeyPairFromPassphraseAndPath, encryptWithPassword } from '../../lib/crypto/index.js';
 import type { Cipher, EncryptedMessage } from '../../lib/crypto/index.js';
 import { GeneratorKeyStore } from '../../engine/generator/key_store.js';
+import { readKeysFile } from '../../engine/generator/keys.js';
 import { readSecret } from './keys_create.js';
 
 const cipherOption = () => new Option('--cipher <cipher>', 'Cipher.').choices(['aes-128-gcm', 'aes-256-gcm']).default('aes-128-gcm');
@@ -18,13 +19,12 @@ export const keysEncryptCommand = (): Command =>
     .option('-w, --password <password>', 'Password (typed on standard input when absent).')
     .addOption(cipherOption())
     .action(async (options: { filePath: string; password?: string; cipher: Cipher }) => {
-      const parsed = JSON.parse(readFileSync(options.filePath, 'utf8')) as { keys?: { address: string; plain?: Record<string, string> }[] };
-      if (!Array.isArray(parsed.keys)) throw new Error(`${options.filePath}: expected { "keys": [...] } as keys:create writes it.`);
+      const entries = readKeysFile(options.filePath);
       const password = await readSecret(options.password, 'your password');
       const keys = [];
-      for (const key of parsed.keys) {
+      for (const key of entries) {
         if (key.plain === undefined) throw new Error(`${key.address}: no plain keys to encrypt.`);
-        const hex = (name: string) => Buffer.from(key.plain![name] ?? '', 'hex');
+        const hex = (name: keyof NonNullable<typeof key.plain>) => Buffer.from(key.plain![name] ?? '', 'hex');
         const encoded = GeneratorKeyStore.encodePlain({ generatorKey: hex('generatorKey'), generatorPrivateKey: hex('generatorPrivateKey'), blsKey: hex('blsKey'), blsPrivateKey: hex('blsPrivateKey') });
         keys.push({ ...key, encrypted: await encryptWithPassword(encoded, password, { cipher: options.cipher }) });
       }

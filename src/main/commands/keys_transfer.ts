@@ -1,13 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { hasEncryptedKeys, readKeysFile } from '../../engine/generator/keys.js';
 import { Command } from 'commander';
 import { addNodeFlags, printJSON, withNode } from './node_client.js';
 import type { NodeOptions } from './node_client.js';
-
-interface KeyFileEntry {
-  address: string;
-  plain?: { generatorKey: string; generatorPrivateKey: string; blsKey: string; blsPrivateKey: string };
-  encrypted?: Record<string, unknown>;
-}
 
 /** `kestrel keys:import`: a keys file's keys into the running node (encrypted ones as they are; plain ones only with --plain). */
 export const keysImportCommand = (): Command =>
@@ -17,18 +12,16 @@ export const keysImportCommand = (): Command =>
       .requiredOption('-f, --file-path <file>', 'Keys file to import.')
       .option('--plain', 'Import the plain keys instead of the encrypted ones.'),
   ).action(async (options: NodeOptions & { filePath: string; plain?: boolean }) => {
-    const parsed = JSON.parse(readFileSync(options.filePath, 'utf8')) as { keys?: KeyFileEntry[] };
-    if (!Array.isArray(parsed.keys)) throw new Error(`${options.filePath}: expected { "keys": [...] } as keys:create writes it.`);
+    const entries = readKeysFile(options.filePath);
     const imported = await withNode(options, async (client) => {
       const done: string[] = [];
-      for (const key of parsed.keys!) {
-        const encrypted = key.encrypted !== undefined && Object.keys(key.encrypted).length > 0;
-        if (options.plain === true || !encrypted) {
+      for (const key of entries) {
+        if (options.plain === true || !hasEncryptedKeys(key)) {
           if (key.plain === undefined) throw new Error(`${key.address}: no plain keys in the file.`);
           const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = key.plain;
           await client.invoke('generator_setKeys', { address: key.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
         } else {
-          await client.invoke('generator_setKeys', { address: key.address, type: 'encrypted', data: key.encrypted! });
+          await client.invoke('generator_setKeys', { address: key.address, type: 'encrypted', data: key.encrypted });
         }
         done.push(key.address);
       }
