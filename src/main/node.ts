@@ -9,7 +9,8 @@ import { encryptedGeneratorKeys, plainGeneratorKeys, readKeysFile } from '../eng
 import { GeneratorKeyStore } from '../engine/generator/key_store.js';
 import { generatorEndpoints } from '../engine/generator/endpoint.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
-import { poolStatusOf, txpoolEndpoints } from '../engine/txpool/endpoint.js';
+import { txpoolEndpoints } from '../engine/txpool/endpoint.js';
+import { poolStatusOf } from '../engine/txpool/ingest.js';
 import { highFeeFirst } from '../engine/txpool/selection.js';
 import { transactionID, transactionToJSON } from '../lib/transaction/index.js';
 import { chainEndpoints } from '../engine/chain/endpoint.js';
@@ -148,7 +149,7 @@ export class KestrelNode {
     const pool = (this.#pool = new TransactionPool({
       ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
       verifyTransaction: (candidate) => {
-        const { status, error } = chain.verifyTransaction(candidate.transaction);
+        const { status, error } = chain.verifyTransaction(candidate);
         return { status: poolStatusOf(status), ...(error !== undefined ? { message: error.message } : {}) };
       },
     }));

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { workerPool } from './worker_pool.js';
 import { BLSKeyCache } from '../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../lib/crypto/bls_key_cache.js';
 
@@ -18,7 +18,7 @@ export const createLocalBLSVerifier = (): BLSVerifier => {
 
 /** The `bls` pool: worker threads, each with its own key cache. */
 export const createPooledBLSVerifier = (threads = Math.max(1, availableParallelism() - 1)): BLSVerifier => {
-  const pool = new Piscina({ filename: new URL('./bls_task.js', import.meta.url).href, minThreads: 1, maxThreads: threads });
+  const pool = workerPool('bls_task.js', threads);
   return {
     verifyWeighted: async (request) => (await pool.run(request)) as boolean,
     queueSize: () => pool.queueSize,

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { workerPool } from './worker_pool.js';
 import type { OnionRequest } from './onion_task.js';
 import { computeOnion } from './onion_task.js';
 
@@ -15,7 +15,7 @@ export const createLocalOnionGenerator = (): OnionGenerator => ({ generate: asyn
 
 /** The `onion` pool: long onions (up to 10,000,000 hashes) never block block generation or RPC. */
 export const createPooledOnionGenerator = (threads = Math.max(1, availableParallelism() - 1)): OnionGenerator => {
-  const pool = new Piscina({ filename: new URL('./onion_task.js', import.meta.url).href, minThreads: 0, maxThreads: threads, idleTimeout: 5000 });
+  const pool = workerPool('onion_task.js', threads, { minThreads: 0, idleTimeout: 5000 });
   return {
     generate: async (request) => ((await pool.run(request)) as Uint8Array[]).map(toBuffer),
     close: () => pool.destroy(),

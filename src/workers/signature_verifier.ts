@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { workerPool } from './worker_pool.js';
 import type { MultisigKeys } from '../lib/transaction/index.js';
 import { batchingVerifier } from '../engine/txpool/batching_verifier.js';
 import type { PoolCandidate, VerifyTransaction } from '../engine/txpool/types.js';
 import { TransactionStatus } from '../engine/txpool/types.js';
-import { verifySignatureBatch } from './signature_task.js';
+import { packBatch, verifySignatureBatch } from './signature_task.js';
 import type { SignatureBatch } from './signature_task.js';
 
 export interface SignatureVerifier {
@@ -16,11 +16,11 @@ export interface SignatureVerifier {
 
 type RunBatch = (batch: SignatureBatch) => Promise<(string | undefined)[]>;
 
-const verifierOver = (run: RunBatch, chainID: Buffer, accountOf: (address: Buffer) => MultisigKeys | undefined): VerifyTransaction =>
+const verifierOver = (run: RunBatch, chainID: Buffer, accountOf: (address: Buffer) => MultisigKeys | undefined, threads = 1): VerifyTransaction =>
   batchingVerifier(async (candidates: readonly PoolCandidate[]) => {
-    const messages = await run({ chainID, transactions: candidates.map((c) => c.bytes), accounts: candidates.map((c) => accountOf(c.senderAddress) ?? null) });
+    const messages = await run(packBatch(chainID, candidates.map((c) => c.bytes), candidates.map((c) => accountOf(c.senderAddress) ?? null)));
     return messages.map((message) => (message === undefined ? TransactionStatus.PROCESSABLE : { status: TransactionStatus.INVALID, message }));
-  }, 128);
+  }, 128, threads);
 
 /** Signature checks batched per event-loop turn and run on this thread. */
 export const createLocalSignatureVerifier = (chainID: Buffer, accountOf: (address: Buffer) => MultisigKeys | undefined): SignatureVerifier => ({
@@ -31,9 +31,9 @@ export const createLocalSignatureVerifier = (chainID: Buffer, accountOf: (addres
 
 /** The `verify` pool: batches of signature checks in worker threads, so the RPC front never waits on them. */
 export const createPooledSignatureVerifier = (chainID: Buffer, accountOf: (address: Buffer) => MultisigKeys | undefined, threads = Math.max(1, availableParallelism() - 1)): SignatureVerifier => {
-  const pool = new Piscina({ filename: new URL('./signature_task.js', import.meta.url).href, minThreads: 1, maxThreads: threads });
+  const pool = workerPool('signature_task.js', threads);
   return {
-    verify: verifierOver(async (batch) => (await pool.run(batch)) as (string | undefined)[], chainID, accountOf),
+    verify: verifierOver(async (batch) => (await pool.run(batch, { transferList: [batch.packed.buffer as ArrayBuffer] })) as (string | undefined)[], chainID, accountOf, threads),
     queueSize: () => pool.queueSize,
     close: () => pool.destroy(),
   };

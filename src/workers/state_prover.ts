@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { workerPool } from './worker_pool.js';
 import type { SMTProof } from '../lib/tree/index.js';
 
 export interface StateProofRequest {
@@ -39,7 +39,7 @@ export const createLocalStateProver = async (): Promise<StateProver> => {
 
 /** Runs in a Piscina pool of worker threads that open the environment read-only. */
 export const createPooledStateProver = (threads = Math.max(1, availableParallelism() - 1)): StateProver => {
-  const pool = new Piscina({ filename: new URL('./state_proof_task.js', import.meta.url).href, minThreads: 1, maxThreads: threads });
+  const pool = workerPool('state_proof_task.js', threads);
   return {
     prove: async (request) => revive((await pool.run(request)) as StateProofResponse),
     queueSize: () => pool.queueSize,

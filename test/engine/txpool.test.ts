@@ -4,12 +4,12 @@ import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { encodeTransaction, senderAddress, transactionID } from '../../src/lib/transaction/transaction.js';
 import type { TransactionObject } from '../../src/lib/transaction/schema.js';
+import { prepareTransaction } from '../../src/lib/transaction/prepared.js';
 import {
   batchingVerifier,
   DEFAULT_EXPIRE_INTERVAL_MS,
   DEFAULT_REORGANIZE_INTERVAL_MS,
   poolOptionsFromConfig,
-  prepareCandidate,
   resolvePoolOptions,
   TransactionPool,
   TransactionStatus,
@@ -173,7 +173,7 @@ describe('transaction pool: admission rules', () => {
     const tx = makeTx({ nonce: 0n });
     expectOk(await pool.add(tx));
     assert.deepEqual(await pool.add(tx), { ok: true, duplicate: true });
-    assert.deepEqual(pool.addVerified(prepareCandidate(tx), TransactionStatus.PROCESSABLE), { ok: true, duplicate: true });
+    assert.deepEqual(pool.addVerified(prepareTransaction(tx), TransactionStatus.PROCESSABLE), { ok: true, duplicate: true });
     assert.deepEqual(added, idsOf(tx));
   });
 
@@ -515,7 +515,7 @@ describe('transaction pool: concurrent adds', () => {
     assert.deepEqual(batches, [8, 8, 4, 8, 8, 4]);
     assert.deepEqual([...pool.getProcessableTransactions().values()].map((l) => l.length), [5, 5, 5, 5]);
     const failing = batchingVerifier(async () => [TransactionStatus.PROCESSABLE]);
-    await assert.rejects(Promise.all([failing(prepareCandidate(txs[0]!)), failing(prepareCandidate(txs[1]!))]), /returned 1 verdicts for 2 transactions/);
+    await assert.rejects(Promise.all([failing(prepareTransaction(txs[0]!)), failing(prepareTransaction(txs[1]!))]), /returned 1 verdicts for 2 transactions/);
   });
 });
 

@@ -46,6 +46,7 @@ describe('transactions against @klayr/transactions and @klayr/chain', () => {
       assert.deepStrictEqual(tx.transactionToJSON(signed), chainTx.toJSON());
       assert.deepStrictEqual(tx.transactionFromJSON(chainTx.toJSON()), signed);
       tx.verifyTransactionSignatures(signed, chainID);
+      assert.equal(tx.signingBytesOfEncoded(signed, tx.encodeTransaction(signed)).toString('hex'), tx.signingBytes(signed).toString('hex'));
     }
   });
 
@@ -80,6 +81,8 @@ describe('transactions against @klayr/transactions and @klayr/chain', () => {
     assert.deepStrictEqual(ours.signatures.map((s) => s.toString('hex')), theirs.signatures.map((s) => s.toString('hex')));
     const sorted = { mandatoryKeys: [...mandatoryKeys].sort(Buffer.compare), optionalKeys: [...optionalKeys].sort(Buffer.compare) };
     tx.verifyTransactionSignatures(ours, chainID, { numberOfSignatures: 3, ...sorted });
+    // the signing bytes cut from the encoding, empty signature slots included
+    assert.equal(tx.signingBytesOfEncoded(ours, tx.encodeTransaction(ours)).toString('hex'), klayrTransactions.getSigningBytes(theirs, transferSchema).toString('hex'));
     assert.throws(() => tx.verifyTransactionSignatures(ours, chainID, { numberOfSignatures: 4, ...sorted }), /does not match required number of signatures/);
     const missingMandatory = { ...ours, signatures: ours.signatures.map((s, i) => (i === 0 ? Buffer.alloc(0) : s)) };
     assert.throws(() => tx.verifyTransactionSignatures(missingMandatory, chainID, { numberOfSignatures: 2, ...sorted }), /mandatory key/);

@@ -1,13 +1,14 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
-import { blockHeaderID, computeAssetRoot, computeTransactionRoot, validateBlock, verifyBlockHeaderSignature } from '../../lib/chain/block.js';
+import { blockHeaderID, computeAssetRoot, validateBlock, verifyBlockHeaderSignature } from '../../lib/chain/block.js';
+import { merkleRoot } from '../../lib/tree/index.js';
 import { certificateSignatureRequest, unsignedCertificateOf } from '../../lib/chain/certificate.js';
 import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../../lib/crypto/bls_key_cache.js';
 import type { BLSVerifier } from '../../workers/bls_verifier.js';
 import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
-import { encodeTransaction, transactionID, validateTransaction } from '../../lib/transaction/index.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
+import { asPrepared, prepareTransaction, validateTransaction } from '../../lib/transaction/index.js';
+import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
 import { blockContext, transactionContext } from '../state_machine/context.js';
 import { EventQueue } from '../state_machine/event_queue.js';
 import { EVENT_TOPIC_TRANSACTION_EXECUTION } from '../state_machine/state_machine.js';
@@ -48,6 +49,8 @@ export interface ChainOptions {
 /** A block executed on overlays, with everything needed to commit it. */
 export interface ExecutedBlock {
   block: Block;
+  /** The block's transaction IDs, in order. */
+  transactionIDs: Buffer[];
   events: BlockEvent[];
   prepared: PreparedState;
   engine: BlockState;
@@ -110,18 +113,19 @@ export class ChainProcessor {
    * the validator-set change. With `selection`, the transactions are chosen while executing
    * (generation) and the returned block carries them.
    */
-  execute(block: Block, selection?: TransactionSelection): ExecutedBlock {
+  execute(block: Block, selection?: TransactionSelection, prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx))): ExecutedBlock {
     const engine = this.engineView();
     this.options.bft.beforeTransactionsExecute(engine, block.header, this.maxRemovalHeight());
     const state = this.options.stateDB.newOverlay();
-    const result = this.options.machine.executeBlock(block, this.options.chainID, state, selection);
+    const result = this.options.machine.executeBlock({ header: block.header, assets: block.assets, transactions: prepared }, this.options.chainID, state, selection);
     if (result.events.length > MAX_EVENTS_PER_BLOCK) throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);
     if (result.nextValidators !== undefined) {
       const { precommitThreshold, certificateThreshold, validators } = result.nextValidators;
       this.bft.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
     }
     return {
-      block: { ...block, transactions: result.transactions },
+      block: { ...block, transactions: result.transactions.map((p) => p.transaction) },
+      transactionIDs: result.transactions.map((p) => p.id),
       events: result.events,
       prepared: this.options.stateDB.prepare(state),
       engine,
@@ -136,7 +140,7 @@ export class ChainProcessor {
       stateRoot: executed.prepared.root,
       eventRoot: computeEventRoot(executed.events),
       validatorsHash: this.bft.getBFTParameters(executed.engine, height + 1).validatorsHash,
-      transactionRoot: computeTransactionRoot(executed.block.transactions),
+      transactionRoot: merkleRoot(executed.transactionIDs),
       assetRoot: computeAssetRoot(executed.block.assets),
     };
   }
@@ -181,35 +185,37 @@ export class ChainProcessor {
     return this.#proofs.at(height);
   }
 
-  #transactionContext(tx: TransactionObject, events: EventQueue) {
+  #transactionContext(tx: PreparedTransaction, events: EventQueue, signaturesVerified = false) {
     const tip = this.lastBlock();
     const state = this.options.stateDB.newOverlay();
     const base = blockContext({ block: tip, chainID: this.options.chainID, state, events, contextStore: new Map() });
-    return transactionContext(base, tx, encodeTransaction(tx).length, events);
+    return transactionContext(base, tx, events, signaturesVerified);
   }
 
   /** A transaction verified against committed state with the tip's header, as Klayr's pool and endpoints verify it. */
-  verifyTransaction(tx: TransactionObject, onlyCommand = false, signaturesVerified = false): VerifyResult {
-    return this.options.machine.verifyTransaction({ ...this.#transactionContext(tx, new EventQueue(0)), signaturesVerified }, onlyCommand);
+  verifyTransaction(tx: TransactionObject | PreparedTransaction, onlyCommand = false, signaturesVerified = false): VerifyResult {
+    return this.options.machine.verifyTransaction(this.#transactionContext(asPrepared(tx), new EventQueue(0), signaturesVerified), onlyCommand);
   }
 
   /** Executes a transaction on a throw-away overlay of committed state: the result and the events it would emit. */
-  dryRunTransaction(tx: TransactionObject): { result: ExecutionResult; events: BlockEvent[] } {
+  dryRunTransaction(input: TransactionObject | PreparedTransaction): { result: ExecutionResult; events: BlockEvent[] } {
+    const tx = asPrepared(input);
     const height = this.lastBlock().header.height;
     const queue = new EventQueue(height);
-    const ctx = this.#transactionContext(tx, queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, transactionID(tx)])));
+    const ctx = this.#transactionContext(tx, queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, tx.id])));
     const result = this.options.machine.executeTransaction(ctx);
     return { result, events: queue.getEvents() };
   }
 
   /** Verifies a block received for the tip, executes it, checks its roots and commits it. */
   processBlock(block: Block, options: { aggregateCommitVerified?: boolean } = {}): ExecutedBlock {
-    validateBlock(block, validateTransaction);
-    const size = block.transactions.reduce((s, tx) => s + encodeTransaction(tx).length, 0);
+    const prepared = block.transactions.map((tx) => prepareTransaction(tx));
+    validateBlock(block, validateTransaction, prepared.map((p) => p.id));
+    const size = prepared.reduce((s, tx) => s + tx.bytes.length, 0);
     if (size > this.options.maxTransactionsSize) throw new Error(`Transactions in the block exceed maxTransactionsSize ${this.options.maxTransactionsSize}`);
     if (block.header.version !== BLOCK_VERSION) throw new Error(`Block version must be ${BLOCK_VERSION}`);
     this.verifyHeader(block.header, options.aggregateCommitVerified === true);
-    const executed = this.execute(block);
+    const executed = this.execute(block, undefined, prepared);
     const roots = this.rootsOf(executed);
     const id = blockHeaderID(block.header).toString('hex');
     if (!roots.validatorsHash.equals(block.header.validatorsHash)) throw new Error(`Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID, signBlockHeader } from '../../lib/chain/block.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
+import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
 import { randomAssetCodec } from '../../modules/random/method.js';
 import { nextSeedReveal } from '../../modules/random/next_reveal.js';
 import { HashOnionStores } from '../../modules/random/offchain.js';
@@ -22,7 +22,7 @@ export interface GeneratorOptions {
   maxTransactionsSize: number;
   logger: Logger;
   /** Pool transactions in the order they should be tried. */
-  candidates?: () => Iterable<TransactionObject>;
+  candidates?: () => Iterable<TransactionObject | PreparedTransaction>;
   onRejected?: (tx: TransactionObject, reason: Error) => void;
   onBlock?: (executed: ExecutedBlock) => void;
   now?: () => number;

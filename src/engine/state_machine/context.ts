@@ -1,11 +1,10 @@
 import type { Block } from '../../lib/chain/block.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
-import { senderAddress, transactionID } from '../../lib/transaction/index.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
 import type { EventQueue } from './event_queue.js';
 import { assetsOf } from './module.js';
-import type { BlockContext, NextValidators, TransactionContext } from './module.js';
+import type { BlockContext, CommandContext, NextValidators, TransactionContext } from './module.js';
 
 /** Where setNextValidators writes, shared by the contexts of one block. */
 export interface NextValidatorsSlot {
@@ -38,11 +37,38 @@ export const blockContext = (input: BlockContextInput): BlockContext & { nextVal
   };
 };
 
-export const transactionContext = (base: BlockContext, transaction: TransactionObject, encodedSize: number, events: EventQueue = base.events): TransactionContext => ({
-  ...base,
+type TransactionFields = Pick<TransactionContext, 'transaction' | 'transactionID' | 'senderAddress' | 'transactionSize'>;
+
+/**
+ * Every field spelt out rather than spread from `base`: this runs a few times for each
+ * transaction verified or executed, a spread costs several times more, and one shape for
+ * transaction and command contexts keeps the modules' hooks monomorphic.
+ */
+const contextOf = <P>(base: BlockContext, tx: TransactionFields, events: EventQueue, signaturesVerified: boolean, params: P): CommandContext<P> => ({
+  header: base.header,
+  chainID: base.chainID,
+  state: base.state,
   events,
-  transaction,
-  transactionID: transactionID(transaction),
-  senderAddress: senderAddress(transaction),
-  transactionSize: encodedSize,
+  contextStore: base.contextStore,
+  store: base.store,
+  asset: base.asset,
+  setNextValidators: base.setNextValidators,
+  transaction: tx.transaction,
+  transactionID: tx.transactionID,
+  senderAddress: tx.senderAddress,
+  transactionSize: tx.transactionSize,
+  signaturesVerified,
+  params,
 });
+
+export const transactionContext = (base: BlockContext, prepared: PreparedTransaction, events: EventQueue = base.events, signaturesVerified = false): TransactionContext =>
+  contextOf(
+    base,
+    { transaction: prepared.transaction, transactionID: prepared.id, senderAddress: prepared.senderAddress, transactionSize: prepared.bytes.length },
+    events,
+    signaturesVerified,
+    undefined,
+  );
+
+/** The context a command's verify and execute get: the transaction's, with its decoded params. */
+export const commandContext = <P>(ctx: TransactionContext, params: P): CommandContext<P> => contextOf(ctx, ctx, ctx.events, ctx.signaturesVerified === true, params);

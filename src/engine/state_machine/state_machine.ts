@@ -2,10 +2,10 @@ import type { Block } from '../../lib/chain/block.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import { encodeTransaction } from '../../lib/transaction/index.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
+import { asPrepared } from '../../lib/transaction/index.js';
+import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
 import type { StateReadWriter } from '../state/types.js';
-import { blockContext, transactionContext } from './context.js';
+import { blockContext, commandContext, transactionContext } from './context.js';
 import type { NextValidatorsSlot } from './context.js';
 import { EVENT_TOPIC_AFTER_TRANSACTIONS, EVENT_TOPIC_BEFORE_TRANSACTIONS, EventQueue } from './event_queue.js';
 import { VERIFY_STATUS } from './module.js';
@@ -36,12 +36,15 @@ export interface BlockExecution {
   nextValidators?: NextValidators;
   results: ExecutionResult[];
   /** The transactions executed: all of the block's, or in generation the candidates that fit and were valid. */
-  transactions: TransactionObject[];
+  transactions: PreparedTransaction[];
 }
+
+/** A block to execute; transactions already prepared (encoding, ID, sender) are not derived again. */
+export type ExecutableBlock = Pick<Block, 'header' | 'assets'> & { transactions: readonly (TransactionObject | PreparedTransaction)[] };
 
 /** Generation: candidates that do not verify, are invalid or do not fit are left out instead of failing the block. */
 export interface TransactionSelection {
-  candidates: Iterable<TransactionObject>;
+  candidates: Iterable<TransactionObject | PreparedTransaction>;
   maxTransactionsSize: number;
   /** Told about each candidate left out (the pool may drop it). */
   onRejected?: (tx: TransactionObject, reason: Error) => void;
@@ -63,8 +66,7 @@ export class StateMachine {
   }
 
   #commandContext(ctx: TransactionContext, command: Command<unknown>): CommandContext<unknown> {
-    const codec = compile(command.schema);
-    return { ...ctx, params: codec.decode(ctx.transaction.params) };
+    return commandContext(ctx, compile(command.schema).decode(ctx.transaction.params));
   }
 
   /** Every module's verifyTransaction (unless onlyCommand), then the command's params and verify. Never throws. */
@@ -138,7 +140,7 @@ export class StateMachine {
    * transaction (which must verify OK and not be invalid), after-transactions hooks.
    * Throws when the block is invalid; the caller then drops `state`.
    */
-  executeBlock(block: Pick<Block, 'header' | 'assets' | 'transactions'>, chainID: Buffer, state: StateReadWriter, selection?: TransactionSelection): BlockExecution {
+  executeBlock(block: ExecutableBlock, chainID: Buffer, state: StateReadWriter, selection?: TransactionSelection): BlockExecution {
     const queue = new EventQueue(block.header.height);
     const contextStore = new Map<string, unknown>();
     const slot: NextValidatorsSlot = {};
@@ -148,14 +150,18 @@ export class StateMachine {
     const before = stage(EVENT_TOPIC_BEFORE_TRANSACTIONS);
     for (const m of this.modules) m.beforeTransactionsExecute?.(before);
     const results: ExecutionResult[] = [];
-    const transactions: TransactionObject[] = [];
+    const transactions: PreparedTransaction[] = [];
     if (selection === undefined) {
-      for (const tx of block.transactions) results.push(this.#executeInBlock(before, queue, tx));
-      transactions.push(...block.transactions);
+      for (const input of block.transactions) {
+        const tx = asPrepared(input);
+        results.push(this.#executeInBlock(before, queue, tx));
+        transactions.push(tx);
+      }
     } else {
       let size = 0;
-      for (const tx of selection.candidates) {
-        const txSize = encodeTransaction(tx).length;
+      for (const candidate of selection.candidates) {
+        const tx = asPrepared(candidate);
+        const txSize = tx.bytes.length;
         if (size + txSize > selection.maxTransactionsSize) continue;
         const snapshot = { state: state.snapshot(), events: queue.snapshot() };
         try {
@@ -165,23 +171,22 @@ export class StateMachine {
         } catch (error) {
           state.restoreSnapshot(snapshot.state);
           queue.truncate(snapshot.events);
-          selection.onRejected?.(tx, error as Error);
+          selection.onRejected?.(tx.transaction, error as Error);
         }
       }
     }
-    const after = { ...stage(EVENT_TOPIC_AFTER_TRANSACTIONS), transactions };
+    const after = { ...stage(EVENT_TOPIC_AFTER_TRANSACTIONS), transactions: transactions.map((p) => p.transaction) };
     for (const m of this.modules) m.afterTransactionsExecute?.(after);
     return { events: queue.getEvents().map((e, index) => ({ ...e, index })), results, transactions, ...(slot.value !== undefined ? { nextValidators: slot.value } : {}) };
   }
 
-  #executeInBlock(base: BlockContext, queue: EventQueue, tx: TransactionObject): ExecutionResult {
-    const size = encodeTransaction(tx).length;
-    const verifyCtx = transactionContext(base, tx, size, new EventQueue(0));
+  #executeInBlock(base: BlockContext, queue: EventQueue, tx: PreparedTransaction): ExecutionResult {
+    const verifyCtx = transactionContext(base, tx, new EventQueue(0));
     const id = verifyCtx.transactionID.toString('hex');
     const verified = this.verifyTransaction(verifyCtx);
     if (verified.status !== VERIFY_STATUS.OK) throw new Error(`Failed to verify transaction ${id}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`);
     const events = queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, verifyCtx.transactionID]));
-    const result = this.executeTransaction({ ...verifyCtx, events });
+    const result = this.executeTransaction(transactionContext(base, tx, events));
     if (result === EXECUTION_RESULT.INVALID) throw new Error(`Failed to execute transaction ${id}.`);
     return result;
   }

@@ -1,7 +1,7 @@
 export { TransactionPool } from './pool.js';
 export { batchingVerifier } from './batching_verifier.js';
 export type { VerifyBatch } from './batching_verifier.js';
-export { computeFeePriority, prepareCandidate } from './candidate.js';
+export { computeFeePriority } from './candidate.js';
 export { poolOptionsFromConfig, resolvePoolOptions } from './config.js';
 export type { ResolvedPoolOptions, TransactionPoolConfigSection, TransactionPoolOptions } from './config.js';
 export * from './constants.js';

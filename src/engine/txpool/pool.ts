@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { transactionID } from '../../lib/transaction/transaction.js';
 import type { TransactionObject } from '../../lib/transaction/schema.js';
 import { AccountTransactions } from './account_list.js';
-import { computeFeePriority, prepareCandidate } from './candidate.js';
+import { computeFeePriority } from './candidate.js';
+import { asPrepared } from '../../lib/transaction/prepared.js';
 import { resolvePoolOptions } from './config.js';
 import type { ResolvedPoolOptions, TransactionPoolOptions } from './config.js';
 import { invalidTransactionReason, REMOVAL_REASON } from './constants.js';
@@ -14,8 +15,6 @@ import { TransactionStatus, verdictMessage, verdictStatus } from './types.js';
 import type { AddResult, PoolCandidate, PooledTransaction, PoolEventMap, Verdict } from './types.js';
 
 const mapKey = (bytes: Buffer): string => bytes.toString('latin1');
-
-const isCandidate = (input: TransactionObject | PoolCandidate): input is PoolCandidate => 'bytes' in input && 'id' in input;
 
 const fail = (code: RejectionCode, message: string, id: Buffer, details?: TransactionPoolErrorDetails): AddResult => ({
   ok: false,
@@ -100,7 +99,7 @@ export class TransactionPool {
   }
 
   add(input: TransactionObject | PoolCandidate): Promise<AddResult> {
-    const candidate = isCandidate(input) ? input : prepareCandidate(input);
+    const candidate = asPrepared(input);
     const key = mapKey(candidate.id);
     const inFlight = this.#inFlight.get(key);
     if (inFlight !== undefined) return inFlight;
@@ -113,7 +112,7 @@ export class TransactionPool {
 
   /** `add` for a candidate already verified against the committed state, e.g. in a batch. */
   addVerified(input: TransactionObject | PoolCandidate, verdict: Verdict): AddResult {
-    const candidate = isCandidate(input) ? input : prepareCandidate(input);
+    const candidate = asPrepared(input);
     const admission = this.#admit(candidate);
     return typeof admission === 'bigint' ? this.#commit(candidate, admission, verdict) : admission;
   }
@@ -208,7 +207,8 @@ export class TransactionPool {
       list = new AccountTransactions(candidate.senderAddress, this.#options.maxTransactionsPerAccount, this.#options.minReplacementFeeDifference);
       this.#accounts.set(accountKey, list);
     }
-    const entry: PooledTransaction = { ...candidate, feePriority, receivedAt: this.#options.clock() };
+    const { transaction, bytes, id, senderAddress } = candidate;
+    const entry: PooledTransaction = { transaction, bytes, id, senderAddress, feePriority, receivedAt: this.#options.clock() };
     const outcome = list.add(entry, status === TransactionStatus.PROCESSABLE);
     if (!outcome.added) {
       if (list.size === 0) this.#accounts.delete(accountKey);

@@ -1,4 +1,3 @@
-import type { TransactionObject } from '../../lib/transaction/index.js';
 import type { PooledTransaction } from './types.js';
 
 /**
@@ -6,7 +5,7 @@ import type { PooledTransaction } from './types.js';
  * processable transactions stay in nonce order, and among the senders' next transactions the
  * highest fee priority goes first.
  */
-export function* highFeeFirst(processable: ReadonlyMap<string, readonly PooledTransaction[]>): Generator<TransactionObject> {
+export function* highFeeFirst(processable: ReadonlyMap<string, readonly PooledTransaction[]>): Generator<PooledTransaction> {
   const heads = [...processable.values()].filter((list) => list.length > 0).map((list) => ({ list, next: 0 }));
   while (heads.length > 0) {
     let best = 0;
@@ -14,7 +13,7 @@ export function* highFeeFirst(processable: ReadonlyMap<string, readonly PooledTr
       if (heads[i]!.list[heads[i]!.next]!.feePriority > heads[best]!.list[heads[best]!.next]!.feePriority) best = i;
     }
     const head = heads[best]!;
-    yield head.list[head.next]!.transaction;
+    yield head.list[head.next]!;
     head.next += 1;
     if (head.next === head.list.length) heads.splice(best, 1);
   }

@@ -1,3 +1,4 @@
+import type { PreparedTransaction } from '../../lib/transaction/prepared.js';
 import type { TransactionObject } from '../../lib/transaction/schema.js';
 import type { TransactionPoolError } from './errors.js';
 
@@ -13,12 +14,7 @@ export type TransactionStatus = (typeof TransactionStatus)[keyof typeof Transact
 export type Verdict = TransactionStatus | { readonly status: TransactionStatus; readonly message?: string };
 
 /** A transaction with what the pool needs derived once: its encoding, ID and sender. */
-export interface PoolCandidate {
-  readonly transaction: TransactionObject;
-  readonly bytes: Buffer;
-  readonly id: Buffer;
-  readonly senderAddress: Buffer;
-}
+export type PoolCandidate = PreparedTransaction;
 
 export interface PooledTransaction extends PoolCandidate {
   readonly feePriority: bigint;

@@ -102,7 +102,7 @@ const checkAssetOrder = (assets: readonly BlockAsset[]): void => {
 };
 
 /** @klayr/chain's block validation: header, transactions, assets (names, sizes, order) and both roots. */
-export const validateBlock = (block: Block, validateTransaction: (tx: TransactionObject) => void): void => {
+export const validateBlock = (block: Block, validateTransaction: (tx: TransactionObject) => void, transactionIDs: readonly Buffer[] = block.transactions.map(transactionID)): void => {
   headerCodec.validate(block.header);
   if (block.header.previousBlockID.length === 0) throw new Error('Previous block id must not be empty.');
   if (block.header.signature.length !== 64) throw new Error('Signature length must be 64 bytes.');
@@ -113,7 +113,7 @@ export const validateBlock = (block: Block, validateTransaction: (tx: Transactio
     if (asset.data.length > MAX_ASSET_DATA_SIZE_BYTES) throw new Error(`Module with ID ${asset.module} has data size more than ${MAX_ASSET_DATA_SIZE_BYTES} bytes.`);
   }
   checkAssetOrder(block.assets);
-  if (!block.header.transactionRoot.equals(computeTransactionRoot(block.transactions))) throw new Error('Invalid transaction root');
+  if (!block.header.transactionRoot.equals(merkleRoot(transactionIDs))) throw new Error('Invalid transaction root');
   if (!block.header.assetRoot.equals(computeAssetRoot(block.assets))) throw new Error('Invalid assets root');
 };
 

@@ -1,9 +1,10 @@
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
-
-/** Parses hex, rejecting odd lengths and non-hex characters (Buffer.from silently truncates them). */
+/**
+ * Parses hex, rejecting odd lengths and non-hex characters. Buffer.from stops at the first pair
+ * that is not hex (or a lone last digit), so a full-length result is the whole check.
+ */
 export const parseHex = (hex: unknown, name = 'value', length?: number): Buffer => {
-  if (typeof hex !== 'string' || !HEX.test(hex)) throw new TypeError(`${name} must be an even-length hex string`);
-  const out = Buffer.from(hex, 'hex');
+  const out = typeof hex === 'string' ? Buffer.from(hex, 'hex') : undefined;
+  if (out === undefined || out.length * 2 !== (hex as string).length) throw new TypeError(`${name} must be an even-length hex string`);
   if (length !== undefined && out.length !== length) throw new TypeError(`${name} must be ${length} bytes (${length * 2} hex characters), got ${out.length}`);
   return out;
 };

@@ -1,8 +1,16 @@
 import { createHash, hash as oneShotHash } from 'node:crypto';
 import sodium from 'sodium-native';
 
-/** SHA-256 of one input. node:crypto's one-shot hash is the fastest path for a single call. */
-export const sha256 = (data: Uint8Array): Buffer => oneShotHash('sha256', data, 'buffer') as unknown as Buffer;
+/** Below this size libsodium's SHA-256 beats node:crypto's one-shot hash (no OpenSSL call overhead); above it OpenSSL's SHA extensions win. */
+const SMALL_INPUT_BYTES = 200;
+
+/** SHA-256 of one input. */
+export const sha256 = (data: Uint8Array): Buffer => {
+  if (data.length >= SMALL_INPUT_BYTES) return oneShotHash('sha256', data, 'buffer') as unknown as Buffer;
+  const out = Buffer.allocUnsafe(32);
+  sodium.crypto_hash_sha256(out, data as Buffer);
+  return out;
+};
 
 /** SHA-256 of the concatenation of several inputs, without concatenating them first. */
 export const sha256Concat = (...parts: readonly Uint8Array[]): Buffer => {

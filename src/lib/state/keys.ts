@@ -7,22 +7,35 @@ export const STATE_KEY_PREFIX_LENGTH = STORE_PREFIX_LENGTH + SUBSTORE_PREFIX_LEN
 /** State tree keys: 6 prefix bytes + sha256 of the rest of the store key. */
 export const STATE_SMT_KEY_LENGTH = STATE_KEY_PREFIX_LENGTH + 32;
 
+/** Prefixes are looked up for every store access, so each is computed once; the buffers returned are shared and must not be written to. */
+const memoized = <K>(compute: (key: K) => Buffer): ((key: K) => Buffer) => {
+  const cache = new Map<K, Buffer>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+};
+
 /** A module's 4-byte store prefix: sha256(name)[0..4] with the top bit cleared (Lisk SDK v6). */
-export const computeStorePrefix = (moduleName: string): Buffer => {
+export const computeStorePrefix = memoized((moduleName: string): Buffer => {
   const prefix = Buffer.from(sha256(Buffer.from(moduleName, 'utf8')).subarray(0, STORE_PREFIX_LENGTH));
   prefix[0]! &= 0x7f;
   return prefix;
-};
+});
 
 /** A substore's 2-byte prefix: its index with the 16 bits reversed (Lisk SDK v6). */
-export const computeSubstorePrefix = (index: number): Buffer => {
+export const computeSubstorePrefix = memoized((index: number): Buffer => {
   if (!Number.isInteger(index) || index < 0 || index > 0xffff) throw new Error(`Substore index must be an integer in 0..65535, got ${index}`);
   let reversed = 0;
   for (let bit = 0; bit < 16; bit++) if ((index >> bit) & 1) reversed |= 1 << (15 - bit);
   const out = Buffer.alloc(SUBSTORE_PREFIX_LENGTH);
   out.writeUInt16BE(reversed);
   return out;
-};
+});
 
 /** The key a state entry has in the state tree (lisk-db's state writer). */
 export const stateSMTKey = (storeKey: Uint8Array): Buffer => {

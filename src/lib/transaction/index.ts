@@ -1,3 +1,4 @@
 export * from './schema.js';
 export * from './transaction.js';
 export * from './fee.js';
+export * from './prepared.js';

@@ -1,4 +1,5 @@
 import { compile, CompiledSchema } from '../codec/index.js';
+import { uint32Size } from '../codec/varint.js';
 import { addressFromPublicKey } from '../crypto/address.js';
 import { publicKeyFromPrivateKey, signData, verifyData } from '../crypto/ed25519.js';
 import { sha256 } from '../crypto/hash.js';
@@ -13,6 +14,16 @@ export const decodeTransaction = (bytes: Uint8Array): TransactionObject => txCod
 
 /** Bytes that are signed: the transaction with no signatures. */
 export const signingBytes = (tx: TransactionObject): Buffer => txCodec.encode({ ...tx, signatures: [] });
+
+/** One encoded signature: field 7's key byte, the length varint, the bytes. */
+const encodedSignatureSize = (signature: Uint8Array): number => 1 + uint32Size(signature.length) + signature.length;
+
+/**
+ * signingBytes(tx) without encoding again, for `bytes` that are tx's own encoding: signatures
+ * are the last field, so the encoding without them is the part before them.
+ */
+export const signingBytesOfEncoded = (tx: TransactionObject, bytes: Buffer): Buffer =>
+  bytes.subarray(0, bytes.length - tx.signatures.reduce((size, signature) => size + encodedSignatureSize(signature), 0));
 
 /** The transaction ID: SHA-256 of the full encoding (signatures included). */
 export const transactionID = (tx: TransactionObject): Buffer => sha256(txCodec.encode(tx));
@@ -85,8 +96,7 @@ export const signMultiSignatureTransaction = (
  * a multisignature account has one slot per key, every mandatory slot signed,
  * exactly numberOfSignatures non-empty, each valid. Throws with the reason.
  */
-export const verifyTransactionSignatures = (tx: TransactionObject, chainID: Uint8Array, account?: MultisigKeys): void => {
-  const bytes = signingBytes(tx);
+export const verifyTransactionSignatures = (tx: TransactionObject, chainID: Uint8Array, account?: MultisigKeys, bytes: Buffer = signingBytes(tx)): void => {
   const check = (publicKey: Buffer, signature: Buffer): void => {
     if (!verifyData(MESSAGE_TAG_TRANSACTION, chainID, bytes, signature, publicKey)) {
       throw new Error(`Failed to validate signature '${signature.toString('hex')}' for transaction with id '${transactionID(tx).toString('hex')}'`);
