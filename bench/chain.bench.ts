@@ -11,7 +11,8 @@ import { openDatabases } from '../src/engine/storage/database.js';
 import { TransactionPool } from '../src/engine/txpool/index.js';
 import { ingestTransaction } from '../src/engine/txpool/ingest.js';
 import { postedTransaction } from '../src/engine/txpool/endpoint.js';
-import { Piscina } from 'piscina';
+import { ThreadPool } from '../src/workers/thread_pool.js';
+import type { RawVerifyBatch } from './raw_verify_task.js';
 import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
 import { openChain } from '../src/main/chain_setup.js';
 import { loadConfig } from '../src/main/config/index.js';
@@ -66,8 +67,8 @@ export const chainBench = async () => {
   };
   if (txs.some((tx) => addressFromPublicKey(tx.senderPublicKey).equals(Buffer.alloc(20)))) throw new Error('unexpected sender');
   const cores = availableParallelism();
-  const signaturePool = createPooledSignatureVerifier(chainID, () => undefined, cores);
-  const rawPool = new Piscina({ filename: new URL('./raw_verify_task.js', import.meta.url).href, minThreads: cores, maxThreads: cores });
+  const signaturePool = createPooledSignatureVerifier(chainID, cores);
+  const rawPool = new ThreadPool<RawVerifyBatch, number>(new URL('./raw_verify_task.js', import.meta.url), cores);
   const chunk = Math.ceil(signed.length / cores);
   const rawChunks = Array.from({ length: cores }, (_, i) => signed.slice(i * chunk, (i + 1) * chunk)).map((part) => ({
     digests: part.map((s) => s.digest),
@@ -75,7 +76,7 @@ export const chainBench = async () => {
     keys: part.map((s) => s.key),
   }));
   const rawVerifiesOnAllCores = async () => {
-    const valid = (await Promise.all(rawChunks.map((c) => rawPool.run(c) as Promise<number>))).reduce((a, b) => a + b, 0);
+    const valid = (await Promise.all(rawChunks.map((c) => rawPool.run(c)))).reduce((a, b) => a + b, 0);
     if (valid !== signed.length) throw new Error('a signature did not verify');
   };
   const posted = txs.map((tx) => encodeTransaction(tx).toString('hex'));
@@ -99,7 +100,7 @@ export const chainBench = async () => {
     },
   ]);
   await signaturePool.close();
-  await rawPool.destroy();
+  await rawPool.close();
   const blockRate = results.find((r) => r.name.startsWith('execute'))!.oursOpsPerSec;
   console.log(`block processing: ${blockRate * TRANSFERS} transfers/s in blocks of ${TRANSFERS}`);
   if (process.env.KESTREL_SKIP_CERTS === undefined) await certificateBench();

@@ -155,10 +155,7 @@ export class KestrelNode {
     }));
     pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
     pool.start();
-    this.#signatures = createPooledSignatureVerifier(chainID, (address) => {
-      const account = getAuthAccount(view(), address);
-      return account === undefined || account.numberOfSignatures === 0 ? undefined : account;
-    }, 1);
+    this.#signatures = createPooledSignatureVerifier(chainID);
     this.registry.registerNamespace('txpool', txpoolEndpoints(chain, pool, this.#signatures));
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
     await this.#rpc.start();

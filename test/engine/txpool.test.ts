@@ -515,7 +515,7 @@ describe('transaction pool: concurrent adds', () => {
     assert.deepEqual(batches, [8, 8, 4, 8, 8, 4]);
     assert.deepEqual([...pool.getProcessableTransactions().values()].map((l) => l.length), [5, 5, 5, 5]);
     const failing = batchingVerifier(async () => [TransactionStatus.PROCESSABLE]);
-    await assert.rejects(Promise.all([failing(prepareTransaction(txs[0]!)), failing(prepareTransaction(txs[1]!))]), /returned 1 verdicts for 2 transactions/);
+    await assert.rejects(Promise.all([failing(prepareTransaction(txs[0]!)), failing(prepareTransaction(txs[1]!))]), /returned 1 results for 2 items/);
   });
 });
 

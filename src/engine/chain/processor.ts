@@ -18,7 +18,7 @@ import type { BFTModule } from '../bft/index.js';
 import { BlockState, PlainStateDB } from '../state/state_db.js';
 import type { ExtraWrites, PreparedState, StateDB } from '../state/state_db.js';
 import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
-import type { NextValidators } from '../state_machine/module.js';
+import type { NextValidators, SignatureCheck } from '../state_machine/module.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { BlockStore } from './block_store.js';
 import { InclusionProofStore } from './inclusion_proof_store.js';
@@ -185,16 +185,19 @@ export class ChainProcessor {
     return this.#proofs.at(height);
   }
 
-  #transactionContext(tx: PreparedTransaction, events: EventQueue, signaturesVerified = false) {
+  #transactionContext(tx: PreparedTransaction, events: EventQueue, checkSignatures?: SignatureCheck) {
     const tip = this.lastBlock();
     const state = this.options.stateDB.newOverlay();
     const base = blockContext({ block: tip, chainID: this.options.chainID, state, events, contextStore: new Map() });
-    return transactionContext(base, tx, events, signaturesVerified);
+    return transactionContext(base, tx, events, checkSignatures);
   }
 
-  /** A transaction verified against committed state with the tip's header, as Klayr's pool and endpoints verify it. */
-  verifyTransaction(tx: TransactionObject | PreparedTransaction, onlyCommand = false, signaturesVerified = false): VerifyResult {
-    return this.options.machine.verifyTransaction(this.#transactionContext(asPrepared(tx), new EventQueue(0), signaturesVerified), onlyCommand);
+  /**
+   * A transaction verified against committed state with the tip's header, as Klayr's pool and
+   * endpoints verify it. With `checkSignatures`, the signature check is handed to it.
+   */
+  verifyTransaction(tx: TransactionObject | PreparedTransaction, onlyCommand = false, checkSignatures?: SignatureCheck): VerifyResult {
+    return this.options.machine.verifyTransaction(this.#transactionContext(asPrepared(tx), new EventQueue(0), checkSignatures), onlyCommand);
   }
 
   /** Executes a transaction on a throw-away overlay of committed state: the result and the events it would emit. */

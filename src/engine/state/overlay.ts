@@ -15,6 +15,8 @@ export class StateOverlay {
   constructor(private readonly base: Reader) {}
 
   get(key: Buffer): Buffer | undefined {
+    // verification reads through overlays that never change: no key string to build for them
+    if (this.#changes.size === 0) return this.base(key);
     const slot = this.#changes.get(key.toString('latin1'));
     if (slot === DELETED) return undefined;
     return slot ?? this.base(key);

@@ -4,7 +4,7 @@ import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
 import type { EventQueue } from './event_queue.js';
 import { assetsOf } from './module.js';
-import type { BlockContext, CommandContext, NextValidators, TransactionContext } from './module.js';
+import type { BlockContext, CommandContext, NextValidators, SignatureCheck, TransactionContext } from './module.js';
 
 /** Where setNextValidators writes, shared by the contexts of one block. */
 export interface NextValidatorsSlot {
@@ -44,7 +44,7 @@ type TransactionFields = Pick<TransactionContext, 'transaction' | 'transactionID
  * transaction verified or executed, a spread costs several times more, and one shape for
  * transaction and command contexts keeps the modules' hooks monomorphic.
  */
-const contextOf = <P>(base: BlockContext, tx: TransactionFields, events: EventQueue, signaturesVerified: boolean, params: P): CommandContext<P> => ({
+const contextOf = <P>(base: BlockContext, tx: TransactionFields, events: EventQueue, checkSignatures: SignatureCheck | undefined, params: P): CommandContext<P> => ({
   header: base.header,
   chainID: base.chainID,
   state: base.state,
@@ -57,18 +57,18 @@ const contextOf = <P>(base: BlockContext, tx: TransactionFields, events: EventQu
   transactionID: tx.transactionID,
   senderAddress: tx.senderAddress,
   transactionSize: tx.transactionSize,
-  signaturesVerified,
+  checkSignatures,
   params,
 });
 
-export const transactionContext = (base: BlockContext, prepared: PreparedTransaction, events: EventQueue = base.events, signaturesVerified = false): TransactionContext =>
+export const transactionContext = (base: BlockContext, prepared: PreparedTransaction, events: EventQueue = base.events, checkSignatures?: SignatureCheck): TransactionContext =>
   contextOf(
     base,
     { transaction: prepared.transaction, transactionID: prepared.id, senderAddress: prepared.senderAddress, transactionSize: prepared.bytes.length },
     events,
-    signaturesVerified,
+    checkSignatures,
     undefined,
   );
 
 /** The context a command's verify and execute get: the transaction's, with its decoded params. */
-export const commandContext = <P>(ctx: TransactionContext, params: P): CommandContext<P> => contextOf(ctx, ctx, ctx.events, ctx.signaturesVerified === true, params);
+export const commandContext = <P>(ctx: TransactionContext, params: P): CommandContext<P> => contextOf(ctx, ctx, ctx.events, ctx.checkSignatures, params);

@@ -1,6 +1,6 @@
 import type { BlockAsset, BlockHeader } from '../../lib/chain/block.js';
 import type { Schema } from '../../lib/codec/index.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
+import type { MultisigKeys, TransactionObject } from '../../lib/transaction/index.js';
 import type { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
 import type { EventQueue } from './event_queue.js';
@@ -34,6 +34,8 @@ export type GenesisContext = BlockContext;
 /** Read access to module substores (endpoints use a view of committed state). */
 export type StoreAccess = Pick<MethodContext, 'store'>;
 
+export type SignatureCheck = (keys: MultisigKeys | undefined) => void;
+
 /** A transaction being verified or executed within a block. */
 export interface TransactionContext extends BlockContext {
   readonly transaction: TransactionObject;
@@ -41,8 +43,12 @@ export interface TransactionContext extends BlockContext {
   readonly senderAddress: Buffer;
   /** Encoded size in bytes (the min fee is per byte). */
   readonly transactionSize: number;
-  /** The signatures were already checked (in the signature worker pool) against this state's keys. */
-  readonly signaturesVerified?: boolean;
+  /**
+   * Where the auth module checks signatures, it hands the sender's multisignature keys
+   * (undefined for a single-signature account) to this instead, when given: the pool's
+   * ingest checks them in the signature worker pool.
+   */
+  readonly checkSignatures?: SignatureCheck;
 }
 
 export interface CommandContext<P = unknown> extends TransactionContext {

@@ -1,10 +1,11 @@
-import type { PreparedTransaction } from '../../lib/transaction/index.js';
+import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
 import type { SignatureVerifier } from '../../workers/signature_verifier.js';
 import type { ChainProcessor } from '../chain/processor.js';
+import type { VerifyResult } from '../state_machine/state_machine.js';
 import { VERIFY_STATUS } from '../state_machine/module.js';
 import type { VerifyStatus } from '../state_machine/module.js';
 import type { TransactionPool } from './pool.js';
-import { TransactionStatus, verdictMessage, verdictStatus } from './types.js';
+import { TransactionStatus } from './types.js';
 
 /** The state machine's verify status as the pool's (OK processable, PENDING kept for later, FAIL invalid). */
 export const poolStatusOf = (status: VerifyStatus): TransactionStatus =>
@@ -12,18 +13,35 @@ export const poolStatusOf = (status: VerifyStatus): TransactionStatus =>
 
 const FAILED = 'Transaction verification failed.';
 
+const refuse = (result: VerifyResult): never => {
+  throw new Error(result.error?.message ?? FAILED);
+};
+
 /**
- * A transaction posted to the node: its signatures checked in the worker pool (batched with the
- * others of the same event-loop turn) when one is given, then nonce, fee and balance against the
- * tip on this thread, then admission. Throws with Klayr's message when it is refused.
+ * A transaction posted to the node, checked in Klayr's order (the auth module's nonce rule,
+ * its signatures, then fee, balance and the command) and added to the pool; throws with Klayr's
+ * message when it is refused. With a signature pool, the state checks run first on this thread
+ * and hand the signature check, with the sender's keys read once, to the pool (batched with the
+ * other transactions of the same event-loop turn); a signature failure still takes precedence
+ * over any failure after the point where auth checks signatures, and a transaction whose nonce
+ * is already used never reaches the pool.
  */
 export const ingestTransaction = async (chain: ChainProcessor, pool: TransactionPool, signatures: SignatureVerifier | undefined, tx: PreparedTransaction): Promise<void> => {
-  if (signatures !== undefined) {
-    const verdict = await signatures.verify(tx);
-    if (verdictStatus(verdict) === TransactionStatus.INVALID) throw new Error(verdictMessage(verdict) ?? FAILED);
+  let verified: VerifyResult;
+  if (signatures === undefined) verified = chain.verifyTransaction(tx);
+  else {
+    const tip = chain.lastBlock();
+    let check: { keys: MultisigKeys | undefined } | undefined;
+    verified = chain.verifyTransaction(tx, false, (keys) => {
+      check = { keys };
+    });
+    if (check === undefined) refuse(verified);
+    const failure = await signatures.verify(tx, check!.keys);
+    if (failure !== undefined) throw new Error(failure);
+    // a block committed while the signatures were checked: verify again against the new tip, all on this thread
+    if (chain.lastBlock() !== tip) verified = chain.verifyTransaction(tx);
   }
-  const verified = chain.verifyTransaction(tx, false, signatures !== undefined);
-  if (verified.status === VERIFY_STATUS.FAIL) throw new Error(verified.error?.message ?? FAILED);
+  if (verified.status === VERIFY_STATUS.FAIL) refuse(verified);
   const added = pool.addVerified(tx, poolStatusOf(verified.status));
   if (!added.ok) throw new Error(added.error.message || FAILED);
 };

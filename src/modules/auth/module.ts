@@ -28,7 +28,9 @@ export class AuthModule implements StateModule {
     if (status === VERIFY_STATUS.FAIL) {
       throw new Error(`Transaction with id:${ctx.transactionID.toString('hex')} nonce is lower than account nonce.`);
     }
-    if (ctx.signaturesVerified !== true) verifyTransactionSignatures(ctx.transaction, ctx.chainID, account.numberOfSignatures === 0 ? undefined : account);
+    const keys = account.numberOfSignatures === 0 ? undefined : account;
+    if (ctx.checkSignatures !== undefined) ctx.checkSignatures(keys);
+    else verifyTransactionSignatures(ctx.transaction, ctx.chainID, keys);
     return status;
   }
 

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ThreadPool } from '../../src/workers/thread_pool.js';
+import type { ThreadTaskPayload } from '../helpers/thread_task.js';
+
+const task = new URL('../helpers/thread_task.js', import.meta.url);
+
+describe('ThreadPool', () => {
+  it('runs tasks on its threads, transfers buffers, reports task errors and survives a thread that dies', async () => {
+    const pool = new ThreadPool<ThreadTaskPayload, number>(task, 2);
+    try {
+      assert.deepEqual(await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run({ op: 'double', value: i }))), Array.from({ length: 20 }, (_, i) => i * 2));
+      const bytes = new Uint8Array(new ArrayBuffer(1000));
+      assert.equal(await pool.run({ op: 'length', bytes }, [bytes.buffer]), 1000);
+      assert.equal(bytes.byteLength, 0, 'the buffer was moved, not copied');
+      await assert.rejects(pool.run({ op: 'throw' }), /the task refused/);
+      await assert.rejects(pool.run({ op: 'exit' }), /exited with code 3/);
+      // the dead thread was replaced: both threads answer again
+      assert.deepEqual(await Promise.all([1, 2, 3, 4].map((value) => pool.run({ op: 'double', value }))), [2, 4, 6, 8]);
+      assert.equal(pool.queueSize, 0);
+    } finally {
+      await pool.close();
+    }
+    await assert.rejects(pool.run({ op: 'double', value: 1 }), /closed/);
+  });
+
+  it('refuses a thread count that is not a positive integer', () => {
+    assert.throws(() => new ThreadPool(task, 0), /positive integer/);
+    assert.throws(() => new ThreadPool(task, 1.5), /positive integer/);
+  });
+});

@@ -1,0 +1,15 @@
+// A ThreadPool task for the pool's own tests.
+export type ThreadTaskPayload = { op: 'double'; value: number } | { op: 'throw' } | { op: 'exit' } | { op: 'length'; bytes: Uint8Array };
+
+export default (payload: ThreadTaskPayload): number => {
+  switch (payload.op) {
+    case 'double':
+      return payload.value * 2;
+    case 'throw':
+      throw new Error('the task refused');
+    case 'exit':
+      return process.exit(3);
+    case 'length':
+      return payload.bytes.length;
+  }
+};
