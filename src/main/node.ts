@@ -3,6 +3,7 @@ import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import { addressToKlayr32 } from '../lib/crypto/address.js';
 import { ChainProcessor } from '../engine/chain/processor.js';
 import type { ExecutedBlock } from '../engine/chain/processor.js';
+import type { Block } from '../lib/chain/block.js';
 import { Generator } from '../engine/generator/generator.js';
 import { CommitPool } from '../engine/consensus/commit_pool.js';
 import { encryptedGeneratorKeys, plainGeneratorKeys, readKeysFile } from '../engine/generator/keys.js';
@@ -202,6 +203,19 @@ export class KestrelNode {
         certificateThreshold: nextValidators.certificateThreshold.toString(),
       });
     }
+  }
+
+  /**
+   * Deletes the tip, as Klayr Core does before switching to a better chain: its transactions go
+   * back to the pool and `chain_deleteBlock` is published. Blocks at or below the finalized
+   * height cannot be deleted.
+   */
+  async deleteLastBlock(): Promise<Block> {
+    if (this.#chain === undefined || this.#pool === undefined) throw new Error('The node is not started');
+    const block = this.#chain.deleteLastBlock();
+    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
+    await Promise.all(block.transactions.map((tx) => this.#pool!.add(tx)));
+    return block;
   }
 
   get chain(): ChainProcessor | undefined {

@@ -11,6 +11,8 @@ import { tempDataPath } from '../helpers/state.js';
 import { eventKeyPairs } from '../../src/lib/chain/events.js';
 import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
 import { verifySMTProof } from '../../src/lib/tree/index.js';
+import { blockHeaderID } from '../../src/lib/chain/block.js';
+import { transactionID } from '../../src/lib/transaction/index.js';
 import { freePort } from '../helpers/ports.js';
 
 const require = createRequire(import.meta.url);
@@ -170,6 +172,26 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: badSignature.toString('hex') }), /Failed to validate signature/);
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0, 1n).hex }), /nonce is lower than account nonce/);
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 3n, 1n, 10n).hex }), /Insufficient transaction fee/);
+
+      // deleting the tip (how a switch to a better chain starts): chain_deleteBlock is published, its transfer returns to the pool and is included again
+      const deletedIDs: string[] = [];
+      client.subscribe('chain_deleteBlock', (data: { blockHeader: { id: string } }) => deletedIDs.push(data.blockHeader.id));
+      let deleted: { blockID: string; height: number; transferID: string } | undefined;
+      for (let attempt = 0n; attempt < 5n && deleted === undefined; attempt++) {
+        const again = transfer(nonce0 + 3n + attempt, 1000n);
+        await client.invoke('txpool_postTransaction', { transaction: again.hex });
+        await included(again.id);
+        // checked and deleted in one turn: no block can land in between
+        if (node.chain!.lastBlock().transactions.some((tx) => transactionID(tx).toString('hex') === again.id)) {
+          const block = await node.deleteLastBlock();
+          deleted = { blockID: blockHeaderID(block.header).toString('hex'), height: block.header.height, transferID: again.id };
+        }
+      }
+      assert.ok(deleted, 'a tip holding the transfer was deleted');
+      await assert.rejects(() => client.invoke('chain_getBlockByID', { id: deleted!.blockID }), /does not exist/);
+      await included(deleted.transferID);
+      assert.deepEqual(deletedIDs, [deleted.blockID]);
+      assert.notEqual((await client.invoke('chain_getBlockByHeight', { height: deleted.height })).header.id, deleted.blockID);
 
       // the headers served decode and check with @klayr/chain
       const last = await client.invoke('chain_getLastBlock');

@@ -27,6 +27,17 @@ export class BlockStore {
     for (const tx of block.transactions) dbs.blocks.putSync(txKey(transactionID(tx)), id);
   }
 
+  /** Removes the last block (it must be `block`), inside the write transaction that reverts its state. */
+  removeLast(dbs: KestrelDatabases, block: Block): void {
+    const { height } = block.header;
+    if (this.lastHeight() !== height) throw new Error(`Block at height ${height} is not the last block`);
+    dbs.blocks.removeSync(idKey(blockHeaderID(block.header)));
+    dbs.blocks.removeSync(blockHeightKey(height));
+    for (const tx of block.transactions) dbs.blocks.removeSync(txKey(transactionID(tx)));
+    if (height === 0) dbs.blocks.removeSync(LAST);
+    else dbs.blocks.putSync(LAST, blockHeightKey(height - 1).subarray(HEIGHT_PREFIX.length));
+  }
+
   /** A committed transaction by ID, found through the block that includes it. */
   transactionByID(id: Buffer): TransactionObject | undefined {
     const blockID = this.dbs.blocks.get(txKey(id));

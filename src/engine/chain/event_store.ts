@@ -3,7 +3,7 @@ import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import type { KestrelDatabases } from '../storage/database.js';
-import { heightKey } from '../storage/height_key.js';
+import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
 
 const eventsSchema = { $id: '/kestrel/events', type: 'object', required: ['events'], properties: { events: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } } } as const satisfies Schema;
 const eventsCodec: CompiledSchema<{ events: Buffer[] }> = compile<{ events: Buffer[] }>(eventsSchema);
@@ -21,7 +21,12 @@ export class EventStore {
 
   /** Drops the events of every height below `height` (pruning); call inside a commit transaction. */
   removeBelow(dbs: KestrelDatabases, height: number): void {
-    for (const key of dbs.events.getKeys({ start: eventsKey(0), end: eventsKey(height) })) dbs.events.removeSync(key);
+    removeHeightsBelow(dbs.events, NO_PREFIX, height);
+  }
+
+  /** Drops one height's events (a deleted block); call inside its write transaction. */
+  remove(dbs: KestrelDatabases, height: number): void {
+    dbs.events.removeSync(eventsKey(height));
   }
 
   at(height: number): BlockEvent[] {

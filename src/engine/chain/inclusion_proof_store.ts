@@ -2,7 +2,7 @@ import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
 import type { SMTProof } from '../../lib/tree/index.js';
 import type { BinaryDB } from '../storage/database.js';
-import { heightKey } from '../storage/height_key.js';
+import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
 
 /** @klayr/chain's stored inclusion proof. */
 const inclusionProofSchema = {
@@ -37,7 +37,11 @@ export class InclusionProofStore {
     return raw === undefined ? { siblingHashes: [], queries: [] } : proofCodec.decode(raw);
   }
 
+  remove(height: number): void {
+    this.db.removeSync(proofKey(height));
+  }
+
   removeBelow(height: number): void {
-    for (const key of this.db.getKeys({ start: proofKey(0), end: proofKey(height) })) this.db.removeSync(key);
+    removeHeightsBelow(this.db, PREFIX, height);
   }
 }

@@ -15,7 +15,8 @@ import { EVENT_TOPIC_TRANSACTION_EXECUTION } from '../state_machine/state_machin
 import type { ExecutionResult, VerifyResult } from '../state_machine/state_machine.js';
 import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTModule } from '../bft/index.js';
-import { BlockState, PlainStateDB } from '../state/state_db.js';
+import { BlockState, decodeUndo, encodeUndo, PlainStateDB } from '../state/state_db.js';
+import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
 import type { ExtraWrites, PreparedState, StateDB } from '../state/state_db.js';
 import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
 import type { NextValidators, SignatureCheck } from '../state_machine/module.js';
@@ -23,6 +24,11 @@ import type { KestrelDatabases } from '../storage/database.js';
 import type { BlockStore } from './block_store.js';
 import { InclusionProofStore } from './inclusion_proof_store.js';
 import type { EventStore } from './event_store.js';
+
+/** Where each block's undo of the engine (BFT) state is kept in the meta database. */
+const ENGINE_UNDO_PREFIX = Buffer.from('engine-undo:');
+/** The finalized height, kept apart from the BFT state (which a block deletion reverts). */
+const FINALIZED_KEY = Buffer.from('finalized');
 
 /** Block version of Klayr SDK v6 blocks after genesis. */
 export const BLOCK_VERSION = 2;
@@ -94,8 +100,14 @@ export class ChainProcessor {
     return new BlockState(this.engineDB);
   }
 
+  /**
+   * The highest height ever precommitted, as Klayr's chain keeps it: it never goes down, not
+   * even when deleting blocks reverts the BFT state that finalized it.
+   */
   finalizedHeight(): number {
-    return this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted;
+    const stored = this.options.dbs.meta.get(FINALIZED_KEY);
+    const bft = this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted;
+    return stored === undefined ? bft : Math.max(stored.readUInt32BE(0), bft);
   }
 
   /** Klayr's max removal height: BFT parameters and commits below the finalized block's certified height may be deleted. */
@@ -151,7 +163,7 @@ export class ChainProcessor {
     const { height } = block.header;
     const keep = this.options.keepEventsForHeights;
     this.options.stateDB.commit(prepared, height, (dbs) => {
-      this.engineDB.writeSync(engine);
+      dbs.meta.putSync(heightKey(ENGINE_UNDO_PREFIX, height), encodeUndo(this.engineDB.writeSync(engine)));
       this.options.blocks.save(dbs, block);
       this.options.events.save(dbs, height, events);
       // as Klayr: events older than keepEventsForHeights go once their block is final
@@ -159,10 +171,39 @@ export class ChainProcessor {
         const below = this.#prunableBelow(engine, height, keep);
         if (below > 0) this.options.events.removeBelow(dbs, below);
       }
+      // final blocks are never deleted: what would undo them can go
+      const finalized = Math.max(this.finalizedHeight(), this.bft.getBFTHeights(engine).maxHeightPrecommitted);
+      dbs.meta.putSync(FINALIZED_KEY, heightKey(Buffer.alloc(0), finalized));
+      this.options.stateDB.pruneDiffsBelow(dbs, finalized + 1);
+      removeHeightsBelow(dbs.meta, ENGINE_UNDO_PREFIX, finalized + 1);
       extra?.(dbs);
     });
     this.#tip = block;
     this.#saveInclusionProofs(height, prepared.root, engine);
+  }
+
+  /**
+   * Deletes the tip (a block above the finalized height), as Klayr's consensus does before
+   * switching to a better chain: its state and tree root, BFT state, block, events and
+   * inclusion proof are undone in one LMDB transaction. Returns the deleted block.
+   */
+  deleteLastBlock(): Block {
+    const block = this.lastBlock();
+    const { height } = block.header;
+    if (height === 0 || this.options.blocks.idAtHeight(height - 1) === undefined) throw new Error('Can not delete the genesis block');
+    if (height <= this.finalizedHeight()) throw new Error('Can not delete block below or same as finalized height');
+    if (this.options.stateDB.height !== height) throw new Error(`State is at height ${this.options.stateDB.height}, not at the last block's ${height}`);
+    const undo = this.options.dbs.meta.get(heightKey(ENGINE_UNDO_PREFIX, height));
+    if (undo === undefined) throw new Error(`No engine state undo stored for height ${height}`);
+    this.options.stateDB.revertLast((dbs) => {
+      this.engineDB.undoSync(decodeUndo(undo));
+      dbs.meta.removeSync(heightKey(ENGINE_UNDO_PREFIX, height));
+      this.options.blocks.removeLast(dbs, block);
+      this.options.events.remove(dbs, height);
+      this.#proofs.remove(height);
+    });
+    this.#tip = undefined;
+    return block;
   }
 
   /** As Klayr after each block: a proof of the configured keys against the new state root, stored by height and pruned like events. */

@@ -4,7 +4,7 @@ import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/stat
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
 import type { BinaryDB, KestrelDatabases } from '../storage/database.js';
-import { heightKey } from '../storage/height_key.js';
+import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
 import { StateOverlay } from './overlay.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
@@ -20,35 +20,53 @@ const currentSchema = {
   properties: { height: { dataType: 'uint32', fieldNumber: 1 }, root: { dataType: 'bytes', fieldNumber: 2 } },
 } as const satisfies Schema;
 
-/** What a block changed, to undo it: every key's previous value (absent keys have existed=false). */
+/** One key's value before a block changed it (absent keys have existed=false). */
+const undoEntrySchema = {
+  type: 'object',
+  required: ['key', 'existed', 'previous'],
+  properties: { key: { dataType: 'bytes', fieldNumber: 1 }, existed: { dataType: 'boolean', fieldNumber: 2 }, previous: { dataType: 'bytes', fieldNumber: 3 } },
+} as const;
+
+/** What a block changed, to undo it: every key's previous value and the previous root. */
 const diffSchema = {
   $id: '/kestrel/state/diff',
   type: 'object',
   required: ['previousRoot', 'entries'],
   properties: {
     previousRoot: { dataType: 'bytes', fieldNumber: 1 },
-    entries: {
-      type: 'array',
-      fieldNumber: 2,
-      items: {
-        type: 'object',
-        required: ['key', 'existed', 'previous'],
-        properties: { key: { dataType: 'bytes', fieldNumber: 1 }, existed: { dataType: 'boolean', fieldNumber: 2 }, previous: { dataType: 'bytes', fieldNumber: 3 } },
-      },
-    },
+    entries: { type: 'array', fieldNumber: 2, items: undoEntrySchema },
   },
+} as const satisfies Schema;
+
+/** What a block changed in state outside the tree (the engine's): every key's previous value. */
+const undoSchema = {
+  $id: '/kestrel/state/undo',
+  type: 'object',
+  required: ['entries'],
+  properties: { entries: { type: 'array', fieldNumber: 1, items: undoEntrySchema } },
 } as const satisfies Schema;
 
 interface Current {
   height: number;
   root: Buffer;
 }
+export interface UndoEntry {
+  key: Buffer;
+  existed: boolean;
+  previous: Buffer;
+}
 interface Diff {
   previousRoot: Buffer;
-  entries: { key: Buffer; existed: boolean; previous: Buffer }[];
+  entries: UndoEntry[];
 }
 const currentCodec = compile<Current>(currentSchema);
 const diffCodec = compile<Diff>(diffSchema);
+const undoCodec = compile<{ entries: UndoEntry[] }>(undoSchema);
+
+export const encodeUndo = (entries: UndoEntry[]): Buffer => undoCodec.encode({ entries });
+export const decodeUndo = (bytes: Uint8Array): UndoEntry[] => undoCodec.decode(bytes).entries;
+
+const undoEntry = (key: Buffer, previous: Buffer | undefined): UndoEntry => ({ key, existed: previous !== undefined, previous: previous ?? Buffer.alloc(0) });
 
 /** An overlay's changes with the state root they give, ready to commit. */
 export interface PreparedState {
@@ -147,7 +165,7 @@ export class StateDB {
       for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
       const diff: Diff = {
         previousRoot: prepared.baseRoot,
-        entries: prepared.changes.map(({ key, previous }) => ({ key, existed: previous !== undefined, previous: previous ?? Buffer.alloc(0) })),
+        entries: prepared.changes.map(({ key, previous }) => undoEntry(key, previous)),
       };
       dbs.meta.putSync(heightKey(DIFF_PREFIX, height), diffCodec.encode(diff));
       dbs.meta.putSync(heightKey(ROOT_PREFIX, height), prepared.root);
@@ -179,6 +197,11 @@ export class StateDB {
     return diff.previousRoot;
   }
 
+  /** Drops the undo diffs of heights below `height` (they can no longer be reverted); call inside a commit transaction. */
+  pruneDiffsBelow(dbs: KestrelDatabases, height: number): void {
+    removeHeightsBelow(dbs.meta, DIFF_PREFIX, height);
+  }
+
   /** Inclusion/non-inclusion proof of store keys against a committed root (nodes are never overwritten, so older roots stay provable). */
   prove(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
     return this.#tree.prove(root, storeKeys.map(stateSMTKey));
@@ -203,11 +226,22 @@ export class PlainStateDB implements StateBase {
     return readRange(this.db, options);
   }
 
-  /** Writes an overlay's changes; call inside the block's commit transaction. */
-  writeSync(state: BlockState): void {
+  /** Writes an overlay's changes; call inside the block's commit transaction. Returns what undoes them. */
+  writeSync(state: BlockState): UndoEntry[] {
+    const undo: UndoEntry[] = [];
     for (const { key, value } of state.overlay.changes()) {
+      undo.push(undoEntry(key, this.db.get(key)));
       if (value === undefined) this.db.removeSync(key);
       else this.db.putSync(key, value);
+    }
+    return undo;
+  }
+
+  /** Puts back the values writeSync replaced; call inside a write transaction. */
+  undoSync(entries: readonly UndoEntry[]): void {
+    for (const { key, existed, previous } of entries) {
+      if (existed) this.db.putSync(key, previous);
+      else this.db.removeSync(key);
     }
   }
 }
