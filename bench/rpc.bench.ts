@@ -20,6 +20,7 @@ const RESULT = { minFeePerByte: 1000 };
 const silent = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
 
 interface Load {
+  loader: string;
   requests: number;
   rps: number;
   p50: number;
@@ -37,6 +38,7 @@ const load = async (kind: 'http' | 'ws', url: string): Promise<Load> => {
     }),
   );
   return {
+    loader: runs[0]!.loader,
     requests: runs.reduce((s, r) => s + r.requests, 0),
     rps: runs.reduce((s, r) => s + r.rps, 0),
     p50: runs.reduce((s, r) => s + r.p50, 0) / runs.length,
@@ -81,8 +83,9 @@ const startBareUWS = async (port: number): Promise<() => void> => {
   return () => uws.us_listen_socket_close(token as never);
 };
 
-const row = (name: string, baseline: string, ours: Load, base: Load, goal: number): ComparisonResult & { oursP50: number; oursP99: number; baselineP50: number; baselineP99: number } => ({
+const row = (name: string, baseline: string, ours: Load, base: Load, goal: number): ComparisonResult & { loader: string; oursP50: number; oursP99: number; baselineP50: number; baselineP99: number } => ({
   name,
+  loader: ours.loader,
   baseline,
   oursOpsPerSec: Math.round(ours.rps),
   baselineOpsPerSec: Math.round(base.rps),
@@ -111,7 +114,7 @@ export const rpcBench = async () => {
       results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'bare uWebSockets.js', ours, bare, 0.8));
     }
     printAndSave('rpc', results, { connections: CONNECTIONS, seconds: SECONDS, loaders: LOADERS });
-    console.table(results.map((r) => ({ benchmark: r.name, baseline: r.baseline, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
+    console.table(results.map((r) => ({ benchmark: r.name, baseline: r.baseline, loader: r.loader, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
   } finally {
     await kestrel.stop();
     klayr.stop();
