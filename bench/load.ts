@@ -35,7 +35,7 @@ const wrk = (): boolean => {
   };
   if (/Non-2xx or 3xx responses/.test(out)) throw new Error(`wrk saw failed responses: ${out}`);
   process.stdout.write(
-    JSON.stringify({ loader: 'wrk', requests: Number(field(/(\d+) requests in/)), rps: Number(field(/Requests\/sec:\s+([\d.]+)/)), p50: wrkMillis(field(/50%\s+(\S+)/)), p99: wrkMillis(field(/99%\s+(\S+)/)) }),
+    JSON.stringify({ loader: 'wrk', requests: Number(field(/(\d+) requests in/)), rps: Number(field(/Requests\/sec:\s+([\d.]+)/)), p50: wrkMillis(field(/^\s+50%\s+(\S+)$/m)), p99: wrkMillis(field(/^\s+99%\s+(\S+)$/m)) }),
   );
   return true;
 };

@@ -188,7 +188,8 @@ export class KestrelNode {
     });
     logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
     this.registry.registerNamespace('generator', generatorEndpoints({ chain, generator: this.#generator, db: this.#dbs.generator, blockTime: config.genesis.blockTime, genesisHeight: genesis.header.height }));
-    this.#generator.start();
+    // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
+    this.#generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 
   /** Klayr Core's events for a committed block. */

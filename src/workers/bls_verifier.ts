@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { workerPool } from './worker_pool.js';
+import { workerPool } from './piscina_pool.js';
 import { BLSKeyCache } from '../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../lib/crypto/bls_key_cache.js';
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { workerPool } from './worker_pool.js';
+import { workerPool } from './piscina_pool.js';
 import type { SMTProof } from '../lib/tree/index.js';
 
 export interface StateProofRequest {

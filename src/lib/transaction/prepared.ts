@@ -18,6 +18,6 @@ export const prepareTransaction = (transaction: TransactionObject, bytes: Buffer
   senderAddress: senderAddress(transaction),
 });
 
-export const isPrepared = (input: TransactionObject | PreparedTransaction): input is PreparedTransaction => 'bytes' in input && 'id' in input;
+const isPrepared = (input: TransactionObject | PreparedTransaction): input is PreparedTransaction => 'bytes' in input && 'id' in input;
 
 export const asPrepared = (input: TransactionObject | PreparedTransaction): PreparedTransaction => (isPrepared(input) ? input : prepareTransaction(input));
