@@ -27,6 +27,11 @@ interface Load {
   p99: number;
 }
 
+/** Rounds per protocol; each server's median round is reported. */
+const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 3);
+
+const median = (loads: Load[]): Load => [...loads].sort((a, b) => a.rps - b.rps)[Math.floor(loads.length / 2)]!;
+
 /** Where cores allow, several loader processes split the connections so the loader is not the bottleneck. */
 const LOADERS = Number(process.env.KESTREL_BENCH_LOADERS ?? 1);
 
@@ -107,13 +112,19 @@ export const rpcBench = async () => {
     const results = [];
     for (const ws of [false, true]) {
       const kind = ws ? 'ws' : 'http';
-      const ours = await load(kind, url(kestrel.port!, ws));
-      const theirs = await load(kind, url(kestrel.port! + 1, ws));
-      const bare = await load(kind, url(kestrel.port! + 2, ws));
+      // the machine drifts over a run: each round loads the three servers in a rotated order, and each server's median round counts
+      const runs: Load[][] = [[], [], []];
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < 3; i++) {
+          const server = (round + i) % 3;
+          runs[server]!.push(await load(kind, url(kestrel.port! + server, ws)));
+        }
+      }
+      const [ours, theirs, bare] = runs.map(median) as [Load, Load, Load];
       results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'klayr-framework RPC server', ours, theirs, 3));
       results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'bare uWebSockets.js', ours, bare, 0.8));
     }
-    printAndSave('rpc', results, { connections: CONNECTIONS, seconds: SECONDS, loaders: LOADERS });
+    printAndSave('rpc', results, { connections: CONNECTIONS, seconds: SECONDS, loaders: LOADERS, rounds: ROUNDS });
     console.table(results.map((r) => ({ benchmark: r.name, baseline: r.baseline, loader: r.loader, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
   } finally {
     await kestrel.stop();
