@@ -13,12 +13,24 @@ import type { KestrelDatabases } from '../engine/storage/database.js';
 import type { StateModule } from '../engine/state_machine/module.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
+import { genesisProofsOfPossession } from '../modules/pos/genesis.js';
+import { prefetchProofsOfPossession } from '../workers/pop_prefetch.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;
   if (blob !== undefined) return decodeBlock(Buffer.from(blob, 'hex'));
   if (fromFile === undefined) throw new Error('config.genesis.block needs fromFile or blob');
   return decodeBlock(readFileSync(fromFile));
+};
+
+/**
+ * Before the first start on a data path: the genesis validators' proofs of possession checked on
+ * all cores (openChain then finds the results), instead of one by one while processing genesis.
+ */
+export const prefetchGenesisChecks = async (config: ApplicationConfig, dbs: KestrelDatabases): Promise<void> => {
+  const genesis = readGenesisBlock(config);
+  if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
+  await prefetchProofsOfPossession(genesisProofsOfPossession(genesis.assets));
 };
 
 export interface OpenedChain {

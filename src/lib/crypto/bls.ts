@@ -83,10 +83,17 @@ export const blsPopProve = (sk: Uint8Array): Buffer => {
 const POP_CACHE_SIZE = 4096;
 const popCache = new Map<string, boolean>();
 
+const popCacheKey = (pk: Uint8Array, proof: Uint8Array): string => Buffer.concat([pk, proof]).toString('latin1');
+
+const rememberPop = (pk: Uint8Array, proof: Uint8Array, valid: boolean): boolean => {
+  if (popCache.size >= POP_CACHE_SIZE) popCache.delete(popCache.keys().next().value!);
+  popCache.set(popCacheKey(pk, proof), valid);
+  return valid;
+};
+
 export const blsPopVerify = (pk: Uint8Array, proof: Uint8Array): boolean => {
   if (!blsValidateKey(pk) || proof.length !== BLS_SIGNATURE_LENGTH) return false;
-  const key = Buffer.concat([pk, proof]).toString('latin1');
-  const cached = popCache.get(key);
+  const cached = popCache.get(popCacheKey(pk, proof));
   if (cached !== undefined) return cached;
   let valid: boolean;
   try {
@@ -94,7 +101,13 @@ export const blsPopVerify = (pk: Uint8Array, proof: Uint8Array): boolean => {
   } catch {
     valid = false;
   }
-  if (popCache.size >= POP_CACHE_SIZE) popCache.delete(popCache.keys().next().value!);
-  popCache.set(key, valid);
-  return valid;
+  return rememberPop(pk, proof, valid);
+};
+
+/**
+ * Results of blsPopVerify computed elsewhere in this process (worker threads running the same
+ * function, e.g. for a genesis block's validators), remembered so later checks answer at once.
+ */
+export const rememberPopVerifications = (results: readonly { pk: Uint8Array; proof: Uint8Array; valid: boolean }[]): void => {
+  for (const { pk, proof, valid } of results) rememberPop(pk, proof, valid);
 };

@@ -25,6 +25,12 @@ const decode = (ctx: GenesisContext): GenesisPoSStore | undefined => {
   return bytes === undefined ? undefined : genesisCodec.decode(bytes);
 };
 
+/** The BLS keys and proofs of possession the genesis validators register (none when the block has no pos asset). */
+export const genesisProofsOfPossession = (assets: readonly { module: string; data: Buffer }[]): { pk: Buffer; proof: Buffer }[] => {
+  const asset = assets.find((a) => a.module === MODULE_NAME);
+  return asset === undefined ? [] : genesisCodec.decode(asset.data).validators.map((v) => ({ pk: v.blsKey, proof: v.proofOfPossession }));
+};
+
 /** Validators, stakers and genesis data from the pos asset, with Klayr's checks. */
 export const initPoSGenesis = (ctx: GenesisContext, config: PoSConfig): void => {
   const genesis = decode(ctx);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { blsPopVerify } from '../../src/lib/crypto/bls.js';
+import { prefetchProofsOfPossession } from '../../src/workers/pop_prefetch.js';
 import { ThreadPool } from '../../src/workers/thread_pool.js';
+import { devValidators } from '../helpers/devnet.js';
 import type { ThreadTaskPayload } from '../helpers/thread_task.js';
 
 const task = new URL('../helpers/thread_task.js', import.meta.url);
@@ -27,5 +30,21 @@ describe('ThreadPool', () => {
   it('refuses a thread count that is not a positive integer', () => {
     assert.throws(() => new ThreadPool(task, 0), /positive integer/);
     assert.throws(() => new ThreadPool(task, 1.5), /positive integer/);
+  });
+});
+
+describe('proofs of possession checked on worker threads', () => {
+  it('are remembered with their own verdicts: valid ones true, a proof under another key false', async () => {
+    const keys = devValidators().slice(40, 49);
+    const items = keys.map((v, i) => ({
+      pk: Buffer.from(v.plain.blsKey, 'hex'),
+      // every third one carries the next validator's proof
+      proof: Buffer.from((i % 3 === 2 ? keys[(i + 1) % keys.length]! : v).plain.blsProofOfPossession, 'hex'),
+    }));
+    await prefetchProofsOfPossession(items, 2);
+    assert.deepEqual(
+      items.map(({ pk, proof }) => blsPopVerify(pk, proof)),
+      items.map((_, i) => i % 3 !== 2),
+    );
   });
 });
