@@ -2,12 +2,17 @@ import { Worker } from 'node:worker_threads';
 
 interface Thread {
   worker: Worker;
+  /** Its task module loaded. A thread that dies before that is not replaced: the module cannot load. */
+  ready: boolean;
   inFlight: Map<number, { weight: number; resolve: (value: unknown) => void; reject: (error: Error) => void }>;
   /** The weights of the tasks in flight (e.g. transactions in a batch), for picking the least loaded thread. */
   load: number;
 }
 
 type Reply = { id: number; result: unknown } | { id: number; error: string };
+
+/** What thread_entry.js posts once its task module has loaded. */
+export const READY = 'ready';
 
 /**
  * A fixed set of worker threads, each running `thread_entry.js` over one task module; a task
@@ -20,6 +25,8 @@ export class ThreadPool<T, R> {
   readonly #threads: Thread[] = [];
   #nextID = 0;
   #closed = false;
+  /** Why a thread died before its task module loaded: the pool refuses work from then on instead of restarting threads forever. */
+  #broken?: Error;
 
   readonly #task: URL;
 
@@ -37,6 +44,7 @@ export class ThreadPool<T, R> {
 
   run(payload: T, transferList: ArrayBuffer[] = [], weight = 1): Promise<R> {
     if (this.#closed) return Promise.reject(new Error('The thread pool is closed'));
+    if (this.#broken !== undefined) return Promise.reject(this.#broken);
     const thread = this.#threads.reduce((a, b) => (b.load < a.load ? b : a));
     const id = this.#nextID++;
     return new Promise<R>((resolve, reject) => {
@@ -54,9 +62,13 @@ export class ThreadPool<T, R> {
 
   #spawn(): Thread {
     const worker = new Worker(new URL('./thread_entry.js', import.meta.url), { workerData: { task: this.#task.href } });
-    const thread: Thread = { worker, inFlight: new Map(), load: 0 };
+    const thread: Thread = { worker, ready: false, inFlight: new Map(), load: 0 };
     worker.unref();
-    worker.on('message', (reply: Reply) => {
+    worker.on('message', (reply: Reply | typeof READY) => {
+      if (reply === READY) {
+        thread.ready = true;
+        return;
+      }
       const pending = thread.inFlight.get(reply.id);
       if (pending === undefined) return;
       thread.inFlight.delete(reply.id);
@@ -70,6 +82,10 @@ export class ThreadPool<T, R> {
       thread.inFlight.clear();
       thread.load = 0;
       if (this.#closed) return;
+      if (!thread.ready) {
+        this.#broken ??= error;
+        return;
+      }
       const index = this.#threads.indexOf(thread);
       if (index >= 0) this.#threads[index] = this.#spawn();
     };

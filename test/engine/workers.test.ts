@@ -27,6 +27,16 @@ describe('ThreadPool', () => {
     await assert.rejects(pool.run({ op: 'double', value: 1 }), /closed/);
   });
 
+  it('a task module that cannot load fails the tasks and then every run, without restarting threads', async () => {
+    const pool = new ThreadPool<ThreadTaskPayload, number>(new URL('../helpers/no_such_task.js', import.meta.url), 1);
+    try {
+      await assert.rejects(pool.run({ op: 'double', value: 1 }), /exited|Cannot find module|ERR_MODULE_NOT_FOUND/);
+      await assert.rejects(pool.run({ op: 'double', value: 2 }), /exited|Cannot find module|ERR_MODULE_NOT_FOUND/);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses a thread count that is not a positive integer', () => {
     assert.throws(() => new ThreadPool(task, 0), /positive integer/);
     assert.throws(() => new ThreadPool(task, 1.5), /positive integer/);
