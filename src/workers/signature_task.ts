@@ -1,4 +1,4 @@
-// Piscina task: transaction signature checks (single or multisignature rules) for a batch.
+// ThreadPool task: transaction signature checks (single or multisignature rules) for a batch.
 import { decodeTransaction, signingBytesOfEncoded, verifyTransactionSignatures } from '../lib/transaction/index.js';
 import type { MultisigKeys } from '../lib/transaction/index.js';
 

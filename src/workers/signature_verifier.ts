@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ThreadPool } from './thread_pool.js';
 import type { MultisigKeys, PreparedTransaction } from '../lib/transaction/index.js';
-import { batching } from '../engine/txpool/batching_verifier.js';
+import { batching } from './batching.js';
 import { packBatch } from './signature_task.js';
 import type { SignatureBatch } from './signature_task.js';
 

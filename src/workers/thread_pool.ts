@@ -5,9 +5,14 @@ interface Thread {
   /** Its task module loaded. A thread that dies before that is not replaced: the module cannot load. */
   ready: boolean;
   inFlight: Map<number, { weight: number; resolve: (value: unknown) => void; reject: (error: Error) => void }>;
-  /** The weights of the tasks in flight (e.g. transactions in a batch), for picking the least loaded thread. */
-  load: number;
 }
+
+/** The weights of a thread's tasks in flight (e.g. transactions in a batch), for picking the least loaded thread. */
+const loadOf = (thread: Thread): number => {
+  let load = 0;
+  for (const { weight } of thread.inFlight.values()) load += weight;
+  return load;
+};
 
 type Reply = { id: number; result: unknown } | { id: number; error: string };
 
@@ -16,10 +21,10 @@ export const READY = 'ready';
 
 /**
  * A fixed set of worker threads, each running `thread_entry.js` over one task module; a task
- * goes to the thread with the least work in flight (by the weights given). Bare worker_threads messages: on a 2-core
- * machine Piscina spent 70-250 µs of CPU per task (measured), close to an ed25519 verify, and the
- * signature pool sends a task per handful of transactions. A thread that dies fails its tasks
- * and is replaced.
+ * goes to the thread with the least work in flight (by the weights given). Bare worker_threads
+ * messages: on a 2-core machine Piscina spent 70-250 µs of CPU per task (measured), close to an
+ * ed25519 verify, and the signature pool sends a task per handful of transactions. A thread that
+ * dies fails its tasks and is replaced.
  */
 export class ThreadPool<T, R> {
   readonly #threads: Thread[] = [];
@@ -45,12 +50,11 @@ export class ThreadPool<T, R> {
   run(payload: T, transferList: ArrayBuffer[] = [], weight = 1): Promise<R> {
     if (this.#closed) return Promise.reject(new Error('The thread pool is closed'));
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
-    const thread = this.#threads.reduce((a, b) => (b.load < a.load ? b : a));
+    const thread = this.#threads.reduce((a, b) => (loadOf(b) < loadOf(a) ? b : a));
     const id = this.#nextID++;
     return new Promise<R>((resolve, reject) => {
       if (thread.inFlight.size === 0) thread.worker.ref();
       thread.inFlight.set(id, { weight, resolve: resolve as (value: unknown) => void, reject });
-      thread.load += weight;
       thread.worker.postMessage({ id, payload }, transferList);
     });
   }
@@ -62,7 +66,7 @@ export class ThreadPool<T, R> {
 
   #spawn(): Thread {
     const worker = new Worker(new URL('./thread_entry.js', import.meta.url), { workerData: { task: this.#task.href } });
-    const thread: Thread = { worker, ready: false, inFlight: new Map(), load: 0 };
+    const thread: Thread = { worker, ready: false, inFlight: new Map() };
     worker.unref();
     worker.on('message', (reply: Reply | typeof READY) => {
       if (reply === READY) {
@@ -72,7 +76,6 @@ export class ThreadPool<T, R> {
       const pending = thread.inFlight.get(reply.id);
       if (pending === undefined) return;
       thread.inFlight.delete(reply.id);
-      thread.load -= pending.weight;
       if (thread.inFlight.size === 0) worker.unref();
       if ('error' in reply) pending.reject(new Error(reply.error));
       else pending.resolve(reply.result);
@@ -80,7 +83,6 @@ export class ThreadPool<T, R> {
     const fail = (error: Error): void => {
       for (const pending of thread.inFlight.values()) pending.reject(error);
       thread.inFlight.clear();
-      thread.load = 0;
       if (this.#closed) return;
       if (!thread.ready) {
         this.#broken ??= error;

@@ -5,8 +5,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { encodeTransaction, senderAddress, transactionID } from '../../src/lib/transaction/transaction.js';
 import type { TransactionObject } from '../../src/lib/transaction/schema.js';
 import { prepareTransaction } from '../../src/lib/transaction/prepared.js';
+import { batching } from '../../src/workers/batching.js';
 import {
-  batchingVerifier,
   DEFAULT_EXPIRE_INTERVAL_MS,
   DEFAULT_REORGANIZE_INTERVAL_MS,
   poolOptionsFromConfig,
@@ -499,10 +499,10 @@ describe('transaction pool: concurrent adds', () => {
     checkInvariants(pool, 4096, 64);
   });
 
-  it('a batching verifier hands the verifier one batch per event-loop turn', async () => {
+  it('a batching verifier (the verify pool batcher) hands the verifier one batch per event-loop turn', async () => {
     const state = new NonceState();
     const batches: number[] = [];
-    const verify = batchingVerifier(async (candidates) => {
+    const verify = batching(async (candidates: readonly PoolCandidate[]) => {
       batches.push(candidates.length);
       return candidates.map((c) => state.status(c.senderAddress, c.transaction.nonce, c.transaction.module));
     }, 8);
@@ -514,7 +514,7 @@ describe('transaction pool: concurrent adds', () => {
     await pool.reorganize();
     assert.deepEqual(batches, [8, 8, 4, 8, 8, 4]);
     assert.deepEqual([...pool.getProcessableTransactions().values()].map((l) => l.length), [5, 5, 5, 5]);
-    const failing = batchingVerifier(async () => [TransactionStatus.PROCESSABLE]);
+    const failing = batching(async () => [TransactionStatus.PROCESSABLE]);
     await assert.rejects(Promise.all([failing(prepareTransaction(txs[0]!)), failing(prepareTransaction(txs[1]!))]), /returned 1 results for 2 items/);
   });
 });

@@ -105,9 +105,11 @@ export class ChainProcessor {
    * even when deleting blocks reverts the BFT state that finalized it.
    */
   finalizedHeight(): number {
-    const stored = this.options.dbs.meta.get(FINALIZED_KEY);
-    const bft = this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted;
-    return stored === undefined ? bft : Math.max(stored.readUInt32BE(0), bft);
+    return Math.max(this.#storedFinalizedHeight(), this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted);
+  }
+
+  #storedFinalizedHeight(): number {
+    return this.options.dbs.meta.get(FINALIZED_KEY)?.readUInt32BE(0) ?? 0;
   }
 
   /** Klayr's max removal height: BFT parameters and commits below the finalized block's certified height may be deleted. */
@@ -172,7 +174,7 @@ export class ChainProcessor {
         if (below > 0) this.options.events.removeBelow(dbs, below);
       }
       // final blocks are never deleted: what would undo them can go
-      const finalized = Math.max(this.finalizedHeight(), this.bft.getBFTHeights(engine).maxHeightPrecommitted);
+      const finalized = Math.max(this.#storedFinalizedHeight(), this.bft.getBFTHeights(engine).maxHeightPrecommitted);
       dbs.meta.putSync(FINALIZED_KEY, heightKey(Buffer.alloc(0), finalized));
       this.options.stateDB.pruneDiffsBelow(dbs, finalized + 1);
       removeHeightsBelow(dbs.meta, ENGINE_UNDO_PREFIX, finalized + 1);

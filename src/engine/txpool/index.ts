@@ -1,6 +1,4 @@
 export { TransactionPool } from './pool.js';
-export { batchingVerifier } from './batching_verifier.js';
-export type { VerifyBatch } from './batching_verifier.js';
 export { computeFeePriority } from './candidate.js';
 export { poolOptionsFromConfig, resolvePoolOptions } from './config.js';
 export type { ResolvedPoolOptions, TransactionPoolConfigSection, TransactionPoolOptions } from './config.js';

@@ -1,7 +1,3 @@
-import type { PoolCandidate, Verdict, VerifyTransaction } from './types.js';
-
-export type VerifyBatch = (candidates: readonly PoolCandidate[]) => Promise<readonly Verdict[]>;
-
 interface Waiting<T, R> {
   readonly item: T;
   readonly resolve: (result: R) => void;
@@ -57,6 +53,3 @@ export const batching = <T, R>(runBatch: (items: readonly T[]) => Promise<readon
       }
     });
 };
-
-/** A pool VerifyTransaction over a verifier that takes candidates in batches. */
-export const batchingVerifier = (verifyBatch: VerifyBatch, maxBatchSize = 256, parallelism = 1): VerifyTransaction => batching(verifyBatch, maxBatchSize, parallelism);
