@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { ThreadPool } from './thread_pool.js';
+import { signatureFailure, signaturePlan, signingBytesOfEncoded, transactionSigningDigest } from '../lib/transaction/index.js';
 import type { MultisigKeys, PreparedTransaction } from '../lib/transaction/index.js';
 import { batching } from './batching.js';
 import { packBatch } from './signature_task.js';
-import type { SignatureBatch } from './signature_task.js';
+import type { SignatureBatch, SignatureChecks } from './signature_task.js';
 
 export interface SignatureVerifier {
   /**
@@ -15,31 +16,26 @@ export interface SignatureVerifier {
   close(): Promise<void>;
 }
 
-interface Request {
-  readonly tx: PreparedTransaction;
-  readonly keys: MultisigKeys | undefined;
-}
-
 /** A burst's first signatures go to the threads after this many, while the rest are still being checked against state. */
 const EAGER_BATCH = 16;
 
-type RunBatch = (batch: SignatureBatch) => Promise<(string | undefined)[]>;
+/** Signature checks are background work: the main thread preparing the next batches (and serving RPC) goes first. */
+const VERIFY_NICENESS = 10;
 
+type RunBatch = (batch: SignatureBatch) => Promise<number[]>;
+
+/**
+ * The auth module's rule split in two: this thread plans the checks (signature counts, empty
+ * slots) and hashes the signing digest once per transaction; the threads only run ed25519.
+ */
 const verifierOver = (run: RunBatch, chainID: Buffer, threads: number) => {
-  const verify = batching(
-    (requests: readonly Request[]) =>
-      run(
-        packBatch(
-          chainID,
-          requests.map((r) => r.tx.bytes),
-          requests.map((r) => r.keys ?? null),
-        ),
-      ),
-    128,
-    threads,
-    EAGER_BATCH,
-  );
-  return (tx: PreparedTransaction, keys: MultisigKeys | undefined) => verify({ tx, keys });
+  const firstInvalid = batching((checks: readonly SignatureChecks[]) => run(packBatch(checks)), 128, threads, EAGER_BATCH);
+  return async (tx: PreparedTransaction, keys: MultisigKeys | undefined): Promise<string | undefined> => {
+    const plan = signaturePlan(tx.transaction, keys, () => tx.id);
+    if (plan.pairs.length === 0) return plan.failure;
+    const digest = transactionSigningDigest(chainID, signingBytesOfEncoded(tx.transaction, tx.bytes));
+    return signatureFailure(plan, await firstInvalid({ digest, pairs: plan.pairs }), tx.id);
+  };
 };
 
 /**
@@ -48,9 +44,9 @@ const verifierOver = (run: RunBatch, chainID: Buffer, threads: number) => {
  * of its signature check, and the threads wait on nothing else.
  */
 export const createPooledSignatureVerifier = (chainID: Buffer, threads = availableParallelism()): SignatureVerifier => {
-  const pool = new ThreadPool<SignatureBatch, (string | undefined)[]>('signature_task.js', threads);
+  const pool = new ThreadPool<SignatureBatch, number[]>('signature_task.js', threads, { niceness: VERIFY_NICENESS });
   return {
-    verify: verifierOver((batch) => pool.run(batch, [batch.packed.buffer as ArrayBuffer], batch.lengths.length), chainID, threads),
+    verify: verifierOver((batch) => pool.run(batch, [batch.packed.buffer as ArrayBuffer], batch.pairCounts.reduce((a, b) => a + b, 0)), chainID, threads),
     queueSize: () => pool.queueSize,
     close: () => pool.close(),
   };

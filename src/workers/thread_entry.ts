@@ -1,8 +1,15 @@
 // Entry of a ThreadPool thread: answers each message with the task module's default export applied to its payload.
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READY } from './thread_pool.js';
+import type { ThreadData } from './thread_pool.js';
 
-const { default: run } = (await import((workerData as { task: string }).task)) as { default: (payload: unknown) => unknown };
+const { task, niceness } = workerData as ThreadData;
+// Linux keeps a nice value per thread and setpriority(PRIO_PROCESS, 0) sets the calling thread's;
+// elsewhere it would change the whole process, so the threads keep the default there.
+if (niceness !== 0 && process.platform === 'linux') setPriority(0, niceness);
+
+const { default: run } = (await import(task)) as { default: (payload: unknown) => unknown };
 
 parentPort!.postMessage(READY);
 

@@ -2,6 +2,24 @@ import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
+/** storePrefix || substorePrefix per pair of prefix buffers (the shared, memoized ones): built once instead of per store access. */
+const combinedPrefixes = new WeakMap<Buffer, WeakMap<Buffer, Buffer>>();
+
+const combinedPrefix = (storePrefix: Buffer, substorePrefix: Buffer): Buffer => {
+  let bySubstore = combinedPrefixes.get(storePrefix);
+  if (bySubstore === undefined) {
+    bySubstore = new WeakMap();
+    combinedPrefixes.set(storePrefix, bySubstore);
+  }
+  let prefix = bySubstore.get(substorePrefix);
+  if (prefix === undefined) {
+    if (storePrefix.length !== 4 || substorePrefix.length !== 2) throw new Error('Store prefix must be 4 bytes and substore prefix 2 bytes');
+    prefix = Buffer.concat([storePrefix, substorePrefix]);
+    bySubstore.set(substorePrefix, prefix);
+  }
+  return prefix;
+};
+
 /** One module substore: keys are relative to `storePrefix || substorePrefix`; values may be typed with a codec schema. */
 export class SubStore {
   readonly #prefix: Buffer;
@@ -11,13 +29,15 @@ export class SubStore {
     storePrefix: Buffer,
     substorePrefix: Buffer,
   ) {
-    if (storePrefix.length !== 4 || substorePrefix.length !== 2) throw new Error('Store prefix must be 4 bytes and substore prefix 2 bytes');
-    this.#prefix = Buffer.concat([storePrefix, substorePrefix]);
+    this.#prefix = combinedPrefix(storePrefix, substorePrefix);
   }
 
   #full(key: Buffer): Buffer {
     if (!(key instanceof Uint8Array)) throw new TypeError('State keys must be bytes');
-    return Buffer.concat([this.#prefix, key]);
+    const full = Buffer.allocUnsafe(this.#prefix.length + key.length);
+    this.#prefix.copy(full, 0);
+    full.set(key, this.#prefix.length);
+    return full;
   }
 
   get(key: Buffer): Buffer | undefined {

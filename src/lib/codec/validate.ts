@@ -6,6 +6,15 @@ import { MAX_SINT32, MAX_SINT64, MAX_UINT32, MAX_UINT64, MIN_SINT32, MIN_SINT64 
 
 type Check = (value: unknown, path: string, issues: ValidationIssue[]) => void;
 
+/**
+ * A compiled schema: `ok` answers whether a value is valid without building paths or issues
+ * (the common case, taken first); `collect` lists every problem with its path.
+ */
+interface Compiled {
+  readonly ok: (value: unknown) => boolean;
+  readonly collect: Check;
+}
+
 /** Keywords that carry no constraint. */
 const ANNOTATIONS = new Set(['$id', '$schema', 'title', 'description', 'examples', 'default', 'fieldNumber']);
 const KNOWN = new Set([
@@ -39,25 +48,48 @@ const dataTypeChecks: Readonly<Record<string, (v: unknown) => boolean>> = {
 const stableKey = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x));
 
-const lengthOf = (v: unknown): number | undefined =>
-  typeof v === 'string' ? [...v].length : v instanceof Uint8Array ? v.length : undefined;
+/** Code points in a string, as JSON schema counts its length. */
+const codePoints = (s: string): number => {
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff || i === 0 || (s.charCodeAt(i - 1) & 0xfc00) !== 0xd800) count += 1;
+  }
+  return count;
+};
 
-const compileSchema = (schema: SchemaProperty, schemaPath: string): Check => {
+const lengthOf = (v: unknown): number | undefined =>
+  typeof v === 'string' ? codePoints(v) : v instanceof Uint8Array ? v.length : undefined;
+
+/** A string of at most `max` UTF-16 units has at most `max` code points: no need to count them. */
+const withinMaxLength = (v: unknown, max: number): boolean => (typeof v === 'string' && v.length <= max) || (lengthOf(v) ?? max) <= max;
+
+const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => {
   if (typeof schema !== 'object' || schema === null) throw new CodecError('Invalid schema: must be an object', schemaPath);
   for (const keyword of Object.keys(schema)) {
     if (!KNOWN.has(keyword)) throw new CodecError(`Invalid schema: unsupported keyword "${keyword}"`, schemaPath || '<root>');
   }
+  const predicates: ((v: unknown) => boolean)[] = [];
   const checks: Check[] = [];
+  /** A constraint on the value itself, reported at the value's path. */
   const add = (keyword: string, ok: (v: unknown) => boolean, message: (v: unknown) => string): void => {
+    predicates.push(ok);
     checks.push((v, p, issues) => {
       if (!ok(v)) issues.push({ dataPath: p, keyword, message: message(v) });
     });
+  };
+  /** A constraint on parts of the value (properties, items): its own predicate and issue collector. */
+  const addNested = (ok: (v: unknown) => boolean, collect: Check): void => {
+    predicates.push(ok);
+    checks.push(collect);
   };
 
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
     for (const t of types) if (!(t in typeChecks)) throw new CodecError(`Invalid schema: unknown type "${t}"`, schemaPath);
-    add('type', (v) => types.some((t) => typeChecks[t]!(v)), () => `should be of type '${types.join(',')}'`);
+    const checks = types.map((t) => typeChecks[t]!);
+    const one = checks.length === 1 ? checks[0]! : undefined;
+    add('type', one ?? ((v) => checks.some((check) => check(v))), () => `should be of type '${types.join(',')}'`);
   }
   if (schema.dataType !== undefined) {
     const check = dataTypeChecks[schema.dataType];
@@ -72,7 +104,7 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Check => {
     add('minLength', (v) => (lengthOf(v) ?? minLength) >= minLength, () => `must NOT have fewer than ${minLength} characters`);
   }
   if (typeof maxLength === 'number') {
-    add('maxLength', (v) => (lengthOf(v) ?? maxLength) <= maxLength, () => `must NOT have more than ${maxLength} characters`);
+    add('maxLength', (v) => withinMaxLength(v, maxLength), () => `must NOT have more than ${maxLength} characters`);
   }
   if (typeof schema.pattern === 'string') {
     const re = new RegExp(schema.pattern, 'u');
@@ -108,58 +140,74 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Check => {
   }
   if (Array.isArray(schema.oneOf)) {
     const subs = (schema.oneOf as SchemaProperty[]).map((s, i) => compileSchema(s, `${schemaPath}/oneOf/${i}`));
-    checks.push((v, p, issues) => {
-      const passing = subs.filter((sub) => {
-        const local: ValidationIssue[] = [];
-        sub(v, p, local);
-        return local.length === 0;
-      }).length;
-      if (passing !== 1) issues.push({ dataPath: p, keyword: 'oneOf', message: 'must match exactly one schema in oneOf' });
-    });
+    add('oneOf', (v) => subs.filter((sub) => sub.ok(v)).length === 1, () => 'must match exactly one schema in oneOf');
   }
 
   const { properties } = schema;
   if (properties !== undefined) {
     const props = Object.entries(properties).map(([name, sub]) => ({ name, check: compileSchema(sub, `${schemaPath}/properties/${name}`) }));
-    checks.push((v, p, issues) => {
-      if (!isPlainObject(v)) return;
-      for (const { name, check } of props) if (v[name] !== undefined) check(v[name], `${p}.${name}`, issues);
-    });
+    addNested(
+      (v) => {
+        if (!isPlainObject(v)) return true;
+        for (const { name, check } of props) if (v[name] !== undefined && !check.ok(v[name])) return false;
+        return true;
+      },
+      (v, p, issues) => {
+        if (!isPlainObject(v)) return;
+        for (const { name, check } of props) if (v[name] !== undefined) check.collect(v[name], `${p}.${name}`, issues);
+      },
+    );
   }
   if (Array.isArray(schema.required)) {
     const required = schema.required as string[];
-    checks.push((v, p, issues) => {
-      if (!isPlainObject(v)) return;
-      for (const name of required) {
-        if (v[name] === undefined) issues.push({ dataPath: p, keyword: 'required', message: `must have required property '${name}'` });
-      }
-    });
+    addNested(
+      (v) => {
+        if (!isPlainObject(v)) return true;
+        for (const name of required) if (v[name] === undefined) return false;
+        return true;
+      },
+      (v, p, issues) => {
+        if (!isPlainObject(v)) return;
+        for (const name of required) {
+          if (v[name] === undefined) issues.push({ dataPath: p, keyword: 'required', message: `must have required property '${name}'` });
+        }
+      },
+    );
   }
   if (schema.additionalProperties !== undefined) {
     const known = new Set(Object.keys(properties ?? {}));
     const extra = schema.additionalProperties;
     const extraCheck = typeof extra === 'object' && extra !== null ? compileSchema(extra as SchemaProperty, `${schemaPath}/additionalProperties`) : undefined;
-    checks.push((v, p, issues) => {
-      if (!isPlainObject(v)) return;
-      for (const name of Object.keys(v)) {
-        if (known.has(name)) continue;
-        if (extraCheck !== undefined) extraCheck(v[name], `${p}.${name}`, issues);
-        else if (extra === false) issues.push({ dataPath: p, keyword: 'additionalProperties', message: `has extraneous property '${name}'` });
-      }
-    });
+    addNested(
+      (v) => !isPlainObject(v) || Object.keys(v).every((name) => known.has(name) || (extraCheck !== undefined ? extraCheck.ok(v[name]) : extra !== false)),
+      (v, p, issues) => {
+        if (!isPlainObject(v)) return;
+        for (const name of Object.keys(v)) {
+          if (known.has(name)) continue;
+          if (extraCheck !== undefined) extraCheck.collect(v[name], `${p}.${name}`, issues);
+          else if (extra === false) issues.push({ dataPath: p, keyword: 'additionalProperties', message: `has extraneous property '${name}'` });
+        }
+      },
+    );
   }
   if (schema.propertyNames !== undefined) {
     const nameCheck = compileSchema(schema.propertyNames as SchemaProperty, `${schemaPath}/propertyNames`);
-    checks.push((v, p, issues) => {
-      if (isPlainObject(v)) for (const name of Object.keys(v)) nameCheck(name, `${p}.${name}`, issues);
-    });
+    addNested(
+      (v) => !isPlainObject(v) || Object.keys(v).every(nameCheck.ok),
+      (v, p, issues) => {
+        if (isPlainObject(v)) for (const name of Object.keys(v)) nameCheck.collect(name, `${p}.${name}`, issues);
+      },
+    );
   }
 
   if (schema.items !== undefined) {
     const itemCheck = compileSchema(schema.items, `${schemaPath}/items`);
-    checks.push((v, p, issues) => {
-      if (Array.isArray(v)) v.forEach((x, i) => itemCheck(x, `${p}.${i}`, issues));
-    });
+    addNested(
+      (v) => !Array.isArray(v) || v.every(itemCheck.ok),
+      (v, p, issues) => {
+        if (Array.isArray(v)) v.forEach((x, i) => itemCheck.collect(x, `${p}.${i}`, issues));
+      },
+    );
   }
   const { minItems, maxItems } = schema;
   if (typeof minItems === 'number') {
@@ -172,19 +220,28 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Check => {
     add('uniqueItems', (v) => !Array.isArray(v) || new Set(v.map(stableKey)).size === v.length, () => 'must NOT have duplicate items');
   }
 
-  return (v, p, issues) => {
-    for (const check of checks) check(v, p, issues);
+  return {
+    ok: (v) => {
+      for (const ok of predicates) if (!ok(v)) return false;
+      return true;
+    },
+    collect: (v, p, issues) => {
+      for (const check of checks) check(v, p, issues);
+    },
   };
 };
+
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 export type Validator = (value: unknown) => readonly ValidationIssue[];
 
 /** Compiles a JSON schema (with Klayr's `dataType` keyword) into a function that lists every problem of a value. */
 export const compileValidator = (schema: SchemaProperty): Validator => {
-  const check = compileSchema(schema, '');
+  const { ok, collect } = compileSchema(schema, '');
   return (value) => {
+    if (ok(value)) return NO_ISSUES;
     const issues: ValidationIssue[] = [];
-    check(value, '', issues);
+    collect(value, '', issues);
     return issues;
   };
 };

@@ -1,7 +1,7 @@
 import { compile, CompiledSchema } from '../codec/index.js';
 import { uint32Size } from '../codec/varint.js';
 import { addressFromPublicKey } from '../crypto/address.js';
-import { publicKeyFromPrivateKey, signData, verifyData } from '../crypto/ed25519.js';
+import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, publicKeyFromPrivateKey, signData, signingDigest, verifyDetached } from '../crypto/ed25519.js';
 import { sha256 } from '../crypto/hash.js';
 import { MESSAGE_TAG_TRANSACTION } from '../crypto/tags.js';
 import { MAX_PARAMS_SIZE, NAME_REGEX, SIGNATURE_LENGTH, transactionSchema } from './schema.js';
@@ -91,32 +91,70 @@ export const signMultiSignatureTransaction = (
   return { ...tx, signatures };
 };
 
+/** One signature the auth module checks, under the key it must verify with. */
+export interface SignaturePair {
+  readonly key: Buffer;
+  readonly signature: Buffer;
+}
+
 /**
- * The auth module's rule: a single-signature account has exactly one valid signature;
- * a multisignature account has one slot per key, every mandatory slot signed,
- * exactly numberOfSignatures non-empty, each valid. Throws with the reason.
+ * The signatures the auth module checks, in its order, and the error it raises once they all
+ * verify (a rule broken after them), if any. Pairs are always 32-byte keys and 64-byte
+ * signatures: a malformed one ends the list as a signature failure.
  */
-export const verifyTransactionSignatures = (tx: TransactionObject, chainID: Uint8Array, account?: MultisigKeys, bytes: Buffer = signingBytes(tx)): void => {
-  const check = (publicKey: Buffer, signature: Buffer): void => {
-    if (!verifyData(MESSAGE_TAG_TRANSACTION, chainID, bytes, signature, publicKey)) {
-      throw new Error(`Failed to validate signature '${signature.toString('hex')}' for transaction with id '${transactionID(tx).toString('hex')}'`);
-    }
-  };
+export interface SignaturePlan {
+  readonly pairs: readonly SignaturePair[];
+  readonly failure?: string;
+}
+
+export const failedSignatureMessage = (signature: Uint8Array, id: Uint8Array): string =>
+  `Failed to validate signature '${Buffer.from(signature).toString('hex')}' for transaction with id '${Buffer.from(id).toString('hex')}'`;
+
+const wellFormed = (key: Buffer, signature: Buffer): boolean => key.length === ED25519_PUBLIC_KEY_LENGTH && signature.length === ED25519_SIGNATURE_LENGTH;
+
+/**
+ * The auth module's rule as a plan: a single-signature account has exactly one valid signature;
+ * a multisignature account has one slot per key, every mandatory slot signed, exactly
+ * numberOfSignatures non-empty, each valid.
+ */
+export const signaturePlan = (tx: TransactionObject, account: MultisigKeys | undefined, idOf: () => Uint8Array): SignaturePlan => {
   if (account === undefined || account.numberOfSignatures === 0) {
     if (tx.signatures.length !== 1) {
-      throw new Error(`Transactions from a single signature account should have exactly one signature. Found ${tx.signatures.length} signatures.`);
+      return { pairs: [], failure: `Transactions from a single signature account should have exactly one signature. Found ${tx.signatures.length} signatures.` };
     }
-    check(tx.senderPublicKey, tx.signatures[0]!);
-    return;
+    const signature = tx.signatures[0]!;
+    return wellFormed(tx.senderPublicKey, signature) ? { pairs: [{ key: tx.senderPublicKey, signature }] } : { pairs: [], failure: failedSignatureMessage(signature, idOf()) };
   }
   const keys = [...account.mandatoryKeys, ...account.optionalKeys];
   const nonEmpty = tx.signatures.filter((s) => s.length !== 0).length;
   if (nonEmpty !== account.numberOfSignatures || tx.signatures.length !== keys.length) {
-    throw new Error(`Transaction signatures does not match required number of signatures: '${account.numberOfSignatures}' for transaction with id '${transactionID(tx).toString('hex')}'`);
+    return { pairs: [], failure: `Transaction signatures does not match required number of signatures: '${account.numberOfSignatures}' for transaction with id '${Buffer.from(idOf()).toString('hex')}'` };
   }
-  keys.forEach((key, i) => {
+  const pairs: SignaturePair[] = [];
+  for (let i = 0; i < keys.length; i++) {
     const signature = tx.signatures[i]!;
-    if (signature.length !== 0) check(key, signature);
-    else if (i < account.mandatoryKeys.length) throw new Error('Missing signature for a mandatory key.');
-  });
+    if (signature.length !== 0) {
+      if (!wellFormed(keys[i]!, signature)) return { pairs, failure: failedSignatureMessage(signature, idOf()) };
+      pairs.push({ key: keys[i]!, signature });
+    } else if (i < account.mandatoryKeys.length) return { pairs, failure: 'Missing signature for a mandatory key.' };
+  }
+  return { pairs };
+};
+
+/** The digest every signature of a transaction signs: SHA-256 of the tag, the chain ID and the signing bytes. */
+export const transactionSigningDigest = (chainID: Uint8Array, bytes: Uint8Array): Buffer => signingDigest(MESSAGE_TAG_TRANSACTION, chainID, bytes);
+
+/** Index of the first pair whose signature does not verify, -1 when all do. */
+export const firstInvalidPair = (digest: Uint8Array, pairs: readonly SignaturePair[]): number => pairs.findIndex((p) => !verifyDetached(digest, p.signature, p.key));
+
+/** The auth module's reason to refuse, undefined when the plan's signatures verify and it has no failure. */
+export const signatureFailure = (plan: SignaturePlan, invalidPair: number, id: Uint8Array): string | undefined =>
+  invalidPair >= 0 ? failedSignatureMessage(plan.pairs[invalidPair]!.signature, id) : plan.failure;
+
+/** The auth module's signature rule (see signaturePlan), checked on this thread. Throws with the reason. */
+export const verifyTransactionSignatures = (tx: TransactionObject, chainID: Uint8Array, account?: MultisigKeys, bytes: Buffer = signingBytes(tx)): void => {
+  const id = () => transactionID(tx);
+  const plan = signaturePlan(tx, account, id);
+  const invalid = firstInvalidPair(transactionSigningDigest(chainID, bytes), plan.pairs);
+  if (invalid >= 0 || plan.failure !== undefined) throw new Error(signatureFailure(plan, invalid, id()));
 };
