@@ -1,5 +1,5 @@
 // Entry of a ThreadPool thread: answers each message with the task module's default export applied to its payload.
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READY } from './thread_pool.js';
 import type { ThreadData } from './thread_pool.js';
@@ -7,7 +7,13 @@ import type { ThreadData } from './thread_pool.js';
 const { task, niceness } = workerData as ThreadData;
 // Linux keeps a nice value per thread and setpriority(PRIO_PROCESS, 0) sets the calling thread's;
 // elsewhere it would change the whole process, so the threads keep the default there.
-if (niceness !== 0 && process.platform === 'linux') setPriority(0, niceness);
+if (niceness !== 0 && process.platform === 'linux') {
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + niceness));
+  } catch {
+    // a thread that cannot be made nicer still does its work
+  }
+}
 
 const { default: run } = (await import(task)) as { default: (payload: unknown) => unknown };
 

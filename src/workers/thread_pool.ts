@@ -36,7 +36,7 @@ const TASKS_PER_THREAD = 2;
 export interface ThreadData {
   /** URL of the task module. */
   readonly task: string;
-  /** Added to the threads' nice value on Linux: 0 keeps the process's. */
+  /** Added to the threads' nice value on Linux (at most 19): 0 keeps the process's. */
   readonly niceness: number;
 }
 

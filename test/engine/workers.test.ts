@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
 import { describe, it } from 'node:test';
 import { blsPopVerify } from '../../src/lib/crypto/bls.js';
 import { prefetchProofsOfPossession } from '../../src/workers/pop_prefetch.js';
@@ -41,9 +42,37 @@ describe('ThreadPool', () => {
     }
   });
 
-  it('refuses a thread count that is not a positive integer', () => {
+  it('refuses a thread count that is not a positive integer, and a niceness outside 0..19', () => {
     assert.throws(() => new ThreadPool(task, 0), /positive integer/);
     assert.throws(() => new ThreadPool(task, 1.5), /positive integer/);
+    assert.throws(() => new ThreadPool(task, 1, { niceness: 20 }), /niceness/);
+    assert.throws(() => new ThreadPool(task, 1, { niceness: -1 }), /niceness/);
+  });
+
+  it('a thread busy with a long task holds at most one task behind it; the others go to the free thread', async () => {
+    const pool = new ThreadPool<ThreadTaskPayload, number>(task, 2);
+    try {
+      await Promise.all([1, 2].map((value) => pool.run({ op: 'double', value })));
+      const done: string[] = [];
+      const long = pool.run({ op: 'busy', ms: 400 }).then(() => done.push('long'));
+      const short = Array.from({ length: 10 }, (_, i) => pool.run({ op: 'busy', ms: 5 }).then(() => done.push(`short ${i}`)));
+      assert.ok(pool.queueSize > 0);
+      await Promise.all([long, ...short]);
+      assert.ok(done.indexOf('long') >= 9, `finished in the order ${done.join(', ')}`);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('runs its threads nicer by the niceness asked for (Linux keeps it per thread)', { skip: process.platform !== 'linux' }, async () => {
+    const before = getPriority(0);
+    const pool = new ThreadPool<ThreadTaskPayload, number>(task, 1, { niceness: 7 });
+    try {
+      assert.equal(await pool.run({ op: 'nice' }), Math.min(19, before + 7));
+      assert.equal(getPriority(0), before, 'the main thread keeps its own');
+    } finally {
+      await pool.close();
+    }
   });
 });
 
