@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import { EndpointRegistry } from '../src/rpc/registry.js';
 import { RPCServer } from '../src/rpc/server.js';
+import { RPCMetrics } from '../src/rpc/metrics.js';
 import { loadUWS } from '../src/rpc/server_uws.js';
 import { klayrChain } from './klayr.js';
 import { tempDataPath } from '../test/helpers/state.js';
@@ -54,7 +55,8 @@ const load = async (kind: 'http' | 'ws', url: string): Promise<Load> => {
 const startKestrel = async (): Promise<RPCServer> => {
   const registry = new EndpointRegistry();
   registry.register('fee_getMinFeePerByte', { handler: () => RESULT });
-  const server = new RPCServer({ rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port: 0, allowedMethods: ['*'] }, dataPath: tempDataPath(), registry, logger: pino({ level: 'silent' }), engine: 'uws' });
+  // with request metrics, as the node runs it
+  const server = new RPCServer({ rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port: 0, allowedMethods: ['*'] }, dataPath: tempDataPath(), registry, logger: pino({ level: 'silent' }), engine: 'uws', metrics: new RPCMetrics() });
   await server.start();
   return server;
 };
@@ -71,32 +73,39 @@ const startKlayr = async (port: number): Promise<{ stop(): void }> => {
   return server;
 };
 
-/** The floor: uWebSockets.js answering a fixed response without parsing anything. */
-const startBareUWS = async (port: number): Promise<() => void> => {
+/**
+ * Bare uWebSockets.js serving the same endpoint with nothing but what any JSON-RPC answer needs:
+ * the body read, parsed, and the answer built around the request's id. `fixed` is the floor
+ * below that: one prebuilt response whatever the request (its body never read, its id ignored).
+ */
+const startBareUWS = async (port: number, fixed: boolean): Promise<() => void> => {
   const uws = loadUWS()!;
-  const response = JSON.stringify({ jsonrpc: '2.0', id: 1, result: RESULT });
+  const result = JSON.stringify(RESULT);
+  const prebuilt = `{"jsonrpc":"2.0","id":1,"result":${result}}`;
+  const answer = (body: ArrayBuffer): string => (fixed ? prebuilt : `{"jsonrpc":"2.0","id":${JSON.stringify((JSON.parse(Buffer.from(body).toString('utf8')) as { id: unknown }).id)},"result":${result}}`);
   const app = uws
     .App()
     .post('/rpc', (res) => {
       res.onAborted(() => undefined);
-      res.onData((_chunk, isLast) => {
-        if (isLast) res.cork(() => res.writeHeader('Content-Type', 'application/json').end(response));
+      res.onData((chunk, isLast) => {
+        if (!isLast) return;
+        const text = answer(chunk);
+        res.cork(() => res.writeHeader('Content-Type', 'application/json').end(text));
       });
     })
-    .ws('/rpc-ws', { message: (ws) => void ws.send(response) });
+    .ws('/rpc-ws', { message: (ws, message) => void ws.send(answer(message)) });
   const token = await new Promise<unknown>((resolve) => app.listen('127.0.0.1', port, resolve));
   return () => uws.us_listen_socket_close(token as never);
 };
 
-const row = (name: string, baseline: string, ours: Load, base: Load, goal: number): ComparisonResult & { loader: string; oursP50: number; oursP99: number; baselineP50: number; baselineP99: number } => ({
+const row = (name: string, baseline: string, ours: Load, base: Load, goal?: number): ComparisonResult & { loader: string; oursP50: number; oursP99: number; baselineP50: number; baselineP99: number } => ({
   name,
   loader: ours.loader,
   baseline,
   oursOpsPerSec: Math.round(ours.rps),
   baselineOpsPerSec: Math.round(base.rps),
   ratio: Number((ours.rps / base.rps).toFixed(2)),
-  goal,
-  meetsGoal: ours.rps / base.rps >= goal,
+  ...(goal !== undefined ? { goal, meetsGoal: ours.rps / base.rps >= goal } : {}),
   oursP50: ours.p50,
   oursP99: ours.p99,
   baselineP50: base.p50,
@@ -106,23 +115,27 @@ const row = (name: string, baseline: string, ours: Load, base: Load, goal: numbe
 export const rpcBench = async () => {
   const kestrel = await startKestrel();
   const klayr = await startKlayr(kestrel.port! + 1);
-  const stopBare = await startBareUWS(kestrel.port! + 2);
+  const stopBare = await startBareUWS(kestrel.port! + 2, false);
+  const stopFixed = await startBareUWS(kestrel.port! + 3, true);
   const url = (port: number, ws: boolean) => (ws ? `ws://127.0.0.1:${port}/rpc-ws` : `http://127.0.0.1:${port}/rpc`);
   try {
     const results = [];
     for (const ws of [false, true]) {
       const kind = ws ? 'ws' : 'http';
       // the machine drifts over a run: each round loads the three servers in a rotated order, and each server's median round counts
-      const runs: Load[][] = [[], [], []];
+      const servers = 4;
+      const runs: Load[][] = Array.from({ length: servers }, () => []);
       for (let round = 0; round < ROUNDS; round++) {
-        for (let i = 0; i < 3; i++) {
-          const server = (round + i) % 3;
+        for (let i = 0; i < servers; i++) {
+          const server = (round + i) % servers;
           runs[server]!.push(await load(kind, url(kestrel.port! + server, ws)));
         }
       }
-      const [ours, theirs, bare] = runs.map(median) as [Load, Load, Load];
-      results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'klayr-framework RPC server', ours, theirs, 3));
-      results.push(row(`${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`, 'bare uWebSockets.js', ours, bare, 0.8));
+      const [ours, theirs, bare, fixed] = runs.map(median) as [Load, Load, Load, Load];
+      const name = `${kind.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`;
+      results.push(row(name, 'klayr-framework RPC server', ours, theirs, 3));
+      results.push(row(name, 'bare uWebSockets.js JSON-RPC handler (reads, parses, answers with the id)', ours, bare, 0.8));
+      results.push(row(name, 'bare uWebSockets.js fixed response (body unread, id ignored)', ours, fixed));
     }
     printAndSave('rpc', results, { connections: CONNECTIONS, seconds: SECONDS, loaders: LOADERS, rounds: ROUNDS });
     console.table(results.map((r) => ({ benchmark: r.name, baseline: r.baseline, loader: r.loader, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
@@ -130,5 +143,6 @@ export const rpcBench = async () => {
     await kestrel.stop();
     klayr.stop();
     stopBare();
+    stopFixed();
   }
 };

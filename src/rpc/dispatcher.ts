@@ -28,7 +28,7 @@ const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: Requ
   const { id } = r;
   if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return false;
   if (r.params !== undefined && !isObject(r.params)) return false;
-  for (const key of Object.keys(r)) if (!REQUEST_KEYS.has(key)) return false;
+  for (const key in r) if (!REQUEST_KEYS.has(key)) return false;
   return true;
 };
 
@@ -101,35 +101,43 @@ export class Dispatcher {
         return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
       }
     }
-    const started = this.#metrics !== undefined ? process.hrtime.bigint() : undefined;
-    const failed = (e: unknown): string => {
-      this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
-      return this.#count(name, transport, 'error', invalidRequest(id, e instanceof Error ? e.message : String(e)), started);
-    };
-    // a result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash
-    const succeeded = (result: unknown): string => {
-      let text: string;
-      try {
-        text = success(id, result ?? {});
-      } catch (e) {
-        return failed(new Error(`Endpoint ${name} returned a result that cannot be serialized: ${(e as Error).message}`));
-      }
-      return this.#count(name, transport, 'success', text, started);
-    };
+    const started = this.#metrics !== undefined ? performance.now() : undefined;
     let result: unknown;
     try {
       result = endpoint.handler({ params, transport });
     } catch (e) {
-      return failed(e);
+      return this.#failed(id, name, transport, e, started);
     }
-    return result instanceof Promise ? result.then(succeeded, failed) : succeeded(result);
+    if (result instanceof Promise) {
+      return result.then(
+        (value: unknown) => this.#succeeded(id, name, transport, value, started),
+        (e: unknown) => this.#failed(id, name, transport, e, started),
+      );
+    }
+    return this.#succeeded(id, name, transport, result, started);
   }
 
-  #count(method: string, transport: Transport, outcome: string, response: string, started?: bigint): string {
+  #failed(id: RequestID, name: string, transport: Transport, e: unknown, started: number | undefined): string {
+    this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
+    return this.#count(name, transport, 'error', invalidRequest(id, e instanceof Error ? e.message : String(e)), started);
+  }
+
+  /** A result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash. */
+  #succeeded(id: RequestID, name: string, transport: Transport, result: unknown, started: number | undefined): string {
+    let text: string;
+    try {
+      text = success(id, result ?? {});
+    } catch (e) {
+      return this.#failed(id, name, transport, new Error(`Endpoint ${name} returned a result that cannot be serialized: ${(e as Error).message}`), started);
+    }
+    return this.#count(name, transport, 'success', text, started);
+  }
+
+  #count(method: string, transport: Transport, outcome: string, response: string, started?: number): string {
     if (this.#metrics !== undefined) {
-      const known = this.#registry.get(method) !== undefined ? method : 'unknown';
-      this.#metrics.requests.inc({ method: known, transport, outcome });
-      if (started !== undefined) this.#metrics.duration.observe({ method: known }, Number(process.hrtime.bigint() - started) / 1e9);
+      const known = outcome === 'success' || this.#registry.get(method) !== undefined ? method : 'unknown';
+      this.#metrics.countRequest(known, transport, outcome);
+      if (started !== undefined) this.#metrics.observeDuration(known, (performance.now() - started) / 1000);
     }
     return response;
   }

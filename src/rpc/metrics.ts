@@ -1,28 +1,33 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { CounterByLabels, HistogramByLabel } from './request_stats.js';
 
 /** Prometheus metrics of the RPC front (served at GET /metrics). */
 export class RPCMetrics {
   readonly registry = new Registry();
-  readonly requests: Counter<'method' | 'transport' | 'outcome'>;
-  readonly duration: Histogram<'method'>;
+  readonly requests: CounterByLabels;
+  readonly duration: HistogramByLabel;
   readonly wsClients: Gauge;
   readonly queueDepth: Gauge<'pool'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'kestrel_' }); // includes event-loop lag
-    this.requests = new Counter({ name: 'kestrel_rpc_requests_total', help: 'JSON-RPC requests by method, transport and outcome', labelNames: ['method', 'transport', 'outcome'], registers: [this.registry] });
-    this.duration = new Histogram({
-      name: 'kestrel_rpc_request_duration_seconds',
-      help: 'JSON-RPC handler latency by method',
-      labelNames: ['method'],
-      buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
-      registers: [this.registry],
-    });
+    this.requests = new CounterByLabels('kestrel_rpc_requests_total', 'JSON-RPC requests by method, transport and outcome', ['method', 'transport', 'outcome']);
+    this.duration = new HistogramByLabel('kestrel_rpc_request_duration_seconds', 'JSON-RPC handler latency by method', 'method', [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1]);
+    // prom-client reads any object with its metric interface when scraped
+    this.registry.registerMetric(this.requests as never);
+    this.registry.registerMetric(this.duration as never);
     this.wsClients = new Gauge({ name: 'kestrel_rpc_ws_clients', help: 'Open WebSocket connections', registers: [this.registry] });
     this.queueDepth = new Gauge({ name: 'kestrel_pool_queue_depth', help: 'Tasks waiting in each worker pool', labelNames: ['pool'], registers: [this.registry] });
   }
 
   readonly #collectors: (() => void)[] = [];
+  countRequest(method: string, transport: string, outcome: string): void {
+    this.requests.inc(method, transport, outcome);
+  }
+
+  observeDuration(method: string, seconds: number): void {
+    this.duration.observe(method, seconds);
+  }
 
   /** Pools report their queue size when scraped. */
   watchPool(pool: string, size: () => number): void {
