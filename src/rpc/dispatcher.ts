@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { createAccessCheck } from './access.js';
 import { invalidRequest, failure, METHOD_NOT_FOUND, MSG_DISABLED, MSG_EMPTY_BATCH, MSG_EMPTY_REQUEST, MSG_INVALID_FORMAT, MSG_METHOD_NOT_FOUND, MSG_PARSE_FAILED, success } from './jsonrpc.js';
 import type { RequestID } from './jsonrpc.js';
-import type { RPCMetrics } from './metrics.js';
+import type { RPCMetrics, SuccessRecorder } from './metrics.js';
 import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
 import { METHOD_NAME } from './registry.js';
 import type { EndpointRegistry, RegisteredEndpoint, Transport } from './registry.js';
@@ -16,6 +16,12 @@ export interface DispatcherOptions {
   maxBatchSize?: number;
   /** Version reported by rpc.discover. */
   version?: string;
+}
+
+interface Route {
+  readonly endpoint: RegisteredEndpoint;
+  /** Bound when the route first succeeds over a transport. */
+  readonly recorders: Partial<Record<Transport, SuccessRecorder>>;
 }
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
@@ -41,7 +47,7 @@ export class Dispatcher {
   readonly #maxBatch: number;
   readonly #version: string;
   /** name -> endpoint for names already seen valid, allowed and registered (a registered endpoint never changes). */
-  readonly #routes = new Map<string, RegisteredEndpoint>();
+  readonly #routes = new Map<string, Route>();
 
   constructor(options: DispatcherOptions) {
     this.#registry = options.registry;
@@ -82,17 +88,19 @@ export class Dispatcher {
   handleParsed(request: unknown, transport: Transport): string | Promise<string> {
     if (!wellFormed(request)) return invalidRequest(null, MSG_INVALID_FORMAT);
     const { id, method: name } = request;
-    let endpoint = this.#routes.get(name);
-    if (endpoint === undefined) {
+    let route = this.#routes.get(name);
+    if (route === undefined) {
       if (name === OPENRPC_METHOD) return success(id, openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)));
       if (!METHOD_NAME.test(name)) {
         return invalidRequest(id, `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`);
       }
       if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
-      endpoint = this.#registry.get(name);
-      if (endpoint === undefined) return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
-      this.#routes.set(name, endpoint);
+      const registered = this.#registry.get(name);
+      if (registered === undefined) return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
+      route = { endpoint: registered, recorders: {} };
+      this.#routes.set(name, route);
     }
+    const { endpoint } = route;
     const params = request.params ?? {};
     if (endpoint.validate !== undefined) {
       const issues = endpoint.validate(params);
@@ -110,11 +118,11 @@ export class Dispatcher {
     }
     if (result instanceof Promise) {
       return result.then(
-        (value: unknown) => this.#succeeded(id, name, transport, value, started),
+        (value: unknown) => this.#succeeded(id, route, transport, value, started),
         (e: unknown) => this.#failed(id, name, transport, e, started),
       );
     }
-    return this.#succeeded(id, name, transport, result, started);
+    return this.#succeeded(id, route, transport, result, started);
   }
 
   #failed(id: RequestID, name: string, transport: Transport, e: unknown, started: number | undefined): string {
@@ -123,19 +131,20 @@ export class Dispatcher {
   }
 
   /** A result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash. */
-  #succeeded(id: RequestID, name: string, transport: Transport, result: unknown, started: number | undefined): string {
+  #succeeded(id: RequestID, route: Route, transport: Transport, result: unknown, started: number | undefined): string {
     let text: string;
     try {
       text = success(id, result ?? {});
     } catch (e) {
-      return this.#failed(id, name, transport, new Error(`Endpoint ${name} returned a result that cannot be serialized: ${(e as Error).message}`), started);
+      return this.#failed(id, route.endpoint.name, transport, new Error(`Endpoint ${route.endpoint.name} returned a result that cannot be serialized: ${(e as Error).message}`), started);
     }
-    return this.#count(name, transport, 'success', text, started);
+    if (this.#metrics !== undefined) (route.recorders[transport] ??= this.#metrics.successRecorder(route.endpoint.name, transport))((performance.now() - started!) / 1000);
+    return text;
   }
 
   #count(method: string, transport: Transport, outcome: string, response: string, started?: number): string {
     if (this.#metrics !== undefined) {
-      const known = outcome === 'success' || this.#registry.get(method) !== undefined ? method : 'unknown';
+      const known = this.#registry.get(method) !== undefined ? method : 'unknown';
       this.#metrics.countRequest(known, transport, outcome);
       if (started !== undefined) this.#metrics.observeDuration(known, (performance.now() - started) / 1000);
     }

@@ -1,6 +1,8 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { CounterByLabels, HistogramByLabel } from './request_stats.js';
 
+export type SuccessRecorder = (seconds: number) => void;
+
 /** Prometheus metrics of the RPC front (served at GET /metrics). */
 export class RPCMetrics {
   readonly registry = new Registry();
@@ -21,6 +23,16 @@ export class RPCMetrics {
   }
 
   readonly #collectors: (() => void)[] = [];
+  /** What a method's successful requests over one transport add to, bound once (the dispatcher keeps it per route). */
+  successRecorder(method: string, transport: string): SuccessRecorder {
+    const tally = this.requests.bind(method, transport, 'success');
+    const series = this.duration.series(method);
+    return (seconds) => {
+      tally.value += 1;
+      series.observe(seconds);
+    };
+  }
+
   countRequest(method: string, transport: string, outcome: string): void {
     this.requests.inc(method, transport, outcome);
   }

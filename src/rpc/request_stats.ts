@@ -19,17 +19,35 @@ interface MetricObject {
   reset(): void;
 }
 
-interface Counted {
-  readonly labels: Record<string, string>;
+export interface Tally {
   value: number;
 }
 
-interface Timed {
+interface Counted extends Tally {
   readonly labels: Record<string, string>;
+}
+
+/** One label value's histogram. */
+export class Series {
   /** Observations per bucket (not cumulative); the last is above every bound. */
   readonly buckets: number[];
-  sum: number;
-  count: number;
+  sum = 0;
+  count = 0;
+
+  constructor(
+    readonly labels: Record<string, string>,
+    readonly bounds: readonly number[],
+  ) {
+    this.buckets = new Array<number>(bounds.length + 1).fill(0);
+  }
+
+  observe(value: number): void {
+    let bucket = 0;
+    while (bucket < this.bounds.length && value > this.bounds[bucket]!) bucket += 1;
+    this.buckets[bucket]! += 1;
+    this.sum += value;
+    this.count += 1;
+  }
 }
 
 /** A counter over three labels. */
@@ -44,12 +62,19 @@ export class CounterByLabels implements MetricObject {
     readonly labelNames: readonly [string, string, string],
   ) {}
 
-  /** One more for the label values (in the order of labelNames), without building an array per call. */
-  inc(a: string, b: string, c: string): void {
+  /** The tally of these label values (in the order of labelNames): callers on a hot path keep it and add to its value. */
+  bind(a: string, b: string, c: string): Tally {
     const key = `${a}\u0000${b}\u0000${c}`;
-    const counted = this.#counts.get(key);
-    if (counted !== undefined) counted.value += 1;
-    else this.#counts.set(key, { labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 1 });
+    let counted = this.#counts.get(key);
+    if (counted === undefined) {
+      counted = { labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 };
+      this.#counts.set(key, counted);
+    }
+    return counted;
+  }
+
+  inc(a: string, b: string, c: string): void {
+    this.bind(a, b, c).value += 1;
   }
 
   async get() {
@@ -64,7 +89,7 @@ export class CounterByLabels implements MetricObject {
 export class HistogramByLabel implements MetricObject {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  readonly #series = new Map<string, Timed>();
+  readonly #series = new Map<string, Series>();
 
   constructor(
     readonly name: string,
@@ -73,17 +98,17 @@ export class HistogramByLabel implements MetricObject {
     readonly bounds: readonly number[],
   ) {}
 
-  observe(labelValue: string, value: number): void {
+  series(labelValue: string): Series {
     let series = this.#series.get(labelValue);
     if (series === undefined) {
-      series = { labels: { [this.labelName]: labelValue }, buckets: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+      series = new Series({ [this.labelName]: labelValue }, this.bounds);
       this.#series.set(labelValue, series);
     }
-    let bucket = 0;
-    while (bucket < this.bounds.length && value > this.bounds[bucket]!) bucket += 1;
-    series.buckets[bucket]! += 1;
-    series.sum += value;
-    series.count += 1;
+    return series;
+  }
+
+  observe(labelValue: string, value: number): void {
+    this.series(labelValue).observe(value);
   }
 
   async get() {
