@@ -20,7 +20,7 @@ import { randomAssetCodec } from '../src/modules/random/method.js';
 import { transferParamsSchema } from '../src/modules/token/transfer.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import { tempDataPath } from '../test/helpers/state.js';
-import { printAndSave, runSuite } from './harness.js';
+import { compareRates, measure, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
 import { availableParallelism } from 'node:os';
 import { certificateSignatureRequest, signCertificate, sortByBLSKey } from '../src/lib/chain/certificate.js';
@@ -80,7 +80,7 @@ export const chainBench = async () => {
     if (valid !== signed.length) throw new Error('a signature did not verify');
   };
   const posted = txs.map((tx) => encodeTransaction(tx).toString('hex'));
-  const results = await runSuite('chain', [
+  const ingest = await compareRates(
     {
       name: `txpool ingest of ${TRANSFERS} posted transfers as txpool_postTransaction takes them: decode, signatures in the verify pool (${cores} threads, batched), state checks, admission`,
       ours: async () => {
@@ -92,6 +92,9 @@ export const chainBench = async () => {
       baselineName: `${TRANSFERS} raw ed25519 verifies on ${cores} cores (${cores} worker threads, sodium)`,
       goal: 0.7,
     },
+    { warmupMs: 4000, roundMs: 2000, rounds: 3 },
+  );
+  const [execution] = await measure([
     {
       name: `execute a block of ${TRANSFERS} transfers (signatures, hooks, state root)`,
       ours: () => chain.rootsOf(chain.execute(block)),
@@ -99,9 +102,11 @@ export const chainBench = async () => {
       baselineName: `${TRANSFERS} raw ed25519 verifies, one core (sodium)`,
     },
   ]);
+  const results = [ingest, execution!];
+  printAndSave('chain', results);
   await signaturePool.close();
   await rawPool.close();
-  const blockRate = results.find((r) => r.name.startsWith('execute'))!.oursOpsPerSec;
+  const blockRate = execution!.oursOpsPerSec;
   console.log(`block processing: ${blockRate * TRANSFERS} transfers/s in blocks of ${TRANSFERS}`);
   if (process.env.KESTREL_SKIP_CERTS === undefined) await certificateBench();
   return results;

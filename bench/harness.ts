@@ -31,27 +31,64 @@ const opsPerSec = (bench: Bench, name: string): number => {
 
 /** Runs every comparison, prints a table of ratios and writes bench/results/<suite>.json. */
 export const runSuite = async (suite: string, comparisons: readonly Comparison[], timeMs = 1000): Promise<ComparisonResult[]> => {
+  const results = await measure(comparisons, timeMs);
+  printAndSave(suite, results);
+  return results;
+};
+
+const resultOf = (c: Omit<Comparison, 'ours' | 'baseline'>, ours: number, base: number): ComparisonResult => {
+  const ratio = ours / base;
+  return {
+    name: c.name,
+    baseline: c.baselineName,
+    oursOpsPerSec: Math.round(ours),
+    baselineOpsPerSec: Math.round(base),
+    ratio: Number(ratio.toFixed(2)),
+    ...(c.goal !== undefined ? { goal: c.goal, meetsGoal: ratio >= c.goal } : {}),
+  };
+};
+
+/** Each comparison's ops/s with tinybench, ours and the baseline in the same process. */
+export const measure = async (comparisons: readonly Comparison[], timeMs = 1000): Promise<ComparisonResult[]> => {
   const bench = new Bench({ time: timeMs, warmupTime: 200 });
   for (const c of comparisons) {
     bench.add(`${c.name} [kestrel]`, c.ours);
     bench.add(`${c.name} [${c.baselineName}]`, c.baseline);
   }
   await bench.run();
-  const results = comparisons.map((c): ComparisonResult => {
-    const ours = opsPerSec(bench, `${c.name} [kestrel]`);
-    const base = opsPerSec(bench, `${c.name} [${c.baselineName}]`);
-    const ratio = ours / base;
-    return {
-      name: c.name,
-      baseline: c.baselineName,
-      oursOpsPerSec: Math.round(ours),
-      baselineOpsPerSec: Math.round(base),
-      ratio: Number(ratio.toFixed(2)),
-      ...(c.goal !== undefined ? { goal: c.goal, meetsGoal: ratio >= c.goal } : {}),
-    };
-  });
-  printAndSave(suite, results);
-  return results;
+  return comparisons.map((c) => resultOf(c, opsPerSec(bench, `${c.name} [kestrel]`), opsPerSec(bench, `${c.name} [${c.baselineName}]`)));
+};
+
+const opsPerSecondOver = async (run: () => unknown, ms: number): Promise<number> => {
+  let ops = 0;
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    await run();
+    ops += 1;
+  }
+  return (ops * 1000) / (performance.now() - started);
+};
+
+/**
+ * Steady-state rates of work spread over threads: both sides warmed up first (the first seconds
+ * of a multi-threaded path run slower while V8 optimizes and the young generation grows), then
+ * rounds that alternate which side goes first; the median round's ratio counts.
+ */
+export const compareRates = async (c: Comparison, options: { warmupMs: number; roundMs: number; rounds: number }): Promise<ComparisonResult> => {
+  await opsPerSecondOver(c.ours, options.warmupMs);
+  await opsPerSecondOver(c.baseline, options.warmupMs / 2);
+  const rounds: { ours: number; base: number }[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    if (round % 2 === 0) {
+      const ours = await opsPerSecondOver(c.ours, options.roundMs);
+      rounds.push({ ours, base: await opsPerSecondOver(c.baseline, options.roundMs) });
+    } else {
+      const base = await opsPerSecondOver(c.baseline, options.roundMs);
+      rounds.push({ ours: await opsPerSecondOver(c.ours, options.roundMs), base });
+    }
+  }
+  const median = [...rounds].sort((a, b) => a.ours / a.base - b.ours / b.base)[Math.floor(rounds.length / 2)]!;
+  return resultOf(c, median.ours, median.base);
 };
 
 /** Prints a results table and writes bench/results/<suite>.json. */

@@ -17,7 +17,7 @@ export interface SignatureVerifier {
 }
 
 /** A burst's first signatures go to the threads after this many, while the rest are still being checked against state. */
-const EAGER_BATCH = 16;
+const EAGER_BATCH = 8;
 
 /** Signature checks are background work: the main thread preparing the next batches (and serving RPC) goes first. */
 const VERIFY_NICENESS = 10;
