@@ -50,6 +50,15 @@ export class Series {
   }
 }
 
+const entryOf = <V>(map: Map<string, V>, key: string, create: () => V): V => {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+};
+
 /** A counter over three labels. */
 export class CounterByLabels implements MetricObject {
   readonly type = 'counter';
@@ -64,13 +73,7 @@ export class CounterByLabels implements MetricObject {
 
   /** The tally of these label values (in the order of labelNames): callers on a hot path keep it and add to its value. */
   bind(a: string, b: string, c: string): Tally {
-    const key = `${a}\u0000${b}\u0000${c}`;
-    let counted = this.#counts.get(key);
-    if (counted === undefined) {
-      counted = { labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 };
-      this.#counts.set(key, counted);
-    }
-    return counted;
+    return entryOf(this.#counts, `${a}\u0000${b}\u0000${c}`, () => ({ labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 }));
   }
 
   inc(a: string, b: string, c: string): void {
@@ -99,12 +102,7 @@ export class HistogramByLabel implements MetricObject {
   ) {}
 
   series(labelValue: string): Series {
-    let series = this.#series.get(labelValue);
-    if (series === undefined) {
-      series = new Series({ [this.labelName]: labelValue }, this.bounds);
-      this.#series.set(labelValue, series);
-    }
-    return series;
+    return entryOf(this.#series, labelValue, () => new Series({ [this.labelName]: labelValue }, this.bounds));
   }
 
   observe(labelValue: string, value: number): void {
