@@ -29,7 +29,7 @@ interface Load {
 }
 
 /** Rounds per protocol; each server's median round is reported. */
-const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 
 const median = (loads: Load[]): Load => [...loads].sort((a, b) => a.rps - b.rps)[Math.floor(loads.length / 2)]!;
 
