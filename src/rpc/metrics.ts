@@ -26,7 +26,7 @@ export class RPCMetrics {
   /** What a method's successful requests over one transport add to, bound once (the dispatcher keeps it per route). */
   successRecorder(method: string, transport: string): SuccessRecorder {
     const tally = this.requests.bind(method, transport, 'success');
-    const series = this.duration.series(method);
+    const series = this.duration.seriesOf(method);
     return (seconds) => {
       tally.value += 1;
       series.observe(seconds);

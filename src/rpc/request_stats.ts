@@ -50,30 +50,46 @@ export class Series {
   }
 }
 
-const entryOf = <V>(map: Map<string, V>, key: string, create: () => V): V => {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = create();
-    map.set(key, value);
-  }
-  return value;
-};
-
-/** A counter over three labels. */
-export class CounterByLabels implements MetricObject {
-  readonly type = 'counter';
+/** A metric whose series live in a map by label values. */
+abstract class MetricByLabels<V> implements MetricObject {
   readonly aggregator = 'sum';
-  readonly #counts = new Map<string, Counted>();
+  protected readonly series = new Map<string, V>();
 
   constructor(
     readonly name: string,
     readonly help: string,
-    readonly labelNames: readonly [string, string, string],
+    readonly type: 'counter' | 'histogram',
   ) {}
+
+  protected entryOf(key: string, create: () => V): V {
+    let value = this.series.get(key);
+    if (value === undefined) {
+      value = create();
+      this.series.set(key, value);
+    }
+    return value;
+  }
+
+  abstract get(): ReturnType<MetricObject['get']>;
+
+  reset(): void {
+    this.series.clear();
+  }
+}
+
+/** A counter over three labels. */
+export class CounterByLabels extends MetricByLabels<Counted> {
+  constructor(
+    name: string,
+    help: string,
+    readonly labelNames: readonly [string, string, string],
+  ) {
+    super(name, help, 'counter');
+  }
 
   /** The tally of these label values (in the order of labelNames): callers on a hot path keep it and add to its value. */
   bind(a: string, b: string, c: string): Tally {
-    return entryOf(this.#counts, `${a}\u0000${b}\u0000${c}`, () => ({ labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 }));
+    return this.entryOf(`${a}\u0000${b}\u0000${c}`, () => ({ labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 }));
   }
 
   inc(a: string, b: string, c: string): void {
@@ -81,37 +97,33 @@ export class CounterByLabels implements MetricObject {
   }
 
   async get() {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [...this.#counts.values()].map(({ labels, value }) => ({ labels, value })) };
-  }
-
-  reset(): void {
-    this.#counts.clear();
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [...this.series.values()].map(({ labels, value }) => ({ labels, value })) };
   }
 }
 
-export class HistogramByLabel implements MetricObject {
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
-  readonly #series = new Map<string, Series>();
-
+/** A histogram over one label. */
+export class HistogramByLabel extends MetricByLabels<Series> {
   constructor(
-    readonly name: string,
-    readonly help: string,
+    name: string,
+    help: string,
     readonly labelName: string,
     readonly bounds: readonly number[],
-  ) {}
+  ) {
+    super(name, help, 'histogram');
+  }
 
-  series(labelValue: string): Series {
-    return entryOf(this.#series, labelValue, () => new Series({ [this.labelName]: labelValue }, this.bounds));
+  /** The histogram of this label value: callers on a hot path keep it and observe into it. */
+  seriesOf(labelValue: string): Series {
+    return this.entryOf(labelValue, () => new Series({ [this.labelName]: labelValue }, this.bounds));
   }
 
   observe(labelValue: string, value: number): void {
-    this.series(labelValue).observe(value);
+    this.seriesOf(labelValue).observe(value);
   }
 
   async get() {
     const values: MetricValue[] = [];
-    for (const { labels, buckets, sum, count } of this.#series.values()) {
+    for (const { labels, buckets, sum, count } of this.series.values()) {
       let cumulative = 0;
       buckets.forEach((n, i) => {
         cumulative += n;
@@ -120,9 +132,5 @@ export class HistogramByLabel implements MetricObject {
       values.push({ metricName: `${this.name}_sum`, labels, value: sum }, { metricName: `${this.name}_count`, labels, value: count });
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-
-  reset(): void {
-    this.#series.clear();
   }
 }
