@@ -105,7 +105,12 @@ export class ChainProcessor {
    * even when deleting blocks reverts the BFT state that finalized it.
    */
   finalizedHeight(): number {
-    return Math.max(this.#storedFinalizedHeight(), this.bft.getBFTHeights(this.engineView()).maxHeightPrecommitted);
+    return this.#finalizedHeightOf(this.engineView());
+  }
+
+  /** The finalized height with `engine`'s BFT state (a block being committed). */
+  #finalizedHeightOf(engine: BlockState): number {
+    return Math.max(this.#storedFinalizedHeight(), this.bft.getBFTHeights(engine).maxHeightPrecommitted);
   }
 
   #storedFinalizedHeight(): number {
@@ -174,7 +179,7 @@ export class ChainProcessor {
         if (below > 0) this.options.events.removeBelow(dbs, below);
       }
       // final blocks are never deleted: what would undo them can go
-      const finalized = Math.max(this.#storedFinalizedHeight(), this.bft.getBFTHeights(engine).maxHeightPrecommitted);
+      const finalized = this.#finalizedHeightOf(engine);
       dbs.meta.putSync(FINALIZED_KEY, heightKey(Buffer.alloc(0), finalized));
       this.options.stateDB.pruneDiffsBelow(dbs, finalized + 1);
       removeHeightsBelow(dbs.meta, ENGINE_UNDO_PREFIX, finalized + 1);
