@@ -27,8 +27,7 @@ export const readGenesisBlock = (config: ApplicationConfig): Block => {
  * Before the first start on a data path: the genesis validators' proofs of possession checked on
  * all cores (openChain then finds the results), instead of one by one while processing genesis.
  */
-export const prefetchGenesisChecks = async (config: ApplicationConfig, dbs: KestrelDatabases): Promise<void> => {
-  const genesis = readGenesisBlock(config);
+export const prefetchGenesisChecks = async (genesis: Block, dbs: KestrelDatabases): Promise<void> => {
   if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
   await prefetchProofsOfPossession(genesisProofsOfPossession(genesis.assets));
 };
@@ -47,12 +46,18 @@ export interface OpenedChain {
  * committed (application state, BFT genesis state and the block in one transaction); otherwise
  * the stored genesis block must be the config's.
  */
-export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, logger?: Logger, now?: () => number): OpenedChain => {
+export interface OpenChainOptions {
+  logger?: Logger;
+  now?: () => number;
+  /** The config's genesis block when the caller has already read it. */
+  genesis?: Block;
+}
+
+export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { logger, now, genesis = readGenesisBlock(config) }: OpenChainOptions = {}): OpenedChain => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const state = new StateDB(dbs);
   const blocks = new BlockStore(dbs);
   const events = new EventStore(dbs);
-  const genesis = readGenesisBlock(config);
   const genesisID = blockHeaderID(genesis.header);
   const modules = applicationModules(config);
   const bft = new BFTModule({ batchSize: config.genesis.bftBatchSize, blockTime: config.genesis.blockTime });

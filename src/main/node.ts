@@ -47,7 +47,7 @@ import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { ApplicationConfig } from './config/types.js';
-import { openChain, prefetchGenesisChecks } from './chain_setup.js';
+import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
 import { KESTREL_VERSION } from './version.js';
 
 
@@ -80,8 +80,9 @@ export class KestrelNode {
     const { config, logger } = this;
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     this.#dbs = openDatabases(config.system.dataPath);
-    await prefetchGenesisChecks(config, this.#dbs);
-    const { chain, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, logger);
+    const configGenesis = readGenesisBlock(config);
+    await prefetchGenesisChecks(configGenesis, this.#dbs);
+    const { chain, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, { logger, genesis: configGenesis });
     this.#chain = chain;
     const last = blocks.last()!;
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');

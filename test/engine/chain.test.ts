@@ -30,7 +30,7 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     const config = loadConfig({ dataPath: tempDataPath() });
     config.system.keepEventsForHeights = 3;
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, genesis } = openChain(config, dbs, undefined, () => now);
+    const { chain, events, genesis } = openChain(config, dbs, { now: () => now });
     const generator = devnetGenerator(chain, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const kept = () => Array.from({ length: chain.lastBlock().header.height + 1 }, (_, h) => events.at(h).length > 0);
@@ -54,9 +54,9 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     let now = 0;
     const clock = () => now;
     const config = loadConfig({ dataPath: tempDataPath() });
-    const a = openChain(config, openDatabases(tempDataPath()), undefined, clock);
+    const a = openChain(config, openDatabases(tempDataPath()), { now: clock });
     const bDbs = openDatabases(tempDataPath());
-    const b = openChain(config, bDbs, undefined, clock);
+    const b = openChain(config, bDbs, { now: clock });
     now = a.genesis.header.timestamp;
     const sender = devValidators()[0]!;
     const senderPublicKey = Buffer.from(sender.publicKey, 'hex');

@@ -30,7 +30,7 @@ describe('deleting the last block', () => {
     let now = 0;
     const config = loadConfig({ dataPath: tempDataPath() });
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, blocks, genesis } = openChain(config, dbs, undefined, () => now);
+    const { chain, events, blocks, genesis } = openChain(config, dbs, { now: () => now });
     const pending: TransactionObject[] = [];
     const generator = devnetGenerator(chain, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
     now = genesis.header.timestamp;

@@ -50,7 +50,7 @@ describe('hash onions', () => {
     let now = 0;
     const config = loadConfig({ dataPath: tempDataPath() });
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, genesis } = openChain(config, dbs, undefined, () => now);
+    const { chain, events, genesis } = openChain(config, dbs, { now: () => now });
     const keys = readPlainGeneratorKeys(config.generator!.keys.fromFile!);
     const stores = new HashOnionStores(dbs.generator);
     // half the validators have onions

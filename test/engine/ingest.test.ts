@@ -54,7 +54,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
   before(() => {
     config = loadConfig({ dataPath: tempDataPath() });
     dbs = openDatabases(tempDataPath());
-    ({ chain } = openChain(config, dbs, undefined, () => now));
+    ({ chain } = openChain(config, dbs, { now: () => now }));
     signatures = createPooledSignatureVerifier(chainID, 2);
   });
   after(() => signatures.close());

@@ -18,7 +18,7 @@ const dataPath = process.argv[2]!;
 const config = loadConfig({ dataPath });
 const dbs = openDatabases(dataPath);
 let now = 0;
-const { chain, state } = openChain(config, dbs, undefined, () => now);
+const { chain, state } = openChain(config, dbs, { now: () => now });
 const chainID = Buffer.from(config.genesis.chainID, 'hex');
 const sender = devValidators()[1]!;
 const senderPublicKey = Buffer.from(sender.publicKey, 'hex');
