@@ -87,9 +87,8 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => 
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
     for (const t of types) if (!(t in typeChecks)) throw new CodecError(`Invalid schema: unknown type "${t}"`, schemaPath);
-    const checks = types.map((t) => typeChecks[t]!);
-    const one = checks.length === 1 ? checks[0]! : undefined;
-    add('type', one ?? ((v) => checks.some((check) => check(v))), () => `should be of type '${types.join(',')}'`);
+    const matchers = types.map((t) => typeChecks[t]!);
+    add('type', matchers.length === 1 ? matchers[0]! : (v) => matchers.some((matches) => matches(v)), () => `should be of type '${types.join(',')}'`);
   }
   if (schema.dataType !== undefined) {
     const check = dataTypeChecks[schema.dataType];
