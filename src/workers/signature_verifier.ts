@@ -22,31 +22,31 @@ const EAGER_BATCH = 8;
 /** Signature checks are background work: the main thread preparing the next batches (and serving RPC) goes first. */
 const VERIFY_NICENESS = 10;
 
-type RunBatch = (batch: SignatureBatch) => Promise<number[]>;
-
-/**
- * The auth module's rule split in two: this thread plans the checks (signature counts, empty
- * slots) and hashes the signing digest once per transaction; the threads only run ed25519.
- */
-const verifierOver = (run: RunBatch, chainID: Buffer, threads: number) => {
-  const firstInvalid = batching((checks: readonly SignatureChecks[]) => run(packBatch(checks)), 128, threads, EAGER_BATCH);
-  return async (tx: PreparedTransaction, keys: MultisigKeys | undefined): Promise<string | undefined> => {
-    const plan = signaturePlan(tx.transaction, keys, () => tx.id);
-    if (plan.pairs.length === 0) return plan.failure;
-    const digest = transactionSigningDigest(chainID, signingBytesOfEncoded(tx.transaction, tx.bytes));
-    return signatureFailure(plan, await firstInvalid({ digest, pairs: plan.pairs }), tx.id);
-  };
-};
-
 /**
  * The `verify` pool: batches of signature checks in worker threads, so the RPC front never waits
  * on them. One thread per core by default: a transaction's work on the main thread is a fraction
- * of its signature check, and the threads wait on nothing else.
+ * of its signature check, and the threads wait on nothing else. The auth module's rule is split
+ * in two: this thread plans the checks (signature counts, empty slots) and hashes the signing
+ * digest once per transaction; the threads only run ed25519.
  */
 export const createPooledSignatureVerifier = (chainID: Buffer, threads = availableParallelism()): SignatureVerifier => {
   const pool = new ThreadPool<SignatureBatch, number[]>('signature_task.js', threads, { niceness: VERIFY_NICENESS });
+  const firstInvalid = batching(
+    (checks: readonly SignatureChecks[]) => {
+      const batch = packBatch(checks);
+      return pool.run(batch, [batch.packed.buffer as ArrayBuffer], checks.reduce((pairs, c) => pairs + c.pairs.length, 0));
+    },
+    128,
+    threads,
+    EAGER_BATCH,
+  );
   return {
-    verify: verifierOver((batch) => pool.run(batch, [batch.packed.buffer as ArrayBuffer], batch.pairCounts.reduce((a, b) => a + b, 0)), chainID, threads),
+    verify: async (tx, keys) => {
+      const plan = signaturePlan(tx.transaction, keys, () => tx.id);
+      if (plan.pairs.length === 0) return plan.failure;
+      const digest = transactionSigningDigest(chainID, signingBytesOfEncoded(tx.transaction, tx.bytes));
+      return signatureFailure(plan, await firstInvalid({ digest, pairs: plan.pairs }), tx.id);
+    },
     queueSize: () => pool.queueSize,
     close: () => pool.close(),
   };
