@@ -1,3 +1,5 @@
+import { getOrCreate } from '../lib/collections.js';
+
 /**
  * Request counts and latency histograms kept in plain maps and handed to prom-client when
  * scraped, as metric objects of its registry. prom-client's own Counter and Histogram hash a
@@ -61,15 +63,6 @@ abstract class MetricByLabels<V> implements MetricObject {
     readonly type: 'counter' | 'histogram',
   ) {}
 
-  protected entryOf(key: string, create: () => V): V {
-    let value = this.series.get(key);
-    if (value === undefined) {
-      value = create();
-      this.series.set(key, value);
-    }
-    return value;
-  }
-
   abstract get(): ReturnType<MetricObject['get']>;
 
   reset(): void {
@@ -89,7 +82,7 @@ export class CounterByLabels extends MetricByLabels<Counted> {
 
   /** The tally of these label values (in the order of labelNames): callers on a hot path keep it and add to its value. */
   bind(a: string, b: string, c: string): Tally {
-    return this.entryOf(`${a}\u0000${b}\u0000${c}`, () => ({ labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 }));
+    return getOrCreate(this.series, `${a}\u0000${b}\u0000${c}`, () => ({ labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 }));
   }
 
   inc(a: string, b: string, c: string): void {
@@ -114,7 +107,7 @@ export class HistogramByLabel extends MetricByLabels<Series> {
 
   /** The histogram of this label value: callers on a hot path keep it and observe into it. */
   seriesOf(labelValue: string): Series {
-    return this.entryOf(labelValue, () => new Series({ [this.labelName]: labelValue }, this.bounds));
+    return getOrCreate(this.series, labelValue, () => new Series({ [this.labelName]: labelValue }, this.bounds));
   }
 
   observe(labelValue: string, value: number): void {

@@ -1,4 +1,5 @@
 // Piscina task: proves store keys against a committed state root, reading the node's LMDB environment read-only.
+import { getOrCreate } from '../lib/collections.js';
 import { EMPTY_HASH } from '../lib/tree/index.js';
 import { StateDB } from '../engine/state/state_db.js';
 import { openDatabases } from '../engine/storage/database.js';
@@ -6,14 +7,7 @@ import type { StateProofRequest, StateProofResponse } from './state_prover.js';
 
 const opened = new Map<string, StateDB>();
 
-const stateAt = (dataPath: string): StateDB => {
-  let db = opened.get(dataPath);
-  if (db === undefined) {
-    db = new StateDB(openDatabases(dataPath, { readOnly: true }));
-    opened.set(dataPath, db);
-  }
-  return db;
-};
+const stateAt = (dataPath: string): StateDB => getOrCreate(opened, dataPath, (path) => new StateDB(openDatabases(path, { readOnly: true })));
 
 export const proveState = (request: StateProofRequest): StateProofResponse => {
   const db = stateAt(request.dataPath);

@@ -1,3 +1,4 @@
+import { getOrCreate } from '../../lib/collections.js';
 import type { SubStore } from '../state/substore.js';
 import { MAX_UINT32 } from './constants.js';
 import { BFTParameterNotFoundError } from './errors.js';
@@ -48,11 +49,6 @@ export class BFTParametersCache {
   }
 
   getParameters(height: number): BFTParameters {
-    let params = this.#byHeight.get(height);
-    if (params === undefined) {
-      params = getBFTParameters(this.store, height);
-      this.#byHeight.set(height, params);
-    }
-    return params;
+    return getOrCreate(this.#byHeight, height, (h) => getBFTParameters(this.store, h));
   }
 }

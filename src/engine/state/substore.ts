@@ -3,6 +3,7 @@ import type { Schema } from '../../lib/codec/index.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
 /** storePrefix || substorePrefix per pair of prefix buffers (the shared, memoized ones): built once instead of per store access. */
+// written out rather than with lib/collections' getOrCreate: on this per-store-access path the shared helper measured slower
 const combinedPrefixes = new WeakMap<Buffer, WeakMap<Buffer, Buffer>>();
 
 const combinedPrefix = (storePrefix: Buffer, substorePrefix: Buffer): Buffer => {
