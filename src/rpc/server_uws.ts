@@ -22,7 +22,6 @@ interface SocketData {
   session?: WSSession;
 }
 
-const OK = '200 OK';
 const JSON_TYPE = 'application/json';
 
 /** Header names and the values every answer repeats, encoded once: uWS copies bytes instead of converting strings. */
@@ -32,12 +31,13 @@ const JSON_TYPE_BYTES = Buffer.from(JSON_TYPE);
 
 const write = (res: HttpResponse, status: string, contentType: string, origin: Buffer, body: string, close = false): void => {
   res.cork(() => {
-    // uWS answers 200 OK unless told otherwise: one native call less on every successful answer
-    if (status !== OK) res.writeStatus(status);
-    res.writeHeader(CONTENT_TYPE, contentType === JSON_TYPE ? JSON_TYPE_BYTES : contentType).writeHeader(ALLOW_ORIGIN, origin);
+    res.writeStatus(status).writeHeader(CONTENT_TYPE, contentType === JSON_TYPE ? JSON_TYPE_BYTES : contentType).writeHeader(ALLOW_ORIGIN, origin);
     res.end(body, close);
   });
 };
+
+/** Same bytes as Buffer#toString (a BOM is kept, invalid sequences become U+FFFD), without a Buffer object per body. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** HTTP POST /rpc and WS /rpc-ws on uWebSockets.js. */
 export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => {
@@ -45,6 +45,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
   const sockets = new Set<UWSSocket<SocketData>>();
   const origin = o.accessControlAllowOrigin;
   const originBytes = Buffer.from(origin);
+  const { dispatcher, maxBodySize } = o;
   let removeSink: () => void = () => undefined;
 
   // one sweep closes request bodies that take too long, instead of a timer per request
@@ -58,44 +59,48 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
     }
   }, 1000);
   sweep.unref();
-
-  const answer = (res: HttpResponse, out: string | Promise<string>, state: { aborted: boolean }): void => {
-    if (typeof out === 'string') write(res, OK, JSON_TYPE, originBytes, out);
-    else void out.then((text) => !state.aborted && write(res, OK, JSON_TYPE, originBytes, text));
-  };
   // uWS closes connections idle for 10 s itself; bodies that trickle in are swept here
+
+  /** 200 with the answer; uWS says 200 OK unless told otherwise, and a data callback runs corked already. */
+  const answerNow = (res: HttpResponse, text: string): void => {
+    res.writeHeader(CONTENT_TYPE, JSON_TYPE_BYTES).writeHeader(ALLOW_ORIGIN, originBytes).end(text);
+  };
 
   if (o.http) {
     app.post(RPC_PATH, (res) => {
-      const state = { aborted: false };
-      res.onAborted(() => {
-        state.aborted = true;
-        reading.delete(res);
-      });
+      let aborted = false;
       let chunks: Buffer[] | undefined;
       let size = 0;
+      res.onAborted(() => {
+        aborted = true;
+        if (chunks !== undefined) reading.delete(res);
+      });
       res.onData((chunk, isLast) => {
-        if (state.aborted) return;
+        if (aborted) return;
         size += chunk.byteLength;
-        if (size > o.maxBodySize) {
-          reading.delete(res);
-          state.aborted = true;
-          write(res, '413 Payload Too Large', JSON_TYPE, originBytes, invalidRequest(null, tooLarge(o.maxBodySize)), true);
+        if (size > maxBodySize) {
+          if (chunks !== undefined) reading.delete(res);
+          aborted = true;
+          write(res, '413 Payload Too Large', JSON_TYPE, originBytes, invalidRequest(null, tooLarge(maxBodySize)), true);
           return;
         }
+        let text: string;
         if (isLast && chunks === undefined) {
-          // the usual single-chunk body: decode in place (uWS reuses the chunk's memory after this callback)
-          answer(res, o.dispatcher.handle(Buffer.from(chunk).toString('utf8'), 'http'), state);
-          return;
+          // the usual single-chunk body, decoded in place (uWS reuses the chunk's memory after this callback)
+          text = utf8.decode(chunk);
+        } else {
+          if (chunks === undefined) {
+            chunks = [];
+            reading.set(res, Date.now() + o.bodyTimeoutMs);
+          }
+          chunks.push(Buffer.from(chunk.slice(0)));
+          if (!isLast) return;
+          reading.delete(res);
+          text = utf8.decode(Buffer.concat(chunks));
         }
-        if (chunks === undefined) {
-          chunks = [];
-          reading.set(res, Date.now() + o.bodyTimeoutMs);
-        }
-        chunks.push(Buffer.from(chunk.slice(0)));
-        if (!isLast) return;
-        reading.delete(res);
-        answer(res, o.dispatcher.handle(Buffer.concat(chunks).toString('utf8'), 'http'), state);
+        const out = dispatcher.handle(text, 'http');
+        if (typeof out === 'string') answerNow(res, out);
+        else void out.then((answer) => !aborted && res.cork(() => answerNow(res, answer)));
       });
     });
   }
@@ -137,7 +142,7 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         o.metrics?.wsClients.inc();
       },
       message: (ws, message) => {
-        ws.getUserData().session!.onMessage(Buffer.from(message).toString('utf8'));
+        ws.getUserData().session!.onMessage(utf8.decode(message));
       },
       close: (ws) => {
         ws.getUserData().session!.closed = true;

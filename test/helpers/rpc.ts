@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { systemEndpoints } from '../../src/engine/system/endpoint.js';
 import { loadConfig } from '../../src/main/config/index.js';
@@ -31,6 +33,7 @@ export const testRegistry = (): EndpointRegistry => {
     empty: { handler: () => undefined },
     bigint: { handler: () => ({ amount: 1n }) },
     asyncBigint: { handler: async () => ({ amount: 1n }) },
+    asyncEcho: { handler: async (ctx) => ({ text: ctx.params.text }) },
   });
   registry.registerNamespace('generator', { getStatus: { handler: () => ({ status: [] }) } });
   return registry;
@@ -78,3 +81,37 @@ export const post = async (url: string, body: string): Promise<{ status: number;
 };
 
 export const rpc = (method: string, params?: unknown, id: number | string | null = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+
+/** POST /rpc over a raw socket, the body written in pieces cut at the given byte offsets, each after a pause: the server reads it in as many chunks. */
+export const postInPieces = async (port: number, body: string, cuts: number[]): Promise<unknown> => {
+  const bytes = Buffer.from(body);
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.write(`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
+  let from = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    socket.write(bytes.subarray(from, cut));
+    from = cut;
+    await sleep(20);
+  }
+  await closed;
+  const response = Buffer.concat(received);
+  const headerEnd = response.indexOf('\r\n\r\n');
+  let answer = response.subarray(headerEnd + 4);
+  if (/^transfer-encoding: chunked$/im.test(response.subarray(0, headerEnd).toString())) {
+    // node:http answers without a length: size-prefixed chunks up to one of size zero
+    const parts: Buffer[] = [];
+    for (let at = 0; ; ) {
+      const lineEnd = answer.indexOf('\r\n', at);
+      const size = parseInt(answer.subarray(at, lineEnd).toString(), 16);
+      if (size === 0) break;
+      parts.push(answer.subarray(lineEnd + 2, lineEnd + 2 + size));
+      at = lineEnd + 2 + size + 2;
+    }
+    answer = Buffer.concat(parts);
+  }
+  return JSON.parse(answer.toString('utf8'));
+};

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createRequire } from 'node:module';
 import { WebSocket } from 'ws';
-import { post, rpc, startTestServer } from '../helpers/rpc.js';
+import { post, postInPieces, rpc, startTestServer } from '../helpers/rpc.js';
 import type { TestServer } from '../helpers/rpc.js';
 
 const require = createRequire(import.meta.url);
@@ -62,6 +62,17 @@ for (const engine of ['uws', 'node'] as const) {
         ]);
         const tooMany = await post(t.url, `[${Array.from({ length: 101 }, () => rpc('test_empty')).join(',')}]`);
         assert.match((tooMany.json as { error: { message: string } }).error.message, /at most 100/);
+      });
+
+      it('reads a body that arrives in pieces, cut inside multi-byte characters, for sync and async endpoints', async () => {
+        const text = 'h\u00e9\u2603\ud83e\udd85';
+        const body = rpc('test_echo', { text }, 'pieces');
+        const start = Buffer.from(body).indexOf(Buffer.from(text));
+        // inside the 2-byte é, the 3-byte snowman and the 4-byte emoji
+        const cuts = [start + 2, start + 5, start + 8];
+        assert.deepEqual(await postInPieces(t.server.port!, body, cuts), { jsonrpc: '2.0', id: 'pieces', result: { text, transport: 'http' } });
+        const asyncBody = rpc('test_asyncEcho', { text }, 2);
+        assert.deepEqual(await postInPieces(t.server.port!, asyncBody, cuts), { jsonrpc: '2.0', id: 2, result: { text } });
       });
 
       it('refuses an oversized body with 413 and keeps serving', async () => {
