@@ -1,50 +1,19 @@
-// Load generator, run as a child process so it does not share the servers' event loop:
+// The Node.js load generator, used where bench/load.c cannot be compiled; run as a child process
+// so it does not share the servers' event loop:
 //   node load.js http|ws <url> <connections> <seconds> <body>
-// prints {"loader": name, "requests": n, "rps": x, "p50": ms, "p99": ms}; HTTP with wrk when it is installed, else autocannon
+// prints {"requests": n, "rps": x, "p50": ms, "p99": ms, "errors": 0}; HTTP with autocannon
 import autocannon from 'autocannon';
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect } from 'node:net';
 
 const [kind, url, connections, seconds, body] = process.argv.slice(2) as [string, string, string, string, string];
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** wrk's latency figures ("850.00us", "1.01ms", "1.20s") in milliseconds. */
-const wrkMillis = (text: string): number => {
-  const match = /^([\d.]+)(us|ms|s)$/.exec(text);
-  if (match === null) throw new Error(`unreadable wrk latency ${text}`);
-  const value = Number(match[1]);
-  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
-};
-
-/** HTTP load with wrk (one thread, C), where it is installed: it costs far less CPU than autocannon, so the server is what is measured. */
-const wrk = (): boolean => {
-  const script = join(mkdtempSync(join(tmpdir(), 'kestrel-wrk-')), 'post.lua');
-  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
-  const run = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
-  if (run.error !== undefined) return false;
-  const out = run.stdout;
-  const field = (pattern: RegExp): string => {
-    const match = pattern.exec(out);
-    if (match === null) throw new Error(`unexpected wrk output: ${out}`);
-    return match[1]!;
-  };
-  if (/Non-2xx or 3xx responses/.test(out)) throw new Error(`wrk saw failed responses: ${out}`);
-  process.stdout.write(
-    JSON.stringify({ loader: 'wrk', requests: Number(field(/(\d+) requests in/)), rps: Number(field(/Requests\/sec:\s+([\d.]+)/)), p50: wrkMillis(field(/^\s+50%\s+(\S+)$/m)), p99: wrkMillis(field(/^\s+99%\s+(\S+)$/m)) }),
-  );
-  return true;
-};
-
 const http = async (): Promise<void> => {
-  if (wrk()) return;
   const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections: Number(connections), duration: Number(seconds) });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`non-2xx ${result.non2xx}, errors ${result.errors}`);
-  process.stdout.write(JSON.stringify({ loader: 'autocannon', requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }));
+  process.stdout.write(JSON.stringify({ requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: 0 }));
 };
 
 interface Frame {
@@ -149,7 +118,7 @@ const ws = async (): Promise<void> => {
     });
   await Promise.all(Array.from({ length: Number(connections) }, connection));
   latencies.sort((a, b) => a - b);
-  process.stdout.write(JSON.stringify({ loader: 'raw WebSocket client', requests: latencies.length, rps: latencies.length / Number(seconds), p50: percentile(latencies, 50), p99: percentile(latencies, 99) }));
+  process.stdout.write(JSON.stringify({ requests: latencies.length, rps: latencies.length / Number(seconds), p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 }));
 };
 
 await (kind === 'http' ? http() : ws());

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { createAccessCheck } from './access.js';
 import { invalidRequest, failure, METHOD_NOT_FOUND, MSG_DISABLED, MSG_EMPTY_BATCH, MSG_EMPTY_REQUEST, MSG_INVALID_FORMAT, MSG_METHOD_NOT_FOUND, MSG_PARSE_FAILED, success } from './jsonrpc.js';
@@ -24,8 +25,6 @@ interface Route {
   readonly recorders: Partial<Record<Transport, SuccessRecorder>>;
 }
 
-const REQUEST_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Klayr's request schema: jsonrpc "2.0", string method, id number|string|null, optional object params, nothing else. */
@@ -34,8 +33,10 @@ const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: Requ
   const { id } = r;
   if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return false;
   if (r.params !== undefined && !isObject(r.params)) return false;
-  for (const key in r) if (!REQUEST_KEYS.has(key)) return false;
-  return true;
+  // jsonrpc, method and id are there: any key beyond them and params is one too many
+  let keys = 0;
+  for (const key in r) if (Object.hasOwn(r, key)) keys += 1;
+  return keys === (r.params === undefined ? 3 : 4);
 };
 
 /** Turns a raw request body (one request or a batch) into the response text, answering like Klayr Core. */

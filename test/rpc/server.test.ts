@@ -35,6 +35,7 @@ for (const engine of ['uws', 'node'] as const) {
           [JSON.stringify({ id: 1, method: 'test_echo' }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: [] }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
+          [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: { text: 'x' }, extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [JSON.stringify({ jsonrpc: '2.0', id: {}, method: 'test_echo' }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           ['5', error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [rpc('noUnderscore'), error(1, -32600, 'Request name "noUnderscore" must be a valid name with module name and action name.')],

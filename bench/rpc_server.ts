@@ -1,0 +1,83 @@
+// One RPC server of the RPC bench, in a process of its own (each server gets its own event loop
+// and the OS shares a core between servers fairly only between processes):
+//   node rpc_server.js kestrel|klayr|bare|fixed <port>
+// prints "listening" once it accepts connections; stops on SIGTERM.
+import { createRequire } from 'node:module';
+import { pino } from 'pino';
+import { EndpointRegistry } from '../src/rpc/registry.js';
+import { RPCServer } from '../src/rpc/server.js';
+import { RPCMetrics } from '../src/rpc/metrics.js';
+import { loadUWS } from '../src/rpc/server_uws.js';
+import { klayrChain } from './klayr.js';
+import { tempDataPath } from '../test/helpers/state.js';
+
+const RESULT = { minFeePerByte: 1000 };
+const SERVER_KINDS = ['kestrel', 'klayr', 'bare', 'fixed'] as const;
+type ServerKind = (typeof SERVER_KINDS)[number];
+
+const silent = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
+
+const startKestrel = async (port: number): Promise<() => Promise<void>> => {
+  const registry = new EndpointRegistry();
+  registry.register('fee_getMinFeePerByte', { handler: () => RESULT });
+  // with request metrics, as the node runs it
+  const server = new RPCServer({ rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] }, dataPath: tempDataPath(), registry, logger: pino({ level: 'silent' }), engine: 'uws', metrics: new RPCMetrics() });
+  await server.start();
+  return () => server.stop();
+};
+
+/** klayr-framework's own engine RPC server (devDependency), same endpoint. */
+const startKlayr = async (port: number): Promise<() => void> => {
+  void klayrChain; // loads the @klayr packages with the native-db stub first
+  const { RPCServer: KlayrRPCServer } = createRequire(import.meta.url)('klayr-framework/dist-node/engine/rpc/rpc_server') as { RPCServer: new (d: string, c: unknown) => { init(o: unknown): void; registerEndpoint(n: string, m: string, h: () => unknown): void; start(): Promise<void>; stop(): void } };
+  const server = new KlayrRPCServer(tempDataPath(), { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] });
+  server.init({ logger: silent, chainID: Buffer.from('04000000', 'hex') });
+  server.registerEndpoint('fee', 'getMinFeePerByte', async () => RESULT);
+  await server.start();
+  await new Promise((r) => setTimeout(r, 200));
+  return () => server.stop();
+};
+
+/**
+ * Bare uWebSockets.js serving the same endpoint with nothing but what any JSON-RPC answer needs:
+ * the body read, parsed, and the answer built around the request's id. `fixed` is the floor
+ * below that: one prebuilt response whatever the request (its body never read, its id ignored).
+ */
+const startBareUWS = async (port: number, fixed: boolean): Promise<() => void> => {
+  const uws = loadUWS()!;
+  const result = JSON.stringify(RESULT);
+  const prebuilt = `{"jsonrpc":"2.0","id":1,"result":${result}}`;
+  const answer = (body: ArrayBuffer): string => (fixed ? prebuilt : `{"jsonrpc":"2.0","id":${JSON.stringify((JSON.parse(Buffer.from(body).toString('utf8')) as { id: unknown }).id)},"result":${result}}`);
+  const app = uws
+    .App()
+    .post('/rpc', (res) => {
+      res.onAborted(() => undefined);
+      res.onData((chunk, isLast) => {
+        if (!isLast) return;
+        const text = answer(chunk);
+        res.cork(() => res.writeHeader('Content-Type', 'application/json').end(text));
+      });
+    })
+    .ws('/rpc-ws', { message: (ws, message) => void ws.send(answer(message)) });
+  const token = await new Promise<unknown>((resolve) => app.listen('127.0.0.1', port, resolve));
+  if (token === false) throw new Error(`could not listen on ${port}`);
+  return () => uws.us_listen_socket_close(token as never);
+};
+
+const start: Record<ServerKind, (port: number) => Promise<() => unknown>> = {
+  kestrel: startKestrel,
+  klayr: startKlayr,
+  bare: (port) => startBareUWS(port, false),
+  fixed: (port) => startBareUWS(port, true),
+};
+
+const [kind, port] = process.argv.slice(2) as [ServerKind, string];
+if (!SERVER_KINDS.includes(kind) || !(Number(port) > 0)) {
+  console.error(`usage: node rpc_server.js ${SERVER_KINDS.join('|')} <port>`);
+  process.exit(2);
+}
+const stop = await start[kind](Number(port));
+process.once('SIGTERM', () => {
+  void Promise.resolve(stop()).then(() => process.exit(0));
+});
+process.stdout.write('listening\n');
