@@ -118,7 +118,10 @@ static void on_http(struct connection *c, uint64_t end) {
   while (c->phase == READY && (length = http_response(c)) > 0) {
     record(now_ns() - c->sent_at);
     if (strncmp(c->buffer, "HTTP/1.1 200", 12) != 0) error("status", c->buffer, length);
-    else if (!memmem(c->buffer, length, "\"result\"", 8)) error("not a JSON-RPC result", c->buffer, length);
+    else if (!memmem(c->buffer, length, "\"result\"", 8)) {
+      char *body = (char *)memmem(c->buffer, length, "\r\n\r\n", 4) + 4;
+      error("not a JSON-RPC result", body, length - (size_t)(body - c->buffer));
+    }
     memmove(c->buffer, c->buffer + length, c->used - length);
     c->used -= length;
     fire(c, end);
