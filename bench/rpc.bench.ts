@@ -14,18 +14,23 @@ const run = promisify(execFile);
 const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
 const nodeLoaderScript = fileURLToPath(new URL('./load.js', import.meta.url));
 const CONNECTIONS = 32;
-const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 4);
+const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 3);
 /** Rounds per protocol and comparison; the median round counts. */
 const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'fee_getMinFeePerByte', params: {} });
 
 type Protocol = 'http' | 'ws';
-type ServerKind = 'kestrel' | 'klayr' | 'bare' | 'fixed';
+type ServerKind = 'kestrel' | 'kestrel-per-call' | 'klayr' | 'bare' | 'fixed';
 
-const BASELINES: readonly { kind: Exclude<ServerKind, 'kestrel'>; name: string; goal?: number }[] = [
-  { kind: 'klayr', name: 'klayr-framework RPC server', goal: 3 },
-  { kind: 'bare', name: 'bare uWebSockets.js JSON-RPC handler (reads, parses, answers with the id)', goal: 0.8 },
-  { kind: 'fixed', name: 'bare uWebSockets.js fixed response (body unread, id ignored)' },
+const VARIANTS: readonly { kind: 'kestrel' | 'kestrel-per-call'; name: string }[] = [
+  { kind: 'kestrel', name: "the node's endpoint (declared constant: answer serialized once)" },
+  { kind: 'kestrel-per-call', name: 'same handler run and serialized on every request' },
+];
+
+const BASELINES: readonly { kind: 'klayr' | 'bare' | 'fixed'; name: string; goal?: number; sideBySide: boolean }[] = [
+  { kind: 'klayr', name: 'klayr-framework RPC server', goal: 3, sideBySide: true },
+  { kind: 'bare', name: 'bare uWebSockets.js JSON-RPC handler (reads, parses, answers with the id)', goal: 0.8, sideBySide: true },
+  { kind: 'fixed', name: 'bare uWebSockets.js fixed response (body unread, id ignored)', sideBySide: false },
 ];
 
 interface Load {
@@ -109,7 +114,7 @@ const row = (name: string, measurement: string, baseline: (typeof BASELINES)[num
 export const rpcBench = async () => {
   const servers = new Map<ServerKind, { port: number; child: ChildProcess }>();
   try {
-    for (const kind of ['kestrel', 'klayr', 'bare', 'fixed'] as const) servers.set(kind, await startServer(kind));
+    for (const kind of ['kestrel', 'kestrel-per-call', 'klayr', 'bare', 'fixed'] as const) servers.set(kind, await startServer(kind));
     const port = (kind: ServerKind) => servers.get(kind)!.port;
     const results: Row[] = [];
     for (const protocol of ['http', 'ws'] as const) {
@@ -125,17 +130,19 @@ export const rpcBench = async () => {
         }
       }
 
-      const name = `${protocol.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections`;
-      const ours = medianLoad(alone.get('kestrel')!);
-      for (const baseline of BASELINES) {
-        const theirs = medianLoad(alone.get(baseline.kind)!);
-        results.push(row(name, 'alone', baseline, ours, theirs, ours.rps / theirs.rps));
-      }
-      for (const baseline of BASELINES) {
-        const rounds: [Load, Load][] = [];
-        for (let round = 0; round < ROUNDS; round++) rounds.push(await Promise.all([load(protocol, port('kestrel')), load(protocol, port(baseline.kind))]));
-        const ratio = median(rounds.map(([o, b]) => o.rps / b.rps));
-        results.push(row(name, 'side by side', baseline, medianLoad(rounds.map(([o]) => o)), medianLoad(rounds.map(([, b]) => b)), ratio));
+      for (const variant of VARIANTS) {
+        const name = `${protocol.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections, ${variant.name}`;
+        const ours = medianLoad(alone.get(variant.kind)!);
+        for (const baseline of BASELINES) {
+          const theirs = medianLoad(alone.get(baseline.kind)!);
+          results.push(row(name, 'alone', baseline, ours, theirs, ours.rps / theirs.rps));
+        }
+        for (const baseline of BASELINES.filter((b) => b.sideBySide)) {
+          const rounds: [Load, Load][] = [];
+          for (let round = 0; round < ROUNDS; round++) rounds.push(await Promise.all([load(protocol, port(variant.kind)), load(protocol, port(baseline.kind))]));
+          const ratio = median(rounds.map(([o, b]) => o.rps / b.rps));
+          results.push(row(name, 'side by side', baseline, medianLoad(rounds.map(([o]) => o)), medianLoad(rounds.map(([, b]) => b)), ratio));
+        }
       }
     }
     printAndSave(

@@ -1,25 +1,31 @@
 // One RPC server of the RPC bench, in a process of its own (each server gets its own event loop
 // and the OS shares a core between servers fairly only between processes):
-//   node rpc_server.js kestrel|klayr|bare|fixed <port>
+//   node rpc_server.js kestrel|kestrel-per-call|klayr|bare|fixed <port>
 // prints "listening" once it accepts connections; stops on SIGTERM.
 import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import { EndpointRegistry } from '../src/rpc/registry.js';
 import { RPCServer } from '../src/rpc/server.js';
 import { RPCMetrics } from '../src/rpc/metrics.js';
+import { feeConfig, feeEndpoints } from '../src/modules/fee/endpoint.js';
 import { loadUWS } from '../src/rpc/server_uws.js';
 import { klayrChain } from './klayr.js';
 import { tempDataPath } from '../test/helpers/state.js';
 
 const RESULT = { minFeePerByte: 1000 };
-const SERVER_KINDS = ['kestrel', 'klayr', 'bare', 'fixed'] as const;
+const SERVER_KINDS = ['kestrel', 'kestrel-per-call', 'klayr', 'bare', 'fixed'] as const;
 type ServerKind = (typeof SERVER_KINDS)[number];
 
 const silent = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
 
-const startKestrel = async (port: number): Promise<() => Promise<void>> => {
+/**
+ * The node's own fee_getMinFeePerByte (declared constant: its answer is serialized once); `perCall`
+ * is the same handler without that declaration, run and serialized on every request.
+ */
+const startKestrel = async (port: number, perCall: boolean): Promise<() => Promise<void>> => {
   const registry = new EndpointRegistry();
-  registry.register('fee_getMinFeePerByte', { handler: () => RESULT });
+  const endpoint = feeEndpoints(feeConfig(Buffer.from('04000000', 'hex'), { minFeePerByte: RESULT.minFeePerByte })).getMinFeePerByte!;
+  registry.register('fee_getMinFeePerByte', perCall ? { ...endpoint, constant: false } : endpoint);
   // with request metrics, as the node runs it
   const server = new RPCServer({ rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] }, dataPath: tempDataPath(), registry, logger: pino({ level: 'silent' }), engine: 'uws', metrics: new RPCMetrics() });
   await server.start();
@@ -65,7 +71,8 @@ const startBareUWS = async (port: number, fixed: boolean): Promise<() => void> =
 };
 
 const start: Record<ServerKind, (port: number) => Promise<() => unknown>> = {
-  kestrel: startKestrel,
+  kestrel: (port) => startKestrel(port, false),
+  'kestrel-per-call': (port) => startKestrel(port, true),
   klayr: startKlayr,
   bare: (port) => startBareUWS(port, false),
   fixed: (port) => startBareUWS(port, true),

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { createAccessCheck } from './access.js';
-import { invalidRequest, failure, METHOD_NOT_FOUND, MSG_DISABLED, MSG_EMPTY_BATCH, MSG_EMPTY_REQUEST, MSG_INVALID_FORMAT, MSG_METHOD_NOT_FOUND, MSG_PARSE_FAILED, success } from './jsonrpc.js';
+import { invalidRequest, failure, METHOD_NOT_FOUND, MSG_DISABLED, MSG_EMPTY_BATCH, MSG_EMPTY_REQUEST, MSG_INVALID_FORMAT, MSG_METHOD_NOT_FOUND, MSG_PARSE_FAILED, success, successWithJSON } from './jsonrpc.js';
 import type { RequestID } from './jsonrpc.js';
 import type { RPCMetrics, SuccessRecorder } from './metrics.js';
 import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
@@ -23,6 +23,8 @@ interface Route {
   readonly endpoint: RegisteredEndpoint;
   /** Bound when the route first succeeds over a transport. */
   readonly recorders: Partial<Record<Transport, SuccessRecorder>>;
+  /** A constant endpoint's result as JSON, once it has succeeded. */
+  resultJSON?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -34,8 +36,9 @@ const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: Requ
   if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return false;
   if (r.params !== undefined && !isObject(r.params)) return false;
   // jsonrpc, method and id are there: any key beyond them and params is one too many
+  // (an inherited enumerable key, from a polluted prototype, can only make the count fail)
   let keys = 0;
-  for (const key in r) if (Object.hasOwn(r, key)) keys += 1;
+  for (const _ in r) keys += 1;
   return keys === (r.params === undefined ? 3 : 4);
 };
 
@@ -110,6 +113,11 @@ export class Dispatcher {
         return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
       }
     }
+    if (route.resultJSON !== undefined) {
+      // the handler did not run: no time spent on it
+      if (this.#metrics !== undefined) this.#recorder(route, transport)(0);
+      return successWithJSON(id, route.resultJSON);
+    }
     const started = this.#metrics !== undefined ? performance.now() : undefined;
     let result: unknown;
     try {
@@ -133,14 +141,19 @@ export class Dispatcher {
 
   /** A result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash. */
   #succeeded(id: RequestID, route: Route, transport: Transport, result: unknown, started: number | undefined): string {
-    let text: string;
+    let resultJSON: string;
     try {
-      text = success(id, result ?? {});
+      resultJSON = JSON.stringify(result ?? {});
     } catch (e) {
       return this.#failed(id, route.endpoint.name, transport, new Error(`Endpoint ${route.endpoint.name} returned a result that cannot be serialized: ${(e as Error).message}`), started);
     }
-    if (this.#metrics !== undefined) (route.recorders[transport] ??= this.#metrics.successRecorder(route.endpoint.name, transport))((performance.now() - started!) / 1000);
-    return text;
+    if (route.endpoint.constant === true) route.resultJSON = resultJSON;
+    if (this.#metrics !== undefined) this.#recorder(route, transport)((performance.now() - started!) / 1000);
+    return successWithJSON(id, resultJSON);
+  }
+
+  #recorder(route: Route, transport: Transport): SuccessRecorder {
+    return (route.recorders[transport] ??= this.#metrics!.successRecorder(route.endpoint.name, transport));
   }
 
   #count(method: string, transport: Transport, outcome: string, response: string, started?: number): string {

@@ -20,6 +20,12 @@ export interface EndpointDefinition {
   /** JSON schema of the result (documentation, OpenRPC). */
   readonly result?: SchemaProperty;
   readonly description?: string;
+  /**
+   * The result is the same on every call for the node's lifetime (configuration, schemas): the
+   * dispatcher serializes the first successful result and answers later calls with that text
+   * without running the handler again (params are still validated).
+   */
+  readonly constant?: boolean;
 }
 
 export interface RegisteredEndpoint extends EndpointDefinition {

@@ -59,10 +59,12 @@ export const systemEndpoints = (deps: SystemEndpointDeps): Record<string, Endpoi
   },
   getMetadata: {
     description: 'For each registered module: endpoints, commands with params schemas, events with data schemas, assets, stores.',
+    constant: true,
     handler: () => ({ modules: deps.modules() }),
   },
   getSchema: {
     description: 'The block, header, asset, transaction, event and standard event schemas.',
+    constant: true,
     handler: () => schemas,
   },
   getMetricsReport: {

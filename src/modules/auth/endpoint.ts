@@ -52,8 +52,8 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
       return { verified: tx.nonce === account.nonce };
     },
   },
-  getMultiSigRegMsgSchema: { handler: () => ({ schema: multisigRegMsgSchema }) },
-  getMultiSigRegMsgTag: { handler: () => ({ tag: MESSAGE_TAG_MULTISIG_REG }) },
+  getMultiSigRegMsgSchema: { constant: true, handler: () => ({ schema: multisigRegMsgSchema }) },
+  getMultiSigRegMsgTag: { constant: true, handler: () => ({ tag: MESSAGE_TAG_MULTISIG_REG }) },
   sortMultisignatureGroup: {
     params: {
       type: 'object',

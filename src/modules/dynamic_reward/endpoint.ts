@@ -24,7 +24,7 @@ export const dynamicRewardEndpoints = (
     params: heightParams,
     handler: ({ params }) => ({ reward: defaultRewardAtHeight(config, params.height as number).toString() }),
   },
-  getRewardTokenID: { handler: () => ({ tokenID: config.tokenID.toString('hex') }) },
+  getRewardTokenID: { constant: true, handler: () => ({ tokenID: config.tokenID.toString('hex') }) },
   getAnnualInflation: {
     params: heightParams,
     handler: ({ params }) => ({

@@ -17,6 +17,6 @@ export const feeConfig = (chainID: Buffer, moduleConfig: Record<string, unknown>
 });
 
 export const feeEndpoints = (config: FeeConfig): Record<string, EndpointDefinition> => ({
-  getFeeTokenID: { handler: () => ({ tokenID: config.feeTokenID.toString('hex') }) },
-  getMinFeePerByte: { handler: () => ({ minFeePerByte: config.minFeePerByte }) },
+  getFeeTokenID: { constant: true, handler: () => ({ tokenID: config.feeTokenID.toString('hex') }) },
+  getMinFeePerByte: { constant: true, handler: () => ({ minFeePerByte: config.minFeePerByte }) },
 });

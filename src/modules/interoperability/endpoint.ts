@@ -91,9 +91,9 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): Re
       };
     },
   },
-  getCCMSchema: { handler: () => ({ schema: ccmSchema }) },
-  getRegistrationFee: { handler: () => ({ fee: CHAIN_REGISTRATION_FEE.toString() }) },
-  getMinimumMessageFee: { handler: () => ({ fee: MIN_RETURN_FEE_PER_BYTE.toString() }) },
+  getCCMSchema: { constant: true, handler: () => ({ schema: ccmSchema }) },
+  getRegistrationFee: { constant: true, handler: () => ({ fee: CHAIN_REGISTRATION_FEE.toString() }) },
+  getMinimumMessageFee: { constant: true, handler: () => ({ fee: MIN_RETURN_FEE_PER_BYTE.toString() }) },
   getOwnChainAccount: {
     handler: () => {
       const { chainID, name, nonce } = ownAccount(state());

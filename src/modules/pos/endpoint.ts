@@ -154,9 +154,10 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
         return stakerCodec.toJSON(stakerCodec.decode(bytes));
       },
     },
-    getPoSTokenID: { handler: () => ({ tokenID: config.posTokenID.toString('hex') }) },
-    getRegistrationFee: { handler: () => ({ fee: config.validatorRegistrationFee.toString() }) },
+    getPoSTokenID: { constant: true, handler: () => ({ tokenID: config.posTokenID.toString('hex') }) },
+    getRegistrationFee: { constant: true, handler: () => ({ fee: config.validatorRegistrationFee.toString() }) },
     getConstants: {
+      constant: true,
       handler: () => ({
         factorSelfStakes: config.factorSelfStakes,
         maxLengthName: config.maxLengthName,

@@ -82,6 +82,7 @@ export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointCo
     }),
   },
   getInitializationFees: {
+    constant: true,
     handler: () => ({ userAccount: config.userAccountInitializationFee.toString(), escrowAccount: config.escrowAccountInitializationFee.toString() }),
   },
   hasUserAccount: {
