@@ -75,7 +75,9 @@ const freePort = async (): Promise<number> => {
 const startServer = async (kind: ServerKind): Promise<{ port: number; child: ChildProcess }> => {
   const port = await freePort();
   const [command, args] = onCPU(0, process.execPath, [serverScript, kind, String(port)]);
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // a session of its own: with the kernel's autogroups, CPU 0 is then shared fairly between server
+  // processes, not between their threads (a server whose GC runs on helper threads would get more)
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the ${kind} server exited with ${code}`)));
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
