@@ -105,13 +105,14 @@ const row = (name: string, measurement: string, baseline: (typeof BASELINES)[num
 });
 
 /**
- * Kestrel's server (with request metrics, as the node runs it), klayr-framework's own RPC server and
- * two bare uWebSockets.js servers answer the same trivial endpoint; a closed-loop loader keeps 32
- * connections busy for a fixed time. Two measurements per protocol:
+ * Kestrel's server (with request metrics, as the node runs it; the node's constant endpoint and the
+ * same handler run per request), klayr-framework's own RPC server and two bare uWebSockets.js servers
+ * answer the same trivial endpoint; a closed-loop loader keeps 32 connections busy for a fixed time.
+ * Two measurements per protocol, each with its goal verdicts:
  * - alone: each server loaded by itself, in rotated order over the rounds; req/s and latency as a user sees them;
- * - side by side: Kestrel and one baseline loaded at the same moment, sharing one core: whatever the
- *   machine does at that moment (other tenants, frequency) hits both alike, so the ratio of the
- *   same round holds where sequential runs drift ±20% on a shared VM. The goals are judged on it.
+ * - side by side: a Kestrel server and one baseline loaded at the same moment, sharing one core: whatever
+ *   the machine does at that moment (other tenants, frequency) hits both alike, so the ratio of the
+ *   same round holds where sequential runs drift ±20% on a shared VM.
  */
 export const rpcBench = async () => {
   const servers = new Map<ServerKind, { port: number; child: ChildProcess }>();
