@@ -116,6 +116,16 @@ const row = (name: string, measurement: string, baseline: (typeof BASELINES)[num
  */
 export const rpcBench = async () => {
   const servers = new Map<ServerKind, { port: number; child: ChildProcess }>();
+  const stopServers = () => {
+    for (const { child } of servers.values()) child.kill('SIGTERM');
+  };
+  // the servers run in sessions of their own: a Ctrl-C at the terminal never reaches them
+  const interrupted = () => {
+    stopServers();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('exit', stopServers);
   try {
     for (const kind of ['kestrel', 'kestrel-per-call', 'klayr', 'bare', 'fixed'] as const) servers.set(kind, await startServer(kind));
     const port = (kind: ServerKind) => servers.get(kind)!.port;
@@ -156,6 +166,8 @@ export const rpcBench = async () => {
     console.log(`loader: ${LOADER}; ${canPin ? 'servers pinned to CPU 0, loaders to CPU 1' : 'no CPU pinning'}; side-by-side latencies include the other server's turns on the shared core`);
     console.table(results.map((r) => ({ benchmark: r.name, measurement: r.measurement, baseline: r.baseline, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
   } finally {
-    for (const { child } of servers.values()) child.kill('SIGTERM');
+    stopServers();
+    process.off('SIGINT', interrupted);
+    process.off('exit', stopServers);
   }
 };
