@@ -36,7 +36,7 @@ const write = (res: HttpResponse, status: string, contentType: string, origin: B
   });
 };
 
-/** Same bytes as Buffer#toString (a BOM is kept, invalid sequences become U+FFFD), without a Buffer object per body. */
+/** The same text as Buffer#toString (a BOM is kept, invalid sequences become U+FFFD), without a Buffer object per body. */
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** HTTP POST /rpc and WS /rpc-ws on uWebSockets.js. */
