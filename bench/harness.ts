@@ -59,6 +59,9 @@ export const measure = async (comparisons: readonly Comparison[], timeMs = 1000)
   return comparisons.map((c) => resultOf(c, opsPerSec(bench, `${c.name} [kestrel]`), opsPerSec(bench, `${c.name} [${c.baselineName}]`)));
 };
 
+/** The middle item by `value` (the upper middle of an even count). */
+export const medianBy = <T>(items: readonly T[], value: (item: T) => number): T => [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
+
 const opsPerSecondOver = async (run: () => unknown, ms: number): Promise<number> => {
   let ops = 0;
   const started = performance.now();
@@ -87,7 +90,7 @@ export const compareRates = async (c: Comparison, options: { warmupMs: number; r
       rounds.push({ ours: await opsPerSecondOver(c.ours, options.roundMs), base });
     }
   }
-  const median = [...rounds].sort((a, b) => a.ours / a.base - b.ours / b.base)[Math.floor(rounds.length / 2)]!;
+  const median = medianBy(rounds, (r) => r.ours / r.base);
   return resultOf(c, median.ours, median.base);
 };
 

@@ -7,7 +7,9 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { nativeLoader } from './native_load.js';
-import { printAndSave } from './harness.js';
+import { SERVER_KINDS } from './rpc_server_kinds.js';
+import type { ServerKind } from './rpc_server_kinds.js';
+import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
 
 const run = promisify(execFile);
@@ -20,7 +22,6 @@ const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'fee_getMinFeePerByte', params: {} });
 
 type Protocol = 'http' | 'ws';
-type ServerKind = 'kestrel' | 'kestrel-per-call' | 'klayr' | 'bare' | 'fixed';
 
 const VARIANTS: readonly { kind: 'kestrel' | 'kestrel-per-call'; name: string }[] = [
   { kind: 'kestrel', name: "the node's endpoint (declared constant: answer serialized once)" },
@@ -85,8 +86,7 @@ const startServer = async (kind: ServerKind): Promise<{ port: number; child: Chi
   return { port, child };
 };
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const medianLoad = (loads: Load[]): Load => [...loads].sort((a, b) => a.rps - b.rps)[Math.floor(loads.length / 2)]!;
+const medianLoad = (loads: Load[]): Load => medianBy(loads, (l) => l.rps);
 
 type Row = ComparisonResult & { measurement: string; oursP50: number; oursP99: number; baselineP50: number; baselineP99: number };
 
@@ -127,7 +127,7 @@ export const rpcBench = async () => {
   process.once('SIGINT', interrupted);
   process.once('exit', stopServers);
   try {
-    for (const kind of ['kestrel', 'kestrel-per-call', 'klayr', 'bare', 'fixed'] as const) servers.set(kind, await startServer(kind));
+    for (const kind of SERVER_KINDS) servers.set(kind, await startServer(kind));
     const port = (kind: ServerKind) => servers.get(kind)!.port;
     const results: Row[] = [];
     for (const protocol of ['http', 'ws'] as const) {
@@ -153,8 +153,8 @@ export const rpcBench = async () => {
         for (const baseline of BASELINES.filter((b) => b.sideBySide)) {
           const rounds: [Load, Load][] = [];
           for (let round = 0; round < ROUNDS; round++) rounds.push(await Promise.all([load(protocol, port(variant.kind)), load(protocol, port(baseline.kind))]));
-          const ratio = median(rounds.map(([o, b]) => o.rps / b.rps));
-          results.push(row(name, 'side by side', baseline, medianLoad(rounds.map(([o]) => o)), medianLoad(rounds.map(([, b]) => b)), ratio));
+          const [oursMiddle, theirsMiddle] = medianBy(rounds, ([o, b]) => o.rps / b.rps);
+          results.push(row(name, 'side by side', baseline, medianLoad(rounds.map(([o]) => o)), medianLoad(rounds.map(([, b]) => b)), oursMiddle.rps / theirsMiddle.rps));
         }
       }
     }

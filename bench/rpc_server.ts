@@ -1,6 +1,6 @@
 // One RPC server of the RPC bench, in a process of its own (each server gets its own event loop
 // and the OS shares a core between servers fairly only between processes):
-//   node rpc_server.js kestrel|kestrel-per-call|klayr|bare|fixed <port>
+//   node rpc_server.js <one of SERVER_KINDS> <port>
 // prints "listening" once it accepts connections; stops on SIGTERM.
 import { createRequire } from 'node:module';
 import { pino } from 'pino';
@@ -11,10 +11,10 @@ import { feeConfig, feeEndpoints } from '../src/modules/fee/endpoint.js';
 import { loadUWS } from '../src/rpc/server_uws.js';
 import { klayrChain } from './klayr.js';
 import { tempDataPath } from '../test/helpers/state.js';
+import { SERVER_KINDS } from './rpc_server_kinds.js';
+import type { ServerKind } from './rpc_server_kinds.js';
 
 const RESULT = { minFeePerByte: 1000 };
-const SERVER_KINDS = ['kestrel', 'kestrel-per-call', 'klayr', 'bare', 'fixed'] as const;
-type ServerKind = (typeof SERVER_KINDS)[number];
 
 const silent = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
 
