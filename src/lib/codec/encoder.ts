@@ -8,7 +8,8 @@ export type EncodeFn = (w: Writer, value: unknown) => void;
 /**
  * Generates one encoder function per object node. Fields are written in
  * fieldNumber order, every scalar always (Klayr writes no defaults away),
- * empty arrays not at all, numeric/boolean arrays packed.
+ * empty arrays not at all, numeric/boolean arrays packed. A property the
+ * schema does not require is skipped when the value leaves it out.
  */
 export const generateEncoder = (root: ObjectNode): EncodeFn => {
   const fns: EncodeFn[] = [];
@@ -33,6 +34,14 @@ export const generateEncoder = (root: ObjectNode): EncodeFn => {
     const path = JSON.stringify(f.path);
     const key = constRef(f.key);
     const out = [`v = o[${name}];`];
+    if (f.optional) out.push('if (v !== undefined) {');
+    out.push(...valueCode(f, path, key));
+    if (f.optional) out.push('}');
+    return out;
+  };
+
+  const valueCode = (f: FieldNode, path: string, key: string): string[] => {
+    const out: string[] = [];
     const item = f.item;
     if (!f.array) {
       if (item.kind === 'object') {

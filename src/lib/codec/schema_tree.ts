@@ -15,6 +15,8 @@ export interface FieldNode {
   readonly key: readonly number[];
   readonly array: boolean;
   readonly item: ItemNode;
+  /** Not in the parent's `required` list: an encoder skips it when the value leaves it out, as @klayr/codec does. */
+  readonly optional: boolean;
 }
 
 export interface ObjectNode {
@@ -61,6 +63,7 @@ const buildObject = (schema: SchemaProperty, path: string): ObjectNode => {
   const { properties } = schema;
   if (typeof properties !== 'object' || properties === null) return fail(path, 'object without "properties"');
   const seen = new Set<number>();
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const fields: FieldNode[] = [];
   for (const [name, prop] of Object.entries(properties)) {
     const fieldPath = `${path}.${name}`;
@@ -73,7 +76,7 @@ const buildObject = (schema: SchemaProperty, path: string): ObjectNode => {
     const array = prop.type === 'array';
     if (array && (typeof prop.items !== 'object' || prop.items === null)) fail(fieldPath, 'array without "items"');
     const item = buildItem(array ? prop.items! : prop, fieldPath);
-    fields.push({ name, fieldNumber: fieldNumber!, path: fieldPath, key: keyBytes(fieldNumber!, wireType(item, array)), array, item });
+    fields.push({ name, fieldNumber: fieldNumber!, path: fieldPath, key: keyBytes(fieldNumber!, wireType(item, array)), array, item, optional: !required.has(name) });
   }
   fields.sort((a, b) => a.fieldNumber - b.fieldNumber);
   return { kind: 'object', fields };
