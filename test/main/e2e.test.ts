@@ -40,8 +40,7 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const sender = klayrCrypto.address.getKlayr32AddressFromPublicKey(publicKey);
       const recipient = klayrCrypto.address.getKlayr32AddressFromPublicKey(Buffer.from(devValidators()[5]!.publicKey, 'hex'));
       const balanceOf = async (address: string) => BigInt((await client.invoke('token_getBalance', { address, tokenID: TOKEN_ID })).availableBalance);
-      // the interface spec: an address without an auth entry (it never sent a transaction) is an error
-      const nonceOf = async () => client.invoke('auth_getAuthAccount', { address: sender }).then((a: { nonce: string }) => BigInt(a.nonce), () => 0n);
+      const nonceOf = async () => client.invoke('auth_getAuthAccount', { address: sender }).then((a: { nonce: string }) => BigInt(a.nonce));
       const newBlocks: string[] = [];
       client.subscribe('chain_newBlock', (data: { blockHeader: { id: string } }) => newBlocks.push(data.blockHeader.id));
 

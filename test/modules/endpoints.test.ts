@@ -130,9 +130,19 @@ describe('auth and fee endpoints against klayr-framework on the devnet genesis s
     assert.deepEqual(await call(fee.getMinFeePerByte!, {}), await klayr.modules.fee.endpoint.getMinFeePerByte(klayr.endpointContext({})));
   });
 
-  it('getAuthAccount follows the interface spec: an address with no auth entry is an error (klayr-framework answers defaults)', async () => {
+  it('getAuthAccount answers Klayr\'s default auth account for an address with a token account and no auth entry yet (equal to klayr-framework\'s answer)', async () => {
+    const klayr = await klayrDevnetGenesis();
     const address = devValidators()[0]!.address;
-    await assert.rejects(() => call(auth.getAuthAccount!, { address }), /does not exist/);
+    const funded = await call(tokenEndpoints(view, { chainID, userAccountInitializationFee: 0n, escrowAccountInitializationFee: 0n }).getBalances!, { address }) as { balances: unknown[] };
+    assert.ok(funded.balances.length > 0, 'the devnet validator holds a token account');
+    const expected = { nonce: '0', numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
+    assert.deepEqual(await call(auth.getAuthAccount!, { address }), expected);
+    assert.deepEqual(await klayr.modules.auth.endpoint.getAuthAccount(klayr.endpointContext({ address })), expected);
+  });
+
+  it('getAuthAccount errors for an address the chain has never seen (no auth entry, no token account), as the interface spec says', async () => {
+    const unseen = addressToKlayr32(new Rng(404).bytes(20));
+    await assert.rejects(() => call(auth.getAuthAccount!, { address: unseen }), new RegExp(`Auth account for address ${unseen} does not exist`));
     await assert.rejects(() => call(auth.getAuthAccount!, { address: 'kly0' }), /format "klayr32"/);
     await assert.rejects(() => call(auth.isValidNonce!, { transaction: 'zz' }), /format "hex"/);
     await assert.rejects(() => call(auth.isValidNonce!, { transaction: '0a' }), /CodecError|Truncated|Missing/);

@@ -7,6 +7,7 @@ import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
 import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './module.js';
 import { multisigRegMsgSchema } from './schemas.js';
+import { hasUserAccount } from '../token/stores.js';
 
 /** A transaction from its hex encoding, validated as @klayr/chain does (the auth module's getTransactionFromParameter). */
 const transactionParam = (value: unknown): TransactionObject => {
@@ -21,12 +22,19 @@ const keySignature = (publicKeyMin: number) => ({
   properties: { publicKey: { type: 'string', minLength: 64, maxLength: 64 }, signature: { type: 'string', minLength: publicKeyMin, maxLength: 128 } },
 });
 
-/** The auth namespace. getAuthAccount follows the interface spec: an address with no auth entry is an error. */
+/**
+ * The auth namespace. getAuthAccount: an address with an auth entry answers it; an address with no
+ * auth entry yet but a token account answers Klayr's default auth account (nonce 0, no keys), as its
+ * first transaction will create it, so that wallets (`@klayr/api-client`'s transaction.create) can
+ * send it; an address the chain has never seen is an error, as the interface spec says.
+ */
 export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record<string, EndpointDefinition> => ({
   getAuthAccount: {
     params: { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } },
     handler: ({ params }) => {
-      const account = getAuthAccount(state(), klayr32ToAddress(params.address as string));
+      const view = state();
+      const address = klayr32ToAddress(params.address as string);
+      const account = getAuthAccount(view, address) ?? (hasUserAccount(view, address) ? DEFAULT_AUTH_ACCOUNT : undefined);
       if (account === undefined) throw new Error(`Auth account for address ${String(params.address)} does not exist.`);
       return { nonce: account.nonce.toString(), numberOfSignatures: account.numberOfSignatures, mandatoryKeys: account.mandatoryKeys.map((k) => k.toString('hex')), optionalKeys: account.optionalKeys.map((k) => k.toString('hex')) };
     },
