@@ -2,11 +2,12 @@ import { chainBench } from './chain.bench.js';
 import { codecBench } from './codec.bench.js';
 import { onionBench } from './onion.bench.js';
 import { cryptoBench } from './crypto.bench.js';
+import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { stateBench } from './state.bench.js';
 
-const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench, state: stateBench, rpc: rpcBench, pool: poolBench, chain: chainBench, onion: onionBench };
+const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench, state: stateBench, rpc: rpcBench, pool: poolBench, chain: chainBench, onion: onionBench, genesis: genesisBench };
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) if (!(name in suites)) throw new Error(`Unknown bench suite "${name}". Suites: ${Object.keys(suites).join(', ')}`);

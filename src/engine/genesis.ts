@@ -1,4 +1,4 @@
-import type { Block, BlockHeader } from '../lib/chain/block.js';
+import type { Block, BlockAsset, BlockHeader } from '../lib/chain/block.js';
 import { computeAssetRoot, validateGenesisBlock } from '../lib/chain/block.js';
 import { codec } from '../lib/codec/index.js';
 import type { Schema } from '../lib/codec/index.js';
@@ -21,8 +21,17 @@ export interface ProcessedGenesis {
   validatorsHash: Buffer;
 }
 
+/** Klayr silently ignores a genesis asset no module reads; Kestrel refuses one for a module that is not registered. */
+const refuseUnknownAssets = (block: Block, modules: readonly GenesisModule[]): void => {
+  const registered = new Set(modules.map((m) => m.name));
+  for (const { module } of block.assets) {
+    if (!registered.has(module)) throw new Error(`Genesis block has an asset for module "${module}", which is not registered.`);
+  }
+};
+
 /** Runs the modules' genesis over the block's assets and computes the three roots it implies. */
 export const computeGenesis = (block: Block, chainID: Buffer, modules: readonly GenesisModule[], base: StateBase): ProcessedGenesis => {
+  refuseUnknownAssets(block, modules);
   const state = new BlockState(base);
   const { events, nextValidators } = executeGenesis(modules, block, chainID, state);
   if (nextValidators === undefined) throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
@@ -30,6 +39,7 @@ export const computeGenesis = (block: Block, chainID: Buffer, modules: readonly 
   const stateRoot = new SparseMerkleTree(38, new InMemorySMTStore()).update(
     EMPTY_HASH,
     changes.filter((c) => c.value !== undefined).map((c) => ({ key: stateSMTKey(c.key), value: stateSMTValue(c.value!) })),
+    false,
   ).root;
   const eventRoot = computeEventRoot(events);
   const validatorsHash = computeValidatorsHash(nextValidators.validators, nextValidators.certificateThreshold);
@@ -63,6 +73,25 @@ export interface GenesisAssetInput {
   schema: Schema;
 }
 
+/** A genesis header over the assets, its three state-dependent roots still empty (Klayr's genesis-block:create before processing). */
+export const unsignedGenesisHeader = ({ height, timestamp, previousBlockID, assets }: { height: number; timestamp: number; previousBlockID: Buffer; assets: readonly BlockAsset[] }): BlockHeader => ({
+  version: 0,
+  timestamp,
+  height,
+  previousBlockID,
+  generatorAddress: Buffer.alloc(20),
+  transactionRoot: EMPTY_HASH,
+  assetRoot: computeAssetRoot(assets),
+  eventRoot: EMPTY_HASH,
+  stateRoot: EMPTY_HASH,
+  maxHeightPrevoted: height,
+  maxHeightGenerated: 0,
+  impliesMaxPrevotes: true,
+  validatorsHash: EMPTY_HASH,
+  aggregateCommit: { height, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
+  signature: Buffer.alloc(0),
+});
+
 /** Builds a genesis block from JSON assets, as Klayr Core's genesis-block:create does. */
 export const createGenesisBlock = (
   input: { assets: readonly GenesisAssetInput[]; chainID: Buffer; height?: number; timestamp?: number; previousBlockID?: Buffer },
@@ -71,24 +100,7 @@ export const createGenesisBlock = (
   const assets = input.assets
     .map((a) => ({ module: a.module, data: codec.encode(a.schema, codec.fromJSON(a.schema, a.data)) }))
     .sort((a, b) => a.module.localeCompare(b.module, 'en'));
-  const height = input.height ?? 0;
-  const header: BlockHeader = {
-    version: 0,
-    timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
-    height,
-    previousBlockID: input.previousBlockID ?? Buffer.alloc(32),
-    generatorAddress: Buffer.alloc(20),
-    transactionRoot: EMPTY_HASH,
-    assetRoot: computeAssetRoot(assets),
-    eventRoot: EMPTY_HASH,
-    stateRoot: EMPTY_HASH,
-    maxHeightPrevoted: height,
-    maxHeightGenerated: 0,
-    impliesMaxPrevotes: true,
-    validatorsHash: EMPTY_HASH,
-    aggregateCommit: { height, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
-    signature: Buffer.alloc(0),
-  };
+  const header = unsignedGenesisHeader({ height: input.height ?? 0, timestamp: input.timestamp ?? Math.floor(Date.now() / 1000), previousBlockID: input.previousBlockID ?? Buffer.alloc(32), assets });
   const block: Block = { header, transactions: [], assets };
   const { stateRoot, eventRoot, validatorsHash } = computeGenesis(block, input.chainID, modules, EMPTY_STATE);
   return { ...block, header: { ...header, stateRoot, eventRoot, validatorsHash } };

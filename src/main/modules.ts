@@ -11,6 +11,7 @@ import { PoSModule } from '../modules/pos/index.js';
 import { RandomModule } from '../modules/random/index.js';
 import { TokenModule } from '../modules/token/index.js';
 import { TokenMethod } from '../modules/token/method.js';
+import { ValidatorsModule } from '../modules/validators/module.js';
 import type { ApplicationConfig } from './config/types.js';
 
 /** Module settings derived once from the application config. */
@@ -33,7 +34,7 @@ export const moduleConfigs = (config: ApplicationConfig) => {
 /**
  * Klayr Core's mainchain modules in its registration order (auth, validators, token, fee,
  * interoperability, pos, random, dynamicReward, legacy), which is the order their hooks run in.
- * The validators module has no hooks: other modules call its methods.
+ * The validators module has no hooks (other modules call its methods) but is registered.
  */
 export const applicationModules = (config: ApplicationConfig): StateModule[] => {
   const configs = moduleConfigs(config);
@@ -41,6 +42,7 @@ export const applicationModules = (config: ApplicationConfig): StateModule[] => 
   const { blockTime } = config.genesis;
   return [
     new AuthModule(),
+    new ValidatorsModule(),
     new TokenModule(token),
     new FeeModule(configs.fee, token),
     new MainchainInteroperabilityModule(),

@@ -46,6 +46,9 @@ import { systemEndpoints } from '../engine/system/endpoint.js';
 import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
+import { assertPortFree } from '../rpc/listen_guard.js';
+import { DataPathLock } from './lock/data_path_lock.js';
+import { RepeatedLog } from '../lib/log/repeated_log.js';
 import type { ApplicationConfig } from './config/types.js';
 import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
 import { KESTREL_VERSION } from './version.js';
@@ -66,10 +69,13 @@ export class KestrelNode {
   #prover?: StateProver;
   #signatures?: SignatureVerifier;
   #onions?: OnionGenerator;
+  #lock?: DataPathLock;
 
   constructor(
     readonly config: ApplicationConfig,
     private readonly logger: Logger,
+    /** The data path's lock when the caller took it already (the start command, before it writes under the data path). */
+    private readonly lock?: DataPathLock,
   ) {}
 
   get rpc(): RPCServer | undefined {
@@ -79,6 +85,14 @@ export class KestrelNode {
   async start(): Promise<void> {
     const { config, logger } = this;
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
+    // one node per data path and per port, checked before LMDB opens and before the genesis block's seconds of work
+    this.#lock = this.lock ?? DataPathLock.acquire(config.system.dataPath);
+    if (config.rpc.modes.includes('http') || config.rpc.modes.includes('ws')) {
+      await assertPortFree(config.rpc.host, config.rpc.port).catch((e: unknown) => {
+        this.#lock?.release();
+        throw e;
+      });
+    }
     this.#dbs = openDatabases(config.system.dataPath);
     const configGenesis = readGenesisBlock(config);
     await prefetchGenesisChecks(configGenesis, this.#dbs);
@@ -111,7 +125,7 @@ export class KestrelNode {
             genesisHeight: genesis.header.height,
           };
         },
-        modules: () => moduleMetadata(modules, this.registry),
+        modules: () => moduleMetadata(modules),
         ...(config.system.enableMetrics === false ? {} : { metrics }),
       }),
     );
@@ -149,12 +163,14 @@ export class KestrelNode {
       getLegacyBrackets: { description: 'The legacy chain brackets of the config.', handler: () => config.legacy?.brackets ?? [] },
       ...legacyEndpoints(view),
     });
+    const poolJobErrors = new RepeatedLog(logger, { level: 'warn' });
     const pool = (this.#pool = new TransactionPool({
       ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
       verifyTransaction: (candidate) => {
         const { status, error } = chain.verifyTransaction(candidate);
         return { status: poolStatusOf(status), ...(error !== undefined ? { message: error.message } : {}) };
       },
+      onJobError: (error) => poolJobErrors.report(error, 'Transaction pool job failed'),
     }));
     pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
     pool.start();
@@ -233,5 +249,6 @@ export class KestrelNode {
     await this.#onions?.close();
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
+    this.#lock?.release();
   }
 }

@@ -29,11 +29,11 @@ interface Route {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const validID = (id: unknown): id is RequestID => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
 /** Klayr's request schema: jsonrpc "2.0", string method, id number|string|null, optional object params, nothing else. */
 const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: RequestID; params?: Record<string, unknown> } => {
-  if (!isObject(r) || r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !('id' in r)) return false;
-  const { id } = r;
-  if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return false;
+  if (!isObject(r) || r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !('id' in r) || !validID(r.id)) return false;
   if (r.params !== undefined && !isObject(r.params)) return false;
   // jsonrpc, method and id are there: any key beyond them and params is one too many
   // (an inherited enumerable key, from a polluted prototype, can only make the count fail)
@@ -41,6 +41,13 @@ const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: Requ
   for (const _ in r) keys += 1;
   return keys === (r.params === undefined ? 3 : 4);
 };
+
+/**
+ * A request whose only fault is params that are not an object (an array, a string, null): its id
+ * is known, so it is answered under it (Klayr Core answers every malformed request with id null).
+ */
+const paramsOnlyFault = (r: unknown): r is { id: RequestID } =>
+  isObject(r) && 'params' in r && wellFormed({ ...r, params: {} });
 
 /** Turns a raw request body (one request or a batch) into the response text, answering like Klayr Core. */
 export class Dispatcher {
@@ -90,7 +97,7 @@ export class Dispatcher {
   }
 
   handleParsed(request: unknown, transport: Transport): string | Promise<string> {
-    if (!wellFormed(request)) return invalidRequest(null, MSG_INVALID_FORMAT);
+    if (!wellFormed(request)) return invalidRequest(paramsOnlyFault(request) ? request.id : null, MSG_INVALID_FORMAT);
     const { id, method: name } = request;
     let route = this.#routes.get(name);
     if (route === undefined) {
@@ -106,12 +113,10 @@ export class Dispatcher {
     }
     const { endpoint } = route;
     const params = request.params ?? {};
-    if (endpoint.validate !== undefined) {
-      const issues = endpoint.validate(params);
-      if (issues.length > 0) {
-        const message = issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', ');
-        return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
-      }
+    const issues = endpoint.validate(params);
+    if (issues.length > 0) {
+      const message = issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', ');
+      return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
     }
     if (route.resultJSON !== undefined) {
       // the handler did not run: no time spent on it

@@ -1,5 +1,7 @@
 import { compileValidator } from '../lib/codec/index.js';
 import type { SchemaProperty, Validator } from '../lib/codec/index.js';
+import { unboundedParams } from './param_rules.js';
+import { NO_PARAMS } from './params.js';
 
 /** Klayr Core's method name rule: namespace (letters, digits, _) + '_' + method (letters, digits). */
 export const METHOD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*_[a-zA-Z][a-zA-Z0-9]*$/;
@@ -32,7 +34,8 @@ export interface RegisteredEndpoint extends EndpointDefinition {
   readonly name: string;
   readonly namespace: string;
   readonly method: string;
-  readonly validate?: Validator;
+  /** The params check (strict: lowercase hex, no unknown properties; a method without a schema takes none). */
+  readonly validate: Validator;
 }
 
 /** The one map from `namespace_method` to handler the RPC front serves; it knows nothing of modules. */
@@ -42,13 +45,16 @@ export class EndpointRegistry {
   register(name: string, definition: EndpointDefinition): void {
     if (!METHOD_NAME.test(name)) throw new Error(`Endpoint name "${name}" must be namespace_method`);
     if (this.#endpoints.has(name)) throw new Error(`Endpoint ${name} is already registered.`);
+    const params = definition.params ?? NO_PARAMS;
+    const unbounded = unboundedParams(params);
+    if (unbounded.length > 0) throw new Error(`Endpoint ${name} params must be bounded: ${unbounded.join(', ')}`);
     const split = name.lastIndexOf('_');
     this.#endpoints.set(name, {
       ...definition,
       name,
       namespace: name.slice(0, split),
       method: name.slice(split + 1),
-      ...(definition.params !== undefined ? { validate: compileValidator(definition.params) } : {}),
+      validate: compileValidator(params, { strict: true }),
     });
   }
 

@@ -7,6 +7,7 @@ import { routeHttp, RPC_PATH, WS_PATH } from './http_routes.js';
 import { originAllowed, tooLarge } from './http_ws_options.js';
 import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
 import { invalidRequest } from './jsonrpc.js';
+import { listenError } from './listen_guard.js';
 import { WSSession } from './ws_session.js';
 
 /** The fallback when the uWebSockets.js binary cannot load: node:http + ws, same routes and behaviour. */
@@ -86,8 +87,11 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
     });
   }
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
+    server.once('error', (e) => {
+      removeSink();
+      reject(listenError(o.host, o.port, e));
+    });
+    server.listen({ port: o.port, host: o.host, exclusive: true }, () => {
       resolve({
         kind: 'node',
         port: (server.address() as AddressInfo).port,

@@ -1,13 +1,20 @@
 import { createRequire } from 'node:module';
-import type { TemplatedApp, WebSocket as UWSSocket, HttpResponse } from 'uWebSockets.js';
+import type { TemplatedApp, WebSocket as UWSSocket, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import { topicMatches } from './events.js';
 import { routeHttp, RPC_PATH, WS_PATH } from './http_routes.js';
 import { originAllowed, tooLarge } from './http_ws_options.js';
 import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
 import { invalidRequest } from './jsonrpc.js';
+import { listenError, probeListen } from './listen_guard.js';
 import { WSSession } from './ws_session.js';
 
 type UWS = typeof import('uWebSockets.js');
+
+/**
+ * libusockets' listen option that leaves SO_REUSEPORT off: without it a second server binds the
+ * same port and the kernel splits connections between the two.
+ */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
 
 /** Loads the uWebSockets.js binary; undefined when it cannot load on this platform. */
 export const loadUWS = (): UWS | undefined => {
@@ -159,9 +166,14 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
   }
 
   return new Promise((resolve, reject) => {
-    app.listen(o.host, o.port, (token) => {
+    // the typings lack the (host, port, options, cb) form the binary takes
+    const listen = app.listen.bind(app) as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => void;
+    listen(o.host, o.port, LIBUS_LISTEN_EXCLUSIVE_PORT, (token) => {
       if (token === false) {
-        reject(new Error(`Could not listen on ${o.host}:${o.port}`));
+        clearInterval(sweep);
+        removeSink();
+        // uWS says only that it failed: a plain bind tells why
+        void probeListen(o.host, o.port).then((cause) => reject(listenError(o.host, o.port, cause ?? new Error('uWebSockets.js refused the address'))));
         return;
       }
       resolve({

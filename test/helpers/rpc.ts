@@ -33,7 +33,7 @@ export const testRegistry = (): EndpointRegistry => {
     empty: { handler: () => undefined },
     bigint: { handler: () => ({ amount: 1n }) },
     asyncBigint: { handler: async () => ({ amount: 1n }) },
-    asyncEcho: { handler: async (ctx) => ({ text: ctx.params.text }) },
+    asyncEcho: { params: { type: 'object', properties: { text: { type: 'string' } } }, handler: async (ctx) => ({ text: ctx.params.text }) },
   });
   registry.registerNamespace('generator', { getStatus: { handler: () => ({ status: [] }) } });
   return registry;

@@ -15,7 +15,14 @@ const writeConfig = (content: unknown): string => {
 };
 
 describe('config', () => {
-  it('defaults to Klayr Core\'s devnet: chain 04000000, block time 7, rpc port 7887, embedded genesis block and keys', () => {
+  it('defaults to Klayr Core\'s devnet: chain 04000000, block time 7, rpc port 7887, embedded genesis block and keys', (t) => {
+    // a home of its own: a node started on this machine saves its config under ~/.klayr/kestrel, which would be read instead
+    const home = process.env.HOME;
+    process.env.HOME = mkdtempSync(join(tmpdir(), 'kestrel-home-'));
+    t.after(() => {
+      if (home === undefined) delete process.env.HOME;
+      else process.env.HOME = home;
+    });
     const config = loadConfig();
     assert.equal(config.genesis.chainID, '04000000');
     assert.equal(config.genesis.blockTime, 7);

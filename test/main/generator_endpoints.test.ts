@@ -32,7 +32,7 @@ describe('generator namespace', () => {
       await client.invoke('generator_setKeys', { address: plain.address, type: 'plain', data: plainData });
       assert.deepEqual(await client.invoke('generator_hasKeys', { address: plain.address }), { hasKey: true });
       assert.deepEqual((await client.invoke('generator_getAllKeys')).keys, [{ address: plain.address, type: 'plain', data: plainData }]);
-      await assert.rejects(() => client.invoke('generator_setKeys', { address: plain.address, type: 'plain', data: { ...plainData, blsKey: 'zz' } }), /blsKey must be 48 bytes/);
+      await assert.rejects(() => client.invoke('generator_setKeys', { address: plain.address, type: 'plain', data: { ...plainData, blsKey: 'zz' } }), /Property '.data.blsKey' must NOT have fewer than 96 characters/);
 
       assert.deepEqual(await client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: true, ...zero }), { address: plain.address, enabled: true });
       const status = (await client.invoke('generator_getStatus')).status.find((s: { address: string }) => s.address === plain.address);

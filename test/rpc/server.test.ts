@@ -33,7 +33,9 @@ for (const engine of ['uws', 'node'] as const) {
           ['', error(null, -32600, 'Invalid invoke request.')],
           ['{not json', error(null, -32600, 'Invalid RPC request. Failed to parse request params.')],
           [JSON.stringify({ id: 1, method: 'test_echo' }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
-          [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: [] }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
+          // params that are not an object: Klayr Core's answer, under the request's id
+          ...[[], 'x', 5, null].map((params): [string, unknown] => [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params }), error(1, -32600, 'Invalid RPC request. Invalid request format.')]),
+          [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: [], extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: { text: 'x' }, extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
           [JSON.stringify({ jsonrpc: '2.0', id: {}, method: 'test_echo' }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],

@@ -2,6 +2,7 @@ import { decodeBlockHeader, blockHeaderID } from '../../lib/chain/block.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBetween, MAX_BLOCK_HEADER_BYTES } from '../../rpc/params.js';
 import { areHeadersContradicting } from '../bft/index.js';
 import type { BFTParameters } from '../bft/index.js';
 import type { ChainProcessor } from './processor.js';
@@ -42,7 +43,7 @@ export const chainBFTEndpoints = (chain: ChainProcessor, now: () => number = () 
   },
   areHeadersContradicting: {
     description: 'Whether two encoded block headers from the same generator contradict each other.',
-    params: { type: 'object', required: ['header1', 'header2'], properties: { header1: { type: 'string', format: 'hex' }, header2: { type: 'string', format: 'hex' } } },
+    params: { type: 'object', required: ['header1', 'header2'], properties: { header1: hexBetween(1, MAX_BLOCK_HEADER_BYTES), header2: hexBetween(1, MAX_BLOCK_HEADER_BYTES) } },
     handler: ({ params }) => {
       const h1 = decodeBlockHeader(parseHex(params.header1, 'header1'));
       const h2 = decodeBlockHeader(parseHex(params.header2, 'header2'));

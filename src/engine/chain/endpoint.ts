@@ -1,6 +1,7 @@
 import { blockToJSON } from '../../lib/chain/block.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBytes } from '../../rpc/params.js';
 import { EVENT_KEY_LENGTH, eventToJSON, proveEvents } from '../../lib/chain/events.js';
 import { proofToJSON } from '../../lib/tree/proof_json.js';
 import { transactionToJSON } from '../../lib/transaction/transaction.js';
@@ -93,7 +94,7 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
   },
   proveEvents: {
     description: 'A proof of event-tree keys (8-byte topic hash || 4-byte index) against the eventRoot of the block at a height.',
-    params: { type: 'object', required: ['height', 'queries'], properties: { height: heightParams.properties.height, queries: { type: 'array', items: { type: 'string', format: 'hex' } } } },
+    params: { type: 'object', required: ['height', 'queries'], properties: { height: heightParams.properties.height, queries: { type: 'array', items: hexBytes(EVENT_KEY_LENGTH) } } },
     handler: ({ params }) => {
       const proof = proveEvents(events.at(params.height as number), (params.queries as string[]).map((q) => parseHex(q, 'query', EVENT_KEY_LENGTH)));
       return proofToJSON(proof);

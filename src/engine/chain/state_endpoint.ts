@@ -1,6 +1,11 @@
 import { parseHex } from '../../lib/crypto/bytes.js';
 import { proofToJSON } from '../../lib/tree/proof_json.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBetween } from '../../rpc/params.js';
+
+/** Store prefix (4 bytes) and substore prefix (2) before the key; no store key comes near 250 bytes. */
+const STATE_KEY_PREFIX_BYTES = 6;
+const MAX_STATE_KEY_BYTES = 256;
 import type { StateProver } from '../../workers/state_prover.js';
 import type { ChainProcessor } from './processor.js';
 
@@ -8,7 +13,7 @@ import type { ChainProcessor } from './processor.js';
 export const stateEndpoints = (chain: ChainProcessor, prover: StateProver, dataPath: string): Record<string, EndpointDefinition> => ({
   prove: {
     description: 'A proof of state store keys (store prefix || substore prefix || key) against the stateRoot of the last block.',
-    params: { type: 'object', required: ['queryKeys'], properties: { queryKeys: { type: 'array', items: { type: 'string', format: 'hex' } } } },
+    params: { type: 'object', required: ['queryKeys'], properties: { queryKeys: { type: 'array', items: hexBetween(STATE_KEY_PREFIX_BYTES, MAX_STATE_KEY_BYTES) } } },
     handler: async ({ params }) => {
       const { height, stateRoot } = chain.lastBlock().header;
       const keys = (params.queryKeys as string[]).map((k) => parseHex(k, 'queryKeys item'));

@@ -2,6 +2,7 @@ import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js'
 import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBetween, hexBytes, uint32 } from '../../rpc/params.js';
 import type { ChainProcessor } from '../chain/processor.js';
 import type { BinaryDB } from '../storage/database.js';
 import { getGeneratedInfo, putGeneratedInfoSync, ZERO_GENERATED_INFO } from './generated_info.js';
@@ -10,7 +11,32 @@ import type { Generator } from './generator.js';
 import { GeneratorKeyStore } from './key_store.js';
 
 const address = { type: 'string', format: 'klayr32' } as const;
-const height = { type: 'integer', minimum: 0 } as const;
+const height = uint32;
+
+/** generator_setKeys data: plain keys, or keys encrypted with a password (Klayr's key file `encrypted` object). */
+const plainKeysData = {
+  type: 'object',
+  required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
+  properties: { generatorKey: hexBytes(32), generatorPrivateKey: hexBytes(64), blsKey: hexBytes(48), blsPrivateKey: hexBytes(32) },
+} as const;
+const encryptedKeysData = {
+  type: 'object',
+  required: ['version', 'ciphertext', 'kdf', 'kdfparams', 'cipher', 'cipherparams'],
+  properties: {
+    version: { type: 'string', minLength: 1, maxLength: 16 },
+    // the encoded plain keys are under 200 bytes
+    ciphertext: hexBetween(1, 1024),
+    mac: hexBytes(32),
+    kdf: { type: 'string', enum: ['argon2id', 'PBKDF2'] },
+    kdfparams: {
+      type: 'object',
+      required: ['parallelism', 'iterations', 'memorySize', 'salt'],
+      properties: { parallelism: uint32, iterations: uint32, memorySize: uint32, salt: hexBetween(1, 64) },
+    },
+    cipher: { type: 'string', enum: ['aes-128-gcm', 'aes-256-gcm'] },
+    cipherparams: { type: 'object', required: ['iv', 'tag'], properties: { iv: hexBetween(1, 32), tag: hexBytes(16) } },
+  },
+} as const;
 const infoKeys = ['height', 'maxHeightGenerated', 'maxHeightPrevoted'] as const;
 const sameInfo = (a: GeneratedInfo, b: GeneratedInfo): boolean => infoKeys.every((k) => a[k] === b[k]);
 const INFO_PREFIX = Buffer.from('info:');
@@ -63,7 +89,7 @@ export const generatorEndpoints = (deps: { chain: ChainProcessor; generator: Gen
       params: {
         type: 'object',
         required: ['address', 'password', 'enable', 'height', 'maxHeightGenerated', 'maxHeightPrevoted'],
-        properties: { address, password: { type: 'string' }, enable: { type: 'boolean' }, height: { type: 'integer' }, maxHeightGenerated: { type: 'integer' }, maxHeightPrevoted: { type: 'integer' } },
+        properties: { address, password: { type: 'string' }, enable: { type: 'boolean' }, height, maxHeightGenerated: height, maxHeightPrevoted: height },
       },
       handler: async ({ params }) => {
         const addr = klayr32ToAddress(params.address as string);
@@ -88,7 +114,7 @@ export const generatorEndpoints = (deps: { chain: ChainProcessor; generator: Gen
     },
     estimateSafeStatus: {
       description: 'Generated info that cannot contradict blocks this validator may have generated before a shutdown at timeShutdown.',
-      params: { type: 'object', required: ['timeShutdown'], properties: { timeShutdown: { type: 'integer' } } },
+      params: { type: 'object', required: ['timeShutdown'], properties: { timeShutdown: uint32 } },
       handler: ({ params }) => {
         const finalizedHeight = chain.finalizedHeight();
         if (finalizedHeight === deps.genesisHeight) throw new Error('At least one block after the genesis block must be finalized.');
@@ -111,6 +137,9 @@ export const generatorEndpoints = (deps: { chain: ChainProcessor; generator: Gen
           type: { type: 'string', enum: ['plain', 'encrypted'] },
           data: { type: 'object' },
         },
+        if: { properties: { type: { const: 'plain' } } },
+        then: { properties: { data: plainKeysData } },
+        else: { properties: { data: encryptedKeysData } },
       },
       handler: ({ params }) => {
         const addr = klayr32ToAddress(params.address as string);

@@ -12,6 +12,7 @@ import type { BinaryDB } from '../storage/database.js';
 import { getGeneratedInfo, putGeneratedInfoSync } from './generated_info.js';
 import type { GeneratorKeys } from './keys.js';
 import type { CommitPool } from '../consensus/commit_pool.js';
+import { RepeatedLog } from '../../lib/log/repeated_log.js';
 
 export interface GeneratorOptions {
   chain: ChainProcessor;
@@ -40,8 +41,11 @@ export class Generator {
   readonly #now: () => number;
   #timer?: NodeJS.Timeout;
   #busy = false;
+  /** A failure in every tick (each second) is logged once, then counted. */
+  readonly #failures: RepeatedLog;
 
   constructor(private readonly options: GeneratorOptions) {
+    this.#failures = new RepeatedLog(options.logger);
     for (const k of options.keys) this.#enabled.set(k.address.toString('hex'), k);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
@@ -70,6 +74,7 @@ export class Generator {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#failures.resolved();
   }
 
   /** Generates a block when the current slot is ours and has none yet; returns it, if any. */
@@ -88,9 +93,11 @@ export class Generator {
       if (keys === undefined) return undefined;
       // a missed previous slot: give its block a fifth of a slot to arrive, as Klayr does
       if (lastSlot < slot - 1 && now <= chain.bft.getSlotTime(slot) + chain.bft.blockTime() / 5) return undefined;
-      return this.generate(keys, now);
+      const block = this.generate(keys, now);
+      this.#failures.resolved();
+      return block;
     } catch (error) {
-      this.options.logger.error({ err: error }, 'Block generation failed');
+      this.#failures.report(error, 'Block generation failed');
       return undefined;
     } finally {
       this.#busy = false;

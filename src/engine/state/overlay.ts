@@ -8,6 +8,9 @@ export type Reader = (key: Buffer) => Buffer | undefined;
 const DELETED = null;
 type Slot = Buffer | typeof DELETED;
 
+// Keys are held as latin1 strings, which order as their bytes do and compare faster than Buffers.
+const byKeyString = (a: [string, unknown], b: [string, unknown]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
 export class StateOverlay {
   readonly #changes = new Map<string, Slot>();
   readonly #journal: { key: string; previous: Slot | undefined }[] = [];
@@ -56,21 +59,20 @@ export class StateOverlay {
 
   /** Changed keys with their final value (undefined = deleted), sorted by key. */
   changes(): { key: Buffer; value: Buffer | undefined }[] {
-    return [...this.#changes]
-      .map(([k, slot]) => ({ key: Buffer.from(k, 'latin1'), value: slot === DELETED ? undefined : slot }))
-      .sort((a, b) => Buffer.compare(a.key, b.key));
+    return [...this.#changes].sort(byKeyString).map(([k, slot]) => ({ key: Buffer.from(k, 'latin1'), value: slot === DELETED ? undefined : slot }));
   }
 
   /** Overlay entries in [gte, lte] merged into the base entries of the same range. */
   mergeRange(base: Iterable<{ key: Buffer; value: Buffer }>, gte: Buffer, lte: Buffer): { key: Buffer; value: Buffer }[] {
     const merged = new Map<string, Buffer>();
     for (const { key, value } of base) merged.set(key.toString('latin1'), value);
+    const from = gte.toString('latin1');
+    const to = lte.toString('latin1');
     for (const [k, slot] of this.#changes) {
-      const key = Buffer.from(k, 'latin1');
-      if (Buffer.compare(key, gte) < 0 || Buffer.compare(key, lte) > 0) continue;
+      if (k < from || k > to) continue;
       if (slot === DELETED) merged.delete(k);
       else merged.set(k, slot);
     }
-    return [...merged].map(([k, value]) => ({ key: Buffer.from(k, 'latin1'), value })).sort((a, b) => Buffer.compare(a.key, b.key));
+    return [...merged].sort(byKeyString).map(([k, value]) => ({ key: Buffer.from(k, 'latin1'), value }));
   }
 }

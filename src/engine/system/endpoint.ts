@@ -12,14 +12,14 @@ export interface ChainStatus {
   genesisHeight: number;
 }
 
-/** A module's metadata as system_getMetadata lists it (spec: "Module metadata"). */
+/** A module's metadata as system_getMetadata lists it, in the key order Klayr's modules give it. */
 export interface ModuleMetadata {
-  name: string;
-  endpoints: { name: string; request?: unknown; response?: unknown }[];
   commands: { name: string; params: unknown }[];
   events: { name: string; data: unknown }[];
-  assets: { version: number; data: unknown }[];
   stores: { key: string; data: unknown }[];
+  endpoints: { name: string; request?: unknown; response?: unknown }[];
+  assets: { version: number; data: unknown }[];
+  name: string;
 }
 
 export interface SystemEndpointDeps {

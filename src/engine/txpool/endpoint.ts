@@ -4,6 +4,7 @@ import { parseHex } from '../../lib/crypto/bytes.js';
 import { decodeTransaction, prepareTransaction, transactionToJSON, validateTransaction } from '../../lib/transaction/index.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { transactionHex } from '../../rpc/params.js';
 import type { ChainProcessor } from '../chain/processor.js';
 import { VERIFY_STATUS } from '../state_machine/module.js';
 import type { TransactionPool } from './pool.js';
@@ -18,7 +19,7 @@ export const postedTransaction = (hex: unknown): PreparedTransaction => {
   return prepareTransaction(tx, bytes);
 };
 
-const hexTransaction = { transaction: { type: 'string', format: 'hex' } } as const;
+const hexTransaction = { transaction: transactionHex } as const;
 
 /** The txpool namespace, as Klayr Core answers it. */
 export const txpoolEndpoints = (chain: ChainProcessor, pool: TransactionPool, signatures?: SignatureVerifier): Record<string, EndpointDefinition> => ({

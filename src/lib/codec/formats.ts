@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { validateKlayr32 } from '../crypto/address.js';
 
-const HEX = /^[0-9a-fA-F]*$/;
+/** Whole bytes, either case, as @klayr/validator's isHexString. */
+const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 const UNSIGNED = /^[0-9]+$/;
 const SIGNED = /^-?[0-9]+$/;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;

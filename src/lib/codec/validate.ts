@@ -19,8 +19,24 @@ interface Compiled {
 const ANNOTATIONS = new Set(['$id', '$schema', 'title', 'description', 'examples', 'default', 'fieldNumber']);
 const KNOWN = new Set([
   ...ANNOTATIONS, 'type', 'dataType', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'minItems',
-  'maxItems', 'uniqueItems', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'enum', 'const', 'oneOf',
+  'maxItems', 'uniqueItems', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'enum', 'const', 'oneOf', 'if', 'then', 'else',
 ]);
+
+export interface ValidatorOptions {
+  /**
+   * For requests from outside (RPC params): `format: "hex"` also means lowercase, and an object
+   * schema that lists `properties` refuses any other property unless it sets `additionalProperties`.
+   */
+  readonly strict?: boolean;
+}
+
+/** How one schema node is compiled: `closed` is false for branches (oneOf, if/then/else), which only add to their parent's properties. */
+interface NodeOptions {
+  readonly strict: boolean;
+  readonly closed: boolean;
+}
+
+const STRICT_HEX = /^(?:[0-9a-f]{2})*$/;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
@@ -64,7 +80,9 @@ const lengthOf = (v: unknown): number | undefined =>
 /** A string of at most `max` UTF-16 units has at most `max` code points: no need to count them. */
 const withinMaxLength = (v: unknown, max: number): boolean => (typeof v === 'string' && v.length <= max) || (lengthOf(v) ?? max) <= max;
 
-const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => {
+const compileSchema = (schema: SchemaProperty, schemaPath: string, options: NodeOptions): Compiled => {
+  const child = { strict: options.strict, closed: options.strict };
+  const branch = { strict: options.strict, closed: false };
   if (typeof schema !== 'object' || schema === null) throw new CodecError('Invalid schema: must be an object', schemaPath);
   for (const keyword of Object.keys(schema)) {
     if (!KNOWN.has(keyword)) throw new CodecError(`Invalid schema: unsupported keyword "${keyword}"`, schemaPath || '<root>');
@@ -111,13 +129,13 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => 
   }
   if (typeof schema.format === 'string' && schema.dataType !== 'bytes') {
     const name = schema.format;
-    const sf = stringFormats[name];
+    const sf = name === 'hex' && options.strict ? (v: string) => STRICT_HEX.test(v) : stringFormats[name];
     const nf = numberFormats[name];
     if (sf === undefined && nf === undefined) throw new CodecError(`Invalid schema: unknown format "${name}"`, schemaPath);
     add(
       'format',
       (v) => (typeof v === 'string' ? sf === undefined || sf(v) : typeof v === 'number' ? nf === undefined || nf(v) : true),
-      () => `must match format "${name}"`,
+      () => (name === 'hex' && options.strict ? 'must be lowercase hex with an even number of characters' : `must match format "${name}"`),
     );
   }
   const numeric = (v: unknown): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
@@ -138,13 +156,24 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => 
     add('const', (v) => stableKey(v) === expected, () => `must be equal to constant`);
   }
   if (Array.isArray(schema.oneOf)) {
-    const subs = (schema.oneOf as SchemaProperty[]).map((s, i) => compileSchema(s, `${schemaPath}/oneOf/${i}`));
+    const subs = (schema.oneOf as SchemaProperty[]).map((s, i) => compileSchema(s, `${schemaPath}/oneOf/${i}`, branch));
     add('oneOf', (v) => subs.filter((sub) => sub.ok(v)).length === 1, () => 'must match exactly one schema in oneOf');
+  }
+  if (schema.if !== undefined) {
+    // the branch's own issues are the reasons: clearer than "must match then"
+    const condition = compileSchema(schema.if as SchemaProperty, `${schemaPath}/if`, branch);
+    const then = schema.then !== undefined ? compileSchema(schema.then as SchemaProperty, `${schemaPath}/then`, branch) : undefined;
+    const otherwise = schema.else !== undefined ? compileSchema(schema.else as SchemaProperty, `${schemaPath}/else`, branch) : undefined;
+    const chosen = (v: unknown): Compiled | undefined => (condition.ok(v) ? then : otherwise);
+    addNested(
+      (v) => chosen(v)?.ok(v) ?? true,
+      (v, p, issues) => chosen(v)?.collect(v, p, issues),
+    );
   }
 
   const { properties } = schema;
   if (properties !== undefined) {
-    const props = Object.entries(properties).map(([name, sub]) => ({ name, check: compileSchema(sub, `${schemaPath}/properties/${name}`) }));
+    const props = Object.entries(properties).map(([name, sub]) => ({ name, check: compileSchema(sub, `${schemaPath}/properties/${name}`, child) }));
     addNested(
       (v) => {
         if (!isPlainObject(v)) return true;
@@ -173,10 +202,13 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => 
       },
     );
   }
-  if (schema.additionalProperties !== undefined) {
-    const known = new Set(Object.keys(properties ?? {}));
-    const extra = schema.additionalProperties;
-    const extraCheck = typeof extra === 'object' && extra !== null ? compileSchema(extra as SchemaProperty, `${schemaPath}/additionalProperties`) : undefined;
+  const closedByDefault = options.closed && properties !== undefined && schema.additionalProperties === undefined;
+  if (schema.additionalProperties !== undefined || closedByDefault) {
+    // properties a branch (oneOf, then, else) adds are known too
+    const branches = [...((schema.oneOf as SchemaProperty[] | undefined) ?? []), schema.then, schema.else].map((b) => Object.keys((b as SchemaProperty | undefined)?.properties ?? {}));
+    const known = new Set([...Object.keys(properties ?? {}), ...branches.flat()]);
+    const extra = closedByDefault ? false : schema.additionalProperties;
+    const extraCheck = typeof extra === 'object' && extra !== null ? compileSchema(extra as SchemaProperty, `${schemaPath}/additionalProperties`, child) : undefined;
     addNested(
       (v) => !isPlainObject(v) || Object.keys(v).every((name) => known.has(name) || (extraCheck !== undefined ? extraCheck.ok(v[name]) : extra !== false)),
       (v, p, issues) => {
@@ -190,7 +222,7 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => 
     );
   }
   if (schema.propertyNames !== undefined) {
-    const nameCheck = compileSchema(schema.propertyNames as SchemaProperty, `${schemaPath}/propertyNames`);
+    const nameCheck = compileSchema(schema.propertyNames as SchemaProperty, `${schemaPath}/propertyNames`, branch);
     addNested(
       (v) => !isPlainObject(v) || Object.keys(v).every(nameCheck.ok),
       (v, p, issues) => {
@@ -200,7 +232,7 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string): Compiled => 
   }
 
   if (schema.items !== undefined) {
-    const itemCheck = compileSchema(schema.items, `${schemaPath}/items`);
+    const itemCheck = compileSchema(schema.items, `${schemaPath}/items`, child);
     addNested(
       (v) => !Array.isArray(v) || v.every(itemCheck.ok),
       (v, p, issues) => {
@@ -235,8 +267,9 @@ const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 export type Validator = (value: unknown) => readonly ValidationIssue[];
 
 /** Compiles a JSON schema (with Klayr's `dataType` keyword) into a function that lists every problem of a value. */
-export const compileValidator = (schema: SchemaProperty): Validator => {
-  const { ok, collect } = compileSchema(schema, '');
+export const compileValidator = (schema: SchemaProperty, options: ValidatorOptions = {}): Validator => {
+  const strict = options.strict === true;
+  const { ok, collect } = compileSchema(schema, '', { strict, closed: strict });
   return (value) => {
     if (ok(value)) return NO_ISSUES;
     const issues: ValidationIssue[] = [];

@@ -15,7 +15,7 @@ export const addConfigFlags = (command: Command): Command =>
   command
     .option('-n, --network <network>', 'Default network config to use (devnet is embedded).', 'devnet')
     .option('-d, --data-path <path>', 'Directory path to specify where node data will be stored.')
-    .option('-c, --config <file>', 'File path to a custom config; it overrides the network preset.')
+    .option('-c, --config <file>', 'File path to a custom config; it overrides the network preset (or the config saved under the data path).')
     .option('--api-ipc', 'Enable IPC communication (adds "ipc" to rpc.modes).')
     .option('--api-ws', 'Enable WebSocket communication (adds "ws" to rpc.modes).')
     .option('--api-http', 'Enable HTTP communication (adds "http" to rpc.modes).')

@@ -1,4 +1,8 @@
-export { loadConfig, ConfigError, expandHome } from './load.js';
+export { loadConfig, configDataPath, ConfigError, expandHome } from './load.js';
+export { dataPathConfigFile, installNetworkConfig, readDataPathConfig } from './data_path_config.js';
+export type { NetworkConfigInstall } from './data_path_config.js';
+export { unusedConfigKeys } from './unused.js';
+export type { UnusedConfigKey } from './unused.js';
 export type { ConfigFlags } from './load.js';
 export { defaultConfig } from './defaults.js';
 export { NETWORKS, networkPreset } from './networks.js';

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { compileValidator } from '../../lib/codec/index.js';
+import { readDataPathConfig } from './data_path_config.js';
+import { ConfigError } from './errors.js';
 import { defaultConfig } from './defaults.js';
 import { mergeConfig } from './merge.js';
 import { networkPreset } from './networks.js';
@@ -21,12 +23,7 @@ export interface ConfigFlags {
   log?: LogLevel;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export { ConfigError };
 
 export const expandHome = (path: string): string => (path === '~' || path.startsWith('~/') ? `${homedir()}${path.slice(1)}` : path);
 
@@ -66,8 +63,15 @@ const resolveFiles = (config: Partial<ApplicationConfig>, dir: string): Partial<
   return out;
 };
 
+/** The data path a command works on: the flag, else the config file's, else Kestrel's default. */
+export const configDataPath = (flags: ConfigFlags = {}): string => {
+  const fromFile = flags.config !== undefined ? readConfigFile(flags.config).config.system?.dataPath : undefined;
+  return resolve(expandHome(flags.dataPath ?? fromFile ?? defaultConfig().system.dataPath));
+};
+
 /**
- * Defaults <- network preset <- config file <- flags, then validated; every problem is
+ * Defaults <- network preset (or the config saved under the data path, as Klayr Core reads
+ * `<dataPath>/config/config.json`) <- config file <- flags, then validated; every problem is
  * reported with its JSON path and nothing starts on a wrong config.
  */
 export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
@@ -79,7 +83,8 @@ export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
     throw new ConfigError([(e as Error).message]);
   }
   const file = flags.config !== undefined ? readConfigFile(flags.config) : undefined;
-  const layered = mergeConfig(defaultConfig(), preset, file === undefined ? undefined : resolveFiles(file.config, file.dir));
+  const base = readDataPathConfig(configDataPath(flags)) ?? preset;
+  const layered = mergeConfig(defaultConfig(), base, file === undefined ? undefined : resolveFiles(file.config, file.dir));
   const config = mergeConfig(layered, flagLayer(flags, layered.rpc?.modes ?? []));
   const problems = validateConfig(config).map((i) => `config${i.dataPath}: ${i.message}`);
   if (problems.length > 0) throw new ConfigError(problems);

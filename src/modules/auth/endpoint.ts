@@ -5,6 +5,7 @@ import { decodeTransaction, validateTransaction, verifyTransactionSignatures } f
 import type { TransactionObject } from '../../lib/transaction/index.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBetween, hexBytes, transactionHex } from '../../rpc/params.js';
 import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './module.js';
 import { multisigRegMsgSchema } from './schemas.js';
 import { hasUserAccount } from '../token/stores.js';
@@ -16,10 +17,11 @@ const transactionParam = (value: unknown): TransactionObject => {
   return tx;
 };
 
-const keySignature = (publicKeyMin: number) => ({
+/** An Ed25519 public key and its signature: 64 bytes, or empty for an optional key that did not sign. */
+const keySignature = (signatureMinBytes: number) => ({
   type: 'object',
   required: ['publicKey', 'signature'],
-  properties: { publicKey: { type: 'string', minLength: 64, maxLength: 64 }, signature: { type: 'string', minLength: publicKeyMin, maxLength: 128 } },
+  properties: { publicKey: hexBytes(32), signature: hexBetween(signatureMinBytes, 64) },
 });
 
 /**
@@ -40,7 +42,7 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
     },
   },
   isValidSignature: {
-    params: { type: 'object', required: ['transaction'], properties: { transaction: { type: 'string', format: 'hex' } } },
+    params: { type: 'object', required: ['transaction'], properties: { transaction: transactionHex } },
     handler: ({ params }) => {
       const tx = transactionParam(params.transaction);
       const account = getAuthAccount(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_AUTH_ACCOUNT;
@@ -53,7 +55,7 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
     },
   },
   isValidNonce: {
-    params: { type: 'object', required: ['transaction'], properties: { transaction: { type: 'string', format: 'hex' } } },
+    params: { type: 'object', required: ['transaction'], properties: { transaction: transactionHex } },
     handler: ({ params }) => {
       const tx = transactionParam(params.transaction);
       const account = getAuthAccount(state(), addressFromPublicKey(tx.senderPublicKey)) ?? DEFAULT_AUTH_ACCOUNT;
@@ -66,7 +68,7 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
     params: {
       type: 'object',
       required: ['mandatory', 'optional'],
-      properties: { mandatory: { type: 'array', items: keySignature(128), minItems: 1, maxItems: 64 }, optional: { type: 'array', items: keySignature(0), minItems: 0, maxItems: 64 } },
+      properties: { mandatory: { type: 'array', items: keySignature(64), minItems: 1, maxItems: 64 }, optional: { type: 'array', items: keySignature(0), minItems: 0, maxItems: 64 } },
     },
     handler: ({ params }) => {
       type Pair = { publicKey: string; signature: string };

@@ -1,8 +1,9 @@
 import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
-import type { StateModule, StoreAccess, TransactionContext, VerifyStatus } from '../../engine/state_machine/module.js';
-import { authAccountSchema } from './schemas.js';
+import type { GenesisContext, StateModule, StoreAccess, TransactionContext, VerifyStatus } from '../../engine/state_machine/module.js';
+import { initAuthGenesis } from './genesis.js';
+import { authAccountSchema, genesisAuthStoreSchema } from './schemas.js';
 import { authEventSchemas, registerMultisignatureCommand } from './register_multisignature.js';
 import type { AuthAccount } from './schemas.js';
 
@@ -16,11 +17,16 @@ export const getAuthAccount = (view: StoreAccess, address: Buffer): AuthAccount 
 export const nonceStatus = (txNonce: bigint, accountNonce: bigint): VerifyStatus =>
   txNonce < accountNonce ? VERIFY_STATUS.FAIL : txNonce > accountNonce ? VERIFY_STATUS.PENDING : VERIFY_STATUS.OK;
 
-/** The auth module's transaction hooks: nonce and signatures checked, nonce incremented. */
+/** The auth module: genesis accounts, and the transaction hooks (nonce and signatures checked, nonce incremented). */
 export class AuthModule implements StateModule {
   readonly name = MODULE_NAME;
   readonly commands = [registerMultisignatureCommand()];
   readonly events = Object.entries(authEventSchemas).map(([name, data]) => ({ name, data }));
+  readonly assets = [{ version: 0, data: genesisAuthStoreSchema }];
+
+  initGenesisState(ctx: GenesisContext): void {
+    initAuthGenesis(ctx);
+  }
 
   verifyTransaction(ctx: TransactionContext): VerifyStatus {
     const account = getAuthAccount(ctx, ctx.senderAddress) ?? DEFAULT_AUTH_ACCOUNT;

@@ -31,3 +31,40 @@ export interface AuthAccount {
   mandatoryKeys: Buffer[];
   optionalKeys: Buffer[];
 }
+
+const genesisKeys = { type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 } } as const;
+
+/** The auth module's genesis asset (klayr-framework's genesisAuthStoreSchema): addresses are not length-limited here. */
+export const genesisAuthStoreSchema = {
+  $id: '/auth/module/genesis',
+  type: 'object',
+  required: ['authDataSubstore'],
+  properties: {
+    authDataSubstore: {
+      type: 'array',
+      fieldNumber: 1,
+      items: {
+        type: 'object',
+        required: ['address', 'authAccount'],
+        properties: {
+          address: { dataType: 'bytes', fieldNumber: 1 },
+          authAccount: {
+            type: 'object',
+            fieldNumber: 2,
+            required: ['nonce', 'numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
+            properties: {
+              nonce: { dataType: 'uint64', fieldNumber: 1 },
+              numberOfSignatures: { dataType: 'uint32', fieldNumber: 2 },
+              mandatoryKeys: { ...genesisKeys, fieldNumber: 3 },
+              optionalKeys: { ...genesisKeys, fieldNumber: 4 },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const satisfies Schema;
+
+export interface GenesisAuthStore {
+  authDataSubstore: { address: Buffer; authAccount: AuthAccount }[];
+}

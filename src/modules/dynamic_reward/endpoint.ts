@@ -1,6 +1,7 @@
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { uint32 } from '../../rpc/params.js';
 import { validatorsParamsSchema } from '../validators/schemas.js';
 import { validatorsStore } from '../validators/stores.js';
 import { defaultRewardAtHeight, validatorBlockReward } from './config.js';
@@ -12,7 +13,7 @@ interface ValidatorsParams {
   validators: { address: Buffer; bftWeight: bigint }[];
 }
 
-const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0 } } } as const;
+const heightParams = { type: 'object', required: ['height'], properties: { height: uint32 } } as const;
 
 /** The dynamicReward namespace (with the reward methods it inherits), as klayr-framework answers. */
 export const dynamicRewardEndpoints = (

@@ -18,6 +18,18 @@ const generatorFeeProcessedSchema = {
     generatorAmount: { dataType: 'uint64', fieldNumber: 4 },
   },
 } as const satisfies Schema;
+/** Logged for cross-chain message fees, which come with interoperability's commands. */
+const relayerFeeProcessedSchema = {
+  $id: '/fee/events/relayerFeeProcessed',
+  type: 'object',
+  required: ['ccmID', 'relayerAddress', 'burntAmount', 'relayerAmount'],
+  properties: {
+    ccmID: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 },
+    relayerAddress: { dataType: 'bytes', format: 'klayr32', fieldNumber: 2 },
+    burntAmount: { dataType: 'uint64', fieldNumber: 3 },
+    relayerAmount: { dataType: 'uint64', fieldNumber: 4 },
+  },
+} as const satisfies Schema;
 const emptySchema = { $id: '/klayr/empty', type: 'object', properties: {} } as const satisfies Schema;
 const generatorFeeProcessed = compile<{ senderAddress: Buffer; generatorAddress: Buffer; burntAmount: bigint; generatorAmount: bigint }>(generatorFeeProcessedSchema);
 
@@ -30,6 +42,7 @@ export class FeeModule implements StateModule {
   readonly name = MODULE_NAME;
   readonly events = [
     { name: 'generatorFeeProcessed', data: generatorFeeProcessedSchema },
+    { name: 'relayerFeeProcessed', data: relayerFeeProcessedSchema },
     { name: 'insufficientFee', data: emptySchema },
   ];
 

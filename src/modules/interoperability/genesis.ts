@@ -34,7 +34,7 @@ interface GenesisInteroperability {
 }
 
 const genesisCodec: CompiledSchema<GenesisInteroperability> = compile<GenesisInteroperability>(genesisInteroperabilitySchema);
-const outboxRootSchema = { $id: '/modules/interoperability/outbox', type: 'object', required: ['root'], properties: { root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 } } } as const satisfies Schema;
+export const outboxRootSchema = { $id: '/modules/interoperability/outbox', type: 'object', required: ['root'], properties: { root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 } } } as const satisfies Schema;
 
 export const interopStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeof INTEROP_STORES) => ctx.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
 
@@ -136,7 +136,8 @@ export const initInteroperabilityGenesis = (ctx: GenesisContext): void => {
 /** Each registered sidechain whose message fees are in this chain's native token needs its escrow account. */
 export const finalizeInteroperabilityGenesis = (ctx: GenesisContext): void => {
   const g = decode(ctx);
-  if (g === undefined) return;
+  // Klayr's finalizeGenesisState decodes the asset unconditionally, so it cannot process a genesis block without one
+  if (g === undefined) throw new Error('Genesis block has no interoperability asset, which the interoperability module requires.');
   for (const { chainID, channelData } of g.chainInfos) {
     const native = channelData.messageFeeTokenID.subarray(0, 4).equals(ctx.chainID);
     if (native && !tokenStore(ctx, 'escrow').has(Buffer.concat([chainID, channelData.messageFeeTokenID]))) throw new Error("Corresponding escrow account doesn't exist.");

@@ -320,12 +320,14 @@ export const registeredNamesSchema = {
 } as const satisfies Schema;
 
 const chainInfo = genesisInteroperabilitySchema.properties.chainInfos.items.properties;
+/** A store schema embedded in the genesis asset, as the store itself has it: without the field number of the embedding. */
+const standalone = <S extends { fieldNumber: number }>({ fieldNumber: _, ...schema }: S): Omit<S, 'fieldNumber'> => schema;
 /** Store schemas: the genesis asset embeds Klayr's store schemas as they are. */
-export const chainAccountSchema = chainInfo.chainData;
-export const channelDataSchema = chainInfo.channelData;
-export const chainValidatorsSchema = chainInfo.chainValidators;
-export const terminatedStateSchema = genesisInteroperabilitySchema.properties.terminatedStateAccounts.items.properties.terminatedStateAccount;
-export const terminatedOutboxSchema = genesisInteroperabilitySchema.properties.terminatedOutboxAccounts.items.properties.terminatedOutboxAccount;
+export const chainAccountSchema = standalone(chainInfo.chainData);
+export const channelDataSchema = standalone(chainInfo.channelData);
+export const chainValidatorsSchema = standalone(chainInfo.chainValidators);
+export const terminatedStateSchema = standalone(genesisInteroperabilitySchema.properties.terminatedStateAccounts.items.properties.terminatedStateAccount);
+export const terminatedOutboxSchema = standalone(genesisInteroperabilitySchema.properties.terminatedOutboxAccounts.items.properties.terminatedOutboxAccount);
 
 /** A cross-chain message (klayr-framework ccmSchema). */
 export const ccmSchema = {

@@ -2,6 +2,7 @@ import { compile } from '../../lib/codec/index.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBytes } from '../../rpc/params.js';
 import type { PoSConfig } from './config.js';
 import { q96, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub } from '../../lib/math/q96.js';
 import type { BlockHeader } from '../../lib/chain/block.js';
@@ -93,7 +94,7 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
       },
     },
     getLockedReward: {
-      params: { type: 'object', required: ['address', 'tokenID'], properties: { address: { type: 'string', format: 'klayr32' }, tokenID: { type: 'string', format: 'hex' } } },
+      params: { type: 'object', required: ['address', 'tokenID'], properties: { address: { type: 'string', format: 'klayr32' }, tokenID: hexBytes(8) } },
       handler: ({ params }) => {
         const view = state();
         const tokenID = Buffer.from(params.tokenID as string, 'hex');

@@ -6,6 +6,9 @@ import { MODULE_NAME } from './stores.js';
 const address = (fieldNumber: number) => ({ dataType: 'bytes', format: 'klayr32', fieldNumber }) as const;
 
 export const posEventSchemas = {
+  // Klayr's registration order, which system_getMetadata lists
+  validatorBanned: { $id: '/pos/events/validatorBannedData', type: 'object', required: ['address', 'height'], properties: { address: address(1), height: { dataType: 'uint32', fieldNumber: 2 } } },
+  validatorPunished: { $id: '/pos/events/punishValidatorData', type: 'object', required: ['address', 'height'], properties: { address: address(1), height: { dataType: 'uint32', fieldNumber: 2 } } },
   validatorRegistered: {
     $id: '/pos/events/registerValidatorData',
     type: 'object',
@@ -18,20 +21,18 @@ export const posEventSchemas = {
     required: ['senderAddress', 'validatorAddress', 'amount', 'result'],
     properties: { senderAddress: address(1), validatorAddress: address(2), amount: { dataType: 'sint64', fieldNumber: 3 }, result: { dataType: 'uint32', fieldNumber: 4 } },
   },
-  rewardsAssigned: {
-    $id: '/pos/events/rewardsAssignedData',
-    type: 'object',
-    required: ['stakerAddress', 'validatorAddress', 'tokenID', 'amount'],
-    properties: { stakerAddress: address(1), validatorAddress: address(2), tokenID: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 3 }, amount: { dataType: 'uint64', fieldNumber: 4 } },
-  },
   commissionChange: {
     $id: '/pos/events/commissionChangeData',
     type: 'object',
     required: ['validatorAddress', 'oldCommission', 'newCommission'],
     properties: { validatorAddress: address(1), oldCommission: { dataType: 'uint32', fieldNumber: 2 }, newCommission: { dataType: 'uint32', fieldNumber: 3 } },
   },
-  validatorPunished: { $id: '/pos/events/punishValidatorData', type: 'object', required: ['address', 'height'], properties: { address: address(1), height: { dataType: 'uint32', fieldNumber: 2 } } },
-  validatorBanned: { $id: '/pos/events/validatorBannedData', type: 'object', required: ['address', 'height'], properties: { address: address(1), height: { dataType: 'uint32', fieldNumber: 2 } } },
+  rewardsAssigned: {
+    $id: '/pos/events/rewardsAssignedData',
+    type: 'object',
+    required: ['stakerAddress', 'validatorAddress', 'tokenID', 'amount'],
+    properties: { stakerAddress: address(1), validatorAddress: address(2), tokenID: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 3 }, amount: { dataType: 'uint64', fieldNumber: 4 } },
+  },
 } as const satisfies Record<string, Schema>;
 
 type PosEvent = keyof typeof posEventSchemas;

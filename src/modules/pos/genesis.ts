@@ -11,6 +11,7 @@ import { EMPTY_KEY, MODULE_NAME, posStore } from './stores.js';
 import { compareUnlocks } from './commands/stake.js';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
+const MAX_NUMBER_SENT_STAKES = 10;
 const genesisCodec: CompiledSchema<GenesisPoSStore> = compile<GenesisPoSStore>(genesisStoreSchema);
 const hex = (b: Buffer): string => b.toString('hex');
 const unique = (items: readonly Buffer[]): boolean => new Set(items.map(hex)).size === items.length;
@@ -93,7 +94,8 @@ export const initPoSGenesis = (ctx: GenesisContext, config: PoSConfig): void => 
 };
 
 const checkStaker = (staker: GenesisPoSStore['stakers'][number], validators: Map<string, GenesisPoSStore['validators'][number]>, config: PoSConfig): void => {
-  if (staker.stakes.length > config.maxNumberSentStakes) throw new Error(`Sent stake exceeds max stake ${config.maxNumberSentStakes}.`);
+  // Klayr's genesis checks its constant, not modules.pos.maxNumberSentStakes
+  if (staker.stakes.length > MAX_NUMBER_SENT_STAKES) throw new Error(`Sent stake exceeds max stake ${MAX_NUMBER_SENT_STAKES}.`);
   const targets = staker.stakes.map((s) => s.validatorAddress);
   if (!unique(targets)) throw new Error('Sent stake validator address is not unique.');
   if (!ordered(targets)) throw new Error('Sent stake validator address is not lexicographically ordered.');

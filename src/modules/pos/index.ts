@@ -9,6 +9,7 @@ import { changeCommissionCommand } from './commands/change_commission.js';
 import { reportMisbehaviorCommand } from './commands/report_misbehavior.js';
 import { claimRewardsCommand, unlockCommand, updateGeneratorKeyCommand } from './commands/staker_commands.js';
 import { posEventSchemas } from './events.js';
+import { genesisStoreSchema } from './schemas.js';
 import type { TokenMethod } from '../token/method.js';
 
 /** The PoS module: genesis, validator registration and staking, and per block the validators' productivity and the round-end election. */
@@ -17,20 +18,22 @@ export class PoSModule implements StateModule {
 
   readonly commands;
   readonly events = Object.entries(posEventSchemas).map(([name, data]) => ({ name, data }));
+  readonly assets = [{ version: 0, data: genesisStoreSchema }];
 
   constructor(
     private readonly config: PoSConfig,
     private readonly blockTime = 10,
     token?: TokenMethod,
   ) {
+    // Klayr's registration order, which system_getMetadata lists
     this.commands = token === undefined ? [] : [
             registerValidatorCommand(config),
+            reportMisbehaviorCommand(config, token),
+            unlockCommand(config, token),
+            updateGeneratorKeyCommand(),
             stakeCommand(config, token),
             changeCommissionCommand(config),
-            unlockCommand(config, token),
             claimRewardsCommand(token),
-            updateGeneratorKeyCommand(),
-            reportMisbehaviorCommand(config, token),
           ];
   }
 

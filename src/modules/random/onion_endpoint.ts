@@ -1,6 +1,7 @@
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBytes } from '../../rpc/params.js';
 import type { OnionGenerator } from '../../workers/onion_pool.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
 
@@ -10,7 +11,7 @@ export const DEFAULT_SET_HASH_ONION_DISTANCE = 1000;
 export const MAX_HASH_ONION_COUNT = 10_000_000;
 
 const addressParams = { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } } as const;
-const hex16 = { type: 'string', format: 'hex', minLength: 32, maxLength: 32 } as const;
+const hex16 = hexBytes(16);
 
 /**
  * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
@@ -26,7 +27,7 @@ export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerat
         address: { type: 'string', format: 'klayr32' },
         seed: hex16,
         count: { type: 'integer', minimum: 1, maximum: MAX_HASH_ONION_COUNT },
-        distance: { type: 'integer', minimum: 1 },
+        distance: { type: 'integer', minimum: 1, maximum: MAX_HASH_ONION_COUNT },
         hashes: { type: 'array', minItems: 1, items: hex16 },
       },
     },

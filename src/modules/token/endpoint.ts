@@ -1,12 +1,13 @@
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { EndpointDefinition } from '../../rpc/registry.js';
+import { hexBytes } from '../../rpc/params.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
 import { ADDRESS_LENGTH, ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
 
 const address = { type: 'string', format: 'klayr32' } as const;
-const tokenID = { type: 'string', format: 'hex', minLength: 16, maxLength: 16 } as const;
+const tokenID = hexBytes(TOKEN_ID_LENGTH);
 const hex = (b: Buffer): string => b.toString('hex');
 const range = (length: number) => ({ gte: Buffer.alloc(length, 0), lte: Buffer.alloc(length, 255) });
 const balanceJSON = (u: UserAccount) => ({ availableBalance: u.availableBalance.toString(), lockedBalances: u.lockedBalances.map((b) => ({ amount: b.amount.toString(), module: b.module })) });
@@ -90,7 +91,7 @@ export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointCo
     handler: ({ params }) => ({ exists: tokenStore(state(), 'user').has(userKey(klayr32ToAddress(params.address as string), Buffer.from(params.tokenID as string, 'hex'))) }),
   },
   hasEscrowAccount: {
-    params: { type: 'object', required: ['tokenID', 'escrowChainID'], properties: { tokenID, escrowChainID: { type: 'string', format: 'hex' } } },
+    params: { type: 'object', required: ['tokenID', 'escrowChainID'], properties: { tokenID, escrowChainID: hexBytes(CHAIN_ID_LENGTH) } },
     handler: ({ params }) => ({ exists: tokenStore(state(), 'escrow').has(Buffer.concat([Buffer.from(params.escrowChainID as string, 'hex'), Buffer.from(params.tokenID as string, 'hex')])) }),
   },
 });

@@ -1,6 +1,7 @@
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema, SchemaProperty } from '../../lib/codec/index.js';
 import type { MethodContext } from '../../engine/state_machine/module.js';
+import { emptySchema } from '../metadata.js';
 import { MODULE_NAME } from './stores.js';
 
 const address = (fieldNumber: number) => ({ dataType: 'bytes', format: 'klayr32', fieldNumber }) as const;
@@ -8,16 +9,32 @@ const tokenID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 8, max
 const uint64 = (fieldNumber: number) => ({ dataType: 'uint64', fieldNumber }) as const;
 const result = (fieldNumber: number) => ({ dataType: 'uint32', fieldNumber }) as const;
 const moduleName = (fieldNumber: number) => ({ dataType: 'string', minLength: 1, maxLength: 32, fieldNumber }) as const;
+const chainID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber }) as const;
+const ccmID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber }) as const;
 
 const eventSchema = <P extends Record<string, SchemaProperty>>(id: string, properties: P) => ({ $id: `/token/events/${id}`, type: 'object', required: Object.keys(properties), properties }) as const satisfies Schema;
 
+/** Klayr's token events in its registration order, which system_getMetadata lists (the cross-chain ones come with interoperability). */
 export const tokenEventSchemas = {
   transfer: eventSchema('transfer', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
-  lock: eventSchema('lock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
-  unlock: eventSchema('unlock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  transferCrossChain: eventSchema('transferCrossChain', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), receivingChainID: chainID(5), result: result(6) }),
+  ccmTransfer: eventSchema('ccmTransfer', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), receivingChainID: chainID(5), result: result(6) }),
   mint: eventSchema('mint', { address: address(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
   burn: eventSchema('burn', { address: address(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
+  lock: eventSchema('lock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  unlock: eventSchema('unlock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  initializeToken: eventSchema('initializeTokenEvent', { tokenID: tokenID(1), result: result(2) }),
   initializeUserAccount: eventSchema('initializeUserAccount', { address: address(1), tokenID: tokenID(2), initializationFee: uint64(3), result: result(4) }),
+  initializeEscrowAccount: eventSchema('initializeEscrowAccount', { chainID: chainID(1), tokenID: tokenID(2), initializationFee: uint64(3), result: result(4) }),
+  recover: eventSchema('recover', { terminatedChainID: chainID(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
+  beforeCCCExecution: eventSchema('beforeCCCExecution', { ccmID: ccmID(1), messageFeeTokenID: tokenID(2), relayerAddress: address(3), result: result(4) }),
+  beforeCCMForwarding: eventSchema('beforeCCMForwarding', { ccmID: ccmID(1), messageFeeTokenID: tokenID(2), result: result(3) }),
+  allTokensSupported: emptySchema,
+  allTokensSupportRemoved: emptySchema,
+  allTokensFromChainSupported: eventSchema('allTokensFromChainSupported', { chainID: chainID(1) }),
+  allTokensFromChainSupportRemoved: eventSchema('allTokensFromChainSupportRemoved', { chainID: chainID(1) }),
+  tokenIDSupported: eventSchema('tokenIDSupported', { tokenID: tokenID(1) }),
+  tokenIDSupportRemoved: eventSchema('tokenIDSupportRemoved', { tokenID: tokenID(1) }),
 };
 
 /** Klayr's token event result codes. */

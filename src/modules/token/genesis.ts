@@ -4,20 +4,25 @@ import type { CompiledSchema } from '../../lib/codec/index.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import { escrowStoreSchema, genesisTokenStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 import type { GenesisTokenStore, UserAccount } from './schemas.js';
-import { ADDRESS_LENGTH, ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, MODULE_NAME, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
+import { ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, MODULE_NAME, tokenStore, userKey } from './stores.js';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 const genesisCodec: CompiledSchema<GenesisTokenStore> = compile<GenesisTokenStore>(genesisTokenStoreSchema);
 const hex = (b: Buffer): string => b.toString('hex');
 
-const assertSorted = <T>(items: readonly T[], compare: (a: T, b: T) => number, message: string): void => {
-  for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) throw new Error(message);
-};
-const assertUnique = (keys: readonly Buffer[], describe: (i: number) => string): void => {
+/**
+ * Klayr's checks over a genesis list, entry by entry (so the first offending entry names the
+ * rule): its key seen before, then the entry out of its sorted place, then `each` on the entry.
+ */
+const checkEntries = <T>(items: readonly T[], key: (item: T) => Buffer, compare: (a: T, b: T) => number, duplicated: (item: T) => string, unsorted: string, each?: (item: T) => void): void => {
+  const sorted = [...items].sort(compare);
   const seen = new Set<string>();
-  keys.forEach((k, i) => {
-    if (seen.has(hex(k))) throw new Error(describe(i));
-    seen.add(hex(k));
+  items.forEach((item, i) => {
+    const k = hex(key(item));
+    if (seen.has(k)) throw new Error(duplicated(item));
+    seen.add(k);
+    if (compare(item, sorted[i]!) !== 0) throw new Error(unsorted);
+    each?.(item);
   });
 };
 const byAddressThenToken = (a: { address: Buffer; tokenID: Buffer }, b: { address: Buffer; tokenID: Buffer }): number =>
@@ -36,11 +41,8 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
   const genesis = genesisCodec.decode(bytes);
   genesisCodec.validate(genesis);
 
-  const users = genesis.userSubstore;
-  assertUnique(users.map((u) => userKey(u.address, u.tokenID)), (i) => `Address ${addressToKlayr32(users[i]!.address)} and tokenID ${hex(users[i]!.tokenID)} pair is duplicated.`);
-  assertSorted(users, byAddressThenToken, 'UserSubstore must be sorted by address and tokenID.');
   const userStore = tokenStore(ctx, 'user');
-  for (const user of users) {
+  const checkUser = (user: GenesisTokenStore['userSubstore'][number]): void => {
     const modules = new Set<string>();
     let last = '';
     for (const locked of user.lockedBalances) {
@@ -51,17 +53,29 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
     }
     if (modules.size !== user.lockedBalances.length) throw new Error(`Address ${addressToKlayr32(user.address)} has duplicate module in locked balances.`);
     userStore.setWithSchema(userKey(user.address, user.tokenID), normalizeUser(user), userStoreSchema);
-  }
+  };
+  checkEntries(
+    genesis.userSubstore,
+    (u) => userKey(u.address, u.tokenID),
+    byAddressThenToken,
+    (u) => `Address ${addressToKlayr32(u.address)} and tokenID ${hex(u.tokenID)} pair is duplicated.`,
+    'UserSubstore must be sorted by address and tokenID.',
+    checkUser,
+  );
 
   const supplies = genesis.supplySubstore;
-  assertUnique(supplies.map((s) => s.tokenID), (i) => `Supply store token ID ${hex(supplies[i]!.tokenID)} is duplicated.`);
-  assertSorted(supplies, (a, b) => Buffer.compare(a.tokenID, b.tokenID), 'SupplySubstore must be sorted by tokenID.');
+  checkEntries(supplies, (s) => s.tokenID, (a, b) => Buffer.compare(a.tokenID, b.tokenID), (s) => `Supply store token ID ${hex(s.tokenID)} is duplicated.`, 'SupplySubstore must be sorted by tokenID.');
   const supplyStore = tokenStore(ctx, 'supply');
   for (const s of supplies) supplyStore.setWithSchema(s.tokenID, { totalSupply: s.totalSupply }, supplyStoreSchema);
 
   const escrows = genesis.escrowSubstore;
-  assertUnique(escrows.map((e) => Buffer.concat([e.escrowChainID, e.tokenID])), (i) => `Escrow store escrowChainID ${hex(escrows[i]!.escrowChainID)} and tokenID ${hex(escrows[i]!.tokenID)} pair is duplicated.`);
-  assertSorted(escrows, (a, b) => Buffer.compare(a.escrowChainID, b.escrowChainID) || Buffer.compare(a.tokenID, b.tokenID), 'EscrowSubstore must be sorted by escrowChainID and tokenID.');
+  checkEntries(
+    escrows,
+    (e) => Buffer.concat([e.escrowChainID, e.tokenID]),
+    (a, b) => Buffer.compare(a.escrowChainID, b.escrowChainID) || Buffer.compare(a.tokenID, b.tokenID),
+    (e) => `Escrow store escrowChainID ${hex(e.escrowChainID)} and tokenID ${hex(e.tokenID)} pair is duplicated.`,
+    'EscrowSubstore must be sorted by escrowChainID and tokenID.',
+  );
   const escrowStore = tokenStore(ctx, 'escrow');
   for (const e of escrows) escrowStore.setWithSchema(Buffer.concat([e.escrowChainID, e.tokenID]), { amount: e.amount }, escrowStoreSchema);
 
@@ -71,46 +85,45 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
     if (supported[0]!.supportedTokenIDs.length !== 0) throw new Error('supportedTokenIds must be an empty array when all tokens are supported.');
     supportedStore.setWithSchema(ALL_SUPPORTED_TOKENS_KEY, { supportedTokenIDs: [] }, supportedTokensStoreSchema);
   } else if (supported.length > 0) {
-    for (const s of supported) if (s.chainID.length !== CHAIN_ID_LENGTH) throw new Error(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
-    assertUnique(supported.map((s) => s.chainID), (i) => `supportedTokenIDsSet chain ID ${hex(supported[i]!.chainID)} is duplicated.`);
-    assertSorted(supported, (a, b) => Buffer.compare(a.chainID, b.chainID), 'supportedTokensSubstore must be sorted by chainID.');
-    for (const s of supported) {
+    const byChain = (a: { chainID: Buffer }, b: { chainID: Buffer }): number => Buffer.compare(a.chainID, b.chainID);
+    const sorted = [...supported].sort(byChain);
+    const seen = new Set<string>();
+    supported.forEach((s, i) => {
+      // Klayr's order, entry by entry: the chain ID's length, a repeated chain, the sorted place, the token IDs
+      if (s.chainID.length !== CHAIN_ID_LENGTH) throw new Error(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
+      if (seen.has(hex(s.chainID))) throw new Error(`supportedTokenIDsSet chain ID ${hex(s.chainID)} is duplicated.`);
+      seen.add(hex(s.chainID));
+      if (byChain(s, sorted[i]!) !== 0) throw new Error('supportedTokensSubstore must be sorted by chainID.');
       const ids = s.supportedTokenIDs;
       const unique = new Set(ids.map(hex)).size === ids.length;
-      const ordered = ids.every((id, i) => i === 0 || Buffer.compare(ids[i - 1]!, id) < 0);
+      const ordered = ids.every((id, j) => j === 0 || Buffer.compare(ids[j - 1]!, id) < 0);
       if (!unique || !ordered) throw new Error('supportedTokensSubstore tokenIDs must be unique and sorted by lexicographically.');
       if (!ids.every((id) => id.subarray(0, CHAIN_ID_LENGTH).equals(s.chainID))) throw new Error('supportedTokensSubstore tokenIDs must match the chainID.');
       supportedStore.setWithSchema(s.chainID, { supportedTokenIDs: ids }, supportedTokensStoreSchema);
-    }
+    });
   }
 
-  checkSupplies(ctx);
+  checkSupplies(ctx, genesis);
 };
 
-/** Every native token's stored total supply equals its balances, locks and escrows. */
-const checkSupplies = (ctx: GenesisContext): void => {
+/**
+ * Every native token's stored total supply equals its balances, locks and escrows. Klayr sums
+ * the stores it just wrote; genesis starts from empty stores, so those hold exactly the asset's
+ * (checked unique, sorted) entries, which are summed here without reading them back.
+ */
+const checkSupplies = (ctx: GenesisContext, genesis: GenesisTokenStore): void => {
   const computed = new Map<string, bigint>();
   const add = (tokenID: Buffer, amount: bigint): void => {
-    computed.set(hex(tokenID), (computed.get(hex(tokenID)) ?? 0n) + amount);
+    const id = hex(tokenID);
+    computed.set(id, (computed.get(id) ?? 0n) + amount);
   };
-  const users = tokenStore(ctx, 'user').iterateWithSchema<UserAccount>(
-    { gte: Buffer.alloc(ADDRESS_LENGTH + TOKEN_ID_LENGTH, 0), lte: Buffer.alloc(ADDRESS_LENGTH + TOKEN_ID_LENGTH, 255) },
-    userStoreSchema,
-  );
-  for (const { key, value } of users) {
-    const tokenID = key.subarray(ADDRESS_LENGTH);
-    if (tokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID)) add(tokenID, value.availableBalance + value.lockedBalances.reduce((s, l) => s + l.amount, 0n));
+  for (const user of genesis.userSubstore) {
+    if (user.tokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID)) add(user.tokenID, user.lockedBalances.reduce((s, l) => s + l.amount, user.availableBalance));
   }
-  const escrows = tokenStore(ctx, 'escrow').iterateWithSchema<{ amount: bigint }>(
-    { gte: Buffer.alloc(CHAIN_ID_LENGTH + TOKEN_ID_LENGTH, 0), lte: Buffer.alloc(CHAIN_ID_LENGTH + TOKEN_ID_LENGTH, 255) },
-    escrowStoreSchema,
-  );
-  for (const { key, value } of escrows) add(key.subarray(CHAIN_ID_LENGTH), value.amount);
+  for (const escrow of genesis.escrowSubstore) add(escrow.tokenID, escrow.amount);
   for (const [tokenID, supply] of computed) if (supply > MAX_UINT64) throw new Error(`Total supply for tokenID: ${tokenID} exceeds uint64 range.`);
-  const stored = new Map(
-    tokenStore(ctx, 'supply')
-      .iterateWithSchema<{ totalSupply: bigint }>({ gte: Buffer.alloc(TOKEN_ID_LENGTH, 0), lte: Buffer.alloc(TOKEN_ID_LENGTH, 255) }, supplyStoreSchema)
-      .map(({ key, value }) => [hex(key), value.totalSupply]),
-  );
-  for (const [tokenID, supply] of computed) if (stored.get(tokenID) !== supply) throw new Error('Stored total supply conflicts with computed supply.');
+  const stored = new Map(genesis.supplySubstore.map((s) => [hex(s.tokenID), s.totalSupply]));
+  // a stored supply of 0 conflicts even with a computed 0 (Klayr tests the stored value's truthiness)
+  for (const [tokenID, supply] of computed) if (!stored.get(tokenID) || stored.get(tokenID) !== supply) throw new Error('Stored total supply conflicts with computed supply.');
+  for (const [tokenID, supply] of stored) if (!computed.has(tokenID) && supply !== 0n) throw new Error('Stored total supply is non zero but cannot be computed.');
 };

@@ -60,7 +60,7 @@ export const userStoreSchema = {
     lockedBalances: {
       type: 'array',
       fieldNumber: 2,
-      items: { type: 'object', required: ['module', 'amount'], properties: { module: { dataType: 'string', fieldNumber: 1 }, amount: { dataType: 'uint64', fieldNumber: 2 } } },
+      items: { type: 'object', required: ['module', 'amount'], properties: { module: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: 32 }, amount: { dataType: 'uint64', fieldNumber: 2 } } },
     },
   },
 } as const satisfies Schema;

@@ -1,0 +1,54 @@
+import { rewardConfig } from '../../modules/dynamic_reward/config.js';
+import { feeConfig } from '../../modules/fee/endpoint.js';
+import { posConfig } from '../../modules/pos/config.js';
+import { defaultConfig } from './defaults.js';
+import type { ApplicationConfig } from './types.js';
+
+/** A key the config schema accepts (Klayr Core's) that Kestrel does not act on yet. */
+export interface UnusedConfigKey {
+  key: string;
+  reason: string;
+}
+
+const NO_P2P = 'Kestrel has no peer-to-peer networking yet';
+
+/** Klayr Core's mainchain modules, which Kestrel runs. */
+const MODULES = ['auth', 'validators', 'token', 'fee', 'interoperability', 'pos', 'random', 'dynamicReward', 'legacy'];
+
+/** The module settings Kestrel reads: the keys of its module config builders, which take them by name. */
+const readModuleKeys = (): Record<string, ReadonlySet<string>> => {
+  const chainID = Buffer.alloc(4);
+  const { roundLength: _derived, ...pos } = posConfig(chainID);
+  return {
+    pos: new Set(Object.keys(pos)),
+    fee: new Set([...Object.keys(feeConfig(chainID)), 'feePoolAddress']),
+    dynamicReward: new Set(Object.keys(rewardConfig(chainID))),
+    token: new Set(['userAccountInitializationFee', 'escrowAccountInitializationFee']),
+  };
+};
+
+const set = (value: unknown): boolean => value !== undefined && !(Array.isArray(value) && value.length === 0);
+
+/** Every key of the config that is set and that Kestrel would ignore, with why. */
+export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] => {
+  const unused: UnusedConfigKey[] = [];
+  const { network } = config;
+  for (const key of ['seedPeers', 'fixedPeers', 'whitelistedPeers', 'blacklistedIPs', 'host', 'maxOutboundConnections', 'maxInboundConnections', 'wsMaxPayload', 'advertiseAddress']) {
+    if (set(network[key])) unused.push({ key: `network.${key}`, reason: NO_P2P });
+  }
+  if (network.port !== undefined && network.port !== defaultConfig().network.port) unused.push({ key: 'network.port', reason: NO_P2P });
+  for (const name of Object.keys(config.plugins)) unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs no plugins yet' });
+  if (config.system.backup.height > 0) unused.push({ key: 'system.backup.height', reason: 'Kestrel takes no state backups yet' });
+  if (config.legacy?.sync === true) unused.push({ key: 'legacy.sync', reason: 'Kestrel does not sync legacy blocks (it has no peer-to-peer networking yet)' });
+  const read = readModuleKeys();
+  for (const [name, settings] of Object.entries(config.modules)) {
+    if (!MODULES.includes(name)) {
+      unused.push({ key: `modules.${name}`, reason: `Kestrel has no module "${name}"` });
+      continue;
+    }
+    for (const key of Object.keys(settings)) {
+      if (read[name]?.has(key) !== true) unused.push({ key: `modules.${name}.${key}`, reason: `Kestrel's ${name} module does not read this setting` });
+    }
+  }
+  return unused;
+};

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cliPath } from './cli.js';
+
+/** A `kestrel start` in a child process, its stderr (the logs) kept. */
+export interface NodeProcess {
+  child: ChildProcess;
+  port: number;
+  stderr(): string;
+  /** SIGTERM (a clean stop), or the given signal; resolves with the exit code and signal. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A config file for a faster devnet: 3-second blocks, the shortest Klayr's config schema allows. */
+export const fastDevnetConfig = (): string => {
+  const file = join(mkdtempSync(join(tmpdir(), 'kestrel-fast-')), 'config.json');
+  writeFileSync(file, JSON.stringify({ genesis: { blockTime: 3 } }));
+  return file;
+};
+
+export const startNodeProcess = (dataPath: string, port: number, ...args: string[]): NodeProcess => {
+  const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '--api-port', String(port), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return {
+    child,
+    port,
+    stderr: () => stderr,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const [code, sig] = await exited;
+      return { code, signal: sig };
+    },
+  };
+};
+
+/** A JSON-RPC call over HTTP; undefined while nothing answers on the port. */
+export const httpRPC = async (port: number, method: string, params?: unknown): Promise<unknown> => {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params !== undefined ? { params } : {}) }) });
+    return ((await res.json()) as { result?: unknown }).result;
+  } catch {
+    return undefined;
+  }
+};
+
+export const nodeHeight = async (port: number): Promise<number | undefined> => ((await httpRPC(port, 'system_getNodeInfo')) as { height?: number } | undefined)?.height;
+
+/** Polls until `check` holds; fails with `what` after `timeoutMs`. */
+export const waitUntil = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(200);
+  }
+};

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/main/config/index.js';
+import { endpointMetadataMismatches, MODULE_METADATA, moduleMetadata } from '../../src/main/metadata.js';
+import { applicationModules } from '../../src/main/modules.js';
+import { KestrelNode } from '../../src/main/node.js';
+import { EndpointRegistry } from '../../src/rpc/registry.js';
+// loads klayr-framework without its native database binary
+import '../helpers/klayr.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
+
+const require = createRequire(import.meta.url);
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const apiClient: any = require('@klayr/api-client');
+const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
+
+type Entry = { name?: string; key?: string; version?: number };
+type Metadata = { name: string } & Record<Kind, Entry[]>;
+type Kind = 'commands' | 'events' | 'stores' | 'endpoints' | 'assets';
+const KINDS: Kind[] = ['commands', 'events', 'stores', 'endpoints', 'assets'];
+
+/**
+ * system_getMetadata as Klayr Core answers it: klayr-framework's modules as
+ * Application.defaultApplication registers them on a mainchain, each module's metadata() with
+ * its name, sorted by name and sent as JSON (klayr-framework's ABI handler).
+ */
+const klayrMetadata = (): Metadata[] => {
+  const modules = [
+    new (fw('modules/auth').AuthModule)(),
+    new (fw('modules/validators').ValidatorsModule)(),
+    new (fw('modules/token').TokenModule)(),
+    new (fw('modules/fee').FeeModule)(),
+    new (fw('modules/interoperability').MainchainInteroperabilityModule)(),
+    new (fw('modules/pos').PoSModule)(),
+    new (fw('modules/random').RandomModule)(),
+    new (fw('modules/dynamic_reward').DynamicRewardModule)(),
+  ];
+  const list = modules.map((m) => ({ ...m.metadata(), name: m.name })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return JSON.parse(JSON.stringify(list)) as Metadata[];
+};
+
+/** Klayr Core's own module (klayr-core, not klayr-framework): checked against klayr-core's source below. */
+const MODULES_NOT_IN_KLAYR_FRAMEWORK = ['legacy'];
+/** Klayr's entries Kestrel does not publish: commands it does not execute yet (cross-chain, a later capability). */
+const NOT_PUBLISHED_BY_KESTREL: Record<string, Partial<Record<Kind, string[]>>> = {
+  token: { commands: ['transferCrossChain'] },
+  interoperability: { commands: ['submitMainchainCrossChainUpdate', 'initializeMessageRecovery', 'recoverMessage', 'registerSidechain', 'recoverState', 'terminateSidechainForLiveness'] },
+};
+
+const entryName = (kind: Kind, e: Entry): string => (kind === 'stores' ? e.key! : kind === 'assets' ? String(e.version) : e.name!);
+
+describe('system_getMetadata equals Klayr Core\'s', () => {
+  let node: KestrelNode;
+  let client: any;
+  let ours: Metadata[];
+  const klayr = klayrMetadata();
+
+  before(async () => {
+    const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+    delete config.generator;
+    node = new KestrelNode(config, pino({ level: 'silent' }));
+    await node.start();
+    client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
+    ours = ((await client.invoke('system_getMetadata')) as { modules: Metadata[] }).modules;
+  });
+
+  after(async () => {
+    await client?.disconnect();
+    await node?.stop();
+  });
+
+  it('lists Klayr Core\'s modules, sorted by name, with the fields of Klayr\'s ModuleMetadata in its order', () => {
+    const names = [...klayr.map((m) => m.name), ...MODULES_NOT_IN_KLAYR_FRAMEWORK].sort((a, b) => a.localeCompare(b, 'en'));
+    assert.deepEqual(ours.map((m) => m.name), names);
+    for (const module of ours) assert.deepEqual(Object.keys(module), Object.keys(klayr[0]!), module.name);
+  });
+
+  for (const kind of KINDS) {
+    it(`has every module's ${kind} as Klayr's, entry by entry and in Klayr's order`, () => {
+      for (const theirs of klayr) {
+        const module = ours.find((m) => m.name === theirs.name)!;
+        const missing = NOT_PUBLISHED_BY_KESTREL[theirs.name]?.[kind] ?? [];
+        const expected = theirs[kind].filter((e) => !missing.includes(entryName(kind, e)));
+        assert.deepEqual(module[kind].map((e) => entryName(kind, e)), expected.map((e) => entryName(kind, e)), `${theirs.name} ${kind}`);
+        for (const [i, entry] of expected.entries()) assert.deepEqual(module[kind][i], entry, `${theirs.name} ${kind} ${entryName(kind, entry)}`);
+        // an exception that Klayr no longer has, or that Kestrel now publishes, must leave the list
+        for (const name of missing) assert.ok(theirs[kind].some((e) => entryName(kind, e) === name) && !module[kind].some((e) => entryName(kind, e) === name), `${theirs.name} ${kind} ${name}`);
+      }
+    });
+  }
+
+  it('publishes the legacy module as klayr-core 4.0\'s LegacyModule.metadata() does', () => {
+    // from klayr-core v4.0.4 src/application/modules/legacy: module.ts metadata(), schemas.ts, events/, stores/
+    const legacy = ours.find((m) => m.name === 'legacy')!;
+    const ids = (entries: Entry[], field: 'params' | 'data') => entries.map((e) => [e.name, (e as Record<string, { $id: string }>)[field]!.$id]);
+    assert.deepEqual(ids(legacy.commands, 'params'), [['reclaimKLY', '/legacy/command/reclaimLSKParams'], ['registerKeys', '/legacy/command/registerKeysParams']]);
+    assert.deepEqual(ids(legacy.events, 'data'), [['accountReclaimed', 'klayr/legacy/accountReclaimedEventData'], ['keysRegistered', 'klayr/legacy/keysRegisteredEventData']]);
+    assert.deepEqual(legacy.stores, []);
+    assert.deepEqual(legacy.assets.map((a) => [a.version, (a as { data: { $id: string } }).data.$id]), [[0, '/legacy/module/genesis']]);
+    assert.deepEqual(legacy.endpoints, [
+      {
+        name: 'getLegacyAccount',
+        request: { $id: '/legacy/endpoint/legacyAccountRequest', type: 'object', required: ['publicKey'], properties: { publicKey: { type: 'string', format: 'hex' } } },
+        response: { $id: '/legacy/store/genesis', type: 'object', required: ['balance'], properties: { balance: { dataType: 'uint64', fieldNumber: 1 } } },
+      },
+    ]);
+  });
+
+  it('declares every module endpoint the node serves, and serves every one it declares', () => {
+    assert.deepEqual(endpointMetadataMismatches(node.registry), []);
+  });
+
+  it('lets @klayr/api-client decode the genesis block\'s assets and events with it', async () => {
+    const genesis = await client.block.getByHeight(0);
+    assert.deepEqual(genesis.assets.map((a: { module: string }) => a.module), ['interoperability', 'legacy', 'pos', 'token']);
+    for (const asset of genesis.assets) assert.equal(typeof asset.data, 'object', `${asset.module} asset decoded`);
+    const events = await client.event.get(0);
+    assert.equal(events.length, 206);
+    for (const event of events) assert.equal(typeof event.data, 'object', `${event.module} ${event.name} decoded`);
+    const tokenAsset = genesis.assets.find((a: { module: string }) => a.module === 'token').data;
+    assert.ok(Array.isArray(tokenAsset.userSubstore) && tokenAsset.userSubstore.length > 0);
+  });
+});
+
+describe('the metadata builder', () => {
+  it('refuses a module without a metadata declaration, and a declaration without a module', () => {
+    const modules = applicationModules(loadConfig());
+    assert.equal(moduleMetadata(modules).length, MODULE_METADATA.length);
+    assert.throws(() => moduleMetadata([...modules, { name: 'nft' }]), /Modules without a metadata declaration: nft/);
+    assert.throws(() => moduleMetadata(modules.filter((m) => m.name !== 'fee')), /Metadata declarations without a module: fee/);
+  });
+
+  it('reports endpoints served without a declaration and declarations without an endpoint', () => {
+    const registry = new EndpointRegistry();
+    for (const declaration of MODULE_METADATA) {
+      for (const name of [...declaration.endpoints.map((e) => e.name), ...(declaration.unpublishedEndpoints ?? [])]) registry.register(`${declaration.name}_${name}`, { handler: () => undefined });
+    }
+    assert.deepEqual(endpointMetadataMismatches(registry), []);
+    registry.register('token_getEverything', { handler: () => undefined });
+    registry.register('chain_getEverything', { handler: () => undefined });
+    assert.deepEqual(endpointMetadataMismatches(registry), ['token_getEverything is served but has no metadata entry']);
+    const partial = new EndpointRegistry();
+    partial.register('fee_getFeeTokenID', { handler: () => undefined });
+    const mismatches = endpointMetadataMismatches(partial, MODULE_METADATA.filter((d) => d.name === 'fee'));
+    assert.deepEqual(mismatches, ['fee_getMinFeePerByte has a metadata entry but is not served']);
+  });
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
