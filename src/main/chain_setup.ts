@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
 import type { Block } from '../lib/chain/block.js';
@@ -20,7 +21,8 @@ export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;
   if (blob !== undefined) return decodeBlock(Buffer.from(blob, 'hex'));
   if (fromFile === undefined) throw new Error('config.genesis.block needs fromFile or blob');
-  return decodeBlock(readFileSync(fromFile));
+  const bytes = readFileSync(fromFile);
+  return decodeBlock(fromFile.endsWith('.gz') ? gunzipSync(bytes) : bytes);
 };
 
 /**

@@ -13,7 +13,7 @@ import { applicationModules } from '../../src/main/modules.js';
 import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
 import { prefetchProofsOfPossession } from '../../src/workers/pop_prefetch.js';
 
-const fixture = (network: string, file: string): string => fileURLToPath(new URL(`../../../test/fixtures/klayr-networks/${network}/${file}`, import.meta.url));
+const fixture = (network: string, file: string): string => fileURLToPath(new URL(`../../../src/main/network/${network}/${file}`, import.meta.url));
 
 /** Klayr Core's config of a live network over Kestrel's defaults: its genesis settings and module config. */
 const networkConfig = (network: string): ApplicationConfig => {

@@ -70,7 +70,7 @@ describe('config', () => {
   it('a missing or malformed config file and an unknown network are clear errors', () => {
     assert.throws(() => loadConfig({ config: '/nonexistent/config.json' }), /does not exist/);
     assert.throws(() => loadConfig({ config: writeConfig('{not json') }), /not valid JSON/);
-    assert.throws(() => loadConfig({ network: 'mainnet' }), /Unknown network "mainnet"/);
+    assert.throws(() => loadConfig({ network: 'betanet' }), /Unknown network "betanet". Available networks: devnet, testnet, mainnet/);
   });
 
   it('the logger honours levels, and "none" silences it', () => {

@@ -70,7 +70,7 @@ describe('the config saved under the data path (Klayr Core\'s <dataPath>/config)
   });
 
   it('an unknown network is a config error', () => {
-    assert.throws(() => installNetworkConfig('mainnet', tempDataPath(), false), /Unknown network "mainnet"/);
+    assert.throws(() => installNetworkConfig('betanet', tempDataPath(), false), /Unknown network "betanet"/);
   });
 
   it('config:show reads it', async () => {

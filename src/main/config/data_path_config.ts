@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from './errors.js';
@@ -22,14 +23,23 @@ export const installNetworkConfig = (network: string, dataPath: string, overwrit
   const source = networkDir(network as NetworkName);
   const target = dataPathConfigDir(dataPath);
   const savedGenesis = join(target, 'genesis_block.blob');
-  if (!overwrite && existsSync(savedGenesis) && !readFileSync(savedGenesis).equals(readFileSync(join(source, 'genesis_block.blob')))) {
+  if (!overwrite && existsSync(savedGenesis) && !readFileSync(savedGenesis).equals(networkGenesisBlob(source))) {
     throw new ConfigError([`data path ${dataPath} already contains configs for another genesis block than ${network}'s; use --overwrite-config to overwrite the config`]);
   }
   const existed = existsSync(target);
   if (existed && !overwrite) return 'kept';
   mkdirSync(target, { recursive: true });
-  for (const name of readdirSync(source)) copyFileSync(join(source, name), join(target, name));
+  // a gzipped file is saved decompressed, under the name Klayr's config refers to
+  for (const name of readdirSync(source)) {
+    if (name.endsWith('.gz')) writeFileSync(join(target, name.slice(0, -3)), gunzipSync(readFileSync(join(source, name))));
+    else copyFileSync(join(source, name), join(target, name));
+  }
   return existed ? 'overwritten' : 'installed';
+};
+
+const networkGenesisBlob = (dir: string): Buffer => {
+  const plain = join(dir, 'genesis_block.blob');
+  return existsSync(plain) ? readFileSync(plain) : gunzipSync(readFileSync(`${plain}.gz`));
 };
 
 /**

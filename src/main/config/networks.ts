@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ApplicationConfig } from './types.js';
 
-/** Networks embedded in Kestrel: the preset config and its data files. */
-export const NETWORKS = ['devnet'] as const;
+/**
+ * Networks embedded in Kestrel: the preset config and its data files, as Klayr Core ships them
+ * (klayr-core `config/<network>/`). Live networks' genesis blocks are kept gzipped.
+ */
+export const NETWORKS = ['devnet', 'testnet', 'mainnet'] as const;
 export type NetworkName = (typeof NETWORKS)[number];
 
 export const networkDir = (network: NetworkName): string => fileURLToPath(new URL(`../../../../src/main/network/${network}/`, import.meta.url));
@@ -22,7 +25,8 @@ export const networkPreset = (network: string): Partial<ApplicationConfig> => {
   return {
     ...preset,
     system: system as Partial<ApplicationConfig['system']> as ApplicationConfig['system'],
-    genesis: { ...preset.genesis!, block: { fromFile: `${dir}genesis_block.blob` } },
-    generator: { keys: { fromFile: `${dir}dev-validators.json` } },
+    genesis: { ...preset.genesis!, block: { fromFile: existsSync(`${dir}genesis_block.blob`) ? `${dir}genesis_block.blob` : `${dir}genesis_block.blob.gz` } },
+    // only the devnet ships validator keys
+    ...(existsSync(`${dir}dev-validators.json`) ? { generator: { keys: { fromFile: `${dir}dev-validators.json` } } } : {}),
   };
 };
