@@ -4,7 +4,7 @@ import type { Schema } from '../src/lib/codec/index.js';
 import { keyPairFromSeed } from '../src/lib/crypto/index.js';
 import { signTransaction } from '../src/lib/transaction/index.js';
 import type { TransactionObject } from '../src/lib/transaction/index.js';
-import { transferParamsSchema } from '../src/modules/token/transfer.js';
+import { transferParamsSchema } from '../src/modules/token/commands/transfer.js';
 import { klayrChain } from './klayr.js';
 
 export const chainID = Buffer.from('04000000', 'hex');

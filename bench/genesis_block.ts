@@ -3,10 +3,10 @@ import { codec } from '../src/lib/codec/index.js';
 import type { Schema } from '../src/lib/codec/index.js';
 import { sha256 } from '../src/lib/crypto/hash.js';
 import { createGenesisBlock } from '../src/engine/genesis.js';
-import type { StateModule } from '../src/engine/state_machine/module.js';
+import type { Module } from '../src/engine/state_machine/module.js';
 import { genesisAuthStoreSchema } from '../src/modules/auth/schemas.js';
 import { genesisInteroperabilitySchema } from '../src/modules/interoperability/schemas.js';
-import { ADDRESS_LEGACY_RESERVE } from '../src/modules/legacy/commands.js';
+import { ADDRESS_LEGACY_RESERVE } from '../src/modules/legacy/stores.js';
 import { genesisLegacyStoreSchema } from '../src/modules/legacy/index.js';
 import { genesisStoreSchema } from '../src/modules/pos/schemas.js';
 import { genesisTokenStoreSchema } from '../src/modules/token/schemas.js';
@@ -30,7 +30,7 @@ export const genesisAssetSchemas: Record<string, Schema> = {
  * with a KLY balance, the 103 dev validators self-staking (51 of them initial), `legacy` legacy
  * accounts backed by the reserve's lock, and no sidechains.
  */
-export const largeGenesisBlock = (accounts: number, legacy: number, modules: readonly StateModule[]): Block => {
+export const largeGenesisBlock = (accounts: number, legacy: number, modules: readonly Module[]): Block => {
   const addresses = Array.from({ length: accounts }, (_, i) => sha256(Buffer.from(`genesis bench account ${i}`)).subarray(0, 20)).sort(Buffer.compare);
   const authDataSubstore = addresses.map((address, i) => {
     const keys = i % 20 === 0 ? Array.from({ length: 2 + (i % 4) }, (_, k) => sha256(Buffer.from(`key ${i} ${k}`))).sort(Buffer.compare) : [];

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createLocalStateProver, createPooledStateProver } from '../src/workers/state_prover.js';
-import type { StateProofRequest, StateProver } from '../src/workers/state_prover.js';
+import { createLocalStateProver } from '../src/engine/pools/state_prover.js';
+import type { StateProofRequest, StateProver } from '../src/engine/pools/state_prover.js';
+import { createPooledStateProver } from '../src/workers/state_prover.js';
 import { openState, tempDataPath } from '../test/helpers/state.js';
 import { printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
@@ -24,7 +25,7 @@ export const poolBench = async () => {
   keys.forEach((k) => block.set(k, randomBytes(40)));
   const expectedRoot = db.commit(db.prepare(block), 0);
   const request: StateProofRequest = { dataPath, expectedRoot, keys: keys.slice(0, 16) };
-  const local = await createLocalStateProver();
+  const local = createLocalStateProver();
   const mainThread = await rate(local, request, false);
   const cores = availableParallelism();
   const results: ComparisonResult[] = [];

@@ -1,7 +1,8 @@
 import { hash as nodeHash, randomBytes } from 'node:crypto';
 import { stateSMTKey, stateSMTValue } from '../src/lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../src/lib/tree/index.js';
-import { createLocalStateProver, createPooledStateProver } from '../src/workers/state_prover.js';
+import { createLocalStateProver } from '../src/engine/pools/state_prover.js';
+import { createPooledStateProver } from '../src/workers/state_prover.js';
 import { openState, tempDataPath } from '../test/helpers/state.js';
 import { runSuite } from './harness.js';
 import type { Comparison } from './harness.js';
@@ -47,7 +48,7 @@ export const stateBench = async () => {
   const map = new Map<string, Buffer>();
   const value = randomBytes(40);
   const query = stateKeys.slice(0, 8);
-  const local = await createLocalStateProver();
+  const local = createLocalStateProver();
   const pooled = createPooledStateProver(1);
   await pooled.prove({ dataPath, expectedRoot: stateRoot, keys: query }); // start the worker before timing
   try {

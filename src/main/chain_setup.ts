@@ -10,12 +10,12 @@ import { ChainProcessor } from '../engine/chain/processor.js';
 import { processGenesisBlock } from '../engine/genesis.js';
 import { StateDB } from '../engine/state/state_db.js';
 import { StateMachine } from '../engine/state_machine/state_machine.js';
-import type { KestrelDatabases } from '../engine/storage/database.js';
-import type { StateModule } from '../engine/state_machine/module.js';
+import type { KestrelDatabases } from '../storage/database.js';
+import type { Module } from '../engine/state_machine/module.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
-import { genesisProofsOfPossession } from '../modules/pos/genesis.js';
-import { prefetchProofsOfPossession } from '../workers/pop_prefetch.js';
+import { prefetchProofsOfPossession } from '../engine/pools/pop_prefetch.js';
+import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;
@@ -26,12 +26,14 @@ export const readGenesisBlock = (config: ApplicationConfig): Block => {
 };
 
 /**
- * Before the first start on a data path: the genesis validators' proofs of possession checked on
- * all cores (openChain then finds the results), instead of one by one while processing genesis.
+ * Before the first start on a data path: the genesis validators' proofs of possession checked by
+ * `bls` (the node's `bls` pool, on all cores; openChain then finds the results), instead of one
+ * by one on the main thread while processing genesis.
  */
-export const prefetchGenesisChecks = async (genesis: Block, dbs: KestrelDatabases): Promise<void> => {
+export const prefetchGenesisChecks = async (config: ApplicationConfig, genesis: Block, dbs: KestrelDatabases, bls: BlsVerifier): Promise<void> => {
   if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
-  await prefetchProofsOfPossession(genesisProofsOfPossession(genesis.assets));
+  const proofs = applicationModules(config).flatMap((m) => m.genesisProofsOfPossession?.(genesis.assets) ?? []);
+  await prefetchProofsOfPossession(proofs, bls);
 };
 
 export interface OpenedChain {
@@ -40,7 +42,7 @@ export interface OpenedChain {
   blocks: BlockStore;
   events: EventStore;
   genesis: Block;
-  modules: StateModule[];
+  modules: Module[];
 }
 
 /**
@@ -85,11 +87,7 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { lo
     bft.initGenesisState(engine, genesis.header);
     const { precommitThreshold, certificateThreshold, validators } = processed.nextValidators;
     bft.method.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
-    state.commit(state.prepare(processed.state), genesis.header.height, (tx) => {
-      chain.engineDB.writeSync(engine);
-      blocks.save(tx, genesis);
-      events.save(tx, genesis.header.height, processed.events);
-    });
+    chain.commitGenesis({ block: genesis, transactionIDs: [], events: processed.events, prepared: state.prepare(processed.state), engine, nextValidators: processed.nextValidators });
     logger?.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
   } else if (!storedGenesis.equals(genesisID)) {
     throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);

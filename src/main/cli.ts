@@ -1,45 +1,69 @@
 #!/usr/bin/env node
+/**
+ * The `kestrel` command line. Every command module below loads only commander and the shared
+ * flags: what a command runs is imported by its action, so `--version`, `--help` and the client
+ * commands start without storage, the RPC server, IPC, BLS or the node
+ * (test/main/cli_startup.test.ts holds both to that).
+ */
 import { Command, CommanderError } from 'commander';
-import { configShowCommand } from './commands/config_show.js';
-import { endpointInvokeCommand } from './commands/endpoint_invoke.js';
-import { genesisBlockCreateCommand } from './commands/genesis_block_create.js';
-import { startCommand } from './commands/start.js';
-import { hashOnionCommand } from './commands/hash_onion.js';
-import { transactionCreateCommand, transactionSendCommand, transactionSignCommand } from './commands/transaction.js';
-import { keysCreateCommand } from './commands/keys_create.js';
-import { keysEncryptCommand, passphraseCreateCommand, passphraseDecryptCommand, passphraseEncryptCommand } from './commands/encrypt_commands.js';
-import { keysExportCommand, keysImportCommand } from './commands/keys_transfer.js';
-import { generatorDisableCommand, generatorEnableCommand, generatorExportCommand, generatorImportCommand, generatorStatusCommand, systemMetadataCommand, systemNodeInfoCommand } from './commands/node_commands.js';
-import { ConfigError } from './config/index.js';
+import { configShowCommand } from './commands/config/show.js';
+import { endpointInvokeCommand } from './commands/endpoint/invoke.js';
+import { generatorDisableCommand } from './commands/generator/disable.js';
+import { generatorEnableCommand } from './commands/generator/enable.js';
+import { generatorExportCommand } from './commands/generator/export.js';
+import { generatorImportCommand } from './commands/generator/import.js';
+import { generatorStatusCommand } from './commands/generator/status.js';
+import { genesisBlockCreateCommand } from './commands/genesis-block/create.js';
+import { hashOnionCommand } from './commands/hash-onion.js';
+import { keysCreateCommand } from './commands/keys/create.js';
+import { keysEncryptCommand } from './commands/keys/encrypt.js';
+import { keysExportCommand } from './commands/keys/export.js';
+import { keysImportCommand } from './commands/keys/import.js';
+import { startCommand } from './commands/node/start.js';
+import { passphraseCreateCommand } from './commands/passphrase/create.js';
+import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
+import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
+import { systemMetadataCommand } from './commands/system/metadata.js';
+import { systemNodeInfoCommand } from './commands/system/node-info.js';
+import { transactionCreateCommand } from './commands/transaction/create.js';
+import { transactionSendCommand } from './commands/transaction/send.js';
+import { transactionSignCommand } from './commands/transaction/sign.js';
 import { KESTREL_VERSION } from './version.js';
 
-export const buildProgram = (): Command =>
-  new Command('kestrel')
+/** The commands in the order `kestrel --help` lists them. */
+const COMMANDS: (() => Command)[] = [
+  startCommand,
+  configShowCommand,
+  endpointInvokeCommand,
+  genesisBlockCreateCommand,
+  hashOnionCommand,
+  transactionCreateCommand,
+  transactionSignCommand,
+  transactionSendCommand,
+  keysCreateCommand,
+  keysEncryptCommand,
+  passphraseCreateCommand,
+  passphraseEncryptCommand,
+  passphraseDecryptCommand,
+  keysImportCommand,
+  keysExportCommand,
+  systemNodeInfoCommand,
+  systemMetadataCommand,
+  generatorStatusCommand,
+  generatorEnableCommand,
+  generatorDisableCommand,
+  generatorExportCommand,
+  generatorImportCommand,
+];
+
+const buildProgram = (): Command => {
+  const program = new Command('kestrel')
     .description('Kestrel: a worker-threaded, high-performance node for the Klayr protocol.')
     .version(KESTREL_VERSION, '-v, --version', 'Show the Kestrel version.')
-    .showHelpAfterError()
-    .addCommand(startCommand())
-    .addCommand(configShowCommand())
-    .addCommand(endpointInvokeCommand())
-    .addCommand(genesisBlockCreateCommand())
-    .addCommand(hashOnionCommand())
-    .addCommand(transactionCreateCommand())
-    .addCommand(transactionSignCommand())
-    .addCommand(transactionSendCommand())
-    .addCommand(keysCreateCommand())
-    .addCommand(keysEncryptCommand())
-    .addCommand(passphraseCreateCommand())
-    .addCommand(passphraseEncryptCommand())
-    .addCommand(passphraseDecryptCommand())
-    .addCommand(keysImportCommand())
-    .addCommand(keysExportCommand())
-    .addCommand(systemNodeInfoCommand())
-    .addCommand(systemMetadataCommand())
-    .addCommand(generatorStatusCommand())
-    .addCommand(generatorEnableCommand())
-    .addCommand(generatorDisableCommand())
-    .addCommand(generatorExportCommand())
-    .addCommand(generatorImportCommand());
+    .showHelpAfterError();
+  for (const command of COMMANDS) program.addCommand(command());
+  return program;
+};
 
 const main = async (argv: string[]): Promise<void> => {
   const program = buildProgram().exitOverride();
@@ -47,7 +71,8 @@ const main = async (argv: string[]): Promise<void> => {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode);
-    process.stderr.write(`Error: ${e instanceof ConfigError ? e.message : (e as Error).message}\n`);
+    // a ConfigError's message lists every problem with its JSON path
+    process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);
   }
 };

@@ -4,11 +4,9 @@ import type { DestinationStream, Logger, LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from './config/index.js';
 import { withKlayr32Addresses } from './log_addresses.js';
+import type { LogFormat } from './log_format.js';
 
 export type { Logger };
-
-export const LOG_FORMATS = ['pretty', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Logs go to stderr (fd 2): stdout stays for what commands print. */
 const LOG_FD = 2;

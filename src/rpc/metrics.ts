@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { PoolStats } from '../lib/pool_stats.js';
 import { CounterByLabels, HistogramByLabel } from './request_stats.js';
 
 export type SuccessRecorder = (seconds: number) => void;
@@ -10,6 +11,8 @@ export class RPCMetrics {
   readonly duration: HistogramByLabel;
   readonly wsClients: Gauge;
   readonly queueDepth: Gauge<'pool'>;
+  readonly poolTasks: Counter<'pool'>;
+  readonly poolTaskSeconds: Counter<'pool'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'kestrel_' }); // includes event-loop lag
@@ -20,6 +23,8 @@ export class RPCMetrics {
     this.registry.registerMetric(this.duration as never);
     this.wsClients = new Gauge({ name: 'kestrel_rpc_ws_clients', help: 'Open WebSocket connections', registers: [this.registry] });
     this.queueDepth = new Gauge({ name: 'kestrel_pool_queue_depth', help: 'Tasks waiting in each worker pool', labelNames: ['pool'], registers: [this.registry] });
+    this.poolTasks = new Counter({ name: 'kestrel_pool_tasks_completed_total', help: 'Tasks each worker pool has answered', labelNames: ['pool'], registers: [this.registry] });
+    this.poolTaskSeconds = new Counter({ name: 'kestrel_pool_task_seconds_total', help: 'Time of the tasks each worker pool has answered, from hand-off to answer', labelNames: ['pool'], registers: [this.registry] });
   }
 
   readonly #collectors: (() => void)[] = [];
@@ -41,9 +46,16 @@ export class RPCMetrics {
     this.duration.observe(method, seconds);
   }
 
-  /** Pools report their queue size when scraped. */
-  watchPool(pool: string, size: () => number): void {
-    this.#collectors.push(() => this.queueDepth.set({ pool }, size()));
+  /** Pools report their queue depth, tasks completed and task time when scraped. */
+  watchPool(pool: string, stats: () => PoolStats): void {
+    let reported = { completed: 0, taskSeconds: 0 };
+    this.#collectors.push(() => {
+      const now = stats();
+      this.queueDepth.set({ pool }, now.queued);
+      this.poolTasks.inc({ pool }, now.completed - reported.completed);
+      this.poolTaskSeconds.inc({ pool }, now.taskSeconds - reported.taskSeconds);
+      reported = now;
+    });
   }
 
   /** A gauge read when scraped (chain heights, pool sizes). */

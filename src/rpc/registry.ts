@@ -1,34 +1,13 @@
 import { compileValidator } from '../lib/codec/index.js';
-import type { SchemaProperty, Validator } from '../lib/codec/index.js';
+import type { Validator } from '../lib/codec/index.js';
 import { unboundedParams } from './param_rules.js';
-import { NO_PARAMS } from './params.js';
+import { NO_PARAMS } from '../lib/endpoint/params.js';
+import type { EndpointDefinition } from '../lib/endpoint/definition.js';
+
+export type { EndpointContext, EndpointDefinition, EndpointHandler, Transport } from '../lib/endpoint/definition.js';
 
 /** Klayr Core's method name rule: namespace (letters, digits, _) + '_' + method (letters, digits). */
 export const METHOD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*_[a-zA-Z][a-zA-Z0-9]*$/;
-
-export type Transport = 'http' | 'ws' | 'ipc';
-
-export interface EndpointContext {
-  readonly params: Record<string, unknown>;
-  readonly transport: Transport;
-}
-
-export type EndpointHandler = (ctx: EndpointContext) => unknown;
-
-export interface EndpointDefinition {
-  readonly handler: EndpointHandler;
-  /** JSON schema the params must satisfy before the handler runs. */
-  readonly params?: SchemaProperty;
-  /** JSON schema of the result (documentation, OpenRPC). */
-  readonly result?: SchemaProperty;
-  readonly description?: string;
-  /**
-   * The result is the same on every call for the node's lifetime (configuration, schemas): the
-   * dispatcher serializes the first successful result and answers later calls with that text
-   * without running the handler again (params are still validated).
-   */
-  readonly constant?: boolean;
-}
 
 export interface RegisteredEndpoint extends EndpointDefinition {
   readonly name: string;

@@ -2,19 +2,11 @@ import { availableParallelism } from 'node:os';
 import { ThreadPool } from './thread_pool.js';
 import { signatureFailure, signaturePlan, signingBytesOfEncoded, transactionSigningDigest } from '../lib/transaction/index.js';
 import type { MultisigKeys, PreparedTransaction } from '../lib/transaction/index.js';
+import { TaskTally } from '../lib/pool_stats.js';
+import type { PoolStats } from '../lib/pool_stats.js';
 import { batching } from './batching.js';
 import { packBatch } from './signature_task.js';
 import type { SignatureBatch, SignatureChecks } from './signature_task.js';
-
-export interface SignatureVerifier {
-  /**
-   * Checks a transaction's signatures by the auth module's rules for the sender's multisignature
-   * keys (undefined: a single-signature account): undefined when valid, otherwise why not.
-   */
-  verify(tx: PreparedTransaction, keys: MultisigKeys | undefined): Promise<string | undefined>;
-  queueSize(): number;
-  close(): Promise<void>;
-}
 
 /** A burst's first signatures go to the threads after this many, while the rest are still being checked against state. */
 const EAGER_BATCH = 8;
@@ -23,31 +15,32 @@ const EAGER_BATCH = 8;
 const VERIFY_NICENESS = 10;
 
 /**
- * The `verify` pool: batches of signature checks in worker threads, so the RPC front never waits
+ * The `verify` pool (a SignatureVerifier): batches of signature checks in worker threads, so the RPC front never waits
  * on them. One thread per core by default: a transaction's work on the main thread is a fraction
  * of its signature check, and the threads wait on nothing else. The auth module's rule is split
  * in two: this thread plans the checks (signature counts, empty slots) and hashes the signing
  * digest once per transaction; the threads only run ed25519.
  */
-export const createPooledSignatureVerifier = (chainID: Buffer, threads = availableParallelism()): SignatureVerifier => {
+export const createPooledSignatureVerifier = (chainID: Buffer, threads = availableParallelism()) => {
+  const tally = new TaskTally();
   const pool = new ThreadPool<SignatureBatch, number[]>('signature_task.js', threads, { niceness: VERIFY_NICENESS });
   const firstInvalid = batching(
     (checks: readonly SignatureChecks[]) => {
       const batch = packBatch(checks);
-      return pool.run(batch, [batch.packed.buffer as ArrayBuffer], checks.reduce((pairs, c) => pairs + c.pairs.length, 0));
+      return tally.time(() => pool.run(batch, [batch.packed.buffer as ArrayBuffer], checks.reduce((pairs, c) => pairs + c.pairs.length, 0)));
     },
     128,
     threads,
     EAGER_BATCH,
   );
   return {
-    verify: async (tx, keys) => {
+    verify: async (tx: PreparedTransaction, keys: MultisigKeys | undefined): Promise<string | undefined> => {
       const plan = signaturePlan(tx.transaction, keys, () => tx.id);
       if (plan.pairs.length === 0) return plan.failure;
       const digest = transactionSigningDigest(chainID, signingBytesOfEncoded(tx.transaction, tx.bytes));
       return signatureFailure(plan, await firstInvalid({ digest, pairs: plan.pairs }), tx.id);
     },
-    queueSize: () => pool.queueSize,
+    stats: (): PoolStats => tally.stats(pool.queueSize),
     close: () => pool.close(),
   };
 };

@@ -12,7 +12,7 @@ import { computeStorePrefix } from '../../src/lib/state/keys.js';
 import { computeMinFee, signMultiSignatureTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import { signData } from '../../src/lib/crypto/ed25519.js';
 import { MESSAGE_TAG_MULTISIG_REG } from '../../src/lib/crypto/tags.js';
-import { registerMultisignatureParamsSchema } from '../../src/modules/auth/register_multisignature.js';
+import { registerMultisignatureParamsSchema } from '../../src/modules/auth/commands/register_multisignature.js';
 import { multisigRegMsgSchema } from '../../src/modules/auth/schemas.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
@@ -28,7 +28,7 @@ import { emptyParamsSchema, updateGeneratorKeyParamsSchema } from '../../src/mod
 import { reportMisbehaviorParamsSchema } from '../../src/modules/pos/commands/report_misbehavior.js';
 import { encodeBlockHeader, signBlockHeader } from '../../src/lib/chain/block.js';
 import { randomAssetSchema } from '../../src/modules/random/method.js';
-import { transferParamsSchema } from '../../src/modules/token/transfer.js';
+import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { getValidatorsParams } from '../../src/modules/validators/method.js';
 import { devValidators } from '../helpers/devnet.js';
 import { devnetChainID, devnetGenesis } from '../helpers/genesis_compare.js';

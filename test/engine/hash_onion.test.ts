@@ -4,7 +4,7 @@ import { codec } from '../../src/lib/codec/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { hashOnion } from '../../src/lib/crypto/hash_onion.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import { openDatabases } from '../../src/engine/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { nextSeedReveal } from '../../src/modules/random/next_reveal.js';
@@ -46,7 +46,7 @@ describe('hash onions', () => {
     assert.ok(exhausted);
   });
 
-  it('validators with onions generate blocks whose seed reveals are valid; without, every later reveal is invalid', () => {
+  it('validators with onions generate blocks whose seed reveals are valid; without, every later reveal is invalid', async () => {
     let now = 0;
     const config = loadConfig({ dataPath: tempDataPath() });
     const dbs = openDatabases(tempDataPath());
@@ -61,7 +61,7 @@ describe('hash onions', () => {
     const reductions = { withOnion: [] as number[], withoutOnion: [] as number[] };
     for (let i = 1; i <= 110; i++) {
       now += config.genesis.blockTime;
-      const block = generator.tick()!;
+      const block = (await generator.tick())!;
       const address = block.header.generatorAddress.toString('hex');
       const event = events.at(block.header.height).find((e) => e.name === 'rewardMinted')!;
       const { reduction } = codec.decode<{ reduction: number }>(rewardMinted, event.data);

@@ -8,14 +8,14 @@ import type { MultisigKeys, PreparedTransaction, TransactionObject } from '../..
 import type { ChainProcessor } from '../../src/engine/chain/processor.js';
 import { TransactionPool } from '../../src/engine/txpool/index.js';
 import { ingestTransaction } from '../../src/engine/txpool/ingest.js';
-import { openDatabases } from '../../src/engine/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
-import type { KestrelDatabases } from '../../src/engine/storage/database.js';
-import { transferParamsSchema } from '../../src/modules/token/transfer.js';
+import type { KestrelDatabases } from '../../src/storage/database.js';
+import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';
-import type { SignatureVerifier } from '../../src/workers/signature_verifier.js';
+import type { SignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
 import { devValidators } from '../helpers/devnet.js';
 import { devnetGenerator } from '../helpers/generator.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -47,7 +47,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
       seen.push({ id: tx.id.toString('hex'), keys });
       return signatures.verify(tx, keys);
     },
-    queueSize: () => signatures.queueSize(),
+    stats: () => signatures.stats(),
     close: () => signatures.close(),
   });
 
@@ -86,7 +86,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
     let pending: TransactionObject[] = [transfer(privateKey, publicKey, 0n).transaction];
     const generator = devnetGenerator(chain, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
     now = chain.lastBlock().header.timestamp + config.genesis.blockTime;
-    assert.ok(generator.tick());
+    assert.ok(await generator.tick());
     assert.equal(chain.lastBlock().transactions.length, 1);
 
     const pool = new TransactionPool({ verifyTransaction: () => 1 });
@@ -100,7 +100,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
       ...signatures,
       verify: async (tx, keys) => {
         now += config.genesis.blockTime;
-        assert.equal(generator.tick()?.transactions.length, 1);
+        assert.equal((await generator.tick())?.transactions.length, 1);
         return signatures.verify(tx, keys);
       },
     };

@@ -11,7 +11,8 @@ import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
-import { prefetchProofsOfPossession } from '../../src/workers/pop_prefetch.js';
+import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
+import { createPooledBlsVerifier } from '../../src/workers/bls_verifier.js';
 
 const fixture = (network: string, file: string): string => fileURLToPath(new URL(`../../../src/main/network/${network}/${file}`, import.meta.url));
 
@@ -35,7 +36,12 @@ describe("Klayr Core's live networks: their genesis blocks processed by Kestrel'
       const block = decodeBlock(blob);
       const config = networkConfig(network);
       assert.deepEqual(block.assets.map((a) => a.module), counts.assets);
-      await prefetchProofsOfPossession(genesisProofsOfPossession(block.assets));
+      const bls = createPooledBlsVerifier(2);
+      try {
+        await prefetchProofsOfPossession(genesisProofsOfPossession(block.assets), bls);
+      } finally {
+        await bls.close();
+      }
       // processGenesisBlock throws naming the first root that differs from the header's
       const result = processGenesisBlock(block, Buffer.from(config.genesis.chainID, 'hex'), applicationModules(config), EMPTY_STATE);
       assert.equal(result.stateRoot.toString('hex'), block.header.stateRoot.toString('hex'));

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
-import { EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
+import { EMPTY_HASH } from '../../src/lib/tree/index.js';
 import { SubStore } from '../../src/engine/state/substore.js';
-import { createLocalStateProver, createPooledStateProver } from '../../src/workers/state_prover.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
 import { createRequire } from 'node:module';
 import { Rng } from '../helpers/random.js';
@@ -131,32 +130,5 @@ describe('state commit, root and revert', () => {
     badKey.set(Buffer.from('short'), Buffer.from('v'));
     assert.throws(() => db.prepare(badKey), /at least 6 bytes/);
     assert.equal(db.height, 0);
-  });
-});
-
-describe('snapshots read from worker threads', () => {
-  it('a pooled worker opens the environment read-only and proves keys against the committed root; a wrong root is refused', async () => {
-    const dataPath = tempDataPath();
-    const db = openState(dataPath);
-    const rng = new Rng(9);
-    const keys = Array.from({ length: 50 }, () => Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), rng.bytes(20)]));
-    const state = db.newOverlay();
-    keys.forEach((k) => state.set(k, rng.bytes(16)));
-    const root = db.commit(db.prepare(state), 0);
-    // the writer keeps committing while the worker proves height 0
-    const later = db.newOverlay();
-    later.set(keys[0]!, Buffer.from('changed'));
-    db.commit(db.prepare(later), 1);
-    const query = [keys[3]!, keys[7]!, Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), rng.bytes(20)])];
-    for (const prover of [createPooledStateProver(2), await createLocalStateProver()]) {
-      try {
-        const proof = await prover.prove({ dataPath, height: 0, expectedRoot: root, keys: query });
-        assert.equal(proof.root.toString('hex'), root.toString('hex'));
-        assert.equal(verifySMTProof(query.map(stateSMTKey), proof, root, 38), true);
-        await assert.rejects(() => prover.prove({ dataPath, height: 1, expectedRoot: root, keys: query }), /Snapshot mismatch/);
-      } finally {
-        await prover.close();
-      }
-    }
   });
 });

@@ -5,9 +5,9 @@ import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/add
 import { blsPopProve, blsPrivateKeyFromSeedAndPath, blsPublicKeyFromPrivateKey, ed25519KeyPairFromSeedAndPath, passphraseToSeed } from '../../src/lib/crypto/index.js';
 import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
-import { generatorEndpoints } from '../../src/engine/generator/endpoint.js';
+import { generatorEndpoints } from '../../src/engine/endpoint/generator.js';
 import { SubStore } from '../../src/engine/state/substore.js';
-import { openDatabases } from '../../src/engine/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { registerValidatorParamsSchema } from '../../src/modules/pos/commands/register_validator.js';
@@ -15,8 +15,8 @@ import { stakeParamsSchema } from '../../src/modules/pos/commands/stake.js';
 import { HashOnionStores } from '../../src/modules/random/offchain.js';
 import { hashOnionEndpoints } from '../../src/modules/random/onion_endpoint.js';
 import { TokenMethod } from '../../src/modules/token/method.js';
-import { transferParamsSchema } from '../../src/modules/token/transfer.js';
-import { createLocalOnionGenerator } from '../../src/workers/onion_pool.js';
+import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
+import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
 import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
 import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
@@ -57,20 +57,20 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
     for (const [v, stake] of [[withOnion, 5000n * KLY], [withoutOnion, 2000n * KLY]] as const) {
       pending.push(sign(Buffer.from(funder.privateKey, 'hex'), Buffer.from(funder.publicKey, 'hex'), funderNonce++, 'token', 'transfer', transferParamsSchema, { tokenID: TOKEN_ID, amount: stake + 100n * KLY, recipientAddress: v.address, data: '' }, 5000000n));
     }
-    const step = () => {
+    const step = async () => {
       now = chain.lastBlock().header.timestamp + config.genesis.blockTime;
-      const block = generator.tick();
+      const block = await generator.tick();
       assert.ok(block, `a block at ${now}`);
       return block;
     };
-    step();
+    await step();
     for (const v of [withOnion, withoutOnion]) {
       pending.push(sign(v.account.privateKey, v.account.publicKey, v.nonce++, 'pos', 'registerValidator', registerValidatorParamsSchema, { name: `kestrel_${v.address.toString('hex').slice(0, 6)}`, blsKey: v.blsKey, proofOfPossession: blsPopProve(v.blsPrivateKey), generatorKey: v.generator.publicKey }, 1000000000n));
     }
-    step();
+    await step();
     pending.push(sign(withOnion.account.privateKey, withOnion.account.publicKey, withOnion.nonce++, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: withOnion.address, amount: 5000n * KLY }] }));
     pending.push(sign(withoutOnion.account.privateKey, withoutOnion.account.publicKey, withoutOnion.nonce++, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: withoutOnion.address, amount: 2000n * KLY }] }));
-    step();
+    await step();
 
     // the operator's side, through the same endpoints RPC serves: keys, onion, status, enable
     const generatorAPI = generatorEndpoints({ chain, generator, db: dbs.generator, blockTime: config.genesis.blockTime, genesisHeight: 0 });
@@ -96,7 +96,7 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
       const address = chain.bft.getGeneratorAtTimestamp(chain.engineView(), chain.lastBlock().header.height + 1, chain.lastBlock().header.timestamp + config.genesis.blockTime).address;
       const before = balance(address);
       const expected = (await call(rewardAPI, 'getExpectedValidatorRewards', { validatorAddress: addressToKlayr32(address) })) as { blockReward: string };
-      const block = step();
+      const block = await step();
       const minted = events.at(block.header.height).find((e) => e.name === 'rewardMinted')!;
       const { amount, reduction } = codec.decode<{ amount: bigint; reduction: number }>(rewardMintedSchema, minted.data);
       for (const v of [withOnion, withoutOnion]) {

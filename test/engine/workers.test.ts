@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { getPriority } from 'node:os';
 import { describe, it } from 'node:test';
-import { blsPopVerify } from '../../src/lib/crypto/bls.js';
-import { prefetchProofsOfPossession } from '../../src/workers/pop_prefetch.js';
 import { TASKS_PER_THREAD, ThreadPool } from '../../src/workers/thread_pool.js';
-import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
-import { encodeTransaction, prepareTransaction, signMultiSignatureTransaction, signTransaction, verifyTransactionSignatures } from '../../src/lib/transaction/index.js';
-import type { MultisigKeys, TransactionObject } from '../../src/lib/transaction/index.js';
-import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';
-import { devValidators } from '../helpers/devnet.js';
 import type { ThreadTaskPayload } from '../helpers/thread_task.js';
 
 const task = new URL('../helpers/thread_task.js', import.meta.url);
@@ -70,81 +63,6 @@ describe('ThreadPool', () => {
     try {
       assert.equal(await pool.run({ op: 'nice' }), Math.min(19, before + 7));
       assert.equal(getPriority(0), before, 'the main thread keeps its own');
-    } finally {
-      await pool.close();
-    }
-  });
-});
-
-describe('proofs of possession checked on worker threads', () => {
-  it('are remembered with their own verdicts: valid ones true, a proof under another key false', async () => {
-    const keys = devValidators().slice(40, 49);
-    const items = keys.map((v, i) => ({
-      pk: Buffer.from(v.plain.blsKey, 'hex'),
-      // every third one carries the next validator's proof
-      proof: Buffer.from((i % 3 === 2 ? keys[(i + 1) % keys.length]! : v).plain.blsProofOfPossession, 'hex'),
-    }));
-    await prefetchProofsOfPossession(items, 2);
-    assert.deepEqual(
-      items.map(({ pk, proof }) => blsPopVerify(pk, proof)),
-      items.map((_, i) => i % 3 !== 2),
-    );
-  });
-});
-
-describe('signature checks in the verify pool', () => {
-  it('reach the same verdict and message as the auth module on this thread, single and multisignature', async () => {
-    const chainID = Buffer.from('04000000', 'hex');
-    const seed = (n: number) => Buffer.alloc(32, n);
-    const members = [1, 2, 3, 4].map((n) => keyPairFromSeed(seed(n)));
-    const sortKeys = (keys: Buffer[]) => [...keys].sort(Buffer.compare);
-    const account: MultisigKeys = { numberOfSignatures: 3, mandatoryKeys: sortKeys(members.slice(0, 2).map((m) => m.publicKey)), optionalKeys: sortKeys(members.slice(2).map((m) => m.publicKey)) };
-    const base: TransactionObject = { module: 'token', command: 'transfer', nonce: 3n, fee: 1000000n, senderPublicKey: members[0]!.publicKey, params: Buffer.alloc(40, 5), signatures: [] };
-    const single = signTransaction(base, chainID, members[0]!.privateKey);
-    let multi = base;
-    for (const m of [members[0]!, members[1]!, members[3]!]) multi = signMultiSignatureTransaction(multi, chainID, m.privateKey, account);
-    const signedOptional = multi.signatures.findIndex((s, i) => i >= 2 && s.length > 0);
-    const withSignatures = (tx: TransactionObject, change: (s: Buffer, i: number) => Buffer): TransactionObject => ({ ...tx, signatures: tx.signatures.map(change) });
-    const cases: [TransactionObject, MultisigKeys | undefined][] = [
-      [single, undefined],
-      [withSignatures(single, () => Buffer.alloc(64, 9)), undefined],
-      [{ ...single, signatures: [single.signatures[0]!, single.signatures[0]!] }, undefined],
-      [{ ...single, nonce: 4n }, undefined],
-      [multi, account],
-      [multi, { ...account, numberOfSignatures: 4 }],
-      [withSignatures(multi, (s, i) => (i === 0 ? Buffer.alloc(0) : s)), { ...account, numberOfSignatures: 2 }],
-      [withSignatures(multi, (s, i) => (i === 1 ? Buffer.alloc(64, 1) : s)), account],
-      // a forged optional signature after a missing mandatory one: the missing one is met first
-      [withSignatures(multi, (s, i) => (i === 1 ? Buffer.alloc(0) : i === signedOptional ? Buffer.alloc(64, 1) : s)), { ...account, numberOfSignatures: 2 }],
-      [withSignatures(multi, (s, i) => (i === signedOptional ? Buffer.alloc(0) : s)), { ...account, numberOfSignatures: 2 }],
-    ];
-    const pool = createPooledSignatureVerifier(chainID, 2);
-    try {
-      const pooled = await Promise.all(cases.map(([tx, keys]) => pool.verify(prepareTransaction(tx, encodeTransaction(tx)), keys)));
-      const here = cases.map(([tx, keys]) => {
-        try {
-          verifyTransactionSignatures(tx, chainID, keys);
-          return undefined;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      });
-      assert.deepEqual(pooled, here);
-      assert.deepEqual(
-        here.map((m) => m?.replace(/'[0-9a-f]{64,}'/g, "'..'")),
-        [
-          undefined,
-          "Failed to validate signature '..' for transaction with id '..'",
-          'Transactions from a single signature account should have exactly one signature. Found 2 signatures.',
-          "Failed to validate signature '..' for transaction with id '..'",
-          undefined,
-          "Transaction signatures does not match required number of signatures: '4' for transaction with id '..'",
-          'Missing signature for a mandatory key.',
-          "Failed to validate signature '..' for transaction with id '..'",
-          'Missing signature for a mandatory key.',
-          undefined,
-        ],
-      );
     } finally {
       await pool.close();
     }

@@ -1,26 +1,25 @@
 // Child process for the node crash test: a devnet chain that generates blocks (with a transfer each)
-// as fast as it can on a simulated clock, printing each committed height; the test SIGKILLs it.
+// as fast as it can on a simulated clock, with inclusion proofs and pruning, printing each committed height; the test SIGKILLs it.
 import { pino } from 'pino';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
 import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import { openDatabases } from '../../src/engine/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
-import { loadConfig } from '../../src/main/config/index.js';
-import { getAuthAccount } from '../../src/modules/auth/module.js';
-import { transferParamsSchema } from '../../src/modules/token/transfer.js';
+import { getAuthAccount } from '../../src/modules/auth/method.js';
+import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { SubStore } from '../../src/engine/state/substore.js';
-import { devValidators } from './devnet.js';
+import { crashConfig, crashSender } from './crash_config.js';
 
 const dataPath = process.argv[2]!;
-const config = loadConfig({ dataPath });
+const config = crashConfig(dataPath);
 const dbs = openDatabases(dataPath);
 let now = 0;
 const { chain, state } = openChain(config, dbs, { now: () => now });
 const chainID = Buffer.from(config.genesis.chainID, 'hex');
-const sender = devValidators()[1]!;
+const sender = crashSender();
 const senderPublicKey = Buffer.from(sender.publicKey, 'hex');
 const view = state.newOverlay();
 let nonce = getAuthAccount({ store: (p, s) => new SubStore(view, p, s) }, addressFromPublicKey(senderPublicKey))?.nonce ?? 0n;
@@ -42,7 +41,7 @@ const generator = new Generator({
 });
 for (;;) {
   now = chain.lastBlock().header.timestamp + config.genesis.blockTime;
-  const block = generator.tick();
+  const block = await generator.tick();
   if (block === undefined) throw new Error(`no block generated at ${now}`);
   process.stdout.write(`committed ${block.header.height}\n`);
 }

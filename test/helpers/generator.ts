@@ -3,7 +3,7 @@ import type { ChainProcessor } from '../../src/engine/chain/processor.js';
 import { Generator } from '../../src/engine/generator/generator.js';
 import type { GeneratorOptions } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import type { BinaryDB } from '../../src/engine/storage/database.js';
+import type { BinaryDB } from '../../src/storage/database.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
 
 /** A generator with every devnet validator's plain keys on a simulated clock, silent. */

@@ -6,7 +6,7 @@ import { unsignedGenesisHeader } from '../../src/engine/genesis.js';
 import { genesisAuthStoreSchema } from '../../src/modules/auth/schemas.js';
 import type { AuthAccount } from '../../src/modules/auth/schemas.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
-import { ADDRESS_LEGACY_RESERVE } from '../../src/modules/legacy/commands.js';
+import { ADDRESS_LEGACY_RESERVE } from '../../src/modules/legacy/stores.js';
 import { genesisLegacyStoreSchema } from '../../src/modules/legacy/index.js';
 import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 
 /**
  * Starts a child script that prints `committed <height>` per committed block, kills it with
- * SIGKILL `delayMs` after its first commit, and resolves with the last height it reported.
+ * SIGKILL `delayMs` after its first commit (after it reports `afterHeight`, when given), and
+ * resolves with the last height it reported.
  */
-export const runAndKill = (script: string, args: readonly string[], delayMs: number): Promise<number> =>
+export const runAndKill = (script: string, args: readonly string[], delayMs: number, afterHeight = -1): Promise<number> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let last = -1;
@@ -17,7 +18,7 @@ export const runAndKill = (script: string, args: readonly string[], delayMs: num
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
       for (const line of lines) if (line.startsWith('committed ')) last = Number(line.split(' ')[1]);
-      timer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
+      if (last >= afterHeight) timer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import { systemEndpoints } from '../../src/engine/system/endpoint.js';
+import { systemEndpoints } from '../../src/engine/endpoint/system.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { RPCMetrics } from '../../src/rpc/metrics.js';
 import { EndpointRegistry } from '../../src/rpc/registry.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
 import { StateDB } from '../../src/engine/state/state_db.js';
-import { openDatabases } from '../../src/engine/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 
 export const tempDataPath = (): string => mkdtempSync(join(tmpdir(), 'kestrel-state-'));
 

@@ -133,7 +133,7 @@ describe('a failure repeated on every tick', () => {
     assert.ok(log.lines.every((l) => l.level === 'warn'));
   });
 
-  it('the block generator logs a failing tick once, and the count when it stops', () => {
+  it('the block generator logs a failing tick once, and the count when it stops', async () => {
     const log = recorder();
     const chain = {
       lastBlock: () => {
@@ -141,7 +141,7 @@ describe('a failure repeated on every tick', () => {
       },
     };
     const generator = new Generator({ chain: chain as never, chainID: Buffer.alloc(4), db: {} as never, keys: [], maxTransactionsSize: 15360, logger: log as never });
-    for (let i = 0; i < 30; i++) assert.equal(generator.tick(), undefined);
+    for (let i = 0; i < 30; i++) assert.equal(await generator.tick(), undefined);
     assert.equal(log.lines.length, 1);
     assert.equal(log.lines[0]!.msg, 'Block generation failed');
     assert.equal((log.lines[0]!.obj.err as Error).message, 'the store is closed');

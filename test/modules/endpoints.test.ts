@@ -14,7 +14,8 @@ import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoin
 import { posConfig } from '../../src/modules/pos/config.js';
 import { posEndpoints } from '../../src/modules/pos/endpoint.js';
 import { randomEndpoints } from '../../src/modules/random/endpoint.js';
-import { feeConfig, feeEndpoints } from '../../src/modules/fee/endpoint.js';
+import { feeConfig } from '../../src/modules/fee/config.js';
+import { feeEndpoints } from '../../src/modules/fee/endpoint.js';
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import { devnetPassphrase } from '../helpers/devnet.js';

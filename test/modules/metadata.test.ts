@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
-import { endpointMetadataMismatches, MODULE_METADATA, moduleMetadata } from '../../src/main/metadata.js';
+import { endpointDeclarationMismatches, moduleEndpoints, modulesMetadata } from '../../src/engine/state_machine/metadata.js';
+import type { EndpointServices, Module } from '../../src/engine/state_machine/module.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { EndpointRegistry } from '../../src/rpc/registry.js';
 // loads klayr-framework without its native database binary
 import '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
@@ -110,7 +110,9 @@ describe('system_getMetadata equals Klayr Core\'s', () => {
   });
 
   it('declares every module endpoint the node serves, and serves every one it declares', () => {
-    assert.deepEqual(endpointMetadataMismatches(node.registry), []);
+    // legacy_getLegacyBrackets is the engine's (Klayr's engine serves it), not the legacy module's
+    const served = (name: string) => node.registry.list().filter((e) => e.namespace === name && e.name !== 'legacy_getLegacyBrackets').map((e) => e.method);
+    for (const module of applicationModules(node.config)) assert.deepEqual(endpointDeclarationMismatches(module, served(module.name)), [], module.name);
   });
 
   it('lets @klayr/api-client decode the genesis block\'s assets and events with it', async () => {
@@ -125,27 +127,26 @@ describe('system_getMetadata equals Klayr Core\'s', () => {
   });
 });
 
-describe('the metadata builder', () => {
-  it('refuses a module without a metadata declaration, and a declaration without a module', () => {
+describe('module metadata', () => {
+  it('is each module\'s metadata(), sorted by name', () => {
     const modules = applicationModules(loadConfig());
-    assert.equal(moduleMetadata(modules).length, MODULE_METADATA.length);
-    assert.throws(() => moduleMetadata([...modules, { name: 'nft' }]), /Modules without a metadata declaration: nft/);
-    assert.throws(() => moduleMetadata(modules.filter((m) => m.name !== 'fee')), /Metadata declarations without a module: fee/);
+    const metadata = modulesMetadata(modules);
+    assert.deepEqual(metadata.map((m) => m.name), modules.map((m) => m.name).sort((a, b) => a.localeCompare(b, 'en')));
+    for (const module of modules) assert.deepEqual(metadata.find((m) => m.name === module.name), module.metadata());
   });
 
-  it('reports endpoints served without a declaration and declarations without an endpoint', () => {
-    const registry = new EndpointRegistry();
-    for (const declaration of MODULE_METADATA) {
-      for (const name of [...declaration.endpoints.map((e) => e.name), ...(declaration.unpublishedEndpoints ?? [])]) registry.register(`${declaration.name}_${name}`, { handler: () => undefined });
-    }
-    assert.deepEqual(endpointMetadataMismatches(registry), []);
-    registry.register('token_getEverything', { handler: () => undefined });
-    registry.register('chain_getEverything', { handler: () => undefined });
-    assert.deepEqual(endpointMetadataMismatches(registry), ['token_getEverything is served but has no metadata entry']);
-    const partial = new EndpointRegistry();
-    partial.register('fee_getFeeTokenID', { handler: () => undefined });
-    const mismatches = endpointMetadataMismatches(partial, MODULE_METADATA.filter((d) => d.name === 'fee'));
-    assert.deepEqual(mismatches, ['fee_getMinFeePerByte has a metadata entry but is not served']);
+  it('refuses a module whose endpoints and declarations disagree', () => {
+    const services = {} as EndpointServices;
+    const module = (served: string[], published: string[], unpublished: string[] = []): Module => ({
+      name: 'nft',
+      endpointDeclarations: { published: published.map((name) => ({ name })), unpublished },
+      endpoints: () => Object.fromEntries(served.map((name) => [name, { handler: () => undefined }])),
+      metadata: () => ({ commands: [], events: [], stores: [], endpoints: [], assets: [], name: 'nft' }),
+    });
+    assert.deepEqual(Object.keys(moduleEndpoints(module(['getNFT', 'setNFT'], ['getNFT'], ['setNFT']), services)), ['getNFT', 'setNFT']);
+    assert.throws(() => moduleEndpoints(module(['getNFT', 'getEverything'], ['getNFT']), services), /nft_getEverything is served but has no metadata entry/);
+    assert.throws(() => moduleEndpoints(module([], ['getNFT']), services), /nft_getNFT has a metadata entry but is not served/);
+    assert.deepEqual(endpointDeclarationMismatches(module([], []), ['getNFT']), ['nft_getNFT is served but has no metadata entry']);
   });
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -5,18 +5,26 @@ import { RPCMetrics } from '../../src/rpc/metrics.js';
 import { createPooledStateProver } from '../../src/workers/state_prover.js';
 
 describe('Prometheus metrics', () => {
-  it('report worker-pool queue depths when scraped', async () => {
+  it("report each worker pool's queue depth, tasks completed and task time when scraped", async () => {
     const metrics = new RPCMetrics();
     const pool = createPooledStateProver(1);
-    let backlog = 3;
-    metrics.watchPool('busy', () => backlog);
-    metrics.watchPool('state', () => pool.queueSize());
+    let busy = { queued: 3, completed: 10, taskSeconds: 0.5 };
+    metrics.watchPool('busy', () => busy);
+    metrics.watchPool('proofs', () => pool.stats());
     try {
       const first = await metrics.text();
       assert.match(first, /kestrel_pool_queue_depth\{pool="busy"\} 3/);
-      assert.match(first, /kestrel_pool_queue_depth\{pool="state"\} 0/);
-      backlog = 7;
-      assert.match(await metrics.text(), /kestrel_pool_queue_depth\{pool="busy"\} 7/, 'read again at every scrape');
+      assert.match(first, /kestrel_pool_tasks_completed_total\{pool="busy"\} 10/);
+      assert.match(first, /kestrel_pool_task_seconds_total\{pool="busy"\} 0.5/);
+      assert.match(first, /kestrel_pool_queue_depth\{pool="proofs"\} 0/);
+      assert.match(first, /kestrel_pool_tasks_completed_total\{pool="proofs"\} 0/);
+      busy = { queued: 7, completed: 12, taskSeconds: 0.75 };
+      const second = await metrics.text();
+      assert.match(second, /kestrel_pool_queue_depth\{pool="busy"\} 7/, 'read again at every scrape');
+      assert.match(second, /kestrel_pool_tasks_completed_total\{pool="busy"\} 12/);
+      assert.match(second, /kestrel_pool_task_seconds_total\{pool="busy"\} 0.75/);
+      await assert.rejects(pool.prove({ dataPath: '/nonexistent-kestrel-path', expectedRoot: Buffer.alloc(32), keys: [] }));
+      assert.match(await metrics.text(), /kestrel_pool_tasks_completed_total\{pool="proofs"\} 1/, 'a failed task is answered too');
     } finally {
       await pool.close();
     }

@@ -1,4 +1,5 @@
 import { computeSubstorePrefix } from '../../lib/state/keys.js';
+import { TABLES } from '../../storage/tables.js';
 
 export const MODULE_NAME_BFT = 'bft';
 
@@ -6,7 +7,7 @@ export const MODULE_NAME_BFT = 'bft';
  * The BFT stores live in the engine's state store, not in the application state tree, and
  * Klayr fixes their store prefix to four zero bytes instead of deriving it from the module name.
  */
-export const MODULE_STORE_PREFIX_BFT = Buffer.from([0, 0, 0, 0]);
+export const MODULE_STORE_PREFIX_BFT = TABLES.bftState.prefix;
 /** Substore 0 (0x0000): BFT parameters keyed by the 4-byte big-endian height they apply from. */
 export const STORE_PREFIX_BFT_PARAMETERS = computeSubstorePrefix(0);
 /** Substore 1 (0x8000): the single BFT votes record under the empty key. */

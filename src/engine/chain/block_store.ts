@@ -2,17 +2,13 @@ import { blockHeaderID, decodeBlock, encodeBlock } from '../../lib/chain/block.j
 import type { Block } from '../../lib/chain/block.js';
 import { transactionID } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
-import type { KestrelDatabases } from '../storage/database.js';
-import { heightKey } from '../storage/height_key.js';
+import type { KestrelDatabases } from '../../storage/database.js';
+import { encodeHeight, tableHeightKey, tableKey, TABLES } from '../../storage/tables.js';
 
-const HEIGHT_PREFIX = Buffer.from('h:');
-const ID_PREFIX = Buffer.from('i:');
-const LAST = Buffer.from('last');
-const TX_PREFIX = Buffer.from('t:');
-
-const blockHeightKey = (height: number): Buffer => heightKey(HEIGHT_PREFIX, height);
-const idKey = (id: Buffer): Buffer => Buffer.concat([ID_PREFIX, id]);
-const txKey = (id: Buffer): Buffer => Buffer.concat([TX_PREFIX, id]);
+const LAST = tableKey(TABLES.lastBlock);
+const blockHeightKey = (height: number): Buffer => tableHeightKey(TABLES.blockIDsByHeight, height);
+const idKey = (id: Buffer): Buffer => tableKey(TABLES.blocksByID, id);
+const txKey = (id: Buffer): Buffer => tableKey(TABLES.transactionBlocks, id);
 
 /** Blocks by ID and height in the `blocks` database; writes go inside the state commit's transaction. */
 export class BlockStore {
@@ -23,7 +19,7 @@ export class BlockStore {
     const id = blockHeaderID(block.header);
     dbs.blocks.putSync(idKey(id), encodeBlock(block));
     dbs.blocks.putSync(blockHeightKey(block.header.height), id);
-    dbs.blocks.putSync(LAST, blockHeightKey(block.header.height).subarray(HEIGHT_PREFIX.length));
+    dbs.blocks.putSync(LAST, encodeHeight(block.header.height));
     for (const tx of block.transactions) dbs.blocks.putSync(txKey(transactionID(tx)), id);
   }
 
@@ -35,7 +31,7 @@ export class BlockStore {
     dbs.blocks.removeSync(blockHeightKey(height));
     for (const tx of block.transactions) dbs.blocks.removeSync(txKey(transactionID(tx)));
     if (height === 0) dbs.blocks.removeSync(LAST);
-    else dbs.blocks.putSync(LAST, blockHeightKey(height - 1).subarray(HEIGHT_PREFIX.length));
+    else dbs.blocks.putSync(LAST, encodeHeight(height - 1));
   }
 
   /** A committed transaction by ID, found through the block that includes it. */

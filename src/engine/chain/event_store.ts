@@ -2,14 +2,14 @@ import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
-import type { KestrelDatabases } from '../storage/database.js';
-import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
+import type { KestrelDatabases } from '../../storage/database.js';
+import { removeHeightsBelow } from '../../storage/prune.js';
+import { tableHeightKey, TABLES } from '../../storage/tables.js';
 
 const eventsSchema = { $id: '/kestrel/events', type: 'object', required: ['events'], properties: { events: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } } } as const satisfies Schema;
 const eventsCodec: CompiledSchema<{ events: Buffer[] }> = compile<{ events: Buffer[] }>(eventsSchema);
 
-const NO_PREFIX = Buffer.alloc(0);
-const eventsKey = (height: number): Buffer => heightKey(NO_PREFIX, height);
+const eventsKey = (height: number): Buffer => tableHeightKey(TABLES.events, height);
 
 /** A block's events by height in the `events` database, written inside the block's commit. */
 export class EventStore {
@@ -21,7 +21,7 @@ export class EventStore {
 
   /** Drops the events of every height below `height` (pruning); call inside a commit transaction. */
   removeBelow(dbs: KestrelDatabases, height: number): void {
-    removeHeightsBelow(dbs.events, NO_PREFIX, height);
+    removeHeightsBelow(dbs.events, TABLES.events, height);
   }
 
   /** Drops one height's events (a deleted block); call inside its write transaction. */

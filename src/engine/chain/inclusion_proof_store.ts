@@ -1,8 +1,9 @@
 import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
 import type { SMTProof } from '../../lib/tree/index.js';
-import type { BinaryDB } from '../storage/database.js';
-import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
+import type { KestrelDatabases } from '../../storage/database.js';
+import { removeHeightsBelow } from '../../storage/prune.js';
+import { tableHeightKey, TABLES } from '../../storage/tables.js';
 
 /** @klayr/chain's stored inclusion proof. */
 const inclusionProofSchema = {
@@ -19,29 +20,27 @@ const inclusionProofSchema = {
   },
 } as const satisfies Schema;
 const proofCodec = compile<SMTProof>(inclusionProofSchema);
-const PREFIX = Buffer.from('proof:');
+const proofKey = (height: number): Buffer => tableHeightKey(TABLES.inclusionProofs, height);
 
-const proofKey = (height: number): Buffer => heightKey(PREFIX, height);
-
-/** Proofs of the configured state keys (system.inclusionProofKeys) at each height, kept like events. */
+/** Proofs of the configured state keys (system.inclusionProofKeys) at each height, kept like events; written inside the block's commit. */
 export class InclusionProofStore {
-  constructor(private readonly db: BinaryDB) {}
+  constructor(private readonly dbs: KestrelDatabases) {}
 
-  save(height: number, proof: SMTProof): void {
-    this.db.putSync(proofKey(height), proofCodec.encode(proof));
+  save(dbs: KestrelDatabases, height: number, proof: SMTProof): void {
+    dbs.meta.putSync(proofKey(height), proofCodec.encode(proof));
   }
 
   /** An empty proof for a height without one, as Klayr answers. */
   at(height: number): SMTProof {
-    const raw = this.db.get(proofKey(height));
+    const raw = this.dbs.meta.get(proofKey(height));
     return raw === undefined ? { siblingHashes: [], queries: [] } : proofCodec.decode(raw);
   }
 
-  remove(height: number): void {
-    this.db.removeSync(proofKey(height));
+  remove(dbs: KestrelDatabases, height: number): void {
+    dbs.meta.removeSync(proofKey(height));
   }
 
-  removeBelow(height: number): void {
-    removeHeightsBelow(this.db, PREFIX, height);
+  removeBelow(dbs: KestrelDatabases, height: number): void {
+    removeHeightsBelow(dbs.meta, TABLES.inclusionProofs, height);
   }
 }

@@ -1,10 +1,14 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID, computeAssetRoot, validateBlock, verifyBlockHeaderSignature } from '../../lib/chain/block.js';
 import { merkleRoot } from '../../lib/tree/index.js';
+import type { SMTProof } from '../../lib/tree/index.js';
 import { certificateSignatureRequest, unsignedCertificateOf } from '../../lib/chain/certificate.js';
 import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../../lib/crypto/bls_key_cache.js';
-import type { BLSVerifier } from '../../workers/bls_verifier.js';
+import type { BlsVerifier } from '../pools/bls_verifier.js';
+import type { SignatureVerifier } from '../pools/signature_verifier.js';
+import { assertSignatures, SignatureRecorder } from './deferred_signatures.js';
+import type { SignatureCheckItem } from './deferred_signatures.js';
 import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import { asPrepared, prepareTransaction, validateTransaction } from '../../lib/transaction/index.js';
@@ -16,19 +20,20 @@ import type { ExecutionResult, VerifyResult } from '../state_machine/state_machi
 import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTModule } from '../bft/index.js';
 import { BlockState, decodeUndo, encodeUndo, PlainStateDB } from '../state/state_db.js';
-import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
+import { removeHeightsBelow } from '../../storage/prune.js';
+import { encodeHeight, tableHeightKey, tableKey, TABLES } from '../../storage/tables.js';
 import type { ExtraWrites, PreparedState, StateDB } from '../state/state_db.js';
 import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
 import type { NextValidators, SignatureCheck } from '../state_machine/module.js';
-import type { KestrelDatabases } from '../storage/database.js';
+import type { KestrelDatabases } from '../../storage/database.js';
 import type { BlockStore } from './block_store.js';
 import { InclusionProofStore } from './inclusion_proof_store.js';
 import type { EventStore } from './event_store.js';
 
 /** Where each block's undo of the engine (BFT) state is kept in the meta database. */
-const ENGINE_UNDO_PREFIX = Buffer.from('engine-undo:');
+const engineUndoKey = (height: number): Buffer => tableHeightKey(TABLES.engineUndo, height);
 /** The finalized height, kept apart from the BFT state (which a block deletion reverts). */
-const FINALIZED_KEY = Buffer.from('finalized');
+const FINALIZED_KEY = tableKey(TABLES.finalized);
 
 /** Block version of Klayr SDK v6 blocks after genesis. */
 export const BLOCK_VERSION = 2;
@@ -61,6 +66,14 @@ export interface ExecutedBlock {
   prepared: PreparedState;
   engine: BlockState;
   nextValidators?: NextValidators;
+  /** With deferred signature checks: the checks of the block's transactions, still to run before the block may be committed. */
+  signatureChecks?: readonly SignatureCheckItem[];
+}
+
+/** The verifiers of the asynchronous block path (in a node, the `bls` and `verify` pools). */
+export interface BlockVerifiers {
+  bls: BlsVerifier;
+  signatures: SignatureVerifier;
 }
 
 /**
@@ -77,12 +90,17 @@ export class ChainProcessor {
 
   constructor(private readonly options: ChainOptions) {
     this.engineDB = new PlainStateDB(options.dbs.engine);
-    this.#proofs = new InclusionProofStore(options.dbs.meta);
+    this.#proofs = new InclusionProofStore(options.dbs);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
 
   get bft() {
     return this.options.bft.method;
+  }
+
+  /** The modules' lifecycle the chain runs (the generator asks it for block assets). */
+  get machine(): StateMachine {
+    return this.options.machine;
   }
 
   /** The tip, kept in memory from the last commit (read from storage once). */
@@ -130,13 +148,15 @@ export class ChainProcessor {
   /**
    * Executes a block on top of the tip: BFT's vote update, the modules' hooks and transactions,
    * the validator-set change. With `selection`, the transactions are chosen while executing
-   * (generation) and the returned block carries them.
+   * (generation) and the returned block carries them. With `deferSignatures`, the transactions'
+   * signatures are not checked here: the returned `signatureChecks` must pass before committing.
    */
-  execute(block: Block, selection?: TransactionSelection, prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx))): ExecutedBlock {
+  execute(block: Block, selection?: TransactionSelection, prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx)), deferSignatures = false): ExecutedBlock {
     const engine = this.engineView();
     this.options.bft.beforeTransactionsExecute(engine, block.header, this.maxRemovalHeight());
     const state = this.options.stateDB.newOverlay();
-    const result = this.options.machine.executeBlock({ header: block.header, assets: block.assets, transactions: prepared }, this.options.chainID, state, selection);
+    const recorder = deferSignatures ? new SignatureRecorder() : undefined;
+    const result = this.options.machine.executeBlock({ header: block.header, assets: block.assets, transactions: prepared }, this.options.chainID, state, selection, recorder?.hookFor);
     if (result.events.length > MAX_EVENTS_PER_BLOCK) throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);
     if (result.nextValidators !== undefined) {
       const { precommitThreshold, certificateThreshold, validators } = result.nextValidators;
@@ -149,6 +169,7 @@ export class ChainProcessor {
       prepared: this.options.stateDB.prepare(state),
       engine,
       ...(result.nextValidators !== undefined ? { nextValidators: result.nextValidators } : {}),
+      ...(recorder !== undefined ? { signatureChecks: recorder.checksOf(result.transactions) } : {}),
     };
   }
 
@@ -164,13 +185,28 @@ export class ChainProcessor {
     };
   }
 
-  /** Commits an executed block: state, tree, BFT state, block and events land together or not at all. */
+  /**
+   * Commits an executed block in one LMDB write transaction: state, tree nodes, undo diffs, BFT
+   * state, block, events, inclusion proofs, pruning and the finalized height (and the caller's
+   * `extra` records) land together or not at all.
+   */
   commit(executed: ExecutedBlock, extra?: ExtraWrites): void {
+    this.#commit(executed, extra, true);
+  }
+
+  /** Commits the genesis block through the same transaction as every block (without an inclusion proof, as before any block). */
+  commitGenesis(executed: ExecutedBlock): void {
+    this.#commit(executed, undefined, false);
+  }
+
+  #commit(executed: ExecutedBlock, extra: ExtraWrites | undefined, withProofs: boolean): void {
     const { block, events, prepared, engine } = executed;
     const { height } = block.header;
     const keep = this.options.keepEventsForHeights;
+    // proved before the transaction, against the root it commits, so the write transaction stays short
+    const proof = withProofs ? this.#inclusionProof(prepared) : undefined;
     this.options.stateDB.commit(prepared, height, (dbs) => {
-      dbs.meta.putSync(heightKey(ENGINE_UNDO_PREFIX, height), encodeUndo(this.engineDB.writeSync(engine)));
+      dbs.meta.putSync(engineUndoKey(height), encodeUndo(this.engineDB.writeSync(engine)));
       this.options.blocks.save(dbs, block);
       this.options.events.save(dbs, height, events);
       // as Klayr: events older than keepEventsForHeights go once their block is final
@@ -178,15 +214,15 @@ export class ChainProcessor {
         const below = this.#prunableBelow(engine, height, keep);
         if (below > 0) this.options.events.removeBelow(dbs, below);
       }
+      if (proof !== undefined) this.#saveInclusionProof(dbs, height, proof, engine);
       // final blocks are never deleted: what would undo them can go
       const finalized = this.#finalizedHeightOf(engine);
-      dbs.meta.putSync(FINALIZED_KEY, heightKey(Buffer.alloc(0), finalized));
+      dbs.meta.putSync(FINALIZED_KEY, encodeHeight(finalized));
       this.options.stateDB.pruneDiffsBelow(dbs, finalized + 1);
-      removeHeightsBelow(dbs.meta, ENGINE_UNDO_PREFIX, finalized + 1);
+      removeHeightsBelow(dbs.meta, TABLES.engineUndo, finalized + 1);
       extra?.(dbs);
     });
     this.#tip = block;
-    this.#saveInclusionProofs(height, prepared.root, engine);
   }
 
   /**
@@ -200,27 +236,33 @@ export class ChainProcessor {
     if (height === 0 || this.options.blocks.idAtHeight(height - 1) === undefined) throw new Error('Can not delete the genesis block');
     if (height <= this.finalizedHeight()) throw new Error('Can not delete block below or same as finalized height');
     if (this.options.stateDB.height !== height) throw new Error(`State is at height ${this.options.stateDB.height}, not at the last block's ${height}`);
-    const undo = this.options.dbs.meta.get(heightKey(ENGINE_UNDO_PREFIX, height));
+    const undo = this.options.dbs.meta.get(engineUndoKey(height));
     if (undo === undefined) throw new Error(`No engine state undo stored for height ${height}`);
     this.options.stateDB.revertLast((dbs) => {
       this.engineDB.undoSync(decodeUndo(undo));
-      dbs.meta.removeSync(heightKey(ENGINE_UNDO_PREFIX, height));
+      dbs.meta.removeSync(engineUndoKey(height));
       this.options.blocks.removeLast(dbs, block);
       this.options.events.remove(dbs, height);
-      this.#proofs.remove(height);
+      this.#proofs.remove(dbs, height);
     });
     this.#tip = undefined;
     return block;
   }
 
-  /** As Klayr after each block: a proof of the configured keys against the new state root, stored by height and pruned like events. */
-  #saveInclusionProofs(height: number, root: Buffer, engine: BlockState): void {
+  /** As Klayr after each block: a proof of the configured keys against the block's state root (none configured: undefined). */
+  #inclusionProof(prepared: PreparedState): SMTProof | undefined {
     const config = this.options.inclusionProofs;
-    if (config === undefined || config.keys.length === 0 || config.keepForHeights === 0) return;
-    this.#proofs.save(height, this.options.stateDB.prove(root, config.keys));
-    if (config.keepForHeights > 0) {
-      const below = this.#prunableBelow(engine, height, config.keepForHeights);
-      if (below > 0) this.#proofs.removeBelow(below);
+    if (config === undefined || config.keys.length === 0 || config.keepForHeights === 0) return undefined;
+    return this.options.stateDB.provePrepared(prepared, config.keys);
+  }
+
+  /** Stores the block's proof by height and prunes old ones like events; inside the commit's transaction. */
+  #saveInclusionProof(dbs: KestrelDatabases, height: number, proof: SMTProof, engine: BlockState): void {
+    this.#proofs.save(dbs, height, proof);
+    const keep = this.options.inclusionProofs?.keepForHeights ?? -1;
+    if (keep > 0) {
+      const below = this.#prunableBelow(engine, height, keep);
+      if (below > 0) this.#proofs.removeBelow(dbs, below);
     }
   }
 
@@ -260,20 +302,59 @@ export class ChainProcessor {
 
   /** Verifies a block received for the tip, executes it, checks its roots and commits it. */
   processBlock(block: Block, options: { aggregateCommitVerified?: boolean } = {}): ExecutedBlock {
+    const prepared = this.#validated(block);
+    this.verifyHeader(block.header, options.aggregateCommitVerified === true);
+    const executed = this.execute(block, undefined, prepared);
+    this.#checkRoots(executed);
+    this.commit(executed);
+    return executed;
+  }
+
+  /**
+   * processBlock with the expensive checks in verifiers (in a node, the `bls` and `verify` pools):
+   * the aggregate commit's signature before executing, the transactions' signatures (recorded
+   * while executing) before committing. A failure discards the executed block; so does a tip
+   * that changed while the verifiers worked.
+   */
+  async processBlockVerifiedBy(block: Block, verifiers: BlockVerifiers): Promise<ExecutedBlock> {
+    const prepared = this.#validated(block);
+    const tip = this.lastBlock();
+    this.verifyHeader(block.header, true);
+    if (!(await this.verifyAggregateCommitBy(this.engineView(), block.header.aggregateCommit, verifiers.bls))) {
+      throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
+    }
+    this.#assertTip(tip);
+    const executed = this.execute(block, undefined, prepared, true);
+    await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);
+    this.#assertTip(tip);
+    this.#checkRoots(executed);
+    this.commit(executed);
+    return executed;
+  }
+
+  /** A block's own rules (schema, transactions, size, version); its transactions prepared. */
+  #validated(block: Block): PreparedTransaction[] {
     const prepared = block.transactions.map((tx) => prepareTransaction(tx));
     validateBlock(block, validateTransaction, prepared.map((p) => p.id));
     const size = prepared.reduce((s, tx) => s + tx.bytes.length, 0);
     if (size > this.options.maxTransactionsSize) throw new Error(`Transactions in the block exceed maxTransactionsSize ${this.options.maxTransactionsSize}`);
     if (block.header.version !== BLOCK_VERSION) throw new Error(`Block version must be ${BLOCK_VERSION}`);
-    this.verifyHeader(block.header, options.aggregateCommitVerified === true);
-    const executed = this.execute(block, undefined, prepared);
+    return prepared;
+  }
+
+  /** An executed block received: its header must claim the roots it executed to. */
+  #checkRoots(executed: ExecutedBlock): void {
+    const { block } = executed;
     const roots = this.rootsOf(executed);
     const id = blockHeaderID(block.header).toString('hex');
     if (!roots.validatorsHash.equals(block.header.validatorsHash)) throw new Error(`Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`);
     if (!roots.eventRoot.equals(block.header.eventRoot)) throw new Error(`Event root is not valid for the block with id: ${id}`);
     if (!roots.stateRoot.equals(block.header.stateRoot)) throw new Error(`State root is not valid for the block with id: ${id}`);
-    this.commit(executed);
-    return executed;
+  }
+
+  /** After waiting on a verifier: the block was checked against this tip, which must still be the chain's. */
+  #assertTip(tip: Block): void {
+    if (this.lastBlock() !== tip) throw new Error('The chain changed while the block was being verified');
   }
 
   /** Consensus checks of a header against the tip and the committed BFT state (Klayr's Consensus._verify). */
@@ -329,11 +410,9 @@ export class ChainProcessor {
     return typeof check === 'boolean' ? check : this.#blsKeys.verifyWeighted(check);
   }
 
-  /** processBlock with the certificate signature checked by a verifier (the `bls` worker pool) first. */
-  async processBlockVerifiedBy(block: Block, verifier: BLSVerifier): Promise<ExecutedBlock> {
-    const check = this.aggregateCommitCheck(this.engineView(), block.header.aggregateCommit);
-    const valid = typeof check === 'boolean' ? check : await verifier.verifyWeighted(check);
-    if (!valid) throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
-    return this.processBlock(block, { aggregateCommitVerified: true });
+  /** The aggregate commit check with the signature checked by a verifier (in a node, the `bls` pool). */
+  async verifyAggregateCommitBy(engine: BlockState, commit: BlockHeader['aggregateCommit'], verifier: BlsVerifier): Promise<boolean> {
+    const check = this.aggregateCommitCheck(engine, commit);
+    return typeof check === 'boolean' ? check : verifier.verifyAggregate(check);
   }
 }

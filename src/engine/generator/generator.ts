@@ -2,13 +2,18 @@ import type { Logger } from 'pino';
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID, signBlockHeader } from '../../lib/chain/block.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
+import { asPrepared } from '../../lib/transaction/index.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
-import { randomAssetCodec } from '../../modules/random/method.js';
-import { nextSeedReveal } from '../../modules/random/next_reveal.js';
-import { HashOnionStores } from '../../modules/random/offchain.js';
 import { BLOCK_VERSION } from '../chain/processor.js';
 import type { ChainProcessor, ExecutedBlock } from '../chain/processor.js';
-import type { BinaryDB } from '../storage/database.js';
+import { signatureFailures } from '../chain/deferred_signatures.js';
+import type { AggregateCommit } from '../../lib/chain/block.js';
+import type { BlockState } from '../state/state_db.js';
+import { createLocalBlsVerifier } from '../pools/bls_verifier.js';
+import type { BlsVerifier } from '../pools/bls_verifier.js';
+import { createLocalSignatureVerifier } from '../pools/signature_verifier.js';
+import type { SignatureVerifier } from '../pools/signature_verifier.js';
+import type { BinaryDB } from '../../storage/database.js';
 import { getGeneratedInfo, putGeneratedInfoSync } from './generated_info.js';
 import type { GeneratorKeys } from './keys.js';
 import type { CommitPool } from '../consensus/commit_pool.js';
@@ -29,6 +34,20 @@ export interface GeneratorOptions {
   now?: () => number;
   /** Certifies finalized blocks with the local validators' BLS keys and supplies aggregate commits. */
   commitPool?: CommitPool;
+  /** Checks the aggregate commit a block carries (in a node, the `bls` pool); on this thread when left out. */
+  bls?: BlsVerifier;
+  /** Checks the signatures of a block's transactions before it is committed (in a node, the `verify` pool); on this thread when left out. */
+  signatures?: SignatureVerifier;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The candidates but those whose IDs (hex) are listed. */
+function* without(candidates: Iterable<TransactionObject | PreparedTransaction>, ids: ReadonlySet<string>): Iterable<PreparedTransaction> {
+  for (const candidate of candidates) {
+    const tx = asPrepared(candidate);
+    if (!ids.has(tx.id.toString('hex'))) yield tx;
+  }
 }
 
 /**
@@ -43,9 +62,13 @@ export class Generator {
   #busy = false;
   /** A failure in every tick (each second) is logged once, then counted. */
   readonly #failures: RepeatedLog;
+  readonly #bls: BlsVerifier;
+  readonly #signatures: SignatureVerifier;
 
   constructor(private readonly options: GeneratorOptions) {
     this.#failures = new RepeatedLog(options.logger);
+    this.#bls = options.bls ?? createLocalBlsVerifier();
+    this.#signatures = options.signatures ?? createLocalSignatureVerifier(options.chainID);
     for (const k of options.keys) this.#enabled.set(k.address.toString('hex'), k);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
@@ -68,7 +91,7 @@ export class Generator {
   }
 
   start(intervalMs = 1000): void {
-    this.#timer ??= setInterval(() => this.tick(), intervalMs);
+    this.#timer ??= setInterval(() => void this.tick(), intervalMs);
   }
 
   stop(): void {
@@ -78,7 +101,7 @@ export class Generator {
   }
 
   /** Generates a block when the current slot is ours and has none yet; returns it, if any. */
-  tick(): Block | undefined {
+  async tick(): Promise<Block | undefined> {
     if (this.#busy) return undefined;
     this.#busy = true;
     try {
@@ -93,7 +116,7 @@ export class Generator {
       if (keys === undefined) return undefined;
       // a missed previous slot: give its block a fifth of a slot to arrive, as Klayr does
       if (lastSlot < slot - 1 && now <= chain.bft.getSlotTime(slot) + chain.bft.blockTime() / 5) return undefined;
-      const block = this.generate(keys, now);
+      const block = await this.generate(keys, now);
       this.#failures.resolved();
       return block;
     } catch (error) {
@@ -115,13 +138,51 @@ export class Generator {
     pool.prune(chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
   }
 
+  /**
+   * The aggregate commit for the next block: the commit pool's, once its certificate signature
+   * verified (Klayr runs its own block through consensus verification); otherwise the empty one.
+   */
+  async #aggregateCommit(engine: BlockState): Promise<AggregateCommit> {
+    const { maxHeightCertified } = this.options.chain.bft.getBFTHeights(engine);
+    const empty = { height: maxHeightCertified, aggregationBits: EMPTY, certificateSignature: EMPTY };
+    const selected = this.options.commitPool?.select(engine);
+    if (selected === undefined || selected.aggregationBits.length === 0) return empty;
+    if (await this.options.chain.verifyAggregateCommitBy(engine, selected, this.#bls)) return selected;
+    this.options.logger.warn({ height: selected.height }, 'The aggregate commit of the local single commits does not verify; generating with an empty one');
+    return empty;
+  }
+
+  /**
+   * Executes the next block with the candidates, their signatures checked by the verifier after
+   * executing; a candidate whose signatures fail is left out (and reported) and the block
+   * executed again without it.
+   */
+  async #executeVerified(block: Block): Promise<ExecutedBlock> {
+    const { chain } = this.options;
+    const rejected = new Set<string>();
+    for (;;) {
+      const all = this.options.candidates?.() ?? [];
+      const candidates = rejected.size === 0 ? all : without(all, rejected);
+      const executed = chain.execute(block, { candidates, maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) }, undefined, true);
+      const failures = await signatureFailures(executed.signatureChecks ?? [], this.#signatures);
+      if (failures.length === 0) return executed;
+      for (const { tx, reason } of failures) {
+        rejected.add(tx.id.toString('hex'));
+        this.options.onRejected?.(tx.transaction, new Error(`Failed to verify transaction ${tx.id.toString('hex')}. ${reason}`));
+      }
+    }
+  }
+
   /** Builds, executes, signs and commits the next block as `keys`' validator at `timestamp`. */
-  generate(keys: GeneratorKeys, timestamp: number): Block {
+  async generate(keys: GeneratorKeys, timestamp: number): Promise<Block> {
     const { chain, chainID, db } = this.options;
-    const tip = chain.lastBlock().header;
+    const tipBlock = chain.lastBlock();
+    const aggregateCommit = await this.#aggregateCommit(chain.engineView());
+    this.#assertTip(tipBlock);
+    const tip = tipBlock.header;
     const height = tip.height + 1;
     const engine = chain.engineView();
-    const { maxHeightPrevoted, maxHeightCertified } = chain.bft.getBFTHeights(engine);
+    const { maxHeightPrevoted } = chain.bft.getBFTHeights(engine);
     const info = getGeneratedInfo(db, keys.address);
     if (info.height >= height) throw new Error(`Validator ${keys.address.toString('hex')} already generated a block at height ${info.height}; generating height ${height} could contradict it`);
     const maxHeightGenerated = info.height;
@@ -139,17 +200,14 @@ export class Generator {
       maxHeightGenerated,
       impliesMaxPrevotes: chain.bft.impliesMaximalPrevotes(engine, { height, maxHeightGenerated, generatorAddress: keys.address }),
       validatorsHash: EMPTY_HASH,
-      aggregateCommit: this.options.commitPool?.select(engine) ?? { height: maxHeightCertified, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
+      aggregateCommit,
       signature: Buffer.alloc(0),
     };
-    // the next hash of the validator's onion; without one the reveal is random (valid only as a first reveal)
-    const onions = new HashOnionStores(db);
-    const reveal = nextSeedReveal(onions, keys.address, height, () => this.options.logger.warn({ address: keys.address.toString('hex') }, 'All of the hash onion has been used already. Please update to the new hash onion.'));
-    const assets = [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: reveal.hash }) }];
-    const executed = chain.execute(
-      { header: draft, transactions: [], assets },
-      { candidates: this.options.candidates?.() ?? [], maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) },
-    );
+    // the modules' assets (the random module's seed reveal); what they record off-chain is written with the block
+    const onCommit: ((finalizedHeight: number) => void)[] = [];
+    const assets = chain.machine.insertAssets({ header: draft, chainID, offchain: db, logger: this.options.logger, onCommit: (write) => onCommit.push(write) });
+    const executed = await this.#executeVerified({ header: draft, transactions: [], assets });
+    this.#assertTip(tipBlock);
     const { signature: _unsigned, ...unsigned } = { ...draft, ...chain.rootsOf(executed) };
     const header = signBlockHeader(unsigned, chainID, keys.generatorPrivateKey);
     const block: Block = { header, transactions: executed.block.transactions, assets };
@@ -157,11 +215,16 @@ export class Generator {
     const finalizedBefore = chain.finalizedHeight();
     chain.commit(final, () => {
       putGeneratedInfoSync(db, keys.address, { height, maxHeightGenerated, maxHeightPrevoted });
-      onions.recordUsed(keys.address, finalizedBefore, { count: reveal.count, height });
+      for (const write of onCommit) write(finalizedBefore);
     });
     this.certify(finalizedBefore);
     this.options.logger.info({ id: blockHeaderID(header).toString('hex'), height, generatorAddress: keys.address.toString('hex'), numberOfTransactions: block.transactions.length }, 'Generated new block');
     this.options.onBlock?.(final);
     return block;
+  }
+
+  /** After waiting on a verifier: the block was built on this tip, which must still be the chain's. */
+  #assertTip(tip: Block): void {
+    if (this.options.chain.lastBlock() !== tip) throw new Error('The chain changed while the block was being generated');
   }
 }

@@ -1,7 +1,8 @@
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
-import type { BinaryDB } from '../storage/database.js';
+import type { BinaryDB } from '../../storage/database.js';
+import { tableKey, tableRange, TABLES } from '../../storage/tables.js';
 import type { GeneratorKeys } from './keys.js';
 
 const generatorKeysSchema = {
@@ -42,7 +43,7 @@ export type StoredGeneratorKeys = { type: 'plain'; keys: PlainKeys } | { type: '
 const wrapper: CompiledSchema<{ type: string; data: Buffer }> = compile<{ type: string; data: Buffer }>(generatorKeysSchema);
 const plainCodec: CompiledSchema<PlainKeys> = compile<PlainKeys>(plainGeneratorKeysSchema);
 const encryptedCodec: CompiledSchema<Omit<EncryptedMessage, 'mac'>> = compile<Omit<EncryptedMessage, 'mac'>>(encryptedMessageSchema);
-const PREFIX = Buffer.from('keys:');
+const keysKey = (address: Buffer): Buffer => tableKey(TABLES.generatorKeys, address);
 
 /** The generator keys this node holds, plain or encrypted at rest (Klayr's generator key store). */
 export class GeneratorKeyStore {
@@ -50,24 +51,24 @@ export class GeneratorKeyStore {
 
   set(address: Buffer, keys: StoredGeneratorKeys): void {
     const data = keys.type === 'plain' ? plainCodec.encode(keys.keys) : encryptedCodec.encode(keys.message);
-    this.db.putSync(Buffer.concat([PREFIX, address]), wrapper.encode({ type: keys.type, data }));
+    this.db.putSync(keysKey(address), wrapper.encode({ type: keys.type, data }));
   }
 
   get(address: Buffer): StoredGeneratorKeys | undefined {
-    const raw = this.db.get(Buffer.concat([PREFIX, address]));
+    const raw = this.db.get(keysKey(address));
     if (raw === undefined) return undefined;
     const { type, data } = wrapper.decode(raw);
     return type === 'plain' ? { type, keys: plainCodec.decode(data) } : { type: 'encrypted', message: encryptedCodec.decode(data) };
   }
 
   has(address: Buffer): boolean {
-    return this.db.get(Buffer.concat([PREFIX, address])) !== undefined;
+    return this.db.get(keysKey(address)) !== undefined;
   }
 
   all(): { address: Buffer; keys: StoredGeneratorKeys }[] {
     const out: { address: Buffer; keys: StoredGeneratorKeys }[] = [];
-    for (const { key } of this.db.getRange({ start: Buffer.concat([PREFIX, Buffer.alloc(20)]), end: Buffer.concat([PREFIX, Buffer.alloc(21, 255)]) })) {
-      const address = Buffer.from(key).subarray(PREFIX.length);
+    for (const { key } of this.db.getRange(tableRange(TABLES.generatorKeys, 20))) {
+      const address = Buffer.from(key).subarray(TABLES.generatorKeys.prefix.length);
       out.push({ address, keys: this.get(address)! });
     }
     return out;

@@ -3,22 +3,17 @@ import type { Schema } from '../../lib/codec/index.js';
 import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/state/keys.js';
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
-import type { BinaryDB, KestrelDatabases } from '../storage/database.js';
-import { heightKey, removeHeightsBelow } from '../storage/height_key.js';
+import { commitWrites } from '../../storage/commit.js';
+import type { Writes } from '../../storage/commit.js';
+import type { BinaryDB, KestrelDatabases } from '../../storage/database.js';
+import { removeHeightsBelow } from '../../storage/prune.js';
+import { readCommittedState, readRootAt, removeCommittedState, writeCommittedState } from '../../storage/state_roots.js';
+import type { CommittedState } from '../../storage/state_roots.js';
+import { tableHeightKey, TABLES } from '../../storage/tables.js';
 import { StateOverlay } from './overlay.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
-const META_CURRENT = Buffer.from('current');
-const DIFF_PREFIX = Buffer.from('diff:');
-const ROOT_PREFIX = Buffer.from('root:');
-
-
-const currentSchema = {
-  $id: '/kestrel/state/current',
-  type: 'object',
-  required: ['height', 'root'],
-  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, root: { dataType: 'bytes', fieldNumber: 2 } },
-} as const satisfies Schema;
+const diffKey = (height: number): Buffer => tableHeightKey(TABLES.stateDiffs, height);
 
 /** One key's value before a block changed it (absent keys have existed=false). */
 const undoEntrySchema = {
@@ -46,21 +41,16 @@ const undoSchema = {
   properties: { entries: { type: 'array', fieldNumber: 1, items: undoEntrySchema } },
 } as const satisfies Schema;
 
-interface Current {
-  height: number;
-  root: Buffer;
-}
 export interface UndoEntry {
   key: Buffer;
   existed: boolean;
   previous: Buffer;
 }
-interface Diff {
+export interface StateDiff {
   previousRoot: Buffer;
   entries: UndoEntry[];
 }
-const currentCodec = compile<Current>(currentSchema);
-const diffCodec = compile<Diff>(diffSchema);
+const diffCodec = compile<StateDiff>(diffSchema);
 const undoCodec = compile<{ entries: UndoEntry[] }>(undoSchema);
 
 export const encodeUndo = (entries: UndoEntry[]): Buffer => undoCodec.encode({ entries });
@@ -78,7 +68,7 @@ export interface PreparedState {
 }
 
 /** Caller records written in the same transaction as the state (block, events). */
-export type ExtraWrites = (dbs: KestrelDatabases) => void;
+export type ExtraWrites = Writes;
 
 /** The next key after every key that starts with `key` (exclusive end for an inclusive range). */
 const afterPrefix = (key: Buffer): Buffer => Buffer.concat([key, Buffer.alloc(1)]);
@@ -100,9 +90,8 @@ export class StateDB {
     this.#tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => dbs.smt.get(hash) });
   }
 
-  #current(): Current | undefined {
-    const raw = this.dbs.meta.get(META_CURRENT);
-    return raw === undefined ? undefined : currentCodec.decode(raw);
+  #current(): CommittedState | undefined {
+    return readCommittedState(this.dbs);
   }
 
   /** Height of the last committed state, undefined before the first commit. */
@@ -116,7 +105,7 @@ export class StateDB {
 
   /** The state root committed at `height`, if it is known. */
   rootAt(height: number): Buffer | undefined {
-    return this.dbs.meta.get(heightKey(ROOT_PREFIX, height));
+    return readRootAt(this.dbs, height);
   }
 
   get(key: Buffer): Buffer | undefined {
@@ -156,55 +145,58 @@ export class StateDB {
       throw new Error('State changed since this block state was prepared');
     }
     if (current !== undefined && height !== current.height + 1) throw new Error(`Cannot commit height ${height} on top of height ${current.height}`);
-    const { dbs } = this;
-    dbs.root.transactionSync(() => {
+    const diff: StateDiff = { previousRoot: prepared.baseRoot, entries: prepared.changes.map(({ key, previous }) => undoEntry(key, previous)) };
+    commitWrites(this.dbs, (dbs) => {
       for (const { key, value } of prepared.changes) {
         if (value === undefined) dbs.state.removeSync(key);
         else dbs.state.putSync(key, value);
       }
       for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
-      const diff: Diff = {
-        previousRoot: prepared.baseRoot,
-        entries: prepared.changes.map(({ key, previous }) => undoEntry(key, previous)),
-      };
-      dbs.meta.putSync(heightKey(DIFF_PREFIX, height), diffCodec.encode(diff));
-      dbs.meta.putSync(heightKey(ROOT_PREFIX, height), prepared.root);
-      dbs.meta.putSync(META_CURRENT, currentCodec.encode({ height, root: prepared.root }));
-      extra?.(dbs);
-    });
+      dbs.meta.putSync(diffKey(height), diffCodec.encode(diff));
+      writeCommittedState(dbs, { height, root: prepared.root });
+    }, extra);
     return prepared.root;
+  }
+
+  /** What undoes the state changes of `height` (kept for heights above the finalized one). */
+  diffAt(height: number): StateDiff | undefined {
+    const raw = this.dbs.meta.get(diffKey(height));
+    return raw === undefined ? undefined : diffCodec.decode(raw);
   }
 
   /** Undoes the last committed height (for a chain switch), in one transaction; returns the restored root. */
   revertLast(extra?: ExtraWrites): Buffer {
     const current = this.#current();
     if (current === undefined) throw new Error('Nothing to revert');
-    const raw = this.dbs.meta.get(heightKey(DIFF_PREFIX, current.height));
-    if (raw === undefined) throw new Error(`No diff stored for height ${current.height}`);
-    const diff = diffCodec.decode(raw);
-    const { dbs } = this;
-    dbs.root.transactionSync(() => {
-      for (const { key, existed, previous } of diff.entries) {
-        if (existed) dbs.state.putSync(key, previous);
+    const diff = this.diffAt(current.height);
+    if (diff === undefined) throw new Error(`No diff stored for height ${current.height}`);
+    const previous = current.height === 0 || this.rootAt(current.height - 1) === undefined ? undefined : { height: current.height - 1, root: diff.previousRoot };
+    commitWrites(this.dbs, (dbs) => {
+      for (const { key, existed, previous: value } of diff.entries) {
+        if (existed) dbs.state.putSync(key, value);
         else dbs.state.removeSync(key);
       }
-      dbs.meta.removeSync(heightKey(DIFF_PREFIX, current.height));
-      dbs.meta.removeSync(heightKey(ROOT_PREFIX, current.height));
-      if (current.height === 0 || this.rootAt(current.height - 1) === undefined) dbs.meta.removeSync(META_CURRENT);
-      else dbs.meta.putSync(META_CURRENT, currentCodec.encode({ height: current.height - 1, root: diff.previousRoot }));
-      extra?.(dbs);
-    });
+      dbs.meta.removeSync(diffKey(current.height));
+      removeCommittedState(dbs, current.height, previous);
+    }, extra);
     return diff.previousRoot;
   }
 
   /** Drops the undo diffs of heights below `height` (they can no longer be reverted); call inside a commit transaction. */
   pruneDiffsBelow(dbs: KestrelDatabases, height: number): void {
-    removeHeightsBelow(dbs.meta, DIFF_PREFIX, height);
+    removeHeightsBelow(dbs.meta, TABLES.stateDiffs, height);
   }
 
   /** Inclusion/non-inclusion proof of store keys against a committed root (nodes are never overwritten, so older roots stay provable). */
   prove(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
     return this.#tree.prove(root, storeKeys.map(stateSMTKey));
+  }
+
+  /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
+  provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
+    const created = prepared.smt.nodes;
+    const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => created.get(hash.toString('latin1'))?.data ?? this.dbs.smt.get(hash) });
+    return tree.prove(prepared.root, storeKeys.map(stateSMTKey));
   }
 }
 

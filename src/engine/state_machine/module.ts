@@ -3,6 +3,11 @@ import type { Schema } from '../../lib/codec/index.js';
 import type { MultisigKeys, TransactionObject } from '../../lib/transaction/index.js';
 import type { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
+import type { Logger } from 'pino';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import type { EndpointMetadata, ModuleMetadata } from '../../lib/endpoint/metadata.js';
+import type { BinaryDB } from '../../storage/database.js';
+import type { OnionGenerator } from '../pools/onion_generator.js';
 import type { EventQueue } from './event_queue.js';
 
 export interface NextValidators {
@@ -67,20 +72,83 @@ export interface Command<P = unknown> {
   execute(ctx: CommandContext<P>): void;
 }
 
-/** The part of the module lifecycle the genesis block runs. */
-export interface GenesisModule {
-  readonly name: string;
-  initGenesisState?(ctx: GenesisContext): void;
-  finalizeGenesisState?(ctx: GenesisContext): void;
+/** A substore a module declares: its index under the module's store prefix and its value schema. */
+export interface StoreDeclaration {
+  readonly index: number;
+  readonly schema: Schema;
 }
 
-/** A module with Klayr's full block lifecycle (hooks run in registration order). */
-export interface StateModule extends GenesisModule {
+/** An event a module emits, with its data schema. */
+export interface EventDeclaration {
+  readonly name: string;
+  readonly data: Schema;
+}
+
+/** A block asset a module writes, by block version. */
+export interface AssetDeclaration {
+  readonly version: number;
+  readonly data: Schema;
+}
+
+/** The endpoints a module serves, as system_getMetadata publishes them (in Klayr's order). */
+export interface EndpointDeclarations {
+  readonly published: readonly EndpointMetadata[];
+  /** Served, but left out of Klayr's metadata. */
+  readonly unpublished?: readonly string[];
+}
+
+/** What the node gives module endpoints. */
+export interface EndpointServices {
+  readonly chainID: Buffer;
+  /** A fresh read view of committed state (endpoints take one per call). */
+  state(): StoreAccess;
+  /** The header of the chain's last block. */
+  lastHeader(): BlockHeader;
+  /** The node's off-chain store (the generator database). */
+  readonly offchain: BinaryDB;
+  /** Hash onions computed off the main thread (the node's onion pool). */
+  readonly onions: OnionGenerator;
+}
+
+/** What a module sees while the generator builds a block: the draft header, and where its asset goes. */
+export interface InsertAssetsContext {
+  /** The draft header (height, timestamp, generator); its roots are not computed yet. */
+  readonly header: BlockHeader;
+  readonly chainID: Buffer;
+  /** The node's off-chain store (the generator database). */
+  readonly offchain: BinaryDB;
+  readonly logger: Pick<Logger, 'warn'>;
+  setAsset(module: string, data: Buffer): void;
+  /** Runs when the block is committed, in the same write (off-chain records that go with the block), given the finalized height before it. */
+  onCommit(write: (finalizedHeight: number) => void): void;
+}
+
+/**
+ * A module: its declarations (stores, commands, events, assets, endpoints; system_getMetadata
+ * is derived from them), its endpoints, and Klayr's block lifecycle (hooks run in registration
+ * order). Its config is parsed by its own config.ts before it is built.
+ */
+export interface Module {
+  readonly name: string;
+  /** Where its stores live: computeStorePrefix(name) unless given (interoperability's differs). */
+  readonly storePrefix?: Buffer;
+  readonly stores?: readonly StoreDeclaration[];
   readonly commands?: readonly Command<never>[];
-  /** Events the module emits, with their data schemas (system_getMetadata). */
-  readonly events?: readonly { name: string; data: Schema }[];
-  /** Block assets the module writes, by block version (system_getMetadata). */
-  readonly assets?: readonly { version: number; data: Schema }[];
+  readonly events?: readonly EventDeclaration[];
+  readonly assets?: readonly AssetDeclaration[];
+  readonly endpointDeclarations?: EndpointDeclarations;
+  /** The modules.<name> settings its config.ts reads (any other is reported as unused). */
+  readonly configKeys?: readonly string[];
+  /** The module's namespace: every endpoint in `endpointDeclarations`, and only those. */
+  endpoints?(services: EndpointServices): Endpoints;
+  /** system_getMetadata's entry, derived from the declarations. */
+  metadata(): ModuleMetadata;
+  initGenesisState?(ctx: GenesisContext): void;
+  finalizeGenesisState?(ctx: GenesisContext): void;
+  /** The BLS proofs of possession its initGenesisState will check in a genesis block's assets (checked ahead, on all cores). */
+  genesisProofsOfPossession?(assets: readonly BlockAsset[]): { pk: Buffer; proof: Buffer }[];
+  /** Block generation: the module's asset for the new block. */
+  insertAssets?(ctx: InsertAssetsContext): void;
   verifyAssets?(ctx: BlockContext): void;
   /** Throws on an invalid transaction; returns PENDING for a future nonce. */
   verifyTransaction?(ctx: TransactionContext): VerifyStatus;
@@ -89,5 +157,8 @@ export interface StateModule extends GenesisModule {
   beforeTransactionsExecute?(ctx: BlockContext): void;
   afterTransactionsExecute?(ctx: BlockContext & { readonly transactions: readonly TransactionObject[] }): void;
 }
+
+/** The part of the module lifecycle the genesis block runs. */
+export type GenesisModule = Pick<Module, 'name' | 'initGenesisState' | 'finalizeGenesisState'>;
 
 export const assetsOf = (assets: readonly BlockAsset[]) => (module: string): Buffer | undefined => assets.find((a) => a.module === module)?.data;

@@ -1,4 +1,4 @@
-import type { Block } from '../../lib/chain/block.js';
+import type { Block, BlockAsset } from '../../lib/chain/block.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
@@ -9,7 +9,7 @@ import { blockContext, commandContext, transactionContext } from './context.js';
 import type { NextValidatorsSlot } from './context.js';
 import { EVENT_TOPIC_AFTER_TRANSACTIONS, EVENT_TOPIC_BEFORE_TRANSACTIONS, EventQueue } from './event_queue.js';
 import { VERIFY_STATUS } from './module.js';
-import type { BlockContext, Command, CommandContext, NextValidators, StateModule, TransactionContext, VerifyStatus } from './module.js';
+import type { BlockContext, Command, CommandContext, InsertAssetsContext, Module, NextValidators, SignatureCheck, TransactionContext, VerifyStatus } from './module.js';
 
 export const EVENT_TOPIC_TRANSACTION_EXECUTION = Buffer.from([4]);
 export const EVENT_NAME_COMMAND_EXECUTION_RESULT = 'commandExecutionResult';
@@ -54,7 +54,7 @@ export interface TransactionSelection {
 export class StateMachine {
   readonly #commands = new Map<string, Command<unknown>>();
 
-  constructor(readonly modules: readonly StateModule[]) {
+  constructor(readonly modules: readonly Module[]) {
     for (const m of modules) for (const c of m.commands ?? []) this.#commands.set(`${m.name}:${c.name}`, c as Command<unknown>);
   }
 
@@ -128,6 +128,14 @@ export class StateMachine {
     return result;
   }
 
+  /** Block generation: every module's asset for the new block, in module name order as a block holds them. */
+  insertAssets(ctx: Omit<InsertAssetsContext, 'setAsset'>): BlockAsset[] {
+    const assets: BlockAsset[] = [];
+    const withAssets: InsertAssetsContext = { ...ctx, setAsset: (module, data) => assets.push({ module, data }) };
+    for (const m of this.modules) m.insertAssets?.(withAssets);
+    return assets.sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
+  }
+
   verifyAssets(ctx: BlockContext, assets: readonly { module: string }[]): void {
     for (const { module } of assets) {
       if (!this.modules.some((m) => m.name === module)) throw new Error(`Module ${module} is not registered.`);
@@ -138,9 +146,10 @@ export class StateMachine {
   /**
    * Executes a block on `state` as Klayr's consensus does: before-transactions hooks, each
    * transaction (which must verify OK and not be invalid), after-transactions hooks.
-   * Throws when the block is invalid; the caller then drops `state`.
+   * Throws when the block is invalid; the caller then drops `state`. With `checkSignatures`, each
+   * transaction's signature check is handed to the hook it returns for that transaction.
    */
-  executeBlock(block: ExecutableBlock, chainID: Buffer, state: StateReadWriter, selection?: TransactionSelection): BlockExecution {
+  executeBlock(block: ExecutableBlock, chainID: Buffer, state: StateReadWriter, selection?: TransactionSelection, checkSignatures?: (tx: PreparedTransaction) => SignatureCheck): BlockExecution {
     const queue = new EventQueue(block.header.height);
     const contextStore = new Map<string, unknown>();
     const slot: NextValidatorsSlot = {};
@@ -154,7 +163,7 @@ export class StateMachine {
     if (selection === undefined) {
       for (const input of block.transactions) {
         const tx = asPrepared(input);
-        results.push(this.#executeInBlock(before, queue, tx));
+        results.push(this.#executeInBlock(before, queue, tx, checkSignatures?.(tx)));
         transactions.push(tx);
       }
     } else {
@@ -165,7 +174,7 @@ export class StateMachine {
         if (size + txSize > selection.maxTransactionsSize) continue;
         const snapshot = { state: state.snapshot(), events: queue.snapshot() };
         try {
-          results.push(this.#executeInBlock(before, queue, tx));
+          results.push(this.#executeInBlock(before, queue, tx, checkSignatures?.(tx)));
           transactions.push(tx);
           size += txSize;
         } catch (error) {
@@ -180,8 +189,8 @@ export class StateMachine {
     return { events: queue.getEvents().map((e, index) => ({ ...e, index })), results, transactions, ...(slot.value !== undefined ? { nextValidators: slot.value } : {}) };
   }
 
-  #executeInBlock(base: BlockContext, queue: EventQueue, tx: PreparedTransaction): ExecutionResult {
-    const verifyCtx = transactionContext(base, tx, new EventQueue(0));
+  #executeInBlock(base: BlockContext, queue: EventQueue, tx: PreparedTransaction, checkSignatures: SignatureCheck | undefined): ExecutionResult {
+    const verifyCtx = transactionContext(base, tx, new EventQueue(0), checkSignatures);
     const id = verifyCtx.transactionID.toString('hex');
     const verified = this.verifyTransaction(verifyCtx);
     if (verified.status !== VERIFY_STATUS.OK) throw new Error(`Failed to verify transaction ${id}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`);

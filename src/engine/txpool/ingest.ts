@@ -1,5 +1,5 @@
 import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
-import type { SignatureVerifier } from '../../workers/signature_verifier.js';
+import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { ChainProcessor } from '../chain/processor.js';
 import type { VerifyResult } from '../state_machine/state_machine.js';
 import { VERIFY_STATUS } from '../state_machine/module.js';

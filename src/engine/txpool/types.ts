@@ -1,5 +1,4 @@
 import type { PreparedTransaction } from '../../lib/transaction/prepared.js';
-import type { TransactionObject } from '../../lib/transaction/schema.js';
 import type { TransactionPoolError } from './errors.js';
 
 /**

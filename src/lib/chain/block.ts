@@ -59,7 +59,6 @@ const blockCodec: CompiledSchema<EncodedBlock> = compile<EncodedBlock>(blockSche
 
 export const encodeBlockHeader = (header: BlockHeader): Buffer => headerCodec.encode(header);
 export const decodeBlockHeader = (bytes: Uint8Array): BlockHeader => headerCodec.decode(bytes);
-export const encodeBlockAsset = (asset: BlockAsset): Buffer => assetCodec.encode(asset);
 
 /** The block ID: SHA-256 of the encoded header, signature included. */
 export const blockHeaderID = (header: BlockHeader): Buffer => sha256(headerCodec.encode(header));

@@ -1,6 +1,7 @@
 import { compile } from '../codec/index.js';
 import type { Schema } from '../codec/index.js';
 import type { WeightedAggregateRequest } from '../crypto/bls_key_cache.js';
+import type { SingleSignatureRequest } from '../crypto/bls_requests.js';
 import { blsSignData, blsVerifyData } from '../crypto/bls.js';
 import { MESSAGE_TAG_CERTIFICATE } from '../crypto/tags.js';
 import type { BlockHeader } from './block.js';
@@ -66,3 +67,12 @@ export const certificateSignatureRequest = (
     message: certificateCodec.encode(certificate),
   };
 };
+
+/** The check of one validator's signature of a certificate (a single commit). */
+export const singleCertificateSignatureRequest = (blsKey: Uint8Array, signature: Uint8Array, chainID: Uint8Array, certificate: UnsignedCertificate): SingleSignatureRequest => ({
+  publicKey: blsKey,
+  signature,
+  tag: MESSAGE_TAG_CERTIFICATE,
+  chainID,
+  message: certificateCodec.encode(certificate),
+});

@@ -21,5 +21,3 @@ export interface Schema extends SchemaProperty {
   readonly type: 'object';
   readonly properties: Readonly<Record<string, SchemaProperty>>;
 }
-
-export type DecodedObject = Record<string, unknown>;

@@ -96,6 +96,3 @@ export const blsPrivateKeyFromSeedAndPath = (seed: Uint8Array, path: string): Bu
   for (const index of parseKeyDerivationPath(path)) key = blsKeyGen(parentToLamportPK(key, index));
   return key;
 };
-
-export const blsPrivateKeyFromPassphraseAndPath = (passphrase: string, path: string): Buffer =>
-  blsPrivateKeyFromSeedAndPath(passphraseToSeed(passphrase), path);

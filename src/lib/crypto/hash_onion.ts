@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sha256, sha256Into } from './hash.js';
+import { DEFAULT_HASH_ONION_COUNT, DEFAULT_HASH_ONION_DISTANCE } from './hash_onion_defaults.js';
 
 export const HASH_ONION_SEED_LENGTH = 16;
-export const DEFAULT_HASH_ONION_COUNT = 1_000_000;
-export const DEFAULT_HASH_ONION_DISTANCE = 1000;
 
 /** A fresh 16-byte seed (sha256 of 64 random bytes, as @klayr/cryptography's generateHashOnionSeed). */
 export const generateHashOnionSeed = (): Buffer => sha256(randomBytes(64)).subarray(0, HASH_ONION_SEED_LENGTH);

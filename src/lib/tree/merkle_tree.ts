@@ -189,9 +189,6 @@ export const verifyProof = (queryHashes: readonly Buffer[], proof: MerkleProof, 
   }
 };
 
-export const verifyDataBlock = (queryData: readonly Uint8Array[], proof: MerkleProof, root: Uint8Array): boolean =>
-  verifyProof(queryData.map(leafHash), proof, root);
-
 /** The root after replacing the proven leaves with `updateData` (the proof's indices named `indexes`, as Klayr's API has it). */
 export const calculateRootFromUpdateData = (updateData: readonly Uint8Array[], proof: { size: number; indexes: number[]; siblingHashes: Buffer[] }): Buffer => {
   if (proof.size === 0 || proof.indexes.length === 0) throw new Error('Invalid proof.');

@@ -1,3 +1,8 @@
+/**
+ * Flags and argument parsers shared by the commands. This module and every command module load
+ * only commander: what a command runs (storage, RPC, crypto, the node) is imported inside its action,
+ * so `kestrel --version` and `kestrel <command> --help` start without it.
+ */
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { ConfigFlags, LogLevel } from '../config/index.js';
@@ -9,6 +14,36 @@ const port = (value: string): number => {
   if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('must be an integer port between 1 and 65535.');
   return n;
 };
+
+export const nonNegativeInteger = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer.');
+  return n;
+};
+
+export const positiveInteger = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer.');
+  return n;
+};
+
+export const uint32 =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new InvalidArgumentError(`${name} must be an integer between 0 and 4294967295.`);
+    return n;
+  };
+
+export const uint64 = (value: string): bigint => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a non-negative integer.');
+  return BigInt(value);
+};
+
+/** The key derivation path of an account's first key (Klayr Core's default). */
+export const ACCOUNT_KEY_PATH = "m/44'/134'/0'";
+
+export const cipherOption = (description = 'Cipher.'): Option => new Option('--cipher <cipher>', description).choices(['aes-128-gcm', 'aes-256-gcm']).default('aes-128-gcm');
 
 /** Klayr Core's config-shaping flags, shared by every command that builds a node config. */
 export const addConfigFlags = (command: Command): Command =>
@@ -24,3 +59,16 @@ export const addConfigFlags = (command: Command): Command =>
     .addOption(new Option('-l, --log <level>', 'Log level (system.logLevel).').choices(LOG_LEVELS));
 
 export const configFlagsOf = (options: Record<string, unknown>): ConfigFlags => options as ConfigFlags;
+
+export interface NodeOptions {
+  dataPath: string;
+  ws?: string;
+  pretty?: boolean;
+}
+
+/** The flags every command that talks to a running node takes. */
+export const addNodeFlags = (command: Command): Command =>
+  command
+    .option('-d, --data-path <path>', 'Data path of the node to reach over IPC.', '~/.klayr/kestrel')
+    .option('--ws <url>', 'Reach the node over WebSocket instead, e.g. ws://127.0.0.1:7887/rpc-ws')
+    .option('--pretty', 'Indent the JSON output.');

@@ -1,23 +1,11 @@
-import type { Command } from 'commander';
-import { connectIPC, connectWS } from '../../rpc/client.js';
+import { Command } from 'commander';
 import type { RPCClient } from '../../rpc/client.js';
-import { expandHome } from '../config/index.js';
+import { addNodeFlags } from './flags.js';
+import type { NodeOptions } from './flags.js';
 
-export interface NodeOptions {
-  dataPath: string;
-  ws?: string;
-  pretty?: boolean;
-}
-
-/** The flags every command that talks to a running node takes. */
-export const addNodeFlags = (command: Command): Command =>
-  command
-    .option('-d, --data-path <path>', 'Data path of the node to reach over IPC.', '~/.klayr/kestrel')
-    .option('--ws <url>', 'Reach the node over WebSocket instead, e.g. ws://127.0.0.1:7887/rpc-ws')
-    .option('--pretty', 'Indent the JSON output.');
-
-/** Runs `fn` with a client of the running node (IPC unless --ws), closing it afterwards. */
+/** Runs `fn` with a client of the running node (IPC unless --ws), closing it afterwards; the RPC client (zeromq, ws) loads here. */
 export const withNode = async <T>(options: NodeOptions, fn: (client: RPCClient) => Promise<T>): Promise<T> => {
+  const [{ connectIPC, connectWS }, { expandHome }] = await Promise.all([import('../../rpc/client.js'), import('../config/home.js')]);
   const client = options.ws !== undefined ? await connectWS(options.ws) : await connectIPC(expandHome(options.dataPath));
   try {
     return await fn(client);
@@ -29,3 +17,9 @@ export const withNode = async <T>(options: NodeOptions, fn: (client: RPCClient) 
 export const printJSON = (value: unknown, pretty = false): void => {
   process.stdout.write(`${JSON.stringify(value, null, pretty ? '\t' : undefined)}\n`);
 };
+
+/** A command that invokes one endpoint of the running node without params and prints its result. */
+export const invokingCommand = (name: string, description: string, method: string): Command =>
+  addNodeFlags(new Command(name).description(description)).action(async (options: NodeOptions) => {
+    printJSON(await withNode(options, (client) => client.invoke(method)), options.pretty === true);
+  });

@@ -1,4 +1,5 @@
-export { loadConfig, configDataPath, ConfigError, expandHome } from './load.js';
+export { loadConfig, configDataPath, ConfigError } from './load.js';
+export { expandHome } from './home.js';
 export { dataPathConfigFile, installNetworkConfig, readDataPathConfig } from './data_path_config.js';
 export type { NetworkConfigInstall } from './data_path_config.js';
 export { unusedConfigKeys } from './unused.js';

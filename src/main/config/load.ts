@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { compileValidator } from '../../lib/codec/index.js';
 import { readDataPathConfig } from './data_path_config.js';
+import { expandHome } from './home.js';
 import { ConfigError } from './errors.js';
 import { defaultConfig } from './defaults.js';
 import { mergeConfig } from './merge.js';
@@ -24,8 +24,6 @@ export interface ConfigFlags {
 }
 
 export { ConfigError };
-
-export const expandHome = (path: string): string => (path === '~' || path.startsWith('~/') ? `${homedir()}${path.slice(1)}` : path);
 
 const validateConfig = compileValidator(applicationConfigSchema);
 

@@ -1,6 +1,4 @@
-import { rewardConfig } from '../../modules/dynamic_reward/config.js';
-import { feeConfig } from '../../modules/fee/endpoint.js';
-import { posConfig } from '../../modules/pos/config.js';
+import { applicationModules } from '../modules.js';
 import { defaultConfig } from './defaults.js';
 import type { ApplicationConfig } from './types.js';
 
@@ -11,21 +9,6 @@ export interface UnusedConfigKey {
 }
 
 const NO_P2P = 'Kestrel has no peer-to-peer networking yet';
-
-/** Klayr Core's mainchain modules, which Kestrel runs. */
-const MODULES = ['auth', 'validators', 'token', 'fee', 'interoperability', 'pos', 'random', 'dynamicReward', 'legacy'];
-
-/** The module settings Kestrel reads: the keys of its module config builders, which take them by name. */
-const readModuleKeys = (): Record<string, ReadonlySet<string>> => {
-  const chainID = Buffer.alloc(4);
-  const { roundLength: _derived, ...pos } = posConfig(chainID);
-  return {
-    pos: new Set(Object.keys(pos)),
-    fee: new Set([...Object.keys(feeConfig(chainID)), 'feePoolAddress']),
-    dynamicReward: new Set(Object.keys(rewardConfig(chainID))),
-    token: new Set(['userAccountInitializationFee', 'escrowAccountInitializationFee']),
-  };
-};
 
 const set = (value: unknown): boolean => value !== undefined && !(Array.isArray(value) && value.length === 0);
 
@@ -40,14 +23,15 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
   for (const name of Object.keys(config.plugins)) unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs no plugins yet' });
   if (config.system.backup.height > 0) unused.push({ key: 'system.backup.height', reason: 'Kestrel takes no state backups yet' });
   if (config.legacy?.sync === true) unused.push({ key: 'legacy.sync', reason: 'Kestrel does not sync legacy blocks (it has no peer-to-peer networking yet)' });
-  const read = readModuleKeys();
+  const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
-    if (!MODULES.includes(name)) {
+    const module = modules.find((m) => m.name === name);
+    if (module === undefined) {
       unused.push({ key: `modules.${name}`, reason: `Kestrel has no module "${name}"` });
       continue;
     }
     for (const key of Object.keys(settings)) {
-      if (read[name]?.has(key) !== true) unused.push({ key: `modules.${name}.${key}`, reason: `Kestrel's ${name} module does not read this setting` });
+      if (module.configKeys?.includes(key) !== true) unused.push({ key: `modules.${name}.${key}`, reason: `Kestrel's ${name} module does not read this setting` });
     }
   }
   return unused;

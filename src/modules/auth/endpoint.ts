@@ -3,11 +3,12 @@ import { parseHex } from '../../lib/crypto/bytes.js';
 import { MESSAGE_TAG_MULTISIG_REG } from '../../lib/crypto/tags.js';
 import { decodeTransaction, validateTransaction, verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
-import { hexBetween, hexBytes, transactionHex } from '../../rpc/params.js';
-import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './module.js';
-import { multisigRegMsgSchema } from './schemas.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { arrayOf, booleanType, endpointSchema, hex, klayr32, stringType } from '../../lib/endpoint/metadata.js';
+import { hexBetween, hexBytes, transactionHex } from '../../lib/endpoint/params.js';
+import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './method.js';
+import { authAccountSchema, multisigRegMsgSchema } from './schemas.js';
 import { hasUserAccount } from '../token/stores.js';
 
 /** A transaction from its hex encoding, validated as @klayr/chain does (the auth module's getTransactionFromParameter). */
@@ -30,7 +31,7 @@ const keySignature = (signatureMinBytes: number) => ({
  * first transaction will create it, so that wallets (`@klayr/api-client`'s transaction.create) can
  * send it; an address the chain has never seen is an error, as the interface spec says.
  */
-export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record<string, EndpointDefinition> => ({
+export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Endpoints => ({
   getAuthAccount: {
     params: { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } },
     handler: ({ params }) => {
@@ -79,3 +80,42 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Record
     },
   },
 });
+
+const transactionRequest = endpointSchema('/auth/transactionRequest', { transaction: hex }, ['transaction']);
+const verifyResult = endpointSchema('/auth/verifyResult', { verified: booleanType }, ['verified']);
+
+/** A member's hex public key and signature in sortMultisignatureGroup (an optional member may not have signed). */
+const member = (fieldNumber: number, minSignatureLength: number) => ({
+  type: 'object',
+  required: ['publicKey', 'signature'],
+  properties: {
+    publicKey: { type: 'string', minLength: 64, maxLength: 64, fieldNumber },
+    signature: { type: 'string', minLength: minSignatureLength, maxLength: 128, fieldNumber: fieldNumber + 1 },
+  },
+}) as const;
+
+const keys = (fieldNumber: number) => ({ ...arrayOf({ dataType: 'bytes', minLength: 32, maxLength: 32 }), fieldNumber, minItems: 0, maxItems: 64 }) as const;
+
+/** The auth endpoints as Klayr's metadata publishes them. */
+export const AUTH_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    { name: 'getAuthAccount', request: endpointSchema('/auth/addressRequest', { address: klayr32 }, ['address']), response: authAccountSchema },
+    { name: 'isValidNonce', request: transactionRequest, response: verifyResult },
+    { name: 'isValidSignature', request: transactionRequest, response: verifyResult },
+    { name: 'getMultiSigRegMsgSchema', response: multisigRegMsgSchema },
+    {
+      name: 'sortMultisignatureGroup',
+      request: endpointSchema(
+        '/auth/command/sortMultisig',
+        { mandatory: { ...arrayOf(member(1, 128)), minItems: 1, maxItems: 64 }, optional: { ...arrayOf(member(3, 0)), minItems: 0, maxItems: 64 } },
+        ['mandatory', 'optional'],
+      ),
+      response: endpointSchema(
+        '/auth/sortMultisignatureGroupResponse',
+        { mandatoryKeys: keys(1), optionalKeys: keys(2), signatures: { ...arrayOf({ dataType: 'bytes', minLength: 64, maxLength: 64 }), fieldNumber: 3 } },
+        ['mandatoryKeys', 'optionalKeys', 'signatures'],
+      ),
+    },
+    { name: 'getMultiSigRegMsgTag', response: endpointSchema('/auth/mutliSignatureRegistrationSignatureMessageTagResponse', { tag: stringType }, ['tag']) },
+  ],
+};

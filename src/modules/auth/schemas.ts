@@ -1,5 +1,7 @@
 import type { Schema } from '../../lib/codec/index.js';
 
+export const MAX_NUMBER_OF_SIGNATURES = 64;
+
 export const authAccountSchema = {
   $id: '/auth/account',
   type: 'object',

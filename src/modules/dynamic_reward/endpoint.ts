@@ -1,10 +1,11 @@
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
-import { uint32 } from '../../rpc/params.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { endpointSchema, hex, hexOfLength, klayr32, stringType, uint32Integer, uint64String } from '../../lib/endpoint/metadata.js';
+import { uint32 } from '../../lib/endpoint/params.js';
 import { validatorsParamsSchema } from '../validators/schemas.js';
 import { validatorsStore } from '../validators/stores.js';
-import { defaultRewardAtHeight, validatorBlockReward } from './config.js';
+import { defaultRewardAtHeight, validatorBlockReward } from './method.js';
 import type { RewardConfig } from './config.js';
 
 const SECONDS_PER_YEAR = 365 * 24 * 60 * 60;
@@ -20,7 +21,7 @@ export const dynamicRewardEndpoints = (
   state: () => StoreAccess,
   config: RewardConfig,
   chain: { blockTime: number; roundLength: number; height: () => number },
-): Record<string, EndpointDefinition> => ({
+): Endpoints => ({
   getDefaultRewardAtHeight: {
     params: heightParams,
     handler: ({ params }) => ({ reward: defaultRewardAtHeight(config, params.height as number).toString() }),
@@ -50,3 +51,28 @@ export const dynamicRewardEndpoints = (
     },
   },
 });
+
+// the reward endpoints keep the /reward/ $ids of klayr-framework's reward module, which dynamicReward extends
+const heightRequest = endpointSchema('/reward/endpoint/height', { height: uint32Integer }, ['height']);
+
+/** The dynamicReward endpoints as Klayr's metadata publishes them. */
+export const DYNAMIC_REWARD_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    { name: 'getDefaultRewardAtHeight', request: heightRequest, response: endpointSchema('/reward/endpoint/getDefaultRewardAtHeightResponse', { reward: uint64String }, ['reward']) },
+    {
+      name: 'getAnnualInflation',
+      request: heightRequest,
+      response: endpointSchema('/reward/endpoint/getAnnualInflationResponse', { tokenID: hex, rate: { ...uint64String, minLength: 16, maxLength: 16 } }, ['tokenID', 'rate']),
+    },
+    { name: 'getRewardTokenID', response: endpointSchema('/reward/endpoint/getRewardTokenID', { tokenID: hexOfLength(16) }, ['tokenID']) },
+    {
+      name: 'getExpectedValidatorRewards',
+      request: endpointSchema('/dynamicReward/endpoint/getExpectedValidatorRewardsRequestSchema', { validatorAddress: klayr32 }, ['validatorAddress']),
+      response: endpointSchema(
+        '/dynamicReward/endpoint/getExpectedValidatorRewardsResponseSchema',
+        { blockReward: stringType, dailyReward: stringType, monthlyReward: stringType, yearlyReward: stringType },
+        ['blockReward', 'dailyReward', 'monthlyReward', 'yearlyReward'],
+      ),
+    },
+  ],
+};

@@ -1,14 +1,17 @@
 import { compile } from '../../lib/codec/index.js';
-import type { Schema } from '../../lib/codec/index.js';
-import type { BlockContext, GenesisContext, StateModule } from '../../engine/state_machine/module.js';
+import { declaredMetadata } from '../../engine/state_machine/metadata.js';
+import type { BlockContext, EndpointServices, GenesisContext, Module } from '../../engine/state_machine/module.js';
 import type { PoSConfig } from '../pos/config.js';
 import { isEndOfRound, updateSharedRewards } from '../pos/method.js';
 import { isSeedRevealValid } from '../random/method.js';
 import type { TokenMethod } from '../token/method.js';
 import { getGeneratorsBetweenTimestamps, getValidatorsParams } from '../validators/method.js';
-import { defaultRewardAtHeight, minimalRewardActiveValidators, validatorBlockReward } from './config.js';
+import { REWARD_CONFIG_KEYS } from './config.js';
+import { defaultRewardAtHeight, minimalRewardActiveValidators, validatorBlockReward } from './method.js';
 import type { RewardConfig } from './config.js';
-import { endOfRoundTimestampSchema, endOfRoundTimestampStore, MODULE_NAME } from './stores.js';
+import { DYNAMIC_REWARD_ENDPOINTS, dynamicRewardEndpoints } from './endpoint.js';
+import { rewardMintedSchema } from './events.js';
+import { DYNAMIC_REWARD_STORES, endOfRoundTimestampSchema, endOfRoundTimestampStore, MODULE_NAME } from './stores.js';
 
 /** Why a block reward was reduced (the rewardMinted event's reduction). */
 export const REWARD_REDUCTION = { NONE: 0, SEED_REVEAL: 1, MAX_PREVOTES: 2, NO_ACCOUNT: 3 } as const;
@@ -16,12 +19,6 @@ export const REWARD_REDUCTION = { NONE: 0, SEED_REVEAL: 1, MAX_PREVOTES: 2, NO_A
 const CONTEXT_KEY_REWARD = 'CONTEXT_STORE_KEY_DYNAMIC_BLOCK_REWARD';
 const CONTEXT_KEY_REDUCTION = 'CONTEXT_STORE_KEY_DYNAMIC_BLOCK_REDUCTION';
 
-const rewardMintedSchema = {
-  $id: '/reward/events/rewardMintedData',
-  type: 'object',
-  required: ['amount', 'reduction'],
-  properties: { amount: { dataType: 'uint64', fieldNumber: 1 }, reduction: { dataType: 'uint32', fieldNumber: 2 } },
-} as const satisfies Schema;
 const rewardMinted = compile<{ amount: bigint; reduction: number }>(rewardMintedSchema);
 
 export interface DynamicRewardDeps {
@@ -36,11 +33,23 @@ export interface DynamicRewardDeps {
  * validator's BFT weight (LIP 0071), reduced to 0 for an invalid seed reveal and divided by
  * rewardReductionFactorBFT when the header does not imply maximal prevotes.
  */
-export class DynamicRewardModule implements StateModule {
+export class DynamicRewardModule implements Module {
   readonly name = MODULE_NAME;
+  readonly stores = DYNAMIC_REWARD_STORES;
   readonly events = [{ name: 'rewardMinted', data: rewardMintedSchema }];
+  readonly endpointDeclarations = DYNAMIC_REWARD_ENDPOINTS;
+  readonly configKeys = REWARD_CONFIG_KEYS;
 
   constructor(private readonly deps?: DynamicRewardDeps) {}
+
+  endpoints({ state, lastHeader }: EndpointServices) {
+    const { config, pos, blockTime } = this.#deps();
+    return dynamicRewardEndpoints(state, config, { blockTime, roundLength: pos.roundLength, height: () => lastHeader().height });
+  }
+
+  metadata() {
+    return declaredMetadata(this);
+  }
 
   initGenesisState(ctx: GenesisContext): void {
     endOfRoundTimestampStore(ctx).setWithSchema(Buffer.alloc(0), { timestamp: ctx.header.timestamp }, endOfRoundTimestampSchema);

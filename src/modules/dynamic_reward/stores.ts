@@ -14,3 +14,6 @@ export const endOfRoundTimestampSchema = {
 
 /** Substore 0: the timestamp of the last round's end, under the empty key. */
 export const endOfRoundTimestampStore = (ctx: Pick<GenesisContext, 'store'>): SubStore => ctx.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+
+/** Substore 0 with its value schema. */
+export const DYNAMIC_REWARD_STORES = [{ index: 0, schema: endOfRoundTimestampSchema }];

@@ -1,22 +1,17 @@
-import { klayr32ToAddress } from '../../lib/crypto/address.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { EndpointDeclarations } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { endpointSchema, hex, uint32Integer } from '../../lib/endpoint/metadata.js';
+import type { FeeConfig } from './config.js';
 
-export interface FeeConfig {
-  feeTokenID: Buffer;
-  minFeePerByte: number;
-  maxBlockHeightZeroFeePerByte: number;
-  feePoolAddress?: Buffer;
-}
-
-/** The fee module's config: modules.fee over Klayr's defaults (fee token = chainID || 00000000, 1000 per byte). */
-export const feeConfig = (chainID: Buffer, moduleConfig: Record<string, unknown> = {}): FeeConfig => ({
-  feeTokenID: typeof moduleConfig.feeTokenID === 'string' ? Buffer.from(moduleConfig.feeTokenID, 'hex') : Buffer.concat([chainID, Buffer.alloc(4)]),
-  minFeePerByte: typeof moduleConfig.minFeePerByte === 'number' ? moduleConfig.minFeePerByte : 1000,
-  maxBlockHeightZeroFeePerByte: typeof moduleConfig.maxBlockHeightZeroFeePerByte === 'number' ? moduleConfig.maxBlockHeightZeroFeePerByte : 0,
-  ...(typeof moduleConfig.feePoolAddress === 'string' ? { feePoolAddress: klayr32ToAddress(moduleConfig.feePoolAddress) } : {}),
-});
-
-export const feeEndpoints = (config: FeeConfig): Record<string, EndpointDefinition> => ({
+export const feeEndpoints = (config: FeeConfig): Endpoints => ({
   getFeeTokenID: { constant: true, handler: () => ({ tokenID: config.feeTokenID.toString('hex') }) },
   getMinFeePerByte: { constant: true, handler: () => ({ minFeePerByte: config.minFeePerByte }) },
 });
+
+/** The fee endpoints as Klayr's metadata publishes them. */
+export const FEE_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    { name: 'getMinFeePerByte', response: endpointSchema('/fee/endpoint/getMinFeePerByteResponse', { minFeePerByte: uint32Integer }, ['minFeePerByte']) },
+    { name: 'getFeeTokenID', response: endpointSchema('/fee/endpoint/getFeeTokenIDResponseSchema', { feeTokenID: hex }, ['feeTokenID']) },
+  ],
+};

@@ -1,7 +1,9 @@
-import type { StoreAccess } from '../../engine/state_machine/module.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { validatorsHashInputSchema } from '../../lib/chain/validators_hash.js';
+import { booleanType, endpointSchema, hexOfLength, stringType } from '../../lib/endpoint/metadata.js';
 import { computeSubstorePrefix } from '../../lib/state/keys.js';
-import { INTEROP_STORES, STORE_PREFIX } from './index.js';
+import { INTEROP_STORES, STORE_PREFIX } from './stores.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { ccmSchema, chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
@@ -39,7 +41,7 @@ const chainAccountJSON = ({ name, status, lastCertificate }: ChainAccount) => ({
 });
 
 /** The mainchain interoperability endpoints, as klayr-framework answers them. */
-export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): Record<string, EndpointDefinition> => ({
+export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): Endpoints => ({
   getChainAccount: {
     params: chainIDParams,
     handler: ({ params }) => chainAccountJSON(entry<ChainAccount>(state(), 'chainAccount', params.chainID as string, chainAccountSchema, 'Chain account')),
@@ -119,3 +121,48 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): Re
     },
   },
 });
+
+const id = (name: string) => `/modules/interoperability/${name}`;
+// Klayr publishes this one request schema for every endpoint that takes a chain ID (getAllChainAccounts included)
+const chainIDRequest = endpointSchema(id('endpoint/getChainAccountRequest'), { chainID: hexOfLength(8) }, ['chainID']);
+const result = (name: string) => endpointSchema(id(`endpoint/${name}`), { result: booleanType }, ['result']);
+const uint32 = (fieldNumber: number) => ({ dataType: 'uint32', fieldNumber }) as const;
+const hexField = (fieldNumber: number) => ({ dataType: 'string', format: 'hex', fieldNumber }) as const;
+
+/** A chain account as JSON: hex roots, and no length limits on the name. */
+const chainAccountResponse = {
+  type: 'object',
+  required: ['name', 'lastCertificate', 'status'],
+  properties: {
+    name: { dataType: 'string', fieldNumber: 1 },
+    lastCertificate: {
+      type: 'object',
+      fieldNumber: 2,
+      required: ['height', 'timestamp', 'stateRoot', 'validatorsHash'],
+      properties: { height: uint32(1), timestamp: uint32(2), stateRoot: hexField(3), validatorsHash: hexField(4) },
+    },
+    status: uint32(3),
+  },
+} as const;
+
+/** The interoperability endpoints as Klayr's metadata publishes them. */
+export const INTEROPERABILITY_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    { name: 'getChainAccount', request: chainIDRequest, response: chainAccountSchema },
+    { name: 'getAllChainAccounts', request: chainIDRequest, response: endpointSchema(id('allChainAccounts'), { chains: { type: 'array', items: chainAccountResponse } }, ['chains']) },
+    { name: 'getChannel', request: chainIDRequest, response: channelDataSchema },
+    { name: 'getOwnChainAccount', response: ownChainAccountSchema },
+    { name: 'getTerminatedStateAccount', request: chainIDRequest, response: terminatedStateSchema },
+    { name: 'getTerminatedOutboxAccount', request: chainIDRequest, response: terminatedOutboxSchema },
+    { name: 'getRegistrationFee', response: endpointSchema(id('mainchain/registrationFee'), { registrationFee: stringType }, ['registrationFee']) },
+    { name: 'getMinimumMessageFee', response: endpointSchema(id('mainchain/minimumMessageFeeResponse'), { fee: stringType }, ['fee']) },
+    { name: 'getChainValidators', request: chainIDRequest, response: { ...validatorsHashInputSchema, $id: id('validatorsHashInput') } },
+    { name: 'isChainIDAvailable', request: chainIDRequest, response: result('isChainIDAvailableResponseSchema') },
+    {
+      name: 'isChainNameAvailable',
+      request: endpointSchema(id('endpoint/isChainNameAvailableRequest'), { name: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: 32 } }, ['name']),
+      response: result('isChainNameAvailableResponseSchema'),
+    },
+    { name: 'getCCMSchema', response: endpointSchema(id('endpoint/getCCMSchemaResponseSchema'), { schema: ccmSchema }, ['schema']) },
+  ],
+};

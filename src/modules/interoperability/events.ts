@@ -1,5 +1,5 @@
 import type { Schema } from '../../lib/codec/index.js';
-import { emptySchema } from '../metadata.js';
+import { emptySchema } from '../../lib/endpoint/metadata.js';
 import { ccmSchema, chainAccountSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
 const ccmField = { fieldNumber: 1, type: 'object', required: ccmSchema.required, properties: ccmSchema.properties } as const;

@@ -1,17 +1,13 @@
 import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
 import { computeValidatorsHash } from '../../lib/chain/validators_hash.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
-import { computeSubstorePrefix } from '../../lib/state/keys.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import { tokenStore } from '../token/stores.js';
+import { interopStore, MODULE_NAME, outboxRootSchema } from './stores.js';
 import { chainAccountSchema, chainValidatorsSchema, channelDataSchema, genesisInteroperabilitySchema, ownChainAccountSchema, registeredNamesSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
-export const MODULE_NAME = 'interoperability';
 export const CHAIN_NAME_MAINCHAIN = 'klayr_mainchain';
-/** Interoperability stores use sha256("interoperability")[0..4] with the top bit set (klayr-framework's STORE_PREFIX). */
-export const STORE_PREFIX = Buffer.from([0x83, 0xed, 0x0d, 0x25]);
-export const INTEROP_STORES = { outboxRoot: 0, chainAccount: 1, terminatedState: 3, channelData: 5, registeredNames: 7, chainValidators: 9, terminatedOutbox: 11, ownChainAccount: 13 } as const;
 export const CHAIN_STATUS_TERMINATED = 2;
 const MAX_NUM_VALIDATORS = 199;
 const MIN_RETURN_FEE_PER_BYTE = 1000n;
@@ -34,10 +30,6 @@ interface GenesisInteroperability {
 }
 
 const genesisCodec: CompiledSchema<GenesisInteroperability> = compile<GenesisInteroperability>(genesisInteroperabilitySchema);
-export const outboxRootSchema = { $id: '/modules/interoperability/outbox', type: 'object', required: ['root'], properties: { root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 } } } as const satisfies Schema;
-
-export const interopStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeof INTEROP_STORES) => ctx.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
-
 /** The mainchain's own chain ID: the network byte followed by zeros. */
 export const mainchainID = (chainID: Buffer): Buffer => Buffer.concat([chainID.subarray(0, 1), Buffer.alloc(3)]);
 /** The mainchain's KLY token: the network byte followed by zeros. */

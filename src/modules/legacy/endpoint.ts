@@ -1,11 +1,12 @@
 import { parseHex } from '../../lib/crypto/bytes.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
-import { hexBytes } from '../../rpc/params.js';
-import { legacyAccountStoreSchema, legacyAddressOf, legacyStore } from './commands.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { endpointSchema, hex } from '../../lib/endpoint/metadata.js';
+import { hexBytes } from '../../lib/endpoint/params.js';
+import { legacyAccountStoreSchema, legacyAddressOf, legacyStore } from './stores.js';
 
 /** Klayr Core's legacy module reader: the unclaimed legacy balance of a public key (0 when there is none). */
-export const legacyEndpoints = (state: () => StoreAccess): Record<string, EndpointDefinition> => ({
+export const legacyEndpoints = (state: () => StoreAccess): Endpoints => ({
   getLegacyAccount: {
     params: { type: 'object', required: ['publicKey'], properties: { publicKey: hexBytes(32) } },
     handler: ({ params }) => {
@@ -15,3 +16,14 @@ export const legacyEndpoints = (state: () => StoreAccess): Record<string, Endpoi
     },
   },
 });
+
+/** As klayr-core 4.0's LegacyModule.metadata(): its one endpoint. */
+export const LEGACY_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    {
+      name: 'getLegacyAccount',
+      request: endpointSchema('/legacy/endpoint/legacyAccountRequest', { publicKey: hex }, ['publicKey']),
+      response: legacyAccountStoreSchema,
+    },
+  ],
+};

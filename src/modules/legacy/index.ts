@@ -1,27 +1,20 @@
 import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import type { GenesisContext, StateModule } from '../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { declaredMetadata } from '../../engine/state_machine/metadata.js';
+import type { EndpointServices, GenesisContext, Module } from '../../engine/state_machine/module.js';
 import type { PoSConfig } from '../pos/config.js';
 import { getLockedAmount } from '../token/method.js';
 import type { TokenMethod } from '../token/method.js';
-import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema, legacyEventSchemas, legacyStore, MODULE_NAME, reclaimCommand, registerKeysCommand } from './commands.js';
+import { reclaimCommand } from './commands/reclaim.js';
+import { registerKeysCommand } from './commands/register_keys.js';
+import { LEGACY_ENDPOINTS, legacyEndpoints } from './endpoint.js';
+import { legacyEventSchemas } from './events.js';
+import { genesisLegacyStoreSchema } from './schemas.js';
+import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema, legacyStore, MODULE_NAME } from './stores.js';
 
-export { MODULE_NAME, legacyAccountStoreSchema } from './commands.js';
+export { MODULE_NAME, legacyAccountStoreSchema } from './stores.js';
+export { genesisLegacyStoreSchema } from './schemas.js';
 export const LEGACY_ADDRESS_LENGTH = 8;
-
-export const genesisLegacyStoreSchema = {
-  $id: '/legacy/module/genesis',
-  type: 'object',
-  required: ['accounts'],
-  properties: {
-    accounts: {
-      type: 'array',
-      fieldNumber: 1,
-      items: { type: 'object', required: ['address', 'balance'], properties: { address: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 1 }, balance: { dataType: 'uint64', fieldNumber: 2 } } },
-    },
-  },
-} as const satisfies Schema;
-
 
 const genesisCodec: CompiledSchema<{ accounts: { address: Buffer; balance: bigint }[] }> = compile(genesisLegacyStoreSchema);
 
@@ -31,14 +24,24 @@ const genesisCodec: CompiledSchema<{ accounts: { address: Buffer; balance: bigin
  * backed by the legacy reserve's locked balance; owners reclaim them, and migrated validators
  * without a BLS key register their keys.
  */
-export class LegacyModule implements StateModule {
+export class LegacyModule implements Module {
   readonly name = MODULE_NAME;
   readonly commands;
   readonly events = Object.entries(legacyEventSchemas).map(([name, data]) => ({ name, data }));
   readonly assets = [{ version: 0, data: genesisLegacyStoreSchema }];
+  // klayr-core 4.0's metadata lists no stores, though the module has one (stores.ts)
+  readonly endpointDeclarations = LEGACY_ENDPOINTS;
 
   constructor(private readonly deps?: { token: TokenMethod; pos: PoSConfig; chainID: Buffer }) {
     this.commands = deps === undefined ? [] : [reclaimCommand(deps.token, this.tokenIDReclaim()), registerKeysCommand(deps.pos)];
+  }
+
+  endpoints({ state }: EndpointServices) {
+    return legacyEndpoints(state);
+  }
+
+  metadata() {
+    return declaredMetadata(this);
   }
 
   /** The reclaimed token: this chain's token with the local ID of mainnet KLY (0). */

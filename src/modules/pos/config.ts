@@ -51,6 +51,9 @@ const DEFAULTS = {
   weightScaleFactor: '100000000000',
 };
 
+/** The modules.pos settings posConfig reads. */
+export const POS_CONFIG_KEYS: readonly string[] = [...Object.keys(DEFAULTS), 'posTokenID'];
+
 export const posConfig = (chainID: Buffer, overrides: Record<string, unknown> = {}): PoSConfig => {
   const merged = { ...DEFAULTS, posTokenID: `${chainID.toString('hex')}00000000`, ...overrides } as typeof DEFAULTS & { posTokenID: string };
   return {

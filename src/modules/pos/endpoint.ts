@@ -1,8 +1,9 @@
 import { compile } from '../../lib/codec/index.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
-import { hexBytes } from '../../rpc/params.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { arrayOf, booleanType, endpointSchema, hex, klayr32, objectSchema, stringType, uint32Integer, uint64String } from '../../lib/endpoint/metadata.js';
+import { hexBytes } from '../../lib/endpoint/params.js';
 import type { PoSConfig } from './config.js';
 import { q96, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub } from '../../lib/math/q96.js';
 import type { BlockHeader } from '../../lib/chain/block.js';
@@ -17,15 +18,13 @@ const addressParams = { type: 'object', required: ['address'], properties: { add
 const validatorCodec = compile<{ reportMisbehaviorHeights: number[] } & Record<string, unknown>>(validatorStoreSchema);
 const stakerCodec = compile(stakerStoreSchema);
 
-const uint64String = { type: 'string', format: 'uint64' } as const;
-
 interface StakerData {
   stakes: Stake[];
   pendingUnlocks: PendingUnlock[];
 }
 
 /** The PoS endpoints that read validators, stakers, rewards and settings, as klayr-framework answers them. */
-export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: () => Pick<BlockHeader, 'height' | 'aggregateCommit'>): Record<string, EndpointDefinition> => {
+export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: () => Pick<BlockHeader, 'height' | 'aggregateCommit'>): Endpoints => {
   const punishmentPeriods = (heights: number[]) => heights.map((start) => ({ start, end: start + config.punishmentWindowSelfStaking }));
   const validatorJSON = (address: Buffer, bytes: Buffer) => {
     const account = validatorCodec.decode(bytes);
@@ -188,4 +187,111 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
       }),
     },
   };
+};
+
+const id = (name: string) => `modules/pos/endpoint/${name}`;
+const addressRequest = (name: string) => endpointSchema(id(name), { address: klayr32 }, ['address']);
+const uint32Between = (minimum?: number, maximum?: number) => ({ ...uint32Integer, ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) });
+
+const validatorProperties = {
+  address: klayr32,
+  name: stringType,
+  totalStakeReceived: uint64String,
+  selfStake: uint64String,
+  lastGeneratedHeight: uint32Integer,
+  isBanned: booleanType,
+  pomHeights: arrayOf(uint32Integer),
+  punishmentPeriods: arrayOf(objectSchema({ start: uint32Integer, end: uint32Integer }, ['start', 'end'])),
+  consecutiveMissedBlocks: uint32Integer,
+};
+const validatorRequired = Object.keys(validatorProperties) as (keyof typeof validatorProperties)[];
+const validatorResponse = objectSchema(validatorProperties, validatorRequired);
+
+const constants = {
+  factorSelfStakes: uint32Between(1),
+  maxLengthName: uint32Between(10, 30),
+  maxNumberSentStakes: uint32Between(1, 20),
+  maxNumberPendingUnlocks: uint32Between(1, 40),
+  failSafeMissedBlocks: uint32Between(2),
+  failSafeInactiveWindow: uint32Between(43200, 3153600),
+  punishmentWindowSelfStaking: uint32Between(43200, 3153600),
+  minWeightStandby: { ...uint64String, minimum: 1 },
+  numberActiveValidators: uint32Between(1, 199),
+  numberStandbyValidators: { ...uint32Integer, maximum: 2 },
+  posTokenID: hex,
+  validatorRegistrationFee: uint64String,
+  maxBFTWeightCap: uint32Between(300, 10000),
+  commissionIncreasePeriod: uint32Integer,
+  maxCommissionIncreaseRate: uint32Between(100, 10000),
+  useInvalidBLSKey: booleanType,
+  baseStakeAmount: { ...uint64String, minimum: 1 },
+  lockingPeriodStaking: uint32Integer,
+  lockingPeriodSelfStaking: uint32Integer,
+  reportMisbehaviorReward: uint64String,
+  reportMisbehaviorLimitBanned: uint32Between(1),
+  defaultCommission: uint32Integer,
+};
+// Klayr leaves the two commission-increase constants out of the required list
+const requiredConstants = (Object.keys(constants) as (keyof typeof constants)[]).filter((k) => k !== 'commissionIncreasePeriod' && k !== 'maxCommissionIncreaseRate');
+
+/** The PoS endpoints as Klayr's metadata publishes them. */
+export const POS_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    { name: 'getAllValidators', response: endpointSchema(id('getAllValidatorsResponse'), { validators: arrayOf(validatorResponse) }, ['validators']) },
+    { name: 'getValidator', request: addressRequest('getValidatorRequest'), response: { $id: id('getValidatorResponse'), ...validatorResponse } },
+    {
+      name: 'getStaker',
+      // Klayr publishes getValidator's request schema for getStaker
+      request: addressRequest('getValidatorRequest'),
+      response: endpointSchema(
+        id('getStakerResponse'),
+        {
+          stakes: { ...arrayOf(objectSchema({ validatorAddress: klayr32, amount: uint64String }, ['validatorAddress', 'amount'])), fieldNumber: 1 },
+          pendingUnlocks: { ...arrayOf(objectSchema({ validatorAddress: klayr32, amount: uint64String, unstakeHeight: uint32Integer }, ['validatorAddress', 'amount', 'unstakeHeight'])), fieldNumber: 2 },
+        },
+        ['stakes', 'pendingUnlocks'],
+      ),
+    },
+    { name: 'getConstants', response: endpointSchema(id('getConstantsResponseSchema'), constants, requiredConstants) },
+    { name: 'getPoSTokenID', response: endpointSchema(id('getPoSTokenIDResponse'), { tokenID: hex }, ['tokenID']) },
+    {
+      name: 'getClaimableRewards',
+      request: addressRequest('getClaimableRewardsRequest'),
+      // Klayr's rewards property has items but no type
+      response: endpointSchema(id('getClaimableRewardsResponse'), { rewards: { items: objectSchema({ tokenID: hex, reward: uint64String }, ['tokenID', 'reward']) } }),
+    },
+    {
+      name: 'getLockedReward',
+      request: endpointSchema(id('getLockedRewardRequest'), { address: klayr32, tokenID: hex }, ['address', 'tokenID']),
+      response: endpointSchema(id('getLockedRewardResponse'), { reward: uint64String }, ['reward']),
+    },
+    { name: 'getLockedStakedAmount', request: addressRequest('getLockedStakedAmountRequest'), response: endpointSchema(id('getLockedStakedAmountResponse'), { amount: uint64String }, ['amount']) },
+    {
+      name: 'getValidatorsByStake',
+      request: endpointSchema(id('getValidatorsByStakeRequest'), { limit: { type: 'integer', format: 'int32' } }),
+      response: endpointSchema(id('getValidatorsByStakeResponse'), { validators: arrayOf(validatorResponse) }, ['validators']),
+    },
+    {
+      name: 'getPendingUnlocks',
+      request: addressRequest('getPendingUnlocksRequest'),
+      response: endpointSchema(
+        id('getPendingUnlocksResponse'),
+        {
+          pendingUnlocks: arrayOf(
+            objectSchema(
+              { validatorAddress: klayr32, amount: uint64String, unstakeHeight: uint32Integer, expectedUnlockableHeight: uint32Integer, unlockable: booleanType },
+              ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
+            ),
+          ),
+        },
+        ['pendingUnlocks'],
+      ),
+    },
+    { name: 'getRegistrationFee', response: endpointSchema(id('getRegistrationFeeResponse'), { registrationFee: stringType }, ['registrationFee']) },
+    {
+      name: 'getExpectedSharedRewards',
+      request: endpointSchema(id('getExpectedSharedRewardsRequest'), { validatorAddress: klayr32, validatorReward: uint64String, stake: uint64String }, ['validatorAddress', 'validatorReward', 'stake']),
+      response: endpointSchema(id('getExpectedSharedRewardsResponse'), { reward: uint64String }, ['reward']),
+    },
+  ],
 };

@@ -1,8 +1,12 @@
-import type { BlockContext, GenesisContext, StateModule } from '../../engine/state_machine/module.js';
+import { declaredMetadata } from '../../engine/state_machine/metadata.js';
+import type { BlockContext, EndpointServices, GenesisContext, Module } from '../../engine/state_machine/module.js';
+import { POS_CONFIG_KEYS } from './config.js';
 import type { PoSConfig } from './config.js';
-import { finalizePoSGenesis, initPoSGenesis } from './genesis.js';
+import type { BlockAsset } from '../../lib/chain/block.js';
+import { finalizePoSGenesis, genesisProofsOfPossession, initPoSGenesis } from './genesis.js';
 import { posAfterTransactionsExecute } from './round_end.js';
-import { MODULE_NAME } from './stores.js';
+import { POS_ENDPOINTS, posEndpoints } from './endpoint.js';
+import { MODULE_NAME, POS_STORE_DECLARATIONS } from './stores.js';
 import { registerValidatorCommand } from './commands/register_validator.js';
 import { stakeCommand } from './commands/stake.js';
 import { changeCommissionCommand } from './commands/change_commission.js';
@@ -13,20 +17,25 @@ import { genesisStoreSchema } from './schemas.js';
 import type { TokenMethod } from '../token/method.js';
 
 /** The PoS module: genesis, validator registration and staking, and per block the validators' productivity and the round-end election. */
-export class PoSModule implements StateModule {
+export class PoSModule implements Module {
   readonly name = MODULE_NAME;
-
+  readonly stores = POS_STORE_DECLARATIONS;
   readonly commands;
   readonly events = Object.entries(posEventSchemas).map(([name, data]) => ({ name, data }));
   readonly assets = [{ version: 0, data: genesisStoreSchema }];
+  readonly endpointDeclarations = POS_ENDPOINTS;
+  readonly configKeys = POS_CONFIG_KEYS;
 
   constructor(
-    private readonly config: PoSConfig,
+    readonly config: PoSConfig,
     private readonly blockTime = 10,
     token?: TokenMethod,
   ) {
     // Klayr's registration order, which system_getMetadata lists
-    this.commands = token === undefined ? [] : [
+    this.commands =
+      token === undefined
+        ? []
+        : [
             registerValidatorCommand(config),
             reportMisbehaviorCommand(config, token),
             unlockCommand(config, token),
@@ -35,6 +44,18 @@ export class PoSModule implements StateModule {
             changeCommissionCommand(config),
             claimRewardsCommand(token),
           ];
+  }
+
+  endpoints({ state, lastHeader }: EndpointServices) {
+    return posEndpoints(state, this.config, lastHeader);
+  }
+
+  metadata() {
+    return declaredMetadata(this);
+  }
+
+  genesisProofsOfPossession(assets: readonly BlockAsset[]) {
+    return genesisProofsOfPossession(assets);
   }
 
   initGenesisState(ctx: GenesisContext): void {

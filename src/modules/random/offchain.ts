@@ -1,6 +1,7 @@
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import type { BinaryDB } from '../../engine/storage/database.js';
+import type { BinaryDB } from '../../storage/database.js';
+import { tableKey, tableRange, TABLES } from '../../storage/tables.js';
 
 /** A validator's hash onion: its checkpoints, from the chain's end back to the seed. */
 export interface HashOnion {
@@ -35,8 +36,8 @@ const usedHashOnionsSchema = {
 const onionCodec: CompiledSchema<HashOnion> = compile<HashOnion>(hashOnionSchema);
 const usedCodec: CompiledSchema<{ usedHashOnions: UsedHashOnion[] }> = compile<{ usedHashOnions: UsedHashOnion[] }>(usedHashOnionsSchema);
 
-const ONION = Buffer.from('onion:');
-const USED = Buffer.from('used:');
+const onionKey = (address: Buffer): Buffer => tableKey(TABLES.hashOnions, address);
+const usedKey = (address: Buffer): Buffer => tableKey(TABLES.usedHashOnions, address);
 
 /**
  * The random module's off-chain stores in the node's generator database: each validator's hash
@@ -46,29 +47,29 @@ export class HashOnionStores {
   constructor(private readonly db: BinaryDB) {}
 
   getOnion(address: Buffer): HashOnion | undefined {
-    const raw = this.db.get(Buffer.concat([ONION, address]));
+    const raw = this.db.get(onionKey(address));
     return raw === undefined ? undefined : onionCodec.decode(raw);
   }
 
   setOnion(address: Buffer, onion: HashOnion): void {
-    this.db.putSync(Buffer.concat([ONION, address]), onionCodec.encode(onion));
+    this.db.putSync(onionKey(address), onionCodec.encode(onion));
   }
 
   allOnions(): { address: Buffer; onion: HashOnion }[] {
     const out: { address: Buffer; onion: HashOnion }[] = [];
-    for (const { key, value } of this.db.getRange({ start: Buffer.concat([ONION, Buffer.alloc(20)]), end: Buffer.concat([ONION, Buffer.alloc(21, 255)]) })) {
-      out.push({ address: Buffer.from(key).subarray(ONION.length), onion: onionCodec.decode(value) });
+    for (const { key, value } of this.db.getRange(tableRange(TABLES.hashOnions, 20))) {
+      out.push({ address: Buffer.from(key).subarray(TABLES.hashOnions.prefix.length), onion: onionCodec.decode(value) });
     }
     return out;
   }
 
   getUsed(address: Buffer): UsedHashOnion[] | undefined {
-    const raw = this.db.get(Buffer.concat([USED, address]));
+    const raw = this.db.get(usedKey(address));
     return raw === undefined ? undefined : usedCodec.decode(raw).usedHashOnions;
   }
 
   setUsed(address: Buffer, usedHashOnions: UsedHashOnion[]): void {
-    this.db.putSync(Buffer.concat([USED, address]), usedCodec.encode({ usedHashOnions }));
+    this.db.putSync(usedKey(address), usedCodec.encode({ usedHashOnions }));
   }
 
   /** The latest usage (below `height` when given). */

@@ -1,8 +1,8 @@
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
-import { hexBytes } from '../../rpc/params.js';
-import type { OnionGenerator } from '../../workers/onion_pool.js';
+import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
+import { hexBytes } from '../../lib/endpoint/params.js';
+import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */

@@ -1,7 +1,8 @@
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
-import { hexBytes } from '../../rpc/params.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { arrayOf, booleanType, endpointSchema, hex as hexString, hexOfLength, klayr32, objectSchema, stringType, uint64String } from '../../lib/endpoint/metadata.js';
+import { hexBytes } from '../../lib/endpoint/params.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
 import { ADDRESS_LENGTH, ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
@@ -27,7 +28,7 @@ const isMainchainOrNative = (ownChainID: Buffer, id: Buffer): boolean => {
 };
 
 /** The token namespace, answering as klayr-framework's TokenEndpoint. `state` gives a read view of committed state. */
-export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointConfig): Record<string, EndpointDefinition> => ({
+export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointConfig): Endpoints => ({
   getBalances: {
     params: { type: 'object', required: ['address'], properties: { address } },
     handler: ({ params }) => {
@@ -95,3 +96,52 @@ export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointCo
     handler: ({ params }) => ({ exists: tokenStore(state(), 'escrow').has(Buffer.concat([Buffer.from(params.escrowChainID as string, 'hex'), Buffer.from(params.tokenID as string, 'hex')])) }),
   },
 });
+
+const tokenIDString = hexOfLength(16);
+const lockedBalances = arrayOf(objectSchema({ module: stringType, amount: uint64String }, ['module', 'amount']));
+const exists = { exists: booleanType };
+
+/** The token endpoints as Klayr's metadata publishes them. */
+export const TOKEN_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    {
+      name: 'getBalance',
+      request: endpointSchema('/token/endpoint/getBalanceRequest', { address: klayr32, tokenID: tokenIDString }, ['address', 'tokenID']),
+      response: endpointSchema('/token/endpoint/getBalanceResponse', { availableBalance: uint64String, lockedBalances }, ['availableBalance', 'lockedBalances']),
+    },
+    {
+      name: 'getBalances',
+      request: endpointSchema('/token/endpoint/getBalancesRequest', { address: klayr32 }, ['address']),
+      response: endpointSchema(
+        '/token/endpoint/getBalancesResponse',
+        { balances: arrayOf(objectSchema({ tokenID: hexString, availableBalance: uint64String, lockedBalances }, ['availableBalance', 'lockedBalances', 'tokenID'])) },
+        ['balances'],
+      ),
+    },
+    { name: 'getTotalSupply', response: endpointSchema('/token/endpoint/getTotalSupplyResponse', { totalSupply: arrayOf(objectSchema({ tokenID: hexString, totalSupply: uint64String }, ['totalSupply', 'tokenID'])) }) },
+    { name: 'getSupportedTokens', response: endpointSchema('/token/endpoint/getSupportedTokensResponse', { tokenIDs: arrayOf(hexString) }) },
+    {
+      name: 'isSupported',
+      request: endpointSchema('/token/endpoint/isSupportedRequest', { tokenID: tokenIDString }, ['tokenID']),
+      // Klayr publishes dataType (not type) 'boolean' here
+      response: endpointSchema('/token/endpoint/isSupportedResponse', { supported: { dataType: 'boolean' } }, ['supported']),
+    },
+    {
+      name: 'getEscrowedAmounts',
+      response: endpointSchema('/token/endpoint/getEscrowedAmountsResponse', {
+        escrowedAmounts: arrayOf(objectSchema({ escrowChainID: hexString, tokenID: hexString, amount: uint64String }, ['escrowChainID', 'amount', 'tokenID'])),
+      }),
+    },
+    { name: 'getInitializationFees', response: endpointSchema('/token/endpoint/getInitializationFees', { userAccount: uint64String, escrowAccount: uint64String }, ['userAccount', 'escrowAccount']) },
+    {
+      name: 'hasUserAccount',
+      request: endpointSchema('/token/endpoint/hasUserAccountRequest', { address: klayr32, tokenID: tokenIDString }, ['address', 'tokenID']),
+      response: endpointSchema('/token/endpoint/hasUserAccountResponse', exists),
+    },
+    {
+      name: 'hasEscrowAccount',
+      request: endpointSchema('/token/endpoint/hasEscrowAccountRequest', { tokenID: tokenIDString, escrowChainID: hexString }, ['tokenID', 'escrowChainID']),
+      response: endpointSchema('/token/endpoint/hasEscrowAccountResponse', exists),
+    },
+  ],
+};

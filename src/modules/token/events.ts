@@ -1,7 +1,7 @@
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema, SchemaProperty } from '../../lib/codec/index.js';
 import type { MethodContext } from '../../engine/state_machine/module.js';
-import { emptySchema } from '../metadata.js';
+import { emptySchema } from '../../lib/endpoint/metadata.js';
 import { MODULE_NAME } from './stores.js';
 
 const address = (fieldNumber: number) => ({ dataType: 'bytes', format: 'klayr32', fieldNumber }) as const;

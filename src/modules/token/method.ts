@@ -1,3 +1,4 @@
+export type { TokenConfig } from './config.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
 import { payFee } from '../fee/method.js';
@@ -6,14 +7,9 @@ import { normalizeUser } from './genesis.js';
 import { supplyStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
 import { tokenStore, userKey } from './stores.js';
+import type { TokenConfig } from './config.js';
 
 type Context = Pick<MethodContext, 'store' | 'events' | 'contextStore'>;
-
-export interface TokenConfig {
-  ownChainID: Buffer;
-  userAccountInitializationFee: bigint;
-  escrowAccountInitializationFee: bigint;
-}
 
 const MAX_UINT64_EXCLUSIVE = 2n ** 64n;
 

@@ -1,6 +1,7 @@
 import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import type { SubStore } from '../../engine/state/substore.js';
+import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 
 export const MODULE_NAME = 'token';
 export const ADDRESS_LENGTH = 20;
@@ -13,6 +14,14 @@ const storePrefix = computeStorePrefix(MODULE_NAME);
 
 /** Token substores in Klayr's registration order: user 0, supply 1, escrow 2, supportedTokens 3. */
 export const TOKEN_STORES = { user: 0, supply: 1, escrow: 2, supportedTokens: 3 } as const;
+
+/** The substores with their value schemas, in Klayr's registration order. */
+export const TOKEN_STORE_DECLARATIONS = [
+  { index: TOKEN_STORES.user, schema: userStoreSchema },
+  { index: TOKEN_STORES.supply, schema: supplyStoreSchema },
+  { index: TOKEN_STORES.escrow, schema: escrowStoreSchema },
+  { index: TOKEN_STORES.supportedTokens, schema: supportedTokensStoreSchema },
+];
 
 export const tokenStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeof TOKEN_STORES): SubStore =>
   ctx.store(storePrefix, computeSubstorePrefix(TOKEN_STORES[name]));

@@ -1,13 +1,14 @@
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import { blsPopVerify } from '../../lib/crypto/bls.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
-import type { EndpointDefinition } from '../../rpc/registry.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
+import { booleanType, hex, hexOfLength } from '../../lib/endpoint/metadata.js';
 import { validatorKeysSchema } from './schemas.js';
 import type { ValidatorKeys } from './schemas.js';
 import { validatorsStore } from './stores.js';
 
 /** The validators namespace, answering as klayr-framework's ValidatorsEndpoint. */
-export const validatorsEndpoints = (state: () => StoreAccess): Record<string, EndpointDefinition> => ({
+export const validatorsEndpoints = (state: () => StoreAccess): Endpoints => ({
   validateBLSKey: {
     description: 'Whether a BLS key with its proof of possession could be registered: {valid:false} for a registered key or a bad proof.',
     params: {
@@ -33,3 +34,26 @@ export const validatorsEndpoints = (state: () => StoreAccess): Record<string, En
     },
   },
 });
+
+/** The validators endpoints as Klayr's metadata publishes them. */
+export const VALIDATORS_ENDPOINTS: EndpointDeclarations = {
+  published: [
+    {
+      name: 'validateBLSKey',
+      request: {
+        $id: '/validators/endpoint/validateBLSKeyRequest',
+        title: 'Bls Key Properties',
+        type: 'object',
+        properties: { proofOfPossession: hexOfLength(192), blsKey: hexOfLength(96) },
+        required: ['proofOfPossession', 'blsKey'],
+      },
+      response: { $id: '/validators/endpoint/validateBLSKeyResponse', title: 'Bls Key Properties', type: 'object', properties: { valid: booleanType }, required: ['valid'] },
+    },
+    {
+      name: 'getValidator',
+      // Klayr publishes the address with dataType (not type) 'string'
+      request: { $id: '/validators/endpoint/getValidatorRequest', title: 'Validator properties', type: 'object', properties: { address: { dataType: 'string', format: 'klayr32' } }, required: ['address'] },
+      response: { $id: '/validators/endpoint/getValidatorResponse', title: 'Validator properties', type: 'object', properties: { generatorKey: hex, blsKey: hex }, required: ['generatorKey', 'blsKey'] },
+    },
+  ],
+};

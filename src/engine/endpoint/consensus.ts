@@ -1,0 +1,24 @@
+import { addressToKlayr32 } from '../../lib/crypto/address.js';
+import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
+import type { BFTParameters } from '../bft/index.js';
+import type { ChainProcessor } from '../chain/processor.js';
+
+const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } } } as const;
+
+const parametersToJSON = (p: BFTParameters) => ({
+  validators: p.validators.map((v) => ({ address: addressToKlayr32(v.address), bftWeight: v.bftWeight.toString(), blsKey: v.blsKey.toString('hex') })),
+  certificateThreshold: p.certificateThreshold.toString(),
+  precommitThreshold: p.precommitThreshold.toString(),
+  prevoteThreshold: p.prevoteThreshold.toString(),
+  validatorsHash: p.validatorsHash.toString('hex'),
+});
+
+/** The consensus namespace: BFT heights and parameters from the committed engine state, as Klayr Core answers. */
+export const consensusEndpoints = (chain: ChainProcessor): Record<string, EndpointDefinition> => ({
+  getBFTHeights: { handler: () => chain.bft.getBFTHeights(chain.engineView()) },
+  getBFTParameters: { params: heightParams, handler: ({ params }) => parametersToJSON(chain.bft.getBFTParameters(chain.engineView(), params.height as number)) },
+  getBFTParametersActiveValidators: {
+    params: heightParams,
+    handler: ({ params }) => parametersToJSON(chain.bft.getBFTParametersActiveValidators(chain.engineView(), params.height as number)),
+  },
+});

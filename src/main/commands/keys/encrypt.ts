@@ -1,0 +1,30 @@
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { Cipher } from '../../../lib/crypto/index.js';
+import { cipherOption } from '../flags.js';
+
+/** `kestrel keys:encrypt -f <file>`: adds the encrypted generator keys to each key of a keys file, overwriting it (mode 600). */
+export const keysEncryptCommand = (): Command =>
+  new Command('keys:encrypt')
+    .description('Encrypt keys from a file and overwrite the file.')
+    .requiredOption('-f, --file-path <file>', 'Path of the file to encrypt from.')
+    .option('-w, --password <password>', 'Password (typed on standard input when absent).')
+    .addOption(cipherOption())
+    .action(async (options: { filePath: string; password?: string; cipher: Cipher }) => {
+      const [{ encryptWithPassword }, { GeneratorKeyStore }, { readKeysFile }, { readSecret }] = await Promise.all([
+        import('../../../lib/crypto/index.js'),
+        import('../../../engine/generator/key_store.js'),
+        import('../../../engine/generator/keys.js'),
+        import('../prompt.js'),
+      ]);
+      const entries = readKeysFile(options.filePath);
+      const password = await readSecret(options.password, 'your password');
+      const keys = [];
+      for (const key of entries) {
+        if (key.plain === undefined) throw new Error(`${key.address}: no plain keys to encrypt.`);
+        const hex = (name: keyof NonNullable<typeof key.plain>) => Buffer.from(key.plain![name] ?? '', 'hex');
+        const encoded = GeneratorKeyStore.encodePlain({ generatorKey: hex('generatorKey'), generatorPrivateKey: hex('generatorPrivateKey'), blsKey: hex('blsKey'), blsPrivateKey: hex('blsPrivateKey') });
+        keys.push({ ...key, encrypted: await encryptWithPassword(encoded, password, { cipher: options.cipher }) });
+      }
+      writeFileSync(options.filePath, `${JSON.stringify({ keys }, undefined, ' ')}\n`, { mode: 0o600 });
+    });

@@ -1,0 +1,84 @@
+import { blockHeaderID } from '../lib/chain/block.js';
+import type { Block } from '../lib/chain/block.js';
+import type { BlockStore } from '../engine/chain/block_store.js';
+import type { EventStore } from '../engine/chain/event_store.js';
+import type { ChainProcessor } from '../engine/chain/processor.js';
+import { chainBFTEndpoints, chainEndpoints } from '../engine/endpoint/chain.js';
+import { consensusEndpoints } from '../engine/endpoint/consensus.js';
+import { legacyEngineEndpoints } from '../engine/endpoint/legacy.js';
+import { stateEndpoints } from '../engine/endpoint/state.js';
+import { systemEndpoints } from '../engine/endpoint/system.js';
+import type { OnionGenerator } from '../engine/pools/onion_generator.js';
+import type { StateProver } from '../engine/pools/state_prover.js';
+import { BlockState } from '../engine/state/state_db.js';
+import type { StateDB } from '../engine/state/state_db.js';
+import { SubStore } from '../engine/state/substore.js';
+import { modulesMetadata, moduleEndpoints } from '../engine/state_machine/metadata.js';
+import type { EndpointServices, Module } from '../engine/state_machine/module.js';
+import type { RPCMetrics } from '../rpc/metrics.js';
+import type { EndpointRegistry } from '../rpc/registry.js';
+import type { BinaryDB } from '../storage/database.js';
+import type { ApplicationConfig } from './config/types.js';
+import { KESTREL_VERSION } from './version.js';
+
+export interface ChainParts {
+  config: ApplicationConfig;
+  chain: ChainProcessor;
+  state: StateDB;
+  blocks: BlockStore;
+  events: EventStore;
+  genesis: Block;
+  modules: readonly Module[];
+  /** The generator database: the modules' off-chain store. */
+  offchain: BinaryDB;
+  prover: StateProver;
+  onions: OnionGenerator;
+  metrics: RPCMetrics;
+  /** Transactions in the pool (0 before it starts). */
+  unconfirmed: () => number;
+}
+
+/** What module endpoints are given: a fresh view of committed state on every call, the tip, the off-chain store. */
+const endpointServices = ({ config, chain, state, offchain, onions }: ChainParts): EndpointServices => ({
+  chainID: Buffer.from(config.genesis.chainID, 'hex'),
+  state: () => {
+    const committed = new BlockState(state);
+    return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
+  },
+  lastHeader: () => chain.lastBlock().header,
+  offchain,
+  onions,
+});
+
+/** The engine's namespaces over the chain (system, chain, consensus, state, legacy's brackets), then every module's. */
+export const registerChainEndpoints = (registry: EndpointRegistry, parts: ChainParts): void => {
+  const { config, chain, blocks, events, genesis, modules } = parts;
+  registry.registerNamespace(
+    'system',
+    systemEndpoints({
+      version: KESTREL_VERSION,
+      chainID: config.genesis.chainID,
+      genesis: config.genesis as unknown as Record<string, unknown>,
+      network: config.network,
+      chainStatus: () => {
+        const tip = chain.lastBlock();
+        return {
+          lastBlockID: blockHeaderID(tip.header).toString('hex'),
+          height: tip.header.height,
+          finalizedHeight: chain.finalizedHeight(),
+          syncing: false,
+          unconfirmedTransactions: parts.unconfirmed(),
+          genesisHeight: genesis.header.height,
+        };
+      },
+      modules: () => modulesMetadata(modules),
+      ...(config.system.enableMetrics === false ? {} : { metrics: parts.metrics }),
+    }),
+  );
+  registry.registerNamespace('chain', { ...chainEndpoints(blocks, events), ...chainBFTEndpoints(chain) });
+  registry.registerNamespace('consensus', consensusEndpoints(chain));
+  registry.registerNamespace('state', stateEndpoints(chain, parts.prover, config.system.dataPath));
+  registry.registerNamespace('legacy', legacyEngineEndpoints(config.legacy?.brackets ?? []));
+  const services = endpointServices(parts);
+  for (const module of modules) registry.registerNamespace(module.name, moduleEndpoints(module, services));
+};

@@ -1,0 +1,61 @@
+import type { Logger } from 'pino';
+import type { ChainProcessor, ExecutedBlock } from '../engine/chain/processor.js';
+import { CommitPool } from '../engine/consensus/commit_pool.js';
+import { Generator } from '../engine/generator/generator.js';
+import { GeneratorKeyStore } from '../engine/generator/key_store.js';
+import { encryptedGeneratorKeys, plainGeneratorKeys, readKeysFile } from '../engine/generator/keys.js';
+import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
+import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
+import type { TransactionPool } from '../engine/txpool/index.js';
+import { highFeeFirst } from '../engine/txpool/selection.js';
+import { transactionID } from '../lib/transaction/index.js';
+import type { BinaryDB } from '../storage/database.js';
+import type { ApplicationConfig } from './config/types.js';
+
+export interface GenerationParts {
+  config: ApplicationConfig;
+  chain: ChainProcessor;
+  /** The generator database. */
+  db: BinaryDB;
+  pool: TransactionPool;
+  bls: BlsVerifier;
+  signatures: SignatureVerifier;
+  logger: Logger;
+  onBlock: (executed: ExecutedBlock) => void;
+}
+
+/**
+ * Block generation, as Klayr Core: the keys file's keys are stored in the generator database;
+ * plain ones generate right away, with the pool's transactions, highest fee first.
+ */
+export const createGenerator = ({ config, chain, db, pool, bls, signatures, logger, onBlock }: GenerationParts): Generator => {
+  const chainID = Buffer.from(config.genesis.chainID, 'hex');
+  const keyFile = config.generator?.keys.fromFile;
+  const entries = keyFile === undefined ? [] : readKeysFile(keyFile);
+  const keys = plainGeneratorKeys(entries, keyFile ?? 'keys file');
+  const keyStore = new GeneratorKeyStore(db);
+  for (const k of keys) keyStore.set(k.address, { type: 'plain', keys: { generatorKey: k.generatorKey, generatorPrivateKey: k.generatorPrivateKey, blsKey: k.blsKey, blsPrivateKey: k.blsPrivateKey } });
+  for (const k of encryptedGeneratorKeys(entries)) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
+  const generator = new Generator({
+    chain,
+    chainID,
+    db,
+    keys,
+    maxTransactionsSize: config.genesis.maxTransactionsSize,
+    logger,
+    candidates: () => highFeeFirst(pool.getProcessableTransactions()),
+    commitPool: new CommitPool(chain.bft, chainID, config.genesis.minimumCertifyHeight ?? 1),
+    bls,
+    signatures,
+    onRejected: (tx, reason) => {
+      logger.debug({ id: transactionID(tx).toString('hex'), reason: reason.message }, 'Transaction left out of the block and dropped from the pool');
+      pool.remove(tx);
+    },
+    onBlock: (executed) => {
+      for (const tx of executed.block.transactions) pool.remove(tx);
+      onBlock(executed);
+    },
+  });
+  logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
+  return generator;
+};

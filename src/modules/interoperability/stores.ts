@@ -1,0 +1,25 @@
+import type { Schema } from '../../lib/codec/index.js';
+import { computeSubstorePrefix } from '../../lib/state/keys.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
+import { chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, registeredNamesSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
+
+export const MODULE_NAME = 'interoperability';
+/** Interoperability stores use sha256("interoperability")[0..4] with the top bit set (klayr-framework's STORE_PREFIX). */
+export const STORE_PREFIX = Buffer.from([0x83, 0xed, 0x0d, 0x25]);
+export const INTEROP_STORES = { outboxRoot: 0, chainAccount: 1, terminatedState: 3, channelData: 5, registeredNames: 7, chainValidators: 9, terminatedOutbox: 11, ownChainAccount: 13 } as const;
+
+export const outboxRootSchema = { $id: '/modules/interoperability/outbox', type: 'object', required: ['root'], properties: { root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 } } } as const satisfies Schema;
+
+/** The substores with their value schemas, in Klayr's registration order. */
+export const INTEROP_STORE_DECLARATIONS = [
+    { index: INTEROP_STORES.outboxRoot, schema: outboxRootSchema },
+    { index: INTEROP_STORES.chainAccount, schema: chainAccountSchema },
+    { index: INTEROP_STORES.ownChainAccount, schema: ownChainAccountSchema },
+    { index: INTEROP_STORES.channelData, schema: channelDataSchema },
+    { index: INTEROP_STORES.chainValidators, schema: chainValidatorsSchema },
+    { index: INTEROP_STORES.terminatedState, schema: terminatedStateSchema },
+    { index: INTEROP_STORES.terminatedOutbox, schema: terminatedOutboxSchema },
+    { index: INTEROP_STORES.registeredNames, schema: registeredNamesSchema },
+];
+
+export const interopStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeof INTEROP_STORES) => ctx.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));

@@ -1,0 +1,14 @@
+import type { KestrelDatabases } from './database.js';
+
+/** Writes to any of the environment's databases, run inside one write transaction. */
+export type Writes = (dbs: KestrelDatabases) => void;
+
+/**
+ * The node's only way to write committed data: every write of `writes` lands in one LMDB write
+ * transaction, on disk (synced) before this returns, or none of them does (an exception aborts it).
+ */
+export const commitWrites = (dbs: KestrelDatabases, ...writes: readonly (Writes | undefined)[]): void => {
+  dbs.root.transactionSync(() => {
+    for (const write of writes) write?.(dbs);
+  });
+};

@@ -1,0 +1,29 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import type { Database, RootDatabase } from 'lmdb';
+import { DATABASE_NAMES } from './tables.js';
+import type { DatabaseName } from './tables.js';
+
+export type BinaryDB = Database<Buffer, Buffer>;
+
+/** The named databases of one LMDB environment (what each holds: tables.ts). */
+export type KestrelDatabases = { readonly root: RootDatabase<Buffer, Buffer> } & { readonly [name in DatabaseName]: BinaryDB };
+
+/** Opens (creating unless read-only) the environment at `<dataPath>/data/kestrel.lmdb`. */
+export const openDatabases = (dataPath: string, options: { readOnly?: boolean } = {}): KestrelDatabases => {
+  const dir = join(dataPath, 'data');
+  if (options.readOnly !== true) mkdirSync(dir, { recursive: true });
+  const root = open<Buffer, Buffer>({
+    path: join(dir, 'kestrel.lmdb'),
+    encoding: 'binary',
+    keyEncoding: 'binary',
+    maxDbs: 16,
+    readOnly: options.readOnly === true,
+    // a committed transaction is on disk before commit returns
+    noSync: false,
+    compression: false,
+  });
+  const dbs = Object.fromEntries(DATABASE_NAMES.map((name) => [name, root.openDB<Buffer, Buffer>({ name, encoding: 'binary', keyEncoding: 'binary' })]));
+  return { root, ...dbs } as KestrelDatabases;
+};

@@ -1,0 +1,44 @@
+import { getOrCreate } from '../lib/collections.js';
+import { stateSMTKey, STATE_SMT_KEY_LENGTH } from '../lib/state/keys.js';
+import { EMPTY_HASH, SparseMerkleTree } from '../lib/tree/index.js';
+import type { SMTProof } from '../lib/tree/index.js';
+import { openDatabases } from './database.js';
+import type { KestrelDatabases } from './database.js';
+import { readCommittedState, readRootAt } from './state_roots.js';
+
+/** Committed state as a worker reads it: a root it checked, and proofs against that root. */
+export interface StateSnapshot {
+  readonly root: Buffer;
+  prove(storeKeys: readonly Buffer[]): SMTProof;
+}
+
+export class SnapshotMismatchError extends Error {
+  override readonly name = 'SnapshotMismatchError';
+}
+
+/** The state tree over each environment's `smt` database, made once. */
+const trees = new WeakMap<KestrelDatabases['smt'], SparseMerkleTree>();
+
+/** Inclusion/non-inclusion proof of store keys against a committed root (tree nodes are never overwritten, so older roots stay provable). */
+export const proveStateKeys = (dbs: Pick<KestrelDatabases, 'smt'>, root: Buffer, storeKeys: readonly Buffer[]): SMTProof =>
+  getOrCreate(trees, dbs.smt, (smt) => new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => smt.get(hash) })).prove(root, storeKeys.map(stateSMTKey));
+
+/**
+ * The committed state at `height` (the last committed one when undefined), checked against the
+ * root the caller expects: a store that moved on (or back) since the caller read it is refused.
+ */
+export const checkedSnapshot = (dbs: KestrelDatabases, height: number | undefined, expectedRoot: Buffer): StateSnapshot => {
+  const root = (height === undefined ? readCommittedState(dbs)?.root : readRootAt(dbs, height)) ?? EMPTY_HASH;
+  if (!root.equals(expectedRoot)) {
+    throw new SnapshotMismatchError(`Snapshot mismatch at height ${String(height)}: the store has root ${root.toString('hex')}, expected ${expectedRoot.toString('hex')}`);
+  }
+  return { root, prove: (storeKeys) => proveStateKeys(dbs, root, storeKeys) };
+};
+
+const readOnly = new Map<string, KestrelDatabases>();
+
+/** The data path's environment opened read-only, once per thread (a worker's view of what the node commits). */
+export const openReadOnly = (dataPath: string): KestrelDatabases => getOrCreate(readOnly, dataPath, (path) => openDatabases(path, { readOnly: true }));
+
+/** checkedSnapshot over the data path's read-only environment. */
+export const readOnlySnapshot = (dataPath: string, height: number | undefined, expectedRoot: Buffer): StateSnapshot => checkedSnapshot(openReadOnly(dataPath), height, expectedRoot);

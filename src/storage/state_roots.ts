@@ -1,0 +1,42 @@
+import { compile } from '../lib/codec/index.js';
+import type { Schema } from '../lib/codec/index.js';
+import type { KestrelDatabases } from './database.js';
+import { tableHeightKey, tableKey, TABLES } from './tables.js';
+
+/** The last committed state: its height and root. */
+export interface CommittedState {
+  height: number;
+  root: Buffer;
+}
+
+const currentSchema = {
+  $id: '/kestrel/state/current',
+  type: 'object',
+  required: ['height', 'root'],
+  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, root: { dataType: 'bytes', fieldNumber: 2 } },
+} as const satisfies Schema;
+const currentCodec = compile<CommittedState>(currentSchema);
+
+const CURRENT_KEY = tableKey(TABLES.stateCurrent);
+
+/** The last committed height and root, undefined before the first commit. */
+export const readCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>): CommittedState | undefined => {
+  const raw = dbs.meta.get(CURRENT_KEY);
+  return raw === undefined ? undefined : currentCodec.decode(raw);
+};
+
+/** The state root committed at `height`, if it is still known. */
+export const readRootAt = (dbs: Pick<KestrelDatabases, 'meta'>, height: number): Buffer | undefined => dbs.meta.get(tableHeightKey(TABLES.stateRoots, height));
+
+/** Records `state` as the last committed one, with its root by height; inside the commit's transaction. */
+export const writeCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, state: CommittedState): void => {
+  dbs.meta.putSync(tableHeightKey(TABLES.stateRoots, state.height), state.root);
+  dbs.meta.putSync(CURRENT_KEY, currentCodec.encode(state));
+};
+
+/** Undoes writeCommittedState for `height`: `previous` becomes the last committed state (none: nothing committed). */
+export const removeCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, height: number, previous: CommittedState | undefined): void => {
+  dbs.meta.removeSync(tableHeightKey(TABLES.stateRoots, height));
+  if (previous === undefined) dbs.meta.removeSync(CURRENT_KEY);
+  else dbs.meta.putSync(CURRENT_KEY, currentCodec.encode(previous));
+};
