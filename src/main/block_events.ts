@@ -1,4 +1,4 @@
-import type { ExecutedBlock } from '../engine/chain/processor.js';
+import type { ExecutedBlock } from '../engine/execution/executed_block.js';
 import { blockToJSON } from '../lib/chain/block.js';
 import { addressToKlayr32 } from '../lib/crypto/address.js';
 

@@ -6,7 +6,11 @@ import type { Block } from '../lib/chain/block.js';
 import { BFTModule } from '../engine/bft/index.js';
 import { BlockStore } from '../engine/chain/block_store.js';
 import { EventStore } from '../engine/chain/event_store.js';
-import { ChainProcessor } from '../engine/chain/processor.js';
+import { Chain } from '../engine/chain/chain.js';
+import { AggregateCommitVerifier } from '../engine/consensus/aggregate_commit.js';
+import { BlockProcessor } from '../engine/consensus/block_processor.js';
+import { BlockExecutor } from '../engine/execution/block_executor.js';
+import { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
 import { processGenesisBlock } from '../engine/genesis.js';
 import { StateDB } from '../engine/state/state_db.js';
 import { StateMachine } from '../engine/state_machine/state_machine.js';
@@ -37,7 +41,15 @@ export const prefetchGenesisChecks = async (config: ApplicationConfig, genesis: 
 };
 
 export interface OpenedChain {
-  chain: ChainProcessor;
+  /** The tip, the finalized height, commits and deletions. */
+  chain: Chain;
+  /** Executes blocks on overlays (the generator's and received ones). */
+  executor: BlockExecutor;
+  /** Received blocks: verified, executed, committed. */
+  processor: BlockProcessor;
+  aggregateCommits: AggregateCommitVerifier;
+  /** Single transactions against the tip, for the pool and the endpoints. */
+  transactionVerifier: TransactionVerifier;
   state: StateDB;
   blocks: BlockStore;
   events: EventStore;
@@ -65,20 +77,22 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { lo
   const genesisID = blockHeaderID(genesis.header);
   const modules = applicationModules(config);
   const bft = new BFTModule({ batchSize: config.genesis.bftBatchSize, blockTime: config.genesis.blockTime });
-  const chain = new ChainProcessor({
+  const machine = new StateMachine(modules);
+  const minimumCertifyHeight = config.genesis.minimumCertifyHeight ?? 1;
+  const chain = new Chain({
     dbs,
     stateDB: state,
     blocks,
     events,
-    machine: new StateMachine(modules),
     bft,
-    chainID,
-    maxTransactionsSize: config.genesis.maxTransactionsSize,
-    minimumCertifyHeight: config.genesis.minimumCertifyHeight ?? 1,
+    minimumCertifyHeight,
     keepEventsForHeights: config.system.keepEventsForHeights,
     inclusionProofs: { keys: config.system.inclusionProofKeys.map((k) => Buffer.from(k, 'hex')), keepForHeights: config.system.keepInclusionProofsForHeights },
-    ...(now !== undefined ? { now } : {}),
   });
+  const executor = new BlockExecutor({ chain, stateDB: state, machine, bft, chainID });
+  const aggregateCommits = new AggregateCommitVerifier({ bft: bft.method, blocks, chainID, minimumCertifyHeight });
+  const processor = new BlockProcessor({ chain, executor, aggregateCommits, chainID, maxTransactionsSize: config.genesis.maxTransactionsSize, ...(now !== undefined ? { now } : {}) });
+  const transactionVerifier = new TransactionVerifier({ chain, stateDB: state, machine, chainID });
   const storedGenesis = blocks.idAtHeight(genesis.header.height);
   if (storedGenesis === undefined) {
     logger?.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
@@ -92,5 +106,5 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { lo
   } else if (!storedGenesis.equals(genesisID)) {
     throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);
   }
-  return { chain, state, blocks, events, genesis, modules };
+  return { chain, executor, processor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules };
 };

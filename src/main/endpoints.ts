@@ -2,7 +2,7 @@ import { blockHeaderID } from '../lib/chain/block.js';
 import type { Block } from '../lib/chain/block.js';
 import type { BlockStore } from '../engine/chain/block_store.js';
 import type { EventStore } from '../engine/chain/event_store.js';
-import type { ChainProcessor } from '../engine/chain/processor.js';
+import type { Chain } from '../engine/chain/chain.js';
 import { chainBFTEndpoints, chainEndpoints } from '../engine/endpoint/chain.js';
 import { consensusEndpoints } from '../engine/endpoint/consensus.js';
 import { legacyEngineEndpoints } from '../engine/endpoint/legacy.js';
@@ -23,7 +23,7 @@ import { KESTREL_VERSION } from './version.js';
 
 export interface ChainParts {
   config: ApplicationConfig;
-  chain: ChainProcessor;
+  chain: Chain;
   state: StateDB;
   blocks: BlockStore;
   events: EventStore;

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
-import type { ChainProcessor, ExecutedBlock } from '../engine/chain/processor.js';
+import type { Chain } from '../engine/chain/chain.js';
+import type { AggregateCommitVerifier } from '../engine/consensus/aggregate_commit.js';
+import type { BlockExecutor } from '../engine/execution/block_executor.js';
+import type { ExecutedBlock } from '../engine/execution/executed_block.js';
 import { CommitPool } from '../engine/consensus/commit_pool.js';
 import { Generator } from '../engine/generator/generator.js';
 import { GeneratorKeyStore } from '../engine/generator/key_store.js';
@@ -14,7 +17,9 @@ import type { ApplicationConfig } from './config/types.js';
 
 export interface GenerationParts {
   config: ApplicationConfig;
-  chain: ChainProcessor;
+  chain: Chain;
+  executor: BlockExecutor;
+  aggregateCommits: AggregateCommitVerifier;
   /** The generator database. */
   db: BinaryDB;
   pool: TransactionPool;
@@ -28,7 +33,7 @@ export interface GenerationParts {
  * Block generation, as Klayr Core: the keys file's keys are stored in the generator database;
  * plain ones generate right away, with the pool's transactions, highest fee first.
  */
-export const createGenerator = ({ config, chain, db, pool, bls, signatures, logger, onBlock }: GenerationParts): Generator => {
+export const createGenerator = ({ config, chain, executor, aggregateCommits, db, pool, bls, signatures, logger, onBlock }: GenerationParts): Generator => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const keyFile = config.generator?.keys.fromFile;
   const entries = keyFile === undefined ? [] : readKeysFile(keyFile);
@@ -38,6 +43,8 @@ export const createGenerator = ({ config, chain, db, pool, bls, signatures, logg
   for (const k of encryptedGeneratorKeys(entries)) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
   const generator = new Generator({
     chain,
+    executor,
+    aggregateCommits,
     chainID,
     db,
     keys,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
-import { ChainProcessor } from '../engine/chain/processor.js';
+import type { Chain } from '../engine/chain/chain.js';
 import type { Block } from '../lib/chain/block.js';
 import { Generator } from '../engine/generator/generator.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
@@ -42,7 +42,7 @@ export class KestrelNode {
   readonly registry = new EndpointRegistry();
   #dbs?: KestrelDatabases;
   #rpc?: RPCServer;
-  #chain?: ChainProcessor;
+  #chain?: Chain;
   #generator?: Generator;
   #pool?: TransactionPool;
   #prover?: StateProver;
@@ -78,7 +78,7 @@ export class KestrelNode {
     // the bls pool: the genesis validators' proofs of possession (all cores), then aggregate commits
     this.#bls = createPooledBlsVerifier(availableParallelism());
     await prefetchGenesisChecks(config, configGenesis, this.#dbs, this.#bls);
-    const { chain, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, { logger, genesis: configGenesis });
+    const { chain, executor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, { logger, genesis: configGenesis });
     this.#chain = chain;
     const last = blocks.last()!;
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
@@ -97,7 +97,7 @@ export class KestrelNode {
     const pool = (this.#pool = new TransactionPool({
       ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
       verifyTransaction: (candidate) => {
-        const { status, error } = chain.verifyTransaction(candidate);
+        const { status, error } = transactionVerifier.verify(candidate);
         return { status: poolStatusOf(status), ...(error !== undefined ? { message: error.message } : {}) };
       },
       onJobError: (error) => poolJobErrors.report(error, 'Transaction pool job failed'),
@@ -105,12 +105,12 @@ export class KestrelNode {
     pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
     pool.start();
     this.#signatures = createPooledSignatureVerifier(chainID);
-    this.registry.registerNamespace('txpool', txpoolEndpoints(chain, pool, this.#signatures));
+    this.registry.registerNamespace('txpool', txpoolEndpoints(transactionVerifier, pool, this.#signatures));
     for (const [name, stats] of Object.entries({ verify: this.#signatures, bls: this.#bls, onion: this.#onions, proofs: this.#prover })) metrics.watchPool(name, () => stats.stats());
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
     await this.#rpc.start();
 
-    this.#generator = createGenerator({ config, chain, db: this.#dbs.generator, pool, bls: this.#bls, signatures: this.#signatures, logger, onBlock: (executed) => publishBlock((name, data) => this.#rpc?.publish(name, data), executed) });
+    this.#generator = createGenerator({ config, chain, executor, aggregateCommits, db: this.#dbs.generator, pool, bls: this.#bls, signatures: this.#signatures, logger, onBlock: (executed) => publishBlock((name, data) => this.#rpc?.publish(name, data), executed) });
     this.registry.registerNamespace('generator', generatorEndpoints({ chain, generator: this.#generator, db: this.#dbs.generator, blockTime: config.genesis.blockTime, genesisHeight: genesis.header.height }));
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
     this.#generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
@@ -129,7 +129,7 @@ export class KestrelNode {
     return block;
   }
 
-  get chain(): ChainProcessor | undefined {
+  get chain(): Chain | undefined {
     return this.#chain;
   }
 

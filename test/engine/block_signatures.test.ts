@@ -42,7 +42,7 @@ describe('transaction signatures of blocks in the verify pool', () => {
     const rejected: string[] = [];
     const forged = transfer(2, 0n, true);
     const pending = [transfer(1, 0n), forged];
-    const generator = devnetGenerator(a.chain, config, openDatabases(tempDataPath()).generator, () => now, { candidates: () => pending, onRejected: (_tx, reason) => rejected.push(reason.message), signatures });
+    const generator = devnetGenerator(a, config, openDatabases(tempDataPath()).generator, () => now, { candidates: () => pending, onRejected: (_tx, reason) => rejected.push(reason.message), signatures });
     const before = signatures.stats().completed;
     now += config.genesis.blockTime;
     const block = (await generator.tick())!;
@@ -50,12 +50,12 @@ describe('transaction signatures of blocks in the verify pool', () => {
     assert.equal(rejected.length, 1);
     assert.match(rejected[0]!, new RegExp(`Failed to verify transaction ${transactionID(forged).toString('hex')}\\. Failed to validate signature`));
     assert.ok(signatures.stats().completed > before, 'checked in the pool');
-    await b.chain.processBlockVerifiedBy(block, pools);
+    await b.processor.processBlockVerifiedBy(block, pools);
     assert.equal(b.state.root.toString('hex'), a.state.root.toString('hex'));
   });
 
   it('a received block with a forged transaction signature is refused with the error of the synchronous path; nothing is committed', async () => {
-    const generator = devnetGenerator(a.chain, config, openDatabases(tempDataPath()).generator, () => now, { candidates: () => [transfer(3, 0n)] });
+    const generator = devnetGenerator(a, config, openDatabases(tempDataPath()).generator, () => now, { candidates: () => [transfer(3, 0n)] });
     now += config.genesis.blockTime;
     const block = (await generator.tick())!;
     const transactions = [{ ...block.transactions[0]!, signatures: [Buffer.alloc(64, 5)] }];
@@ -65,11 +65,11 @@ describe('transaction signatures of blocks in the verify pool', () => {
     const height = b.chain.lastBlock().header.height;
     const root = b.state.root.toString('hex');
     const expected = new RegExp(`Failed to verify transaction ${transactionID(transactions[0]!).toString('hex')}\\. Failed to validate signature`);
-    await assert.rejects(() => b.chain.processBlockVerifiedBy(forged, pools), expected);
-    assert.throws(() => b.chain.processBlock(forged), expected);
+    await assert.rejects(() => b.processor.processBlockVerifiedBy(forged, pools), expected);
+    assert.throws(() => b.processor.processBlock(forged), expected);
     assert.equal(b.chain.lastBlock().header.height, height);
     assert.equal(b.state.root.toString('hex'), root);
-    await b.chain.processBlockVerifiedBy(block, pools);
+    await b.processor.processBlockVerifiedBy(block, pools);
     assert.equal(b.state.root.toString('hex'), a.state.root.toString('hex'));
   });
 });

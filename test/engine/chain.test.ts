@@ -31,8 +31,9 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     const config = loadConfig({ dataPath: tempDataPath() });
     config.system.keepEventsForHeights = 3;
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, genesis } = openChain(config, dbs, { now: () => now });
-    const generator = devnetGenerator(chain, config, dbs.generator, () => now);
+    const opened = openChain(config, dbs, { now: () => now });
+    const { chain, events, genesis } = opened;
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const kept = () => Array.from({ length: chain.lastBlock().header.height + 1 }, (_, h) => events.at(h).length > 0);
     for (let i = 1; i <= 8; i++) {
@@ -68,6 +69,8 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     const rejected: string[] = [];
     const generator = new Generator({
       chain: a.chain,
+      executor: a.executor,
+      aggregateCommits: a.aggregateCommits,
       chainID,
       db: openDatabases(tempDataPath()).generator,
       keys: readPlainGeneratorKeys(config.generator!.keys.fromFile!),
@@ -100,16 +103,16 @@ describe('chain: generation, verification and BFT over the devnet', () => {
         certificateSignature[10]! ^= 1;
         const forged = { ...block, header: { ...block.header, aggregateCommit: { ...block.header.aggregateCommit, certificateSignature } } };
         // as Klayr, the block signature is checked before the aggregate commit; re-signed, the commit itself is refused
-        await assert.rejects(() => b.chain.processBlockVerifiedBy(forged, pools), /Invalid signature/);
+        await assert.rejects(() => b.processor.processBlockVerifiedBy(forged, pools), /Invalid signature/);
         const { signature: _unsigned, ...unsigned } = forged.header;
         const generatorKey = readPlainGeneratorKeys(config.generator!.keys.fromFile!).find((k) => k.address.equals(block.header.generatorAddress))!.generatorPrivateKey;
         const resigned = { ...forged, header: signBlockHeader(unsigned, chainID, generatorKey) };
-        await assert.rejects(() => b.chain.processBlockVerifiedBy(resigned, pools), /Invalid aggregateCommit/);
-        assert.throws(() => b.chain.processBlock(resigned), /Invalid aggregateCommit/);
+        await assert.rejects(() => b.processor.processBlockVerifiedBy(resigned, pools), /Invalid aggregateCommit/);
+        assert.throws(() => b.processor.processBlock(resigned), /Invalid aggregateCommit/);
         forgedRefused = true;
       }
-      if (block.header.aggregateCommit.aggregationBits.length > 0) await b.chain.processBlockVerifiedBy(block, pools);
-      else b.chain.processBlock(block);
+      if (block.header.aggregateCommit.aggregationBits.length > 0) await b.processor.processBlockVerifiedBy(block, pools);
+      else b.processor.processBlock(block);
       assert.equal(b.state.root.toString('hex'), a.state.root.toString('hex'));
     }
     assert.equal(blocks.filter((x) => x.transactions.length === 1).length, 15);
@@ -148,18 +151,18 @@ describe('chain: generation, verification and BFT over the devnet', () => {
       const { signature: _s, ...rest } = { ...next.header, ...change };
       return { ...next, header: signBlockHeader(rest, chainID, key.generatorPrivateKey) };
     };
-    assert.throws(() => b.chain.processBlock(resign({ stateRoot: randomBytes(32) })), /State root is not valid/);
-    assert.throws(() => b.chain.processBlock(resign({ eventRoot: randomBytes(32) })), /Event root is not valid/);
-    assert.throws(() => b.chain.processBlock(resign({ validatorsHash: randomBytes(32) })), /Invalid validatorsHash/);
-    assert.throws(() => b.chain.processBlock(resign({ maxHeightPrevoted: next.header.maxHeightPrevoted + 1 })), /Invalid maxHeightPrevoted/);
-    assert.throws(() => b.chain.processBlock(resign({ impliesMaxPrevotes: !next.header.impliesMaxPrevotes })), /Invalid imply max prevote/);
-    assert.throws(() => b.chain.processBlock(resign({ timestamp: next.header.timestamp + config.genesis.blockTime })), /Invalid timestamp|ineligible/);
-    assert.throws(() => b.chain.processBlock(resign({ height: next.header.height + 1 })), /Invalid height/);
-    assert.throws(() => b.chain.processBlock(resign({ aggregateCommit: { ...next.header.aggregateCommit, height: 3 } })), /Invalid aggregateCommit/);
-    assert.throws(() => b.chain.processBlock({ ...next, header: { ...next.header, signature: randomBytes(64) } }), /Invalid signature/);
+    assert.throws(() => b.processor.processBlock(resign({ stateRoot: randomBytes(32) })), /State root is not valid/);
+    assert.throws(() => b.processor.processBlock(resign({ eventRoot: randomBytes(32) })), /Event root is not valid/);
+    assert.throws(() => b.processor.processBlock(resign({ validatorsHash: randomBytes(32) })), /Invalid validatorsHash/);
+    assert.throws(() => b.processor.processBlock(resign({ maxHeightPrevoted: next.header.maxHeightPrevoted + 1 })), /Invalid maxHeightPrevoted/);
+    assert.throws(() => b.processor.processBlock(resign({ impliesMaxPrevotes: !next.header.impliesMaxPrevotes })), /Invalid imply max prevote/);
+    assert.throws(() => b.processor.processBlock(resign({ timestamp: next.header.timestamp + config.genesis.blockTime })), /Invalid timestamp|ineligible/);
+    assert.throws(() => b.processor.processBlock(resign({ height: next.header.height + 1 })), /Invalid height/);
+    assert.throws(() => b.processor.processBlock(resign({ aggregateCommit: { ...next.header.aggregateCommit, height: 3 } })), /Invalid aggregateCommit/);
+    assert.throws(() => b.processor.processBlock({ ...next, header: { ...next.header, signature: randomBytes(64) } }), /Invalid signature/);
     assert.equal(b.chain.lastBlock().header.height, tipBefore);
     assert.ok(b.state.root.equals(rootBefore));
-    b.chain.processBlock(next);
+    b.processor.processBlock(next);
     assert.equal(b.chain.lastBlock().header.height, tipBefore + 1);
   });
 });

@@ -41,7 +41,7 @@ describe('block commit', () => {
       let now = 0;
       const opened = openChain(config, dbs, { now: () => now });
       const { chain, genesis } = opened;
-      const generator = devnetGenerator(chain, config, dbs.generator, () => now);
+      const generator = devnetGenerator(opened, config, dbs.generator, () => now);
       now = genesis.header.timestamp;
       for (let i = 0; i < 3; i++) {
         now += config.genesis.blockTime;

@@ -32,9 +32,10 @@ describe('deleting the last block', () => {
     let now = 0;
     const config = loadConfig({ dataPath: tempDataPath() });
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, blocks, genesis } = openChain(config, dbs, { now: () => now });
+    const opened = openChain(config, dbs, { now: () => now });
+    const { chain, processor, events, blocks, genesis } = opened;
     const pending: TransactionObject[] = [];
-    const generator = devnetGenerator(chain, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
     now = genesis.header.timestamp;
     const sender = devValidators()[0]!;
     const snapshots: { root: string; engine: string; state: string }[] = [];
@@ -65,7 +66,7 @@ describe('deleting the last block', () => {
 
     // a node that deleted blocks accepts the same blocks again, to the same roots
     for (const [i, block] of produced.entries()) {
-      chain.processBlock(block);
+      processor.processBlock(block);
       assert.deepEqual(snapshot(), snapshots[i + 1]);
     }
 

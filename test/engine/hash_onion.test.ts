@@ -50,12 +50,13 @@ describe('hash onions', () => {
     let now = 0;
     const config = loadConfig({ dataPath: tempDataPath() });
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, genesis } = openChain(config, dbs, { now: () => now });
+    const opened = openChain(config, dbs, { now: () => now });
+    const { events, genesis } = opened;
     const keys = readPlainGeneratorKeys(config.generator!.keys.fromFile!);
     const stores = new HashOnionStores(dbs.generator);
     // half the validators have onions
     keys.filter((_, i) => i % 2 === 0).forEach((k, i) => stores.setOnion(k.address, { count: 100, distance: 10, hashes: hashOnion(sha256(Buffer.from(`v${i}`)).subarray(0, 16), 100, 10) }));
-    const generator = devnetGenerator(chain, config, dbs.generator, () => now);
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const seen = new Set<string>();
     const reductions = { withOnion: [] as number[], withoutOnion: [] as number[] };

@@ -5,11 +5,11 @@ import { codec } from '../../src/lib/codec/index.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { computeMinFee, encodeTransaction, prepareTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import type { MultisigKeys, PreparedTransaction, TransactionObject } from '../../src/lib/transaction/index.js';
-import type { ChainProcessor } from '../../src/engine/chain/processor.js';
 import { TransactionPool } from '../../src/engine/txpool/index.js';
 import { ingestTransaction } from '../../src/engine/txpool/ingest.js';
 import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
+import type { OpenedChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
@@ -36,7 +36,7 @@ const validator = (i: number) => {
 };
 
 describe('txpool ingest: state checks here, signatures in the worker pool, in Klayr order', () => {
-  let chain: ChainProcessor;
+  let opened: OpenedChain;
   let config: ApplicationConfig;
   let dbs: KestrelDatabases;
   let signatures: SignatureVerifier;
@@ -54,7 +54,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
   before(() => {
     config = loadConfig({ dataPath: tempDataPath() });
     dbs = openDatabases(tempDataPath());
-    ({ chain } = openChain(config, dbs, { now: () => now }));
+    opened = openChain(config, dbs, { now: () => now });
     signatures = createPooledSignatureVerifier(chainID, 2);
   });
   after(() => signatures.close());
@@ -63,7 +63,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
     const pool = new TransactionPool({ verifyTransaction: () => 1 });
     const txs = Array.from({ length: 40 }, (_, i) => transfer(validator(i).privateKey, validator(i).publicKey, 0n));
     seen.length = 0;
-    await Promise.all(txs.map((tx) => ingestTransaction(chain, pool, counting(), tx)));
+    await Promise.all(txs.map((tx) => ingestTransaction(opened.transactionVerifier, pool, counting(), tx)));
     assert.equal(pool.size, 40);
     assert.deepEqual(seen.map((s) => s.id).sort(), txs.map((t) => t.id.toString('hex')).sort());
     assert.ok(seen.every((s) => s.keys === undefined), 'single-signature accounts');
@@ -73,25 +73,25 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
     const pool = new TransactionPool({ verifyTransaction: () => 1 });
     const stranger = keyPairFromSeed(randomBytes(32));
     // no balance at all: with a valid signature the fee module refuses it, with a bad one auth does first
-    await assert.rejects(ingestTransaction(chain, pool, signatures, transfer(stranger.privateKey, stranger.publicKey, 0n)), /Insufficient balance/);
-    await assert.rejects(ingestTransaction(chain, pool, signatures, transfer(stranger.privateKey, stranger.publicKey, 0n, { badSignature: true })), /Failed to validate signature/);
+    await assert.rejects(ingestTransaction(opened.transactionVerifier, pool, signatures, transfer(stranger.privateKey, stranger.publicKey, 0n)), /Insufficient balance/);
+    await assert.rejects(ingestTransaction(opened.transactionVerifier, pool, signatures, transfer(stranger.privateKey, stranger.publicKey, 0n, { badSignature: true })), /Failed to validate signature/);
     const { privateKey, publicKey } = validator(50);
-    await assert.rejects(ingestTransaction(chain, pool, signatures, transfer(privateKey, publicKey, 0n, { fee: 1n, badSignature: true })), /Failed to validate signature/);
-    await assert.rejects(ingestTransaction(chain, pool, signatures, transfer(privateKey, publicKey, 0n, { fee: 1n })), /Insufficient transaction fee/);
+    await assert.rejects(ingestTransaction(opened.transactionVerifier, pool, signatures, transfer(privateKey, publicKey, 0n, { fee: 1n, badSignature: true })), /Failed to validate signature/);
+    await assert.rejects(ingestTransaction(opened.transactionVerifier, pool, signatures, transfer(privateKey, publicKey, 0n, { fee: 1n })), /Insufficient transaction fee/);
     assert.equal(pool.size, 0);
   });
 
   it('a used nonce is refused before any signature work; a block committed meanwhile is verified against again', async () => {
     const { privateKey, publicKey } = validator(60);
     let pending: TransactionObject[] = [transfer(privateKey, publicKey, 0n).transaction];
-    const generator = devnetGenerator(chain, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
-    now = chain.lastBlock().header.timestamp + config.genesis.blockTime;
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
+    now = opened.chain.lastBlock().header.timestamp + config.genesis.blockTime;
     assert.ok(await generator.tick());
-    assert.equal(chain.lastBlock().transactions.length, 1);
+    assert.equal(opened.chain.lastBlock().transactions.length, 1);
 
     const pool = new TransactionPool({ verifyTransaction: () => 1 });
     seen.length = 0;
-    await assert.rejects(ingestTransaction(chain, pool, counting(), transfer(privateKey, publicKey, 0n, { badSignature: true })), /nonce is lower than account nonce/);
+    await assert.rejects(ingestTransaction(opened.transactionVerifier, pool, counting(), transfer(privateKey, publicKey, 0n, { badSignature: true })), /nonce is lower than account nonce/);
     assert.equal(seen.length, 0, 'no signature check for a used nonce');
 
     // nonce 1 is valid at the tip; while its signature is checked, a block takes nonce 1
@@ -104,7 +104,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
         return signatures.verify(tx, keys);
       },
     };
-    await assert.rejects(ingestTransaction(chain, pool, blockMeanwhile, transfer(privateKey, publicKey, 1n)), /nonce is lower than account nonce/);
+    await assert.rejects(ingestTransaction(opened.transactionVerifier, pool, blockMeanwhile, transfer(privateKey, publicKey, 1n)), /nonce is lower than account nonce/);
     assert.equal(pool.size, 0);
   });
 });

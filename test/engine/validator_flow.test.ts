@@ -43,8 +43,9 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
     const config = loadConfig({ dataPath: tempDataPath() });
     config.modules.dynamicReward = { ...config.modules.dynamicReward, offset: 1 };
     const dbs = openDatabases(tempDataPath());
-    const { chain, events, state } = openChain(config, dbs, { now: () => now });
-    const generator = devnetGenerator(chain, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
+    const opened = openChain(config, dbs, { now: () => now });
+    const { chain, events, state } = opened;
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
     const pending: TransactionObject[] = [];
     const funder = devValidators()[0]!;
     let funderNonce = 0n;

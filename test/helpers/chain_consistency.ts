@@ -19,7 +19,7 @@ export const storedHeights = (db: BinaryDB, table: Table): number[] =>
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-/** Heights below this are pruned after a commit at the tip with `keep` heights kept (the processor's rule). */
+/** Heights below this are pruned after a commit at the tip with `keep` heights kept (the chain's rule, chain/retention.ts). */
 const prunedBelow = (precommitted: number, tip: number, keep: number): number => Math.min(precommitted, Math.max(0, tip - keep));
 
 export interface Kept {

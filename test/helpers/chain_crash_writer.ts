@@ -17,7 +17,7 @@ const dataPath = process.argv[2]!;
 const config = crashConfig(dataPath);
 const dbs = openDatabases(dataPath);
 let now = 0;
-const { chain, state } = openChain(config, dbs, { now: () => now });
+const { chain, executor, aggregateCommits, state } = openChain(config, dbs, { now: () => now });
 const chainID = Buffer.from(config.genesis.chainID, 'hex');
 const sender = crashSender();
 const senderPublicKey = Buffer.from(sender.publicKey, 'hex');
@@ -25,6 +25,8 @@ const view = state.newOverlay();
 let nonce = getAuthAccount({ store: (p, s) => new SubStore(view, p, s) }, addressFromPublicKey(senderPublicKey))?.nonce ?? 0n;
 const generator = new Generator({
   chain,
+  executor,
+  aggregateCommits,
   chainID,
   db: dbs.generator,
   keys: readPlainGeneratorKeys(config.generator!.keys.fromFile!),

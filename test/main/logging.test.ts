@@ -140,7 +140,7 @@ describe('a failure repeated on every tick', () => {
         throw new Error('the store is closed');
       },
     };
-    const generator = new Generator({ chain: chain as never, chainID: Buffer.alloc(4), db: {} as never, keys: [], maxTransactionsSize: 15360, logger: log as never });
+    const generator = new Generator({ chain: chain as never, executor: {} as never, aggregateCommits: {} as never, chainID: Buffer.alloc(4), db: {} as never, keys: [], maxTransactionsSize: 15360, logger: log as never });
     for (let i = 0; i < 30; i++) assert.equal(await generator.tick(), undefined);
     assert.equal(log.lines.length, 1);
     assert.equal(log.lines[0]!.msg, 'Block generation failed');

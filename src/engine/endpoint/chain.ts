@@ -4,7 +4,7 @@ import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBetween, hexBytes, MAX_BLOCK_HEADER_BYTES } from '../../lib/endpoint/params.js';
 import { areHeadersContradicting } from '../bft/index.js';
-import type { ChainProcessor } from '../chain/processor.js';
+import type { Chain } from '../chain/chain.js';
 import { EVENT_KEY_LENGTH, eventToJSON, proveEvents } from '../../lib/chain/events.js';
 import { proofToJSON } from '../../lib/tree/proof_json.js';
 import { transactionToJSON } from '../../lib/transaction/transaction.js';
@@ -115,7 +115,7 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
 });
 
 /** The chain methods that need BFT: the generator list of the coming round and header contradiction (LIP 0058). */
-export const chainBFTEndpoints = (chain: ChainProcessor, now: () => number = () => Math.floor(Date.now() / 1000)): Record<string, EndpointDefinition> => ({
+export const chainBFTEndpoints = (chain: Chain, now: () => number = () => Math.floor(Date.now() / 1000)): Record<string, EndpointDefinition> => ({
   getGeneratorList: {
     description: 'The validators in slot order from the current slot, with the start time of their next slot.',
     handler: () => ({

@@ -1,7 +1,7 @@
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import type { BFTParameters } from '../bft/index.js';
-import type { ChainProcessor } from '../chain/processor.js';
+import type { Chain } from '../chain/chain.js';
 
 const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } } } as const;
 
@@ -14,7 +14,7 @@ const parametersToJSON = (p: BFTParameters) => ({
 });
 
 /** The consensus namespace: BFT heights and parameters from the committed engine state, as Klayr Core answers. */
-export const consensusEndpoints = (chain: ChainProcessor): Record<string, EndpointDefinition> => ({
+export const consensusEndpoints = (chain: Chain): Record<string, EndpointDefinition> => ({
   getBFTHeights: { handler: () => chain.bft.getBFTHeights(chain.engineView()) },
   getBFTParameters: { params: heightParams, handler: ({ params }) => parametersToJSON(chain.bft.getBFTParameters(chain.engineView(), params.height as number)) },
   getBFTParametersActiveValidators: {

@@ -3,7 +3,7 @@ import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBetween, hexBytes, uint32 } from '../../lib/endpoint/params.js';
-import type { ChainProcessor } from '../chain/processor.js';
+import type { Chain } from '../chain/chain.js';
 import type { BinaryDB } from '../../storage/database.js';
 import { generatedInfoAddresses, generatedInfoKey, getGeneratedInfo, putGeneratedInfoSync, ZERO_GENERATED_INFO } from '../generator/generated_info.js';
 import type { GeneratedInfo } from '../generator/generated_info.js';
@@ -41,7 +41,7 @@ const infoKeys = ['height', 'maxHeightGenerated', 'maxHeightPrevoted'] as const;
 const sameInfo = (a: GeneratedInfo, b: GeneratedInfo): boolean => infoKeys.every((k) => a[k] === b[k]);
 
 /** The generator namespace (Klayr Core's): keys held here, their generation status and the safe status to resume with. */
-export const generatorEndpoints = (deps: { chain: ChainProcessor; generator: Generator; db: BinaryDB; blockTime: number; genesisHeight: number }): Record<string, EndpointDefinition> => {
+export const generatorEndpoints = (deps: { chain: Chain; generator: Generator; db: BinaryDB; blockTime: number; genesisHeight: number }): Record<string, EndpointDefinition> => {
   const { chain, generator, db } = deps;
   const keys = new GeneratorKeyStore(db);
   const known = (addr: Buffer) => {

@@ -7,10 +7,10 @@ import { hexBetween } from '../../lib/endpoint/params.js';
 const STATE_KEY_PREFIX_BYTES = 6;
 const MAX_STATE_KEY_BYTES = 256;
 import type { StateProver } from '../pools/state_prover.js';
-import type { ChainProcessor } from '../chain/processor.js';
+import type { Chain } from '../chain/chain.js';
 
 /** The state namespace: inclusion proofs of store keys against the tip's state root, computed in a worker. */
-export const stateEndpoints = (chain: ChainProcessor, prover: StateProver, dataPath: string): Record<string, EndpointDefinition> => ({
+export const stateEndpoints = (chain: Chain, prover: StateProver, dataPath: string): Record<string, EndpointDefinition> => ({
   prove: {
     description: 'A proof of state store keys (store prefix || substore prefix || key) against the stateRoot of the last block.',
     params: { type: 'object', required: ['queryKeys'], properties: { queryKeys: { type: 'array', items: hexBetween(STATE_KEY_PREFIX_BYTES, MAX_STATE_KEY_BYTES) } } },

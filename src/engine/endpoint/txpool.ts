@@ -5,10 +5,10 @@ import { decodeTransaction, prepareTransaction, transactionToJSON, validateTrans
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { transactionHex } from '../../lib/endpoint/params.js';
-import type { ChainProcessor } from '../chain/processor.js';
 import { VERIFY_STATUS } from '../state_machine/module.js';
 import type { TransactionPool } from '../txpool/pool.js';
 import { ingestTransaction } from '../txpool/ingest.js';
+import type { TransactionVerifier } from '../txpool/transaction_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
 
 /** The posted transaction, decoded strictly (so its bytes are its own encoding) and validated. */
@@ -22,13 +22,13 @@ export const postedTransaction = (hex: unknown): PreparedTransaction => {
 const hexTransaction = { transaction: transactionHex } as const;
 
 /** The txpool namespace, as Klayr Core answers it. */
-export const txpoolEndpoints = (chain: ChainProcessor, pool: TransactionPool, signatures?: SignatureVerifier): Record<string, EndpointDefinition> => ({
+export const txpoolEndpoints = (verifier: TransactionVerifier, pool: TransactionPool, signatures?: SignatureVerifier): Record<string, EndpointDefinition> => ({
   postTransaction: {
     description: 'Verifies a transaction against the tip and adds it to the pool.',
     params: { type: 'object', required: ['transaction'], properties: hexTransaction },
     handler: async ({ params }) => {
       const tx = postedTransaction(params.transaction);
-      await ingestTransaction(chain, pool, signatures, tx);
+      await ingestTransaction(verifier, pool, signatures, tx);
       return { transactionId: tx.id.toString('hex') };
     },
   },
@@ -47,10 +47,10 @@ export const txpoolEndpoints = (chain: ChainProcessor, pool: TransactionPool, si
     handler: ({ params }) => {
       const tx = postedTransaction(params.transaction);
       if (params.skipVerify !== true) {
-        const verified = chain.verifyTransaction(tx, params.strict !== true);
+        const verified = verifier.verify(tx, params.strict !== true);
         if (verified.status === VERIFY_STATUS.FAIL) return { result: -1, events: [], errorMessage: verified.error?.message ?? '' };
       }
-      const { result, events } = chain.dryRunTransaction(tx);
+      const { result, events } = verifier.dryRun(tx);
       return { result, events: events.map(eventToJSON) };
     },
   },

@@ -4,9 +4,12 @@ import { blockHeaderID, signBlockHeader } from '../../lib/chain/block.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
 import { asPrepared } from '../../lib/transaction/index.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
-import { BLOCK_VERSION } from '../chain/processor.js';
-import type { ChainProcessor, ExecutedBlock } from '../chain/processor.js';
-import { signatureFailures } from '../chain/deferred_signatures.js';
+import type { Chain } from '../chain/chain.js';
+import type { AggregateCommitVerifier } from '../consensus/aggregate_commit.js';
+import { BLOCK_VERSION } from '../consensus/block_rules.js';
+import type { BlockExecutor } from '../execution/block_executor.js';
+import { signatureFailures } from '../execution/deferred_signatures.js';
+import type { ExecutedBlock } from '../execution/executed_block.js';
 import type { AggregateCommit } from '../../lib/chain/block.js';
 import type { BlockState } from '../state/state_db.js';
 import { createLocalBlsVerifier } from '../pools/bls_verifier.js';
@@ -20,7 +23,10 @@ import type { CommitPool } from '../consensus/commit_pool.js';
 import { RepeatedLog } from '../../lib/log/repeated_log.js';
 
 export interface GeneratorOptions {
-  chain: ChainProcessor;
+  chain: Chain;
+  executor: BlockExecutor;
+  /** Checks the aggregate commit the next block is to carry. */
+  aggregateCommits: AggregateCommitVerifier;
   chainID: Buffer;
   /** The generator LMDB database (generated info). */
   db: BinaryDB;
@@ -147,7 +153,7 @@ export class Generator {
     const empty = { height: maxHeightCertified, aggregationBits: EMPTY, certificateSignature: EMPTY };
     const selected = this.options.commitPool?.select(engine);
     if (selected === undefined || selected.aggregationBits.length === 0) return empty;
-    if (await this.options.chain.verifyAggregateCommitBy(engine, selected, this.#bls)) return selected;
+    if (await this.options.aggregateCommits.verifyBy(engine, selected, this.#bls)) return selected;
     this.options.logger.warn({ height: selected.height }, 'The aggregate commit of the local single commits does not verify; generating with an empty one');
     return empty;
   }
@@ -158,12 +164,12 @@ export class Generator {
    * executed again without it.
    */
   async #executeVerified(block: Block): Promise<ExecutedBlock> {
-    const { chain } = this.options;
+    const { executor } = this.options;
     const rejected = new Set<string>();
     for (;;) {
       const all = this.options.candidates?.() ?? [];
       const candidates = rejected.size === 0 ? all : without(all, rejected);
-      const executed = chain.execute(block, { candidates, maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) }, undefined, true);
+      const executed = executor.execute(block, { candidates, maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) }, undefined, true);
       const failures = await signatureFailures(executed.signatureChecks ?? [], this.#signatures);
       if (failures.length === 0) return executed;
       for (const { tx, reason } of failures) {
@@ -175,7 +181,7 @@ export class Generator {
 
   /** Builds, executes, signs and commits the next block as `keys`' validator at `timestamp`. */
   async generate(keys: GeneratorKeys, timestamp: number): Promise<Block> {
-    const { chain, chainID, db } = this.options;
+    const { chain, executor, chainID, db } = this.options;
     const tipBlock = chain.lastBlock();
     const aggregateCommit = await this.#aggregateCommit(chain.engineView());
     this.#assertTip(tipBlock);
@@ -205,10 +211,10 @@ export class Generator {
     };
     // the modules' assets (the random module's seed reveal); what they record off-chain is written with the block
     const onCommit: ((finalizedHeight: number) => void)[] = [];
-    const assets = chain.machine.insertAssets({ header: draft, chainID, offchain: db, logger: this.options.logger, onCommit: (write) => onCommit.push(write) });
+    const assets = executor.machine.insertAssets({ header: draft, chainID, offchain: db, logger: this.options.logger, onCommit: (write) => onCommit.push(write) });
     const executed = await this.#executeVerified({ header: draft, transactions: [], assets });
     this.#assertTip(tipBlock);
-    const { signature: _unsigned, ...unsigned } = { ...draft, ...chain.rootsOf(executed) };
+    const { signature: _unsigned, ...unsigned } = { ...draft, ...executor.rootsOf(executed) };
     const header = signBlockHeader(unsigned, chainID, keys.generatorPrivateKey);
     const block: Block = { header, transactions: executed.block.transactions, assets };
     const final = { ...executed, block };

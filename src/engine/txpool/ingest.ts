@@ -1,10 +1,10 @@
 import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
-import type { ChainProcessor } from '../chain/processor.js';
 import type { VerifyResult } from '../state_machine/state_machine.js';
 import { VERIFY_STATUS } from '../state_machine/module.js';
 import type { VerifyStatus } from '../state_machine/module.js';
 import type { TransactionPool } from './pool.js';
+import type { TransactionVerifier } from './transaction_verifier.js';
 import { TransactionStatus } from './types.js';
 
 /** The state machine's verify status as the pool's (OK processable, PENDING kept for later, FAIL invalid). */
@@ -26,20 +26,20 @@ const refuse = (result: VerifyResult): never => {
  * over any failure after the point where auth checks signatures, and a transaction whose nonce
  * is already used never reaches the pool.
  */
-export const ingestTransaction = async (chain: ChainProcessor, pool: TransactionPool, signatures: SignatureVerifier | undefined, tx: PreparedTransaction): Promise<void> => {
+export const ingestTransaction = async (verifier: TransactionVerifier, pool: TransactionPool, signatures: SignatureVerifier | undefined, tx: PreparedTransaction): Promise<void> => {
   let verified: VerifyResult;
-  if (signatures === undefined) verified = chain.verifyTransaction(tx);
+  if (signatures === undefined) verified = verifier.verify(tx);
   else {
-    const tip = chain.lastBlock();
+    const tip = verifier.tip();
     let check: { keys: MultisigKeys | undefined } | undefined;
-    verified = chain.verifyTransaction(tx, false, (keys) => {
+    verified = verifier.verify(tx, false, (keys) => {
       check = { keys };
     });
     if (check === undefined) refuse(verified);
     const failure = await signatures.verify(tx, check!.keys);
     if (failure !== undefined) throw new Error(failure);
     // a block committed while the signatures were checked: verify again against the new tip, all on this thread
-    if (chain.lastBlock() !== tip) verified = chain.verifyTransaction(tx);
+    if (verifier.tip() !== tip) verified = verifier.verify(tx);
   }
   if (verified.status === VERIFY_STATUS.FAIL) refuse(verified);
   const added = pool.addVerified(tx, poolStatusOf(verified.status));

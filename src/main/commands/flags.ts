@@ -48,7 +48,7 @@ export const cipherOption = (description = 'Cipher.'): Option => new Option('--c
 /** Klayr Core's config-shaping flags, shared by every command that builds a node config. */
 export const addConfigFlags = (command: Command): Command =>
   command
-    .option('-n, --network <network>', 'Default network config to use (devnet is embedded).', 'devnet')
+    .option('-n, --network <network>', 'Default network config to use: devnet, testnet or mainnet (embedded as Klayr Core ships them).', 'devnet')
     .option('-d, --data-path <path>', 'Directory path to specify where node data will be stored.')
     .option('-c, --config <file>', 'File path to a custom config; it overrides the network preset (or the config saved under the data path).')
     .option('--api-ipc', 'Enable IPC communication (adds "ipc" to rpc.modes).')

@@ -1,0 +1,160 @@
+import type { Block, BlockHeader } from '../../lib/chain/block.js';
+import type { SMTProof } from '../../lib/tree/index.js';
+import type { KestrelDatabases } from '../../storage/database.js';
+import { removeHeightsBelow } from '../../storage/prune.js';
+import { encodeHeight, tableHeightKey, tableKey, TABLES } from '../../storage/tables.js';
+import type { BFTMethod, BFTModule } from '../bft/index.js';
+import type { ExecutedBlock } from '../execution/executed_block.js';
+import { BlockState, decodeUndo, encodeUndo, PlainStateDB } from '../state/state_db.js';
+import type { ExtraWrites, StateDB } from '../state/state_db.js';
+import type { BlockStore } from './block_store.js';
+import type { EventStore } from './event_store.js';
+import { InclusionProofs } from './inclusion_proofs.js';
+import type { InclusionProofConfig } from './inclusion_proofs.js';
+import { prunableBelow } from './retention.js';
+
+/** Where each block's undo of the engine (BFT) state is kept in the meta database. */
+const engineUndoKey = (height: number): Buffer => tableHeightKey(TABLES.engineUndo, height);
+/** The finalized height, kept apart from the BFT state (which a block deletion reverts). */
+const FINALIZED_KEY = tableKey(TABLES.finalized);
+
+export interface ChainOptions {
+  dbs: KestrelDatabases;
+  stateDB: StateDB;
+  blocks: BlockStore;
+  events: EventStore;
+  bft: BFTModule;
+  minimumCertifyHeight: number;
+  /** Events older than this many heights are pruned; -1 keeps all. */
+  keepEventsForHeights: number;
+  /** State keys proved after every block (system.inclusionProofKeys), kept for keepInclusionProofsForHeights (-1: all). */
+  inclusionProofs?: InclusionProofConfig;
+}
+
+/**
+ * The chain's state and its only writer: the tip, the committed BFT state, the finalized
+ * height; an executed block committed (block, events, state, BFT state, inclusion proof in one
+ * LMDB transaction) or the tip deleted.
+ */
+export class Chain {
+  readonly engineDB: PlainStateDB;
+  readonly #proofs: InclusionProofs;
+  #tip?: Block;
+
+  constructor(private readonly options: ChainOptions) {
+    this.engineDB = new PlainStateDB(options.dbs.engine);
+    this.#proofs = new InclusionProofs(options.dbs, options.stateDB, options.inclusionProofs);
+  }
+
+  get bft(): BFTMethod {
+    return this.options.bft.method;
+  }
+
+  /** The tip, kept in memory from the last commit (read from storage once). */
+  lastBlock(): Block {
+    if (this.#tip === undefined) {
+      const last = this.options.blocks.last();
+      if (last === undefined) throw new Error('The chain has no genesis block');
+      this.#tip = last;
+    }
+    return this.#tip;
+  }
+
+  headerAt(height: number): BlockHeader | undefined {
+    return this.options.blocks.byHeight(height)?.header;
+  }
+
+  /** A read view of the committed engine state (BFT votes and parameters). */
+  engineView(): BlockState {
+    return new BlockState(this.engineDB);
+  }
+
+  /**
+   * The highest height ever precommitted, as Klayr's chain keeps it: it never goes down, not
+   * even when deleting blocks reverts the BFT state that finalized it.
+   */
+  finalizedHeight(): number {
+    return this.#finalizedHeightOf(this.engineView());
+  }
+
+  /** The finalized height with `engine`'s BFT state (a block being committed). */
+  #finalizedHeightOf(engine: BlockState): number {
+    const stored = this.options.dbs.meta.get(FINALIZED_KEY)?.readUInt32BE(0) ?? 0;
+    return Math.max(stored, this.bft.getBFTHeights(engine).maxHeightPrecommitted);
+  }
+
+  /** Klayr's max removal height: BFT parameters and commits below the finalized block's certified height may be deleted. */
+  maxRemovalHeight(): number {
+    const certified = this.options.blocks.byHeight(this.finalizedHeight())?.header.aggregateCommit.height ?? 0;
+    return Math.max(certified, this.options.minimumCertifyHeight - 1);
+  }
+
+  inclusionProofsAt(height: number): SMTProof {
+    return this.#proofs.at(height);
+  }
+
+  /**
+   * Commits an executed block in one LMDB write transaction: state, tree nodes, undo diffs, BFT
+   * state, block, events, inclusion proofs, pruning and the finalized height (and the caller's
+   * `extra` records) land together or not at all.
+   */
+  commit(executed: ExecutedBlock, extra?: ExtraWrites): void {
+    this.#commit(executed, extra, true);
+  }
+
+  /** Commits the genesis block through the same transaction as every block (without an inclusion proof, as before any block). */
+  commitGenesis(executed: ExecutedBlock): void {
+    this.#commit(executed, undefined, false);
+  }
+
+  #commit(executed: ExecutedBlock, extra: ExtraWrites | undefined, withProofs: boolean): void {
+    const { block, events, prepared, engine } = executed;
+    const { height } = block.header;
+    const keep = this.options.keepEventsForHeights;
+    // proved before the transaction, against the root it commits, so the write transaction stays short
+    const proof = withProofs ? this.#proofs.prove(prepared) : undefined;
+    const precommitted = () => this.bft.getBFTHeights(engine).maxHeightPrecommitted;
+    this.options.stateDB.commit(prepared, height, (dbs) => {
+      dbs.meta.putSync(engineUndoKey(height), encodeUndo(this.engineDB.writeSync(engine)));
+      this.options.blocks.save(dbs, block);
+      this.options.events.save(dbs, height, events);
+      // as Klayr: events older than keepEventsForHeights go once their block is final
+      if (keep >= 0) {
+        const below = prunableBelow(precommitted(), height, keep);
+        if (below > 0) this.options.events.removeBelow(dbs, below);
+      }
+      if (proof !== undefined) this.#proofs.save(dbs, height, proof, precommitted());
+      // final blocks are never deleted: what would undo them can go
+      const finalized = this.#finalizedHeightOf(engine);
+      dbs.meta.putSync(FINALIZED_KEY, encodeHeight(finalized));
+      this.options.stateDB.pruneDiffsBelow(dbs, finalized + 1);
+      removeHeightsBelow(dbs.meta, TABLES.engineUndo, finalized + 1);
+      extra?.(dbs);
+    });
+    this.#tip = block;
+  }
+
+  /**
+   * Deletes the tip (a block above the finalized height), as Klayr's consensus does before
+   * switching to a better chain: its state and tree root, BFT state, block, events and
+   * inclusion proof are undone in one LMDB transaction. Returns the deleted block.
+   */
+  deleteLastBlock(): Block {
+    const block = this.lastBlock();
+    const { height } = block.header;
+    if (height === 0 || this.options.blocks.idAtHeight(height - 1) === undefined) throw new Error('Can not delete the genesis block');
+    if (height <= this.finalizedHeight()) throw new Error('Can not delete block below or same as finalized height');
+    if (this.options.stateDB.height !== height) throw new Error(`State is at height ${this.options.stateDB.height}, not at the last block's ${height}`);
+    const undo = this.options.dbs.meta.get(engineUndoKey(height));
+    if (undo === undefined) throw new Error(`No engine state undo stored for height ${height}`);
+    this.options.stateDB.revertLast((dbs) => {
+      this.engineDB.undoSync(decodeUndo(undo));
+      dbs.meta.removeSync(engineUndoKey(height));
+      this.options.blocks.removeLast(dbs, block);
+      this.options.events.remove(dbs, height);
+      this.#proofs.remove(dbs, height);
+    });
+    this.#tip = undefined;
+    return block;
+  }
+}

@@ -1,0 +1,88 @@
+import type { Block } from '../../lib/chain/block.js';
+import { blockHeaderID } from '../../lib/chain/block.js';
+import type { Chain } from '../chain/chain.js';
+import type { BlockExecutor } from '../execution/block_executor.js';
+import { assertSignatures } from '../execution/deferred_signatures.js';
+import type { ExecutedBlock } from '../execution/executed_block.js';
+import type { BlsVerifier } from '../pools/bls_verifier.js';
+import type { SignatureVerifier } from '../pools/signature_verifier.js';
+import type { AggregateCommitVerifier } from './aggregate_commit.js';
+import { validatedTransactions } from './block_rules.js';
+import { HeaderVerifier } from './header_verifier.js';
+
+/** The verifiers of the asynchronous block path (in a node, the `bls` and `verify` pools). */
+export interface BlockVerifiers {
+  bls: BlsVerifier;
+  signatures: SignatureVerifier;
+}
+
+export interface BlockProcessorOptions {
+  chain: Chain;
+  executor: BlockExecutor;
+  aggregateCommits: AggregateCommitVerifier;
+  chainID: Buffer;
+  maxTransactionsSize: number;
+  now?: () => number;
+}
+
+/**
+ * A block received for the tip: its own rules and the consensus checks of its header, then
+ * executed, its roots checked against the header, and committed.
+ */
+export class BlockProcessor {
+  readonly #headers: HeaderVerifier;
+
+  constructor(private readonly options: BlockProcessorOptions) {
+    const { chain, aggregateCommits, chainID, now = () => Math.floor(Date.now() / 1000) } = options;
+    this.#headers = new HeaderVerifier({ chain, aggregateCommits, chainID, now });
+  }
+
+  /** Everything on this thread. */
+  processBlock(block: Block, options: { aggregateCommitVerified?: boolean } = {}): ExecutedBlock {
+    const { chain, executor } = this.options;
+    const prepared = validatedTransactions(block, this.options.maxTransactionsSize);
+    this.#headers.verify(block.header, options.aggregateCommitVerified === true);
+    const executed = executor.execute(block, undefined, prepared);
+    this.#checkRoots(executed);
+    chain.commit(executed);
+    return executed;
+  }
+
+  /**
+   * processBlock with the expensive checks in verifiers (in a node, the `bls` and `verify` pools):
+   * the aggregate commit's signature before executing, the transactions' signatures (recorded
+   * while executing) before committing. A failure discards the executed block; so does a tip
+   * that changed while the verifiers worked.
+   */
+  async processBlockVerifiedBy(block: Block, verifiers: BlockVerifiers): Promise<ExecutedBlock> {
+    const { chain, executor, aggregateCommits } = this.options;
+    const prepared = validatedTransactions(block, this.options.maxTransactionsSize);
+    const tip = chain.lastBlock();
+    this.#headers.verify(block.header, true);
+    if (!(await aggregateCommits.verifyBy(chain.engineView(), block.header.aggregateCommit, verifiers.bls))) {
+      throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
+    }
+    this.#assertTip(tip);
+    const executed = executor.execute(block, undefined, prepared, true);
+    await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);
+    this.#assertTip(tip);
+    this.#checkRoots(executed);
+    chain.commit(executed);
+    return executed;
+  }
+
+  /** An executed block received: its header must claim the roots it executed to. */
+  #checkRoots(executed: ExecutedBlock): void {
+    const { block } = executed;
+    const roots = this.options.executor.rootsOf(executed);
+    const id = blockHeaderID(block.header).toString('hex');
+    if (!roots.validatorsHash.equals(block.header.validatorsHash)) throw new Error(`Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`);
+    if (!roots.eventRoot.equals(block.header.eventRoot)) throw new Error(`Event root is not valid for the block with id: ${id}`);
+    if (!roots.stateRoot.equals(block.header.stateRoot)) throw new Error(`State root is not valid for the block with id: ${id}`);
+  }
+
+  /** After waiting on a verifier: the block was checked against this tip, which must still be the chain's. */
+  #assertTip(tip: Block): void {
+    if (this.options.chain.lastBlock() !== tip) throw new Error('The chain changed while the block was being verified');
+  }
+}

@@ -1,0 +1,80 @@
+import type { Block, BlockHeader } from '../../lib/chain/block.js';
+import { computeAssetRoot } from '../../lib/chain/block.js';
+import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
+import { prepareTransaction } from '../../lib/transaction/index.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
+import { merkleRoot } from '../../lib/tree/index.js';
+import type { BFTModule } from '../bft/index.js';
+import type { Chain } from '../chain/chain.js';
+import type { StateDB } from '../state/state_db.js';
+import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
+import { SignatureRecorder } from './deferred_signatures.js';
+import type { ExecutedBlock } from './executed_block.js';
+
+/** Klayr's MAX_EVENTS_PER_BLOCK. */
+export const MAX_EVENTS_PER_BLOCK = 2 ** EVENT_INDEX_LENGTH_BITS;
+
+/** The roots a header carries for the block it executes to. */
+export type BlockRoots = Pick<BlockHeader, 'stateRoot' | 'eventRoot' | 'validatorsHash' | 'transactionRoot' | 'assetRoot'>;
+
+export interface BlockExecutorOptions {
+  chain: Chain;
+  stateDB: StateDB;
+  machine: StateMachine;
+  bft: BFTModule;
+  chainID: Buffer;
+}
+
+/**
+ * Executes a block on top of the chain's tip on overlays (application state and engine state),
+ * for the generator and for received blocks alike; nothing is written until the chain commits it.
+ */
+export class BlockExecutor {
+  constructor(private readonly options: BlockExecutorOptions) {}
+
+  /** The modules' lifecycle the blocks run through (the generator asks it for block assets). */
+  get machine(): StateMachine {
+    return this.options.machine;
+  }
+
+  /**
+   * BFT's vote update, the modules' hooks and transactions, the validator-set change. With
+   * `selection`, the transactions are chosen while executing (generation) and the returned block
+   * carries them. With `deferSignatures`, the transactions' signatures are not checked here: the
+   * returned `signatureChecks` must pass before committing.
+   */
+  execute(block: Block, selection?: TransactionSelection, prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx)), deferSignatures = false): ExecutedBlock {
+    const { chain, stateDB, machine, bft, chainID } = this.options;
+    const engine = chain.engineView();
+    bft.beforeTransactionsExecute(engine, block.header, chain.maxRemovalHeight());
+    const state = stateDB.newOverlay();
+    const recorder = deferSignatures ? new SignatureRecorder() : undefined;
+    const result = machine.executeBlock({ header: block.header, assets: block.assets, transactions: prepared }, chainID, state, selection, recorder?.hookFor);
+    if (result.events.length > MAX_EVENTS_PER_BLOCK) throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);
+    if (result.nextValidators !== undefined) {
+      const { precommitThreshold, certificateThreshold, validators } = result.nextValidators;
+      bft.method.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
+    }
+    return {
+      block: { ...block, transactions: result.transactions.map((p) => p.transaction) },
+      transactionIDs: result.transactions.map((p) => p.id),
+      events: result.events,
+      prepared: stateDB.prepare(state),
+      engine,
+      ...(result.nextValidators !== undefined ? { nextValidators: result.nextValidators } : {}),
+      ...(recorder !== undefined ? { signatureChecks: recorder.checksOf(result.transactions) } : {}),
+    };
+  }
+
+  /** The roots a header must carry for an executed block. */
+  rootsOf(executed: ExecutedBlock): BlockRoots {
+    const { height } = executed.block.header;
+    return {
+      stateRoot: executed.prepared.root,
+      eventRoot: computeEventRoot(executed.events),
+      validatorsHash: this.options.bft.method.getBFTParameters(executed.engine, height + 1).validatorsHash,
+      transactionRoot: merkleRoot(executed.transactionIDs),
+      assetRoot: computeAssetRoot(executed.block.assets),
+    };
+  }
+}

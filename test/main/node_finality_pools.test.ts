@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/main/config/index.js';
+import { KestrelNode } from '../../src/main/node.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
+
+const tasks = (metrics: string, pool: string): number => Number(new RegExp(`^kestrel_pool_tasks_completed_total\\{pool="${pool}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+
+// The devnet finalizes its first block after about 70 blocks (51 active validators, all local here):
+// with 2-second blocks (the shortest a node generates at: slots are whole seconds) about two and a half minutes.
+describe('a devnet node after finality starts', () => {
+  it('checks the aggregate commits its blocks carry in the bls pool: /metrics counts bls tasks beyond the genesis proofs of possession', { timeout: 360_000 }, async () => {
+    const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+    config.rpc.modes = ['http'];
+    config.genesis.blockTime = 2;
+    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    await node.start();
+    try {
+      const scrape = async () => (await fetch(`http://127.0.0.1:${config.rpc.port}/metrics`)).text();
+      const atGenesis = tasks(await scrape(), 'bls');
+      assert.ok(atGenesis >= 1);
+      const chain = node.chain!;
+      let certified: number | undefined;
+      for (let waited = 0; waited < 300 && certified === undefined; waited++) {
+        await sleep(1000);
+        const tip = chain.lastBlock().header;
+        if (tip.aggregateCommit.certificateSignature.length > 0) certified = tip.height;
+      }
+      assert.ok(certified !== undefined, `no block carried a certificate signature (height ${chain.lastBlock().header.height}, finalized ${chain.finalizedHeight()})`);
+      assert.ok(chain.finalizedHeight() > 0);
+      assert.ok(tasks(await scrape(), 'bls') > atGenesis, 'the aggregate commit was checked in the bls pool');
+    } finally {
+      await node.stop();
+    }
+  });
+});
