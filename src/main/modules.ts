@@ -1,18 +1,19 @@
 import type { Module } from '../engine/state_machine/module.js';
 import { AuthModule } from '../modules/auth/index.js';
-import { rewardConfig } from '../modules/dynamic_reward/config.js';
+import { rewardConfig, rewardConfigSchema } from '../modules/dynamic_reward/config.js';
 import { DynamicRewardModule } from '../modules/dynamic_reward/index.js';
-import { feeConfig } from '../modules/fee/config.js';
+import { feeConfig, feeConfigSchema } from '../modules/fee/config.js';
 import { FeeModule } from '../modules/fee/index.js';
 import { MainchainInteroperabilityModule } from '../modules/interoperability/index.js';
 import { LegacyModule } from '../modules/legacy/index.js';
-import { posConfig } from '../modules/pos/config.js';
+import { posConfig, posConfigSchema } from '../modules/pos/config.js';
 import { PoSModule } from '../modules/pos/index.js';
 import { RandomModule } from '../modules/random/index.js';
-import { tokenConfig } from '../modules/token/config.js';
+import { tokenConfig, tokenConfigSchema } from '../modules/token/config.js';
 import { TokenModule } from '../modules/token/index.js';
 import { TokenMethod } from '../modules/token/method.js';
 import { ValidatorsModule } from '../modules/validators/index.js';
+import type { SchemaProperty } from '../lib/codec/index.js';
 import type { ApplicationConfig } from './config/types.js';
 
 /**
@@ -42,3 +43,14 @@ export const mainchainModules = (config: ApplicationConfig): Module[] => {
 
 /** The modules a node of this config runs (a mainchain; sidechains come later). */
 export const applicationModules = (config: ApplicationConfig): Module[] => mainchainModules(config);
+
+/**
+ * Klayr's config schema of each module that takes settings, checked against `modules.<name>` when
+ * the config loads (before any module is built from it), as Klayr's modules validate theirs at init.
+ */
+export const MODULE_CONFIG_SCHEMAS: Readonly<Record<string, SchemaProperty>> = {
+  token: tokenConfigSchema,
+  fee: feeConfigSchema,
+  pos: posConfigSchema,
+  dynamicReward: rewardConfigSchema,
+};

@@ -19,3 +19,16 @@ export const rewardConfig = (chainID: Buffer, moduleConfig: Record<string, unkno
   factorMinimumRewardActiveValidators: typeof moduleConfig.factorMinimumRewardActiveValidators === 'number' ? moduleConfig.factorMinimumRewardActiveValidators : 1000,
   rewardReductionFactorBFT: BigInt((moduleConfig.rewardReductionFactorBFT as string | undefined) ?? '4'),
 });
+
+/** Klayr's `/dynamicReward/config` schema: what modules.dynamicReward may hold (the defaults fill in what it leaves out). */
+export const rewardConfigSchema = {
+  $id: '/dynamicReward/config',
+  type: 'object',
+  properties: {
+    tokenID: { type: 'string', format: 'hex', minLength: 16, maxLength: 16 },
+    offset: { type: 'integer', minimum: 1 },
+    distance: { type: 'integer', minimum: 1 },
+    brackets: { type: 'array', items: { type: 'string', format: 'uint64' } },
+    factorMinimumRewardActiveValidators: { type: 'integer', minimum: 1 },
+  },
+} as const;

@@ -17,3 +17,15 @@ export const feeConfig = (chainID: Buffer, moduleConfig: Record<string, unknown>
   maxBlockHeightZeroFeePerByte: typeof moduleConfig.maxBlockHeightZeroFeePerByte === 'number' ? moduleConfig.maxBlockHeightZeroFeePerByte : 0,
   ...(typeof moduleConfig.feePoolAddress === 'string' ? { feePoolAddress: klayr32ToAddress(moduleConfig.feePoolAddress) } : {}),
 });
+
+/** Klayr's `/fee/config` schema: what modules.fee may hold (the defaults fill in what it leaves out). */
+export const feeConfigSchema = {
+  $id: '/fee/config',
+  type: 'object',
+  properties: {
+    feeTokenID: { type: 'string', format: 'hex' },
+    minFeePerByte: { type: 'integer', format: 'uint32' },
+    maxBlockHeightZeroFeePerByte: { type: 'integer', format: 'uint32' },
+    feePoolAddress: { type: 'string', format: 'klayr32' },
+  },
+} as const;

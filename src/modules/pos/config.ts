@@ -67,3 +67,35 @@ export const posConfig = (chainID: Buffer, overrides: Record<string, unknown> = 
     roundLength: merged.numberActiveValidators + merged.numberStandbyValidators,
   };
 };
+
+const u32 = (bounds: { minimum?: number; maximum?: number } = {}) => ({ type: 'integer', format: 'uint32', ...bounds }) as const;
+const u64 = (bounds: { minimum?: number } = {}) => ({ type: 'string', format: 'uint64', ...bounds }) as const;
+
+/** Klayr's `/pos/config` schema: what modules.pos may hold (the defaults fill in what it leaves out). */
+export const posConfigSchema = {
+  $id: '/pos/config',
+  type: 'object',
+  properties: {
+    factorSelfStakes: u32({ minimum: 1 }),
+    maxLengthName: u32({ minimum: 10, maximum: 30 }),
+    maxNumberSentStakes: u32({ minimum: 1, maximum: 20 }),
+    maxNumberPendingUnlocks: u32({ minimum: 1, maximum: 40 }),
+    failSafeMissedBlocks: u32({ minimum: 2 }),
+    failSafeInactiveWindow: u32({ minimum: 43200, maximum: 3153600 }),
+    punishmentWindowSelfStaking: u32({ minimum: 43200, maximum: 3153600 }),
+    minWeightStandby: u64({ minimum: 1 }),
+    numberActiveValidators: u32({ minimum: 1, maximum: 199 }),
+    numberStandbyValidators: u32({ maximum: 2 }),
+    posTokenID: { type: 'string', format: 'hex' },
+    validatorRegistrationFee: u64(),
+    maxBFTWeightCap: u32({ minimum: 300, maximum: 10000 }),
+    commissionIncreasePeriod: u32(),
+    maxCommissionIncreaseRate: u32({ minimum: 100, maximum: 10000 }),
+    useInvalidBLSKey: { type: 'boolean' },
+    baseStakeAmount: u64({ minimum: 1 }),
+    lockingPeriodStaking: u32(),
+    lockingPeriodSelfStaking: u32(),
+    reportMisbehaviorReward: u64(),
+    reportMisbehaviorLimitBanned: u32({ minimum: 1 }),
+  },
+} as const;

@@ -13,3 +13,13 @@ export const tokenConfig = (chainID: Buffer, moduleConfig: Record<string, unknow
   userAccountInitializationFee: BigInt((moduleConfig.userAccountInitializationFee as string | undefined) ?? '5000000'),
   escrowAccountInitializationFee: BigInt((moduleConfig.escrowAccountInitializationFee as string | undefined) ?? '5000000'),
 });
+
+/** Klayr's `/token/config` schema: what modules.token may hold. */
+export const tokenConfigSchema = {
+  $id: '/token/config',
+  type: 'object',
+  properties: {
+    userAccountInitializationFee: { type: 'string', format: 'uint64' },
+    escrowAccountInitializationFee: { type: 'string', format: 'uint64' },
+  },
+} as const;

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadConfig, NETWORKS } from '../../src/main/config/index.js';
+import { moduleConfigProblems } from '../../src/main/config/module_config.js';
+import { klayrValidator } from '../helpers/klayr.js';
+import { tempDataPath } from '../helpers/state.js';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const klayrSchema = (module: string): any => require(`klayr-framework/dist-node/modules/${module}/schemas`).configSchema;
+const klayrFolder: Record<string, string> = { token: 'token', fee: 'fee', pos: 'pos', dynamicReward: 'dynamic_reward' };
+
+/** Klayr validates the module's whole config (defaults merged in); without its required list, the settings given. */
+const klayrRefuses = (module: string, settings: Record<string, unknown>): boolean => {
+  const { required: _required, ...schema } = klayrSchema(klayrFolder[module]!);
+  try {
+    klayrValidator.validator.validate({ ...schema, $id: `${schema.$id as string}/kestrel-test` }, settings);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+const cases: [string, Record<string, unknown>][] = [
+  ['pos', { numberActiveValidators: 'abc' }],
+  ['pos', { numberActiveValidators: 0 }],
+  ['pos', { numberActiveValidators: 200 }],
+  ['pos', { maxLengthName: 9 }],
+  ['pos', { maxNumberSentStakes: 21 }],
+  ['pos', { failSafeInactiveWindow: 43199 }],
+  ['pos', { maxBFTWeightCap: 299 }],
+  ['pos', { useInvalidBLSKey: 'yes' }],
+  ['pos', { validatorRegistrationFee: '-1' }],
+  ['pos', { posTokenID: 'zz' }],
+  ['fee', { feeTokenID: 'abc' }],
+  ['fee', { minFeePerByte: -1 }],
+  ['fee', { feePoolAddress: 'kly0' }],
+  ['token', { userAccountInitializationFee: 5 }],
+  ['token', { escrowAccountInitializationFee: '18446744073709551616' }],
+  ['dynamicReward', { tokenID: '04000000' }],
+  ['dynamicReward', { offset: 0 }],
+  ['dynamicReward', { brackets: ['1', 'x'] }],
+];
+
+describe("modules.<name> settings checked against the modules' config schemas (Klayr's), before any module is built", () => {
+  for (const [module, settings] of cases) {
+    it(`${module} ${JSON.stringify(settings)} is refused, as klayr-framework refuses it, naming the setting`, () => {
+      assert.equal(klayrRefuses(module, settings), true, 'klayr-framework refuses it');
+      const problems = moduleConfigProblems({ [module]: settings });
+      assert.equal(problems.length, 1, problems.join('; '));
+      assert.match(problems[0]!, new RegExp(`^config\\.modules\\.${module}\\.${Object.keys(settings)[0]!}`));
+    });
+  }
+
+  it('valid settings pass on both sides; every embedded network\'s config loads', () => {
+    const settings = { pos: { numberActiveValidators: 101, maxBFTWeightCap: 1000 }, fee: { minFeePerByte: 1000 }, token: { userAccountInitializationFee: '1' }, dynamicReward: { offset: 10, brackets: ['5'] } };
+    for (const [module, value] of Object.entries(settings)) assert.equal(klayrRefuses(module, value), false, module);
+    assert.deepEqual(moduleConfigProblems(settings), []);
+    for (const network of NETWORKS) assert.doesNotThrow(() => loadConfig({ network, dataPath: tempDataPath() }), network);
+  });
+
+  it('a config file with a bad module setting stops loading with the path of the problem', () => {
+    const file = join(tempDataPath(), 'config.json');
+    writeFileSync(file, JSON.stringify({ modules: { pos: { numberStandbyValidators: 3 } } }));
+    assert.throws(() => loadConfig({ config: file, dataPath: tempDataPath() }), /config\.modules\.pos\.numberStandbyValidators: must be <= 2/);
+  });
+});
