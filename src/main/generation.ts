@@ -54,6 +54,7 @@ export const createGenerator = ({ config, chain, executor, aggregateCommits, db,
     commitPool: new CommitPool(chain.bft, chainID, config.genesis.minimumCertifyHeight ?? 1),
     bls,
     signatures,
+    proofsOfPossession: (tx) => executor.machine.modules.flatMap((m) => m.transactionProofsOfPossession?.(tx) ?? []),
     onRejected: (tx, reason) => {
       logger.debug({ id: transactionID(tx).toString('hex'), reason: reason.message }, 'Transaction left out of the block and dropped from the pool');
       pool.remove(tx);

@@ -17,6 +17,7 @@ import { hashOnionEndpoints } from '../../src/modules/random/onion_endpoint.js';
 import { TokenMethod } from '../../src/modules/token/method.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
+import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
 import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
@@ -45,7 +46,15 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
     const dbs = openDatabases(tempDataPath());
     const opened = openChain(config, dbs, { now: () => now });
     const { chain, events, state } = opened;
-    const generator = devnetGenerator(opened, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
+    // key registrations' proofs of possession are checked ahead in the bls verifier (the pool in a node)
+    const checkedPops: string[] = [];
+    const local = createLocalBlsVerifier();
+    const bls = { ...local, verifyProofsOfPossession: async (items: readonly { pk: Buffer; proof: Buffer }[]) => (checkedPops.push(...items.map((i) => i.pk.toString('hex'))), local.verifyProofsOfPossession(items)) };
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now, {
+      candidates: () => pending.splice(0),
+      bls,
+      proofsOfPossession: (tx) => opened.executor.machine.modules.flatMap((m) => m.transactionProofsOfPossession?.(tx) ?? []),
+    });
     const pending: TransactionObject[] = [];
     const funder = devValidators()[0]!;
     let funderNonce = 0n;
@@ -69,6 +78,7 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
       pending.push(sign(v.account.privateKey, v.account.publicKey, v.nonce++, 'pos', 'registerValidator', registerValidatorParamsSchema, { name: `kestrel_${v.address.toString('hex').slice(0, 6)}`, blsKey: v.blsKey, proofOfPossession: blsPopProve(v.blsPrivateKey), generatorKey: v.generator.publicKey }, 1000000000n));
     }
     await step();
+    assert.deepEqual(checkedPops, [withOnion.blsKey.toString('hex'), withoutOnion.blsKey.toString('hex')]);
     pending.push(sign(withOnion.account.privateKey, withOnion.account.publicKey, withOnion.nonce++, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: withOnion.address, amount: 5000n * KLY }] }));
     pending.push(sign(withoutOnion.account.privateKey, withoutOnion.account.publicKey, withoutOnion.nonce++, 'pos', 'stake', stakeParamsSchema, { stakes: [{ validatorAddress: withoutOnion.address, amount: 2000n * KLY }] }));
     await step();

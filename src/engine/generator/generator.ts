@@ -13,7 +13,8 @@ import type { ExecutedBlock } from '../execution/executed_block.js';
 import type { AggregateCommit } from '../../lib/chain/block.js';
 import type { BlockState } from '../state/state_db.js';
 import { createLocalBlsVerifier } from '../pools/bls_verifier.js';
-import type { BlsVerifier } from '../pools/bls_verifier.js';
+import type { BlsVerifier, PopItem } from '../pools/bls_verifier.js';
+import { prefetchProofsOfPossession } from '../pools/pop_prefetch.js';
 import { createLocalSignatureVerifier } from '../pools/signature_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { BinaryDB } from '../../storage/database.js';
@@ -44,6 +45,8 @@ export interface GeneratorOptions {
   bls?: BlsVerifier;
   /** Checks the signatures of a block's transactions before it is committed (in a node, the `verify` pool); on this thread when left out. */
   signatures?: SignatureVerifier;
+  /** The BLS proofs of possession a transaction's execution will check (the modules' hook): checked ahead in `bls`. */
+  proofsOfPossession?: (tx: TransactionObject) => PopItem[];
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -167,7 +170,7 @@ export class Generator {
     const { executor } = this.options;
     const rejected = new Set<string>();
     for (;;) {
-      const all = this.options.candidates?.() ?? [];
+      const all = await this.#withProofsChecked(this.options.candidates?.() ?? []);
       const candidates = rejected.size === 0 ? all : without(all, rejected);
       const executed = executor.execute(block, { candidates, maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) }, undefined, true);
       const failures = await signatureFailures(executed.signatureChecks ?? [], this.#signatures);
@@ -177,6 +180,18 @@ export class Generator {
         this.options.onRejected?.(tx.transaction, new Error(`Failed to verify transaction ${tx.id.toString('hex')}. ${reason}`));
       }
     }
+  }
+
+  /**
+   * The candidates, their key registrations' proofs of possession checked in the verifier (the
+   * `bls` pool in a node) and remembered, so that executing them runs no pairing on this thread.
+   */
+  async #withProofsChecked(candidates: Iterable<TransactionObject | PreparedTransaction>): Promise<Iterable<TransactionObject | PreparedTransaction>> {
+    const proofsOf = this.options.proofsOfPossession;
+    if (proofsOf === undefined) return candidates;
+    const list = [...candidates];
+    await prefetchProofsOfPossession(list.flatMap((c) => proofsOf('transaction' in c ? c.transaction : c)), this.#bls);
+    return list;
   }
 
   /** Builds, executes, signs and commits the next block as `keys`' validator at `timestamp`. */

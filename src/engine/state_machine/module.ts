@@ -147,6 +147,8 @@ export interface Module {
   finalizeGenesisState?(ctx: GenesisContext): void;
   /** The BLS proofs of possession its initGenesisState will check in a genesis block's assets (checked ahead, on all cores). */
   genesisProofsOfPossession?(assets: readonly BlockAsset[]): { pk: Buffer; proof: Buffer }[];
+  /** The BLS proofs of possession executing this transaction will check (checked ahead in the `bls` pool). */
+  transactionProofsOfPossession?(tx: TransactionObject): { pk: Buffer; proof: Buffer }[];
   /** Block generation: the module's asset for the new block. */
   insertAssets?(ctx: InsertAssetsContext): void;
   verifyAssets?(ctx: BlockContext): void;

@@ -9,7 +9,9 @@ import { reclaimCommand } from './commands/reclaim.js';
 import { registerKeysCommand } from './commands/register_keys.js';
 import { LEGACY_ENDPOINTS, legacyEndpoints } from './endpoint.js';
 import { legacyEventSchemas } from './events.js';
-import { genesisLegacyStoreSchema } from './schemas.js';
+import { genesisLegacyStoreSchema, registerKeysParamsSchema } from './schemas.js';
+import { proofOfPossessionOf } from '../validators/proof_of_possession.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
 import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema, legacyStore, MODULE_NAME } from './stores.js';
 
 export { MODULE_NAME, legacyAccountStoreSchema } from './stores.js';
@@ -42,6 +44,10 @@ export class LegacyModule implements Module {
 
   metadata() {
     return declaredMetadata(this);
+  }
+
+  transactionProofsOfPossession(tx: TransactionObject) {
+    return proofOfPossessionOf(tx, MODULE_NAME, 'registerKeys', registerKeysParamsSchema);
   }
 
   /** The reclaimed token: this chain's token with the local ID of mainnet KLY (0). */

@@ -7,7 +7,9 @@ import { finalizePoSGenesis, genesisProofsOfPossession, initPoSGenesis } from '.
 import { posAfterTransactionsExecute } from './round_end.js';
 import { POS_ENDPOINTS, posEndpoints } from './endpoint.js';
 import { MODULE_NAME, POS_STORE_DECLARATIONS } from './stores.js';
-import { registerValidatorCommand } from './commands/register_validator.js';
+import { registerValidatorCommand, registerValidatorParamsSchema } from './commands/register_validator.js';
+import { proofOfPossessionOf } from '../validators/proof_of_possession.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
 import { stakeCommand } from './commands/stake.js';
 import { changeCommissionCommand } from './commands/change_commission.js';
 import { reportMisbehaviorCommand } from './commands/report_misbehavior.js';
@@ -56,6 +58,10 @@ export class PoSModule implements Module {
 
   genesisProofsOfPossession(assets: readonly BlockAsset[]) {
     return genesisProofsOfPossession(assets);
+  }
+
+  transactionProofsOfPossession(tx: TransactionObject) {
+    return proofOfPossessionOf(tx, MODULE_NAME, 'registerValidator', registerValidatorParamsSchema);
   }
 
   initGenesisState(ctx: GenesisContext): void {
