@@ -42,3 +42,24 @@ export const openReadOnly = (dataPath: string): KestrelDatabases => getOrCreate(
 
 /** checkedSnapshot over the data path's read-only environment. */
 export const readOnlySnapshot = (dataPath: string, height: number | undefined, expectedRoot: Buffer): StateSnapshot => checkedSnapshot(openReadOnly(dataPath), height, expectedRoot);
+
+/** A proof request as the `proofs` pool's threads take it: keys proved at a committed height whose root the caller names. */
+export interface StateProofRequest {
+  dataPath: string;
+  /** The committed height to prove at (undefined: the latest). */
+  height?: number;
+  /** The root the caller expects at that height; the prover refuses to answer from any other. */
+  expectedRoot: Uint8Array;
+  keys: Uint8Array[];
+}
+
+export interface StateProofResponse extends SMTProof {
+  root: Buffer;
+}
+
+/** Proves store keys against a committed state root, reading the node's LMDB environment read-only (on whichever thread calls it). */
+export const proveState = (request: StateProofRequest): StateProofResponse => {
+  const snapshot = readOnlySnapshot(request.dataPath, request.height, Buffer.from(request.expectedRoot));
+  const proof = snapshot.prove(request.keys.map((k) => Buffer.from(k)));
+  return { root: snapshot.root, siblingHashes: proof.siblingHashes, queries: proof.queries };
+};

@@ -6,16 +6,14 @@ import type { SchemaProperty } from '../codec/index.js';
  * lowercase with whole bytes, and objects refuse unknown properties; these pieces add the length.
  */
 
-/** Exactly `bytes` bytes as hex (chain ID 4, token ID 8, seed 16, ID/hash/Ed25519 key 32, BLS key 48, Ed25519 signature 64, BLS signature 96). */
-export const hexBytes = (bytes: number) => ({ type: 'string', format: 'hex', minLength: bytes * 2, maxLength: bytes * 2 }) as const;
-
 /** Between `min` and `max` bytes as hex, for encodings of variable length. */
 export const hexBetween = (min: number, max: number) => ({ type: 'string', format: 'hex', minLength: min * 2, maxLength: max * 2 }) as const;
 
+/** Exactly `bytes` bytes as hex (chain ID 4, token ID 8, seed 16, ID/hash/Ed25519 key 32, BLS key 48, Ed25519 signature 64, BLS signature 96). */
+export const hexBytes = (bytes: number) => hexBetween(bytes, bytes);
+
 /** Heights, counts, timestamps: Klayr's uint32. */
 export const uint32 = { type: 'integer', minimum: 0, maximum: MAX_UINT32 } as const;
-
-export const klayr32Address = { type: 'string', format: 'klayr32' } as const;
 
 /** No block holds more transaction bytes than genesis.maxTransactionsSize, at most 30 KiB in Klayr's config schema. */
 export const MAX_TRANSACTION_BYTES = 30 * 1024;
