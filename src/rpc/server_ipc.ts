@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Publisher, Router, Subscriber } from 'zeromq';
 import type { Dispatcher } from './dispatcher.js';
 import type { EventHub } from './events.js';
-import { assertIPCSocketsFree } from './ipc_guard.js';
+import { assertIPCSocketsFree, waitIPCSocketsClosed } from './ipc_guard.js';
 import { ipcSocketPaths } from './ipc_paths.js';
 import { serialQueue } from './serial_queue.js';
 
@@ -46,12 +46,11 @@ export const startIPC = async (o: { dataPath: string; dispatcher: Dispatcher; hu
     paths,
     close: async () => {
       removeSink();
-      // unbind resolves once the listeners are gone (close alone leaves them to zeromq's I/O thread for a while)
-      await Promise.all([router.unbind(paths.rpc), pub.unbind(paths.pub), sub.unbind(paths.sub)]).catch(() => undefined);
       router.close();
       pub.close();
       sub.close();
       await serve;
+      await waitIPCSocketsClosed([paths.rpc, paths.pub, paths.sub]);
     },
   };
 };
