@@ -8,6 +8,7 @@ import type { Endpoints } from '../../lib/endpoint/definition.js';
 import type { EndpointMetadata, ModuleMetadata } from '../../lib/endpoint/metadata.js';
 import type { BinaryDB } from '../../storage/database.js';
 import type { OnionGenerator } from '../pools/onion_generator.js';
+import type { CrossChainCommand, CrossChainMethod } from './cross_chain.js';
 import type { EventQueue } from './event_queue.js';
 
 export interface NextValidators {
@@ -134,6 +135,10 @@ export interface Module {
   readonly storePrefix?: Buffer;
   readonly stores?: readonly StoreDeclaration[];
   readonly commands?: readonly Command<never>[];
+  /** Commands that CCMs addressed to this module name (`ccm.module` = name). */
+  readonly crossChainCommands?: readonly CrossChainCommand<never>[];
+  /** Hooks the interoperability module calls for every CCM it verifies, applies, forwards or recovers. */
+  readonly crossChainMethod?: CrossChainMethod;
   readonly events?: readonly EventDeclaration[];
   readonly assets?: readonly AssetDeclaration[];
   readonly endpointDeclarations?: EndpointDeclarations;

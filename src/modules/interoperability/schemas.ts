@@ -329,19 +329,4 @@ export const chainValidatorsSchema = standalone(chainInfo.chainValidators);
 export const terminatedStateSchema = standalone(genesisInteroperabilitySchema.properties.terminatedStateAccounts.items.properties.terminatedStateAccount);
 export const terminatedOutboxSchema = standalone(genesisInteroperabilitySchema.properties.terminatedOutboxAccounts.items.properties.terminatedOutboxAccount);
 
-/** A cross-chain message (klayr-framework ccmSchema). */
-export const ccmSchema = {
-  $id: '/modules/interoperability/ccm',
-  type: 'object',
-  required: ['module', 'crossChainCommand', 'nonce', 'fee', 'sendingChainID', 'receivingChainID', 'params', 'status'],
-  properties: {
-    module: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 },
-    crossChainCommand: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 2 },
-    nonce: { dataType: 'uint64', fieldNumber: 3 },
-    fee: { dataType: 'uint64', fieldNumber: 4 },
-    sendingChainID: { dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber: 5 },
-    receivingChainID: { dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber: 6 },
-    params: { dataType: 'bytes', fieldNumber: 7 },
-    status: { dataType: 'uint32', fieldNumber: 8 },
-  },
-} as const satisfies Schema;
+export { ccmSchema } from '../../lib/interop/schemas.js';
