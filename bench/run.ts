@@ -1,3 +1,5 @@
+import { ccuBench } from './ccu.bench.js';
+import { ccuRpcLatencyBench } from './ccu_rpc_latency.js';
 import { chainBench } from './chain.bench.js';
 import { codecBench } from './codec.bench.js';
 import { onionBench } from './onion.bench.js';
@@ -7,7 +9,7 @@ import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { stateBench } from './state.bench.js';
 
-const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench, state: stateBench, rpc: rpcBench, pool: poolBench, chain: chainBench, onion: onionBench, genesis: genesisBench };
+const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench, state: stateBench, rpc: rpcBench, pool: poolBench, chain: chainBench, onion: onionBench, genesis: genesisBench, ccu: ccuBench, 'ccu-rpc': ccuRpcLatencyBench };
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) if (!(name in suites)) throw new Error(`Unknown bench suite "${name}". Suites: ${Object.keys(suites).join(', ')}`);

@@ -15,11 +15,13 @@ import { generatorImportCommand } from './commands/generator/import.js';
 import { generatorStatusCommand } from './commands/generator/status.js';
 import { genesisBlockCreateCommand } from './commands/genesis-block/create.js';
 import { hashOnionCommand } from './commands/hash-onion.js';
+import { migrateCommand } from './commands/migrate.js';
 import { keysCreateCommand } from './commands/keys/create.js';
 import { keysEncryptCommand } from './commands/keys/encrypt.js';
 import { keysExportCommand } from './commands/keys/export.js';
 import { keysImportCommand } from './commands/keys/import.js';
 import { startCommand } from './commands/node/start.js';
+import { networkInteropCommand } from './commands/network/interop.js';
 import { passphraseCreateCommand } from './commands/passphrase/create.js';
 import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
 import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
@@ -54,6 +56,8 @@ const COMMANDS: (() => Command)[] = [
   generatorDisableCommand,
   generatorExportCommand,
   generatorImportCommand,
+  networkInteropCommand,
+  migrateCommand,
 ];
 
 const buildProgram = (): Command => {

@@ -4,7 +4,7 @@ import { rewardConfig, rewardConfigSchema } from '../modules/dynamic_reward/conf
 import { DynamicRewardModule } from '../modules/dynamic_reward/index.js';
 import { feeConfig, feeConfigSchema } from '../modules/fee/config.js';
 import { FeeModule } from '../modules/fee/index.js';
-import { MainchainInteroperabilityModule } from '../modules/interoperability/index.js';
+import { MainchainInteroperabilityModule, SidechainInteroperabilityModule } from '../modules/interoperability/index.js';
 import { LegacyModule } from '../modules/legacy/index.js';
 import { posConfig, posConfigSchema } from '../modules/pos/config.js';
 import { PoSModule } from '../modules/pos/index.js';
@@ -15,6 +15,22 @@ import { TokenMethod } from '../modules/token/method.js';
 import { ValidatorsModule } from '../modules/validators/index.js';
 import type { SchemaProperty } from '../lib/codec/index.js';
 import type { ApplicationConfig } from './config/types.js';
+
+/**
+ * Token, fee and interoperability wired as Klayr's defaultApplication wires them: token and fee
+ * get the interoperability method, interoperability gets the token method, and token and fee are
+ * registered as interoperable modules (their cross-chain hooks and commands, in that order).
+ */
+const interoperableModules = <I extends MainchainInteroperabilityModule | SidechainInteroperabilityModule>(interoperability: I, token: TokenMethod, config: ApplicationConfig, chainID: Buffer) => {
+  const tokenModule = new TokenModule(token);
+  const feeModule = new FeeModule(feeConfig(chainID, config.modules.fee), token);
+  interoperability.setTokenMethod(token);
+  feeModule.setInteroperabilityMethod(interoperability.method);
+  tokenModule.setInteroperabilityMethod(interoperability.method);
+  interoperability.registerInteroperableModule(tokenModule);
+  interoperability.registerInteroperableModule(feeModule);
+  return { tokenModule, feeModule, interoperability };
+};
 
 /**
  * Klayr Core's mainchain modules in its registration order (auth, validators, token, fee,
@@ -28,12 +44,13 @@ export const mainchainModules = (config: ApplicationConfig): Module[] => {
   const settings = config.modules;
   const token = new TokenMethod(tokenConfig(chainID, settings.token));
   const pos = posConfig(chainID, settings.pos);
+  const { tokenModule, feeModule, interoperability } = interoperableModules(new MainchainInteroperabilityModule(), token, config, chainID);
   return [
     new AuthModule(),
     new ValidatorsModule(),
-    new TokenModule(token),
-    new FeeModule(feeConfig(chainID, settings.fee), token),
-    new MainchainInteroperabilityModule(),
+    tokenModule,
+    feeModule,
+    interoperability,
     new PoSModule(pos, blockTime, token),
     new RandomModule(),
     new DynamicRewardModule({ config: rewardConfig(chainID, settings.dynamicReward), pos, token, blockTime }),
@@ -41,8 +58,35 @@ export const mainchainModules = (config: ApplicationConfig): Module[] => {
   ];
 };
 
-/** The modules a node of this config runs (a mainchain; sidechains come later). */
-export const applicationModules = (config: ApplicationConfig): Module[] => mainchainModules(config);
+/**
+ * Klayr's sidechain application (Application.defaultApplication without `mainchain`): auth,
+ * validators, token, fee, sidechain interoperability, pos, random, dynamicReward.
+ */
+export const sidechainModules = (config: ApplicationConfig): Module[] => {
+  const chainID = Buffer.from(config.genesis.chainID, 'hex');
+  const { blockTime } = config.genesis;
+  const settings = config.modules;
+  const token = new TokenMethod(tokenConfig(chainID, settings.token));
+  const pos = posConfig(chainID, settings.pos);
+  const { tokenModule, feeModule, interoperability } = interoperableModules(new SidechainInteroperabilityModule(), token, config, chainID);
+  return [
+    new AuthModule(),
+    new ValidatorsModule(),
+    tokenModule,
+    feeModule,
+    interoperability,
+    new PoSModule(pos, blockTime, token),
+    new RandomModule(),
+    new DynamicRewardModule({ config: rewardConfig(chainID, settings.dynamicReward), pos, token, blockTime }),
+  ];
+};
+
+/** A network's mainchain has chain ID `xx000000`; any other chain runs the sidechain modules. */
+export const isMainchainID = (chainID: Buffer): boolean => chainID.subarray(1).equals(Buffer.alloc(3));
+
+/** The modules a node of this config runs: the mainchain set on a mainchain, the sidechain set otherwise. */
+export const applicationModules = (config: ApplicationConfig): Module[] =>
+  isMainchainID(Buffer.from(config.genesis.chainID, 'hex')) ? mainchainModules(config) : sidechainModules(config);
 
 /**
  * Klayr's config schema of each module that takes settings, checked against `modules.<name>` when

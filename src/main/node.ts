@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
-import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
+import { blockHeaderID, blockToJSON, type Block } from '../lib/chain/block.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Chain } from '../engine/chain/chain.js';
-import type { Block } from '../lib/chain/block.js';
 import { Generator } from '../engine/generator/generator.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
 import { poolStatusOf } from '../engine/txpool/ingest.js';
@@ -17,8 +16,7 @@ import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
 import { createPooledBlsVerifier } from '../workers/bls_verifier.js';
 import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
 import { availableParallelism } from 'node:os';
-import { openDatabases } from '../storage/database.js';
-import type { KestrelDatabases } from '../storage/database.js';
+import { openDatabases, type KestrelDatabases } from '../storage/database.js';
 import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
@@ -29,9 +27,11 @@ import type { ApplicationConfig } from './config/types.js';
 import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
 import { KESTREL_VERSION } from './version.js';
 import { publishBlock } from './block_events.js';
+import { watchChainMetrics } from './chain_metrics.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
-
+import { watchBackupHeight } from './backup_height.js';
+import { startPlugins, type NodePlugins } from './plugins.js';
 
 /**
  * A Kestrel node: storage, genesis (processed and committed once, checked against the stored
@@ -50,6 +50,8 @@ export class KestrelNode {
   #onions?: OnionGenerator;
   #bls?: BlsVerifier;
   #lock?: DataPathLock;
+  #stopped?: Promise<void>;
+  #plugins?: NodePlugins;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -80,19 +82,16 @@ export class KestrelNode {
     await prefetchGenesisChecks(config, configGenesis, this.#dbs, this.#bls);
     const { chain, executor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, { logger, genesis: configGenesis });
     this.#chain = chain;
+    watchBackupHeight({ config, chain, dbs: this.#dbs, logger });
     const last = blocks.last()!;
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
-
     const metrics = new RPCMetrics();
-    metrics.watchValue('kestrel_chain_height', 'Height of the last block', () => chain.lastBlock().header.height);
-    metrics.watchValue('kestrel_chain_finalized_height', 'Finalized height (BFT maxHeightPrecommitted)', () => chain.finalizedHeight());
-    metrics.watchValue('kestrel_chain_max_height_prevoted', 'BFT maxHeightPrevoted', () => chain.bft.getBFTHeights(chain.engineView()).maxHeightPrevoted);
-    metrics.watchValue('kestrel_chain_max_height_certified', 'BFT maxHeightCertified', () => chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
-    metrics.watchValue('kestrel_txpool_transactions', 'Transactions in the pool', () => this.#pool?.size ?? 0);
+    const unconfirmed = () => this.#pool?.size ?? 0;
+    watchChainMetrics(metrics, chain, unconfirmed);
     this.#prover = createPooledStateProver(1);
     this.#onions = createPooledOnionGenerator(1);
-    const unconfirmed = () => this.#pool?.size ?? 0;
     registerChainEndpoints(this.registry, { config, chain, state, blocks, events, genesis, modules, offchain: this.#dbs.generator, prover: this.#prover, onions: this.#onions, metrics, unconfirmed });
+    this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics);
     const poolJobErrors = new RepeatedLog(logger, { level: 'warn' });
     const pool = (this.#pool = new TransactionPool({
       ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
@@ -110,7 +109,7 @@ export class KestrelNode {
     this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
     await this.#rpc.start();
 
-    this.#generator = createGenerator({ config, chain, executor, aggregateCommits, db: this.#dbs.generator, pool, bls: this.#bls, signatures: this.#signatures, logger, onBlock: (executed) => publishBlock((name, data) => this.#rpc?.publish(name, data), executed) });
+    this.#generator = createGenerator({ config, chain, executor, aggregateCommits, db: this.#dbs.generator, pool, bls: this.#bls, signatures: this.#signatures, logger, onBlock: (executed) => (publishBlock((name, data) => this.#rpc?.publish(name, data), executed), this.#plugins?.blockCommitted(executed)) });
     this.registry.registerNamespace('generator', generatorEndpoints({ chain, generator: this.#generator, db: this.#dbs.generator, blockTime: config.genesis.blockTime, genesisHeight: genesis.header.height }));
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
     this.#generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
@@ -124,7 +123,7 @@ export class KestrelNode {
   async deleteLastBlock(): Promise<Block> {
     if (this.#chain === undefined || this.#pool === undefined) throw new Error('The node is not started');
     const block = this.#chain.deleteLastBlock();
-    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
+    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header }), this.#plugins?.blockDeleted(block);
     await Promise.all(block.transactions.map((tx) => this.#pool!.add(tx)));
     return block;
   }
@@ -133,13 +132,16 @@ export class KestrelNode {
     return this.#chain;
   }
 
-  async stop(): Promise<void> {
+  /** Stops everything once; a second call waits for the first (closing LMDB twice crashes the process). */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     this.#generator?.stop();
     this.#pool?.stop();
-    await this.#prover?.close();
-    await this.#signatures?.close();
-    await this.#onions?.close();
-    await this.#bls?.close();
+    await Promise.all([this.#plugins?.stop(), this.#prover?.close(), this.#signatures?.close(), this.#onions?.close(), this.#bls?.close()]);
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
     this.#lock?.release();

@@ -1,5 +1,6 @@
 import { compile } from '../lib/codec/index.js';
 import type { Schema } from '../lib/codec/index.js';
+import type { GetOptions } from 'lmdb';
 import type { KestrelDatabases } from './database.js';
 import { tableHeightKey, tableKey, TABLES } from './tables.js';
 
@@ -19,9 +20,9 @@ const currentCodec = compile<CommittedState>(currentSchema);
 
 const CURRENT_KEY = tableKey(TABLES.stateCurrent);
 
-/** The last committed height and root, undefined before the first commit. */
-export const readCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>): CommittedState | undefined => {
-  const raw = dbs.meta.get(CURRENT_KEY);
+/** The last committed height and root, undefined before the first commit (as `options.transaction` sees it, when given). */
+export const readCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, options?: GetOptions): CommittedState | undefined => {
+  const raw = dbs.meta.get(CURRENT_KEY, options);
   return raw === undefined ? undefined : currentCodec.decode(raw);
 };
 

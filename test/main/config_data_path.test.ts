@@ -107,7 +107,6 @@ describe('config keys Kestrel accepts but does not act on', () => {
       'network.seedPeers',
       'plugins.dashboard',
       'plugins.faucet',
-      'system.backup.height',
     ]);
   });
 });

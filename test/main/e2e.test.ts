@@ -115,7 +115,7 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
 
       // @klayr/api-client builds and signs a transfer from the metadata Kestrel serves, and sends it
       const meta = await client.invoke('system_getMetadata');
-      assert.deepEqual(meta.modules.find((m: { name: string }) => m.name === 'token').commands.map((c: { name: string }) => c.name), ['transfer']);
+      assert.deepEqual(meta.modules.find((m: { name: string }) => m.name === 'token').commands.map((c: { name: string }) => c.name), ['transfer', 'transferCrossChain']);
       const built = await client.transaction.create(
         { module: 'token', command: 'transfer', fee: '200000', params: { tokenID: TOKEN_ID, amount: '1000', recipientAddress: recipient, data: 'via api-client' } },
         privateKey.toString('hex'),
@@ -203,6 +203,8 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       assert.ok(info.height >= 2);
       const heights = await client.invoke('consensus_getBFTHeights');
       assert.ok(heights.maxHeightPrevoted >= 0);
+      assert.equal((await client.invoke('consensus_getBFTParameters', { height: 1 })).validators.length, 51);
+      await assert.rejects(client.invoke('consensus_getBFTParameters', { height: 0 }), /No BFT parameters apply at height 0/);
       assert.equal((await client.invoke('chain_getGeneratorList')).list.length, 51);
       const report = await client.invoke('system_getMetricsReport');
       const heightMetric = report.find((m: { name: string }) => m.name === 'kestrel_chain_height');

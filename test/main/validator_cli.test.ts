@@ -144,6 +144,11 @@ describe('validator CLI', () => {
       const validator = devValidators()[6]!;
       const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator.plain;
       await client.invoke('generator_setKeys', { address: validator.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
+      // as Klayr Core: --use-status-value needs the status the node holds (generator_setStatus)
+      const noStatus = await runAsync('generator:enable', validator.address, '--use-status-value', '--password', 'unused', '--ws', ws);
+      assert.equal(noStatus.status, 1);
+      assert.match(noStatus.stderr, new RegExp(`Status for ${validator.address} not found in the node`));
+      await client.invoke('generator_setStatus', { address: validator.address, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 });
       const enabled = await runAsync('generator:enable', validator.address, '--use-status-value', '--password', 'unused', '--ws', ws);
       assert.equal(enabled.status, 0, enabled.stderr);
       assert.deepEqual(JSON.parse(enabled.stdout), { address: validator.address, enabled: true });
@@ -151,7 +156,7 @@ describe('validator CLI', () => {
       assert.equal(JSON.parse(status.stdout).status.find((s: { address: string }) => s.address === validator.address).enabled, true);
       const disabled = await runAsync('generator:disable', validator.address, '--password', 'unused', '--ws', ws);
       assert.deepEqual(JSON.parse(disabled.stdout), { address: validator.address, enabled: false });
-      const unknown = await runAsync('generator:enable', devValidators()[7]!.address, '--use-status-value', '--password', 'x', '--ws', ws);
+      const unknown = await runAsync('generator:enable', devValidators()[7]!.address, '--height', '0', '--max-height-generated', '0', '--max-height-prevoted', '0', '--password', 'x', '--ws', ws);
       assert.equal(unknown.status, 1);
       assert.match(unknown.stderr, /does not have keys registered/);
       const missing = await runAsync('generator:enable', validator.address, '--password', 'x', '--ws', ws);

@@ -44,11 +44,8 @@ const klayrMetadata = (): Metadata[] => {
 
 /** Klayr Core's own module (klayr-core, not klayr-framework): checked against klayr-core's source below. */
 const MODULES_NOT_IN_KLAYR_FRAMEWORK = ['legacy'];
-/** Klayr's entries Kestrel does not publish: commands it does not execute yet (cross-chain, a later capability). */
-const NOT_PUBLISHED_BY_KESTREL: Record<string, Partial<Record<Kind, string[]>>> = {
-  token: { commands: ['transferCrossChain'] },
-  interoperability: { commands: ['submitMainchainCrossChainUpdate', 'initializeMessageRecovery', 'recoverMessage', 'registerSidechain', 'recoverState', 'terminateSidechainForLiveness'] },
-};
+/** Klayr's entries Kestrel does not publish (none now: every command Klayr's modules register is executed). */
+const NOT_PUBLISHED_BY_KESTREL: Record<string, Partial<Record<Kind, string[]>>> = {};
 
 const entryName = (kind: Kind, e: Entry): string => (kind === 'stores' ? e.key! : kind === 'assets' ? String(e.version) : e.name!);
 
@@ -124,6 +121,44 @@ describe('system_getMetadata equals Klayr Core\'s', () => {
     for (const event of events) assert.equal(typeof event.data, 'object', `${event.module} ${event.name} decoded`);
     const tokenAsset = genesis.assets.find((a: { module: string }) => a.module === 'token').data;
     assert.ok(Array.isArray(tokenAsset.userSubstore) && tokenAsset.userSubstore.length > 0);
+  });
+});
+
+describe('a sidechain\'s system_getMetadata equals Klayr\'s sidechain application\'s', () => {
+  const config = loadConfig();
+  config.genesis.chainID = '04000001';
+  const ours = modulesMetadata(applicationModules(config));
+  // Application.defaultApplication(config, false): the sidechain modules in its registration order
+  const klayr = [
+    new (fw('modules/auth').AuthModule)(),
+    new (fw('modules/validators').ValidatorsModule)(),
+    new (fw('modules/token').TokenModule)(),
+    new (fw('modules/fee').FeeModule)(),
+    new (fw('modules/interoperability').SidechainInteroperabilityModule)(),
+    new (fw('modules/pos').PoSModule)(),
+    new (fw('modules/random').RandomModule)(),
+    new (fw('modules/dynamic_reward').DynamicRewardModule)(),
+  ];
+  const theirs = JSON.parse(JSON.stringify(klayr.map((m) => ({ ...m.metadata(), name: m.name })).sort((a, b) => a.name.localeCompare(b.name, 'en')))) as Metadata[];
+
+  it('runs Klayr\'s sidechain modules (no legacy module)', () => {
+    assert.deepEqual(ours.map((m) => m.name), theirs.map((m) => m.name));
+  });
+
+  for (const kind of KINDS) {
+    it(`has every module's ${kind} as Klayr's, the sidechain interoperability module's included`, () => {
+      for (const expected of theirs) {
+        const module = JSON.parse(JSON.stringify(ours.find((m) => m.name === expected.name))) as Metadata;
+        assert.deepEqual(module[kind], expected[kind], `${expected.name} ${kind}`);
+      }
+    });
+  }
+
+  it('publishes the sidechain interoperability commands in Klayr\'s order', () => {
+    const interop = ours.find((m) => m.name === 'interoperability')!;
+    assert.deepEqual(interop.commands.map((c) => c.name), ['registerMainchain', 'submitSidechainCrossChainUpdate', 'initializeStateRecovery', 'recoverState']);
+    assert.ok(interop.endpoints.some((e) => e.name === 'getMainchainID'));
+    assert.ok(!interop.endpoints.some((e) => e.name === 'getRegistrationFee'));
   });
 });
 

@@ -39,6 +39,7 @@ export interface ChainOptions {
 export class Chain {
   readonly engineDB: PlainStateDB;
   readonly #proofs: InclusionProofs;
+  readonly #committedListeners: ((block: Block) => void)[] = [];
   #tip?: Block;
 
   constructor(private readonly options: ChainOptions) {
@@ -132,6 +133,16 @@ export class Chain {
       extra?.(dbs);
     });
     this.#tip = block;
+    for (const listener of this.#committedListeners) listener(block);
+  }
+
+  /**
+   * Calls `listener` after each commit, synchronously: before anything else can run, so what it
+   * reads (or pins with a read transaction) is the state of exactly that block. It must not throw
+   * (the block is committed by then): work that can fail belongs in what it starts.
+   */
+  onCommitted(listener: (block: Block) => void): void {
+    this.#committedListeners.push(listener);
   }
 
   /**

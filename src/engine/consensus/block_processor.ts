@@ -4,6 +4,7 @@ import type { Chain } from '../chain/chain.js';
 import type { BlockExecutor } from '../execution/block_executor.js';
 import { assertSignatures } from '../execution/deferred_signatures.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
+import { prefetchAggregateSignatures } from '../pools/aggregate_prefetch.js';
 import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { AggregateCommitVerifier } from './aggregate_commit.js';
@@ -62,6 +63,7 @@ export class BlockProcessor {
     if (!(await aggregateCommits.verifyBy(chain.engineView(), block.header.aggregateCommit, verifiers.bls))) {
       throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
     }
+    await prefetchAggregateSignatures(executor.aggregateSignatureChecks(block.transactions), verifiers.bls);
     this.#assertTip(tip);
     const executed = executor.execute(block, undefined, prepared, true);
     await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);

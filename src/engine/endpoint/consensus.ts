@@ -1,5 +1,6 @@
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
+import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTParameters } from '../bft/index.js';
 import type { Chain } from '../chain/chain.js';
 
@@ -13,12 +14,25 @@ const parametersToJSON = (p: BFTParameters) => ({
   validatorsHash: p.validatorsHash.toString('hex'),
 });
 
+/** Klayr's BFTParameterNotFoundError has no message; RPC clients get one that says what is missing. */
+const atHeight = <T>(height: number, read: () => T): T => {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof BFTParameterNotFoundError) throw new Error(`No BFT parameters apply at height ${height} (they start at the height after the genesis block)`);
+    throw e;
+  }
+};
+
 /** The consensus namespace: BFT heights and parameters from the committed engine state, as Klayr Core answers. */
 export const consensusEndpoints = (chain: Chain): Record<string, EndpointDefinition> => ({
   getBFTHeights: { handler: () => chain.bft.getBFTHeights(chain.engineView()) },
-  getBFTParameters: { params: heightParams, handler: ({ params }) => parametersToJSON(chain.bft.getBFTParameters(chain.engineView(), params.height as number)) },
+  getBFTParameters: {
+    params: heightParams,
+    handler: ({ params }) => atHeight(params.height as number, () => parametersToJSON(chain.bft.getBFTParameters(chain.engineView(), params.height as number))),
+  },
   getBFTParametersActiveValidators: {
     params: heightParams,
-    handler: ({ params }) => parametersToJSON(chain.bft.getBFTParametersActiveValidators(chain.engineView(), params.height as number)),
+    handler: ({ params }) => atHeight(params.height as number, () => parametersToJSON(chain.bft.getBFTParametersActiveValidators(chain.engineView(), params.height as number))),
   },
 });

@@ -2,11 +2,13 @@ import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { computeAssetRoot } from '../../lib/chain/block.js';
 import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
 import { prepareTransaction } from '../../lib/transaction/index.js';
-import type { PreparedTransaction } from '../../lib/transaction/index.js';
+import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
 import { merkleRoot } from '../../lib/tree/index.js';
 import type { BFTModule } from '../bft/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { StateDB } from '../state/state_db.js';
+import { SubStore } from '../state/substore.js';
+import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
 import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
 import { SignatureRecorder } from './deferred_signatures.js';
 import type { ExecutedBlock } from './executed_block.js';
@@ -31,6 +33,16 @@ export interface BlockExecutorOptions {
  */
 export class BlockExecutor {
   constructor(private readonly options: BlockExecutorOptions) {}
+
+  /** The aggregate signatures the transactions' execution will verify, from the committed state (to check them ahead in the `bls` pool). */
+  aggregateSignatureChecks(transactions: readonly TransactionObject[]): AggregateCheck[] {
+    const { stateDB, machine, chainID } = this.options;
+    const withChecks = machine.modules.filter((m) => m.transactionAggregateSignatures !== undefined);
+    if (withChecks.length === 0 || transactions.length === 0) return [];
+    const committed = stateDB.newOverlay();
+    const view = { store: (storePrefix: Buffer, substorePrefix: Buffer) => new SubStore(committed, storePrefix, substorePrefix) };
+    return transactions.flatMap((tx) => withChecks.flatMap((m) => m.transactionAggregateSignatures!(tx, view, chainID)));
+  }
 
   /** The modules' lifecycle the blocks run through (the generator asks it for block assets). */
   get machine(): StateMachine {

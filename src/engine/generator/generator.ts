@@ -14,6 +14,7 @@ import type { AggregateCommit } from '../../lib/chain/block.js';
 import type { BlockState } from '../state/state_db.js';
 import { createLocalBlsVerifier } from '../pools/bls_verifier.js';
 import type { BlsVerifier, PopItem } from '../pools/bls_verifier.js';
+import { prefetchAggregateSignatures } from '../pools/aggregate_prefetch.js';
 import { prefetchProofsOfPossession } from '../pools/pop_prefetch.js';
 import { createLocalSignatureVerifier } from '../pools/signature_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
@@ -183,14 +184,18 @@ export class Generator {
   }
 
   /**
-   * The candidates, their key registrations' proofs of possession checked in the verifier (the
-   * `bls` pool in a node) and remembered, so that executing them runs no pairing on this thread.
+   * The candidates, their key registrations' proofs of possession and the aggregate signatures
+   * they verify (certificates, mainchain registrations) checked in the verifier (the `bls` pool in
+   * a node) and remembered, so that executing them runs no pairing on this thread.
    */
   async #withProofsChecked(candidates: Iterable<TransactionObject | PreparedTransaction>): Promise<Iterable<TransactionObject | PreparedTransaction>> {
     const proofsOf = this.options.proofsOfPossession;
-    if (proofsOf === undefined) return candidates;
     const list = [...candidates];
-    await prefetchProofsOfPossession(list.flatMap((c) => proofsOf('transaction' in c ? c.transaction : c)), this.#bls);
+    const transactions = list.map((c) => ('transaction' in c ? c.transaction : c));
+    await Promise.all([
+      proofsOf === undefined ? undefined : prefetchProofsOfPossession(transactions.flatMap((tx) => proofsOf(tx)), this.#bls),
+      prefetchAggregateSignatures(this.options.executor.aggregateSignatureChecks(transactions), this.#bls),
+    ]);
     return list;
   }
 

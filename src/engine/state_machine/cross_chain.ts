@@ -29,6 +29,13 @@ export interface CrossChainMessageContext extends MethodContext {
   /** The cross-chain update transaction carrying the CCM (its relayer is `senderAddress`). */
   readonly transaction: { readonly senderAddress: Buffer; readonly fee: bigint; readonly params: Buffer };
   readonly ccm: CCMessage;
+  /**
+   * The CCU transaction's method context (Klayr's getMethodContext()): its events go to the
+   * transaction's event queue (topic 0x04 || transaction ID), not to the CCM's (0x05 || CCM ID).
+   * Klayr's token and fee hooks and the token's crossChainTransfer log through it. The
+   * interoperability module always provides it (optional only for contexts built in tests).
+   */
+  getMethodContext?(): MethodContext;
 }
 
 export interface BeforeCCMForwardingContext extends CrossChainMessageContext {

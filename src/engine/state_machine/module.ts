@@ -8,6 +8,7 @@ import type { Endpoints } from '../../lib/endpoint/definition.js';
 import type { EndpointMetadata, ModuleMetadata } from '../../lib/endpoint/metadata.js';
 import type { BinaryDB } from '../../storage/database.js';
 import type { OnionGenerator } from '../pools/onion_generator.js';
+import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
 import type { CrossChainCommand, CrossChainMethod } from './cross_chain.js';
 import type { EventQueue } from './event_queue.js';
 
@@ -154,6 +155,12 @@ export interface Module {
   genesisProofsOfPossession?(assets: readonly BlockAsset[]): { pk: Buffer; proof: Buffer }[];
   /** The BLS proofs of possession executing this transaction will check (checked ahead in the `bls` pool). */
   transactionProofsOfPossession?(tx: TransactionObject): { pk: Buffer; proof: Buffer }[];
+  /**
+   * The weighted aggregate BLS signatures executing this transaction will verify, computed from
+   * committed state (checked ahead in the `bls` pool; a check whose inputs changed by the time it
+   * runs is made on the spot).
+   */
+  transactionAggregateSignatures?(tx: TransactionObject, committed: StoreAccess, chainID: Buffer): AggregateCheck[];
   /** Block generation: the module's asset for the new block. */
   insertAssets?(ctx: InsertAssetsContext): void;
   verifyAssets?(ctx: BlockContext): void;

@@ -10,6 +10,7 @@ import type { NextValidatorsSlot } from './context.js';
 import { EVENT_TOPIC_AFTER_TRANSACTIONS, EVENT_TOPIC_BEFORE_TRANSACTIONS, EventQueue } from './event_queue.js';
 import { VERIFY_STATUS } from './module.js';
 import type { BlockContext, Command, CommandContext, InsertAssetsContext, Module, NextValidators, SignatureCheck, TransactionContext, VerifyStatus } from './module.js';
+import { StateMachinePanic } from './panic.js';
 
 export const EVENT_TOPIC_TRANSACTION_EXECUTION = Buffer.from([4]);
 export const EVENT_NAME_COMMAND_EXECUTION_RESULT = 'commandExecutionResult';
@@ -114,7 +115,8 @@ export class StateMachine {
     const commandState = state.snapshot();
     try {
       command.execute(this.#commandContext(ctx, command));
-    } catch {
+    } catch (error) {
+      if (error instanceof StateMachinePanic) throw error;
       events.restoreSnapshot(commandEvents);
       state.restoreSnapshot(commandState);
       result = EXECUTION_RESULT.FAIL;

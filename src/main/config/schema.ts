@@ -1,4 +1,5 @@
 import type { SchemaProperty } from '../../lib/codec/index.js';
+import { chainConnectorConfigSchema } from '../../plugins/chain_connector/config.js';
 
 const peer: SchemaProperty = {
   type: 'object',
@@ -109,6 +110,7 @@ export const applicationConfigSchema: SchemaProperty = {
       properties: { keys: { type: 'object', properties: { fromFile: { type: 'string' } } } },
     },
     modules: { type: 'object', propertyNames: { pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' }, additionalProperties: { type: 'object' } },
-    plugins: { type: 'object' },
+    // chainConnector: @klayr/chain-connector-plugin's configSchema; other plugins' settings are accepted as they are (and reported unused)
+    plugins: { type: 'object', properties: { chainConnector: chainConnectorConfigSchema } },
   },
 };

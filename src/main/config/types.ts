@@ -1,3 +1,4 @@
+import type { ChainConnectorConfig } from '../../plugins/chain_connector/config.js';
 export type RpcMode = 'ipc' | 'ws' | 'http';
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'none';
 
@@ -38,5 +39,6 @@ export interface ApplicationConfig {
   };
   generator?: { keys: { fromFile?: string } };
   modules: Record<string, Record<string, unknown>>;
-  plugins: Record<string, unknown>;
+  /** chainConnector: see src/plugins/chain_connector/config.ts (Klayr's names; its defaults apply when the plugin starts). */
+  plugins: Record<string, unknown> & { chainConnector?: Partial<ChainConnectorConfig> };
 }

@@ -20,8 +20,7 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
     if (set(network[key])) unused.push({ key: `network.${key}`, reason: NO_P2P });
   }
   if (network.port !== undefined && network.port !== defaultConfig().network.port) unused.push({ key: 'network.port', reason: NO_P2P });
-  for (const name of Object.keys(config.plugins)) unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs no plugins yet' });
-  if (config.system.backup.height > 0) unused.push({ key: 'system.backup.height', reason: 'Kestrel takes no state backups yet' });
+  for (const name of Object.keys(config.plugins)) if (name !== 'chainConnector') unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs only the chainConnector plugin' });
   if (config.legacy?.sync === true) unused.push({ key: 'legacy.sync', reason: 'Kestrel does not sync legacy blocks (it has no peer-to-peer networking yet)' });
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {

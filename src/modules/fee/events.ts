@@ -11,8 +11,8 @@ export const generatorFeeProcessedSchema = {
     generatorAmount: { dataType: 'uint64', fieldNumber: 4 },
   },
 } as const satisfies Schema;
-/** Logged for cross-chain message fees, which come with interoperability's commands. */
-const relayerFeeProcessedSchema = {
+/** Logged for each CCM applied, with what its fee paid the relayer and what was burnt. */
+export const relayerFeeProcessedSchema = {
   $id: '/fee/events/relayerFeeProcessed',
   type: 'object',
   required: ['ccmID', 'relayerAddress', 'burntAmount', 'relayerAmount'],

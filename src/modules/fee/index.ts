@@ -1,7 +1,9 @@
 import { compile } from '../../lib/codec/index.js';
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
+import type { CrossChainMethod, InteroperabilityMethod } from '../../engine/state_machine/cross_chain.js';
 import type { Module, TransactionContext } from '../../engine/state_machine/module.js';
 import type { TokenMethod } from '../token/method.js';
+import { feeCrossChainMethod } from './cc_method.js';
 import { FEE_CONFIG_KEYS } from './config.js';
 import type { FeeConfig } from './config.js';
 import { FEE_ENDPOINTS, feeEndpoints } from './endpoint.js';
@@ -16,6 +18,7 @@ const generatorFeeProcessed = compile<{ senderAddress: Buffer; generatorAddress:
  * The fee module: a transaction's fee is locked before its command runs; afterwards the part
  * above the minimum fee (less what the command paid, e.g. account initialization) goes to the
  * block generator, and the rest is burnt (or sent to the fee pool when one is configured).
+ * A CCM's fee goes the same way, to its relayer (cc_method.ts).
  */
 export class FeeModule implements Module {
   readonly name = MODULE_NAME;
@@ -23,10 +26,21 @@ export class FeeModule implements Module {
   readonly endpointDeclarations = FEE_ENDPOINTS;
   readonly configKeys = FEE_CONFIG_KEYS;
 
+  #crossChainMethod: CrossChainMethod | undefined;
+
   constructor(
     private readonly config: FeeConfig,
     private readonly token: TokenMethod,
   ) {}
+
+  /** Its hooks on CCMs (the relayer's fee), once it has the interoperability module's method. */
+  get crossChainMethod(): CrossChainMethod | undefined {
+    return this.#crossChainMethod;
+  }
+
+  setInteroperabilityMethod(method: InteroperabilityMethod): void {
+    this.#crossChainMethod = feeCrossChainMethod(MODULE_NAME, this.token, method, this.config.feePoolAddress);
+  }
 
   endpoints() {
     return feeEndpoints(this.config);

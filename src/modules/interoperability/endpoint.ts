@@ -3,13 +3,12 @@ import type { Endpoints } from '../../lib/endpoint/definition.js';
 import { validatorsHashInputSchema } from '../../lib/chain/validators_hash.js';
 import { booleanType, endpointSchema, hexOfLength, stringType } from '../../lib/endpoint/metadata.js';
 import { computeSubstorePrefix } from '../../lib/state/keys.js';
+import { CHAIN_REGISTRATION_FEE, MIN_RETURN_FEE_PER_BYTE } from './base/constants.js';
+import { invalidNameError, isValidName } from './base/utils.js';
 import { INTEROP_STORES, STORE_PREFIX } from './stores.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { ccmSchema, chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
-export const CHAIN_REGISTRATION_FEE = 1000000000n;
-export const MIN_RETURN_FEE_PER_BYTE = 1000n;
-const NAME = /^[a-z0-9!@$&_.]+$/;
 
 const store = (view: StoreAccess, name: keyof typeof INTEROP_STORES) => view.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
 const ownAccount = (view: StoreAccess) => {
@@ -116,7 +115,7 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
     params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 32 } } },
     handler: ({ params }) => {
       const name = params.name as string;
-      if (!NAME.test(name)) throw new Error('Invalid name property. It should contain only characters from the set [a-z0-9!@$&_.].');
+      if (!isValidName(name)) throw invalidNameError();
       return { result: !store(state(), 'registeredNames').has(Buffer.from(name, 'ascii')) };
     },
   },

@@ -6,10 +6,7 @@ const ccmField = { fieldNumber: 1, type: 'object', required: ccmSchema.required,
 const uint32 = (fieldNumber: number) => ({ dataType: 'uint32', fieldNumber }) as const;
 const root = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber, minLength: 32, maxLength: 32 }) as const;
 
-/**
- * The interoperability module's events in Klayr's registration order. The cross-chain commands
- * that log them are not built yet (a later capability); the schemas are published all the same.
- */
+/** The interoperability module's events in Klayr's registration order (base/event_log.ts logs them with Klayr's topics). */
 export const interoperabilityEventSchemas = {
   chainAccountUpdated: chainAccountSchema,
   ccmProcessed: { $id: '/interoperability/events/ccmProcessed', type: 'object', required: ['ccm', 'result', 'code'], properties: { ccm: ccmField, result: uint32(2), code: uint32(3) } },

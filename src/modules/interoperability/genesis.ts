@@ -2,26 +2,24 @@ import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema } from '../../lib/codec/index.js';
 import { computeValidatorsHash } from '../../lib/chain/validators_hash.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
+import { CHAIN_NAME_MAINCHAIN, CHAIN_STATUS, MAX_NUM_VALIDATORS, MAX_UINT64, MIN_RETURN_FEE_PER_BYTE } from './base/constants.js';
+import { getMainchainID, getTokenIDKLY, isValidName } from './base/utils.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import { tokenStore } from '../token/stores.js';
 import { interopStore, MODULE_NAME, outboxRootSchema } from './stores.js';
 import { chainAccountSchema, chainValidatorsSchema, channelDataSchema, genesisInteroperabilitySchema, ownChainAccountSchema, registeredNamesSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
-export const CHAIN_NAME_MAINCHAIN = 'klayr_mainchain';
-export const CHAIN_STATUS_TERMINATED = 2;
-const MAX_NUM_VALIDATORS = 199;
-const MIN_RETURN_FEE_PER_BYTE = 1000n;
-const MAX_UINT64 = 2n ** 64n - 1n;
-const VALID_NAME = /^[a-z0-9!@$&_.]+$/;
+export { CHAIN_NAME_MAINCHAIN };
+export const CHAIN_STATUS_TERMINATED = CHAIN_STATUS.TERMINATED;
 
 type Box = { appendPath: Buffer[]; size: number; root: Buffer };
-interface ChainInfo {
+export interface ChainInfo {
   chainID: Buffer;
   chainData: { name: string; lastCertificate: { height: number; timestamp: number; stateRoot: Buffer; validatorsHash: Buffer }; status: number };
   channelData: { inbox: Box; outbox: Box; partnerChainOutboxRoot: Buffer; messageFeeTokenID: Buffer; minReturnFeePerByte: bigint };
   chainValidators: { activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint };
 }
-interface GenesisInteroperability {
+export interface GenesisInteroperability {
   ownChainName: string;
   ownChainNonce: bigint;
   chainInfos: ChainInfo[];
@@ -31,28 +29,27 @@ interface GenesisInteroperability {
 
 const genesisCodec: CompiledSchema<GenesisInteroperability> = compile<GenesisInteroperability>(genesisInteroperabilitySchema);
 /** The mainchain's own chain ID: the network byte followed by zeros. */
-export const mainchainID = (chainID: Buffer): Buffer => Buffer.concat([chainID.subarray(0, 1), Buffer.alloc(3)]);
-/** The mainchain's KLY token: the network byte followed by zeros. */
-const tokenIDKLY = (chainID: Buffer): Buffer => Buffer.concat([chainID.subarray(0, 1), Buffer.alloc(7)]);
+export const mainchainID = getMainchainID;
+const tokenIDKLY = getTokenIDKLY;
 
-const unique = (items: readonly Buffer[]): boolean => new Set(items.map((b) => b.toString('hex'))).size === items.length;
-const ordered = (items: readonly Buffer[]): boolean => items.every((b, i) => i === 0 || Buffer.compare(items[i - 1]!, b) <= 0);
+export const unique = (items: readonly Buffer[]): boolean => new Set(items.map((b) => b.toString('hex'))).size === items.length;
+export const ordered = (items: readonly Buffer[]): boolean => items.every((b, i) => i === 0 || Buffer.compare(items[i - 1]!, b) <= 0);
 
-const checkChainID = (chainID: Buffer, mainchain: Buffer, prefix: string): void => {
+export const checkChainID = (chainID: Buffer, mainchain: Buffer, prefix: string): void => {
   if (chainID.equals(mainchain)) throw new Error(`${prefix}chainID must not be equal to ${mainchain.toString('hex')}.`);
   if (chainID[0] !== mainchain[0]) throw new Error(`${prefix}chainID[0] must be equal to ${mainchain[0]}.`);
 };
 
-const checkChainInfo = (ctx: GenesisContext, info: ChainInfo, terminated: GenesisInteroperability['terminatedStateAccounts']): void => {
-  const { chainData, channelData, chainValidators } = info;
-  if (chainData.lastCertificate.timestamp >= ctx.header.timestamp) throw new Error('chainData.lastCertificate.timestamp must be less than header.timestamp.');
-  if (!VALID_NAME.test(chainData.name)) throw new Error('Invalid chainData.name property. It should contain only characters from the set [a-z0-9!@$&_.].');
-  if (![0, 1, 2].includes(chainData.status)) throw new Error('chainData.status must be one of 0, 1, 2');
-  if (chainData.status === CHAIN_STATUS_TERMINATED && !terminated.some((a) => a.chainID.equals(info.chainID))) {
-    throw new Error('For each chainInfo with status terminated there should be a corresponding entry in terminatedStateAccounts.');
-  }
+/** Klayr's _verifyChannelData: message fees in KLY at the minimum return fee. */
+export const checkChannelData = (ctx: GenesisContext, info: ChainInfo): void => {
+  const { channelData } = info;
   if (!channelData.messageFeeTokenID.equals(tokenIDKLY(ctx.chainID))) throw new Error('channelData.messageFeeTokenID is not equal to Token.getTokenIDKLY().');
   if (channelData.minReturnFeePerByte !== MIN_RETURN_FEE_PER_BYTE) throw new Error(`channelData.minReturnFeePerByte is not equal to ${MIN_RETURN_FEE_PER_BYTE}.`);
+};
+
+/** Klayr's _verifyChainValidators. */
+export const checkChainValidators = (info: ChainInfo): void => {
+  const { chainData, chainValidators } = info;
   const { activeValidators, certificateThreshold } = chainValidators;
   if (activeValidators.length === 0 || activeValidators.length > MAX_NUM_VALIDATORS) throw new Error(`activeValidators must have at least 1 element and at most ${MAX_NUM_VALIDATORS} elements.`);
   const keys = activeValidators.map((v) => v.blsKey);
@@ -63,6 +60,18 @@ const checkChainInfo = (ctx: GenesisContext, info: ChainInfo, terminated: Genesi
   if (total > MAX_UINT64) throw new Error(`totalWeight has to be less than or equal to ${MAX_UINT64}.`);
   if (total / 3n + 1n > certificateThreshold || certificateThreshold > total) throw new Error('Invalid certificateThreshold input.');
   if (!chainData.lastCertificate.validatorsHash.equals(computeValidatorsHash(activeValidators, certificateThreshold))) throw new Error('Invalid validatorsHash from chainData.lastCertificate.');
+};
+
+const checkChainInfo = (ctx: GenesisContext, info: ChainInfo, terminated: GenesisInteroperability['terminatedStateAccounts']): void => {
+  const { chainData } = info;
+  if (chainData.lastCertificate.timestamp >= ctx.header.timestamp) throw new Error('chainData.lastCertificate.timestamp must be less than header.timestamp.');
+  if (!isValidName(chainData.name)) throw new Error('Invalid chainData.name property. It should contain only characters from the set [a-z0-9!@$&_.].');
+  if (![0, 1, 2].includes(chainData.status)) throw new Error('chainData.status must be one of 0, 1, 2');
+  if (chainData.status === CHAIN_STATUS_TERMINATED && !terminated.some((a) => a.chainID.equals(info.chainID))) {
+    throw new Error('For each chainInfo with status terminated there should be a corresponding entry in terminatedStateAccounts.');
+  }
+  checkChannelData(ctx, info);
+  checkChainValidators(info);
 };
 
 const checkAsset = (ctx: GenesisContext, g: GenesisInteroperability): void => {
@@ -98,7 +107,7 @@ const checkAsset = (ctx: GenesisContext, g: GenesisInteroperability): void => {
   }
 };
 
-const decode = (ctx: GenesisContext): GenesisInteroperability | undefined => {
+export const decodeInteroperabilityGenesis = (ctx: GenesisContext): GenesisInteroperability | undefined => {
   const bytes = ctx.asset(MODULE_NAME);
   if (bytes === undefined) return undefined;
   const genesis = genesisCodec.decode(bytes);
@@ -106,11 +115,8 @@ const decode = (ctx: GenesisContext): GenesisInteroperability | undefined => {
   return genesis;
 };
 
-/** The mainchain interoperability genesis: own chain account, registered sidechains with their channels and validators, terminated accounts, registered names. */
-export const initInteroperabilityGenesis = (ctx: GenesisContext): void => {
-  const g = decode(ctx);
-  if (g === undefined) return;
-  checkAsset(ctx, g);
+/** Klayr's processGenesisState: the own chain account, chain accounts with channels, validators and outbox roots, terminated accounts. */
+export const storeInteroperabilityGenesis = (ctx: GenesisContext, g: GenesisInteroperability): void => {
   if (g.ownChainName !== '') interopStore(ctx, 'ownChainAccount').setWithSchema(Buffer.alloc(0), { name: g.ownChainName, chainID: ctx.chainID, nonce: g.ownChainNonce }, ownChainAccountSchema);
   for (const info of g.chainInfos) {
     interopStore(ctx, 'chainAccount').setWithSchema(info.chainID, info.chainData, chainAccountSchema);
@@ -120,6 +126,14 @@ export const initInteroperabilityGenesis = (ctx: GenesisContext): void => {
   }
   for (const { chainID, terminatedStateAccount } of g.terminatedStateAccounts) interopStore(ctx, 'terminatedState').setWithSchema(chainID, terminatedStateAccount, terminatedStateSchema);
   for (const { chainID, terminatedOutboxAccount } of g.terminatedOutboxAccounts) interopStore(ctx, 'terminatedOutbox').setWithSchema(chainID, terminatedOutboxAccount, terminatedOutboxSchema);
+};
+
+/** The mainchain interoperability genesis: own chain account, registered sidechains with their channels and validators, terminated accounts, registered names. */
+export const initInteroperabilityGenesis = (ctx: GenesisContext): void => {
+  const g = decodeInteroperabilityGenesis(ctx);
+  if (g === undefined) return;
+  checkAsset(ctx, g);
+  storeInteroperabilityGenesis(ctx, g);
   const names = interopStore(ctx, 'registeredNames');
   for (const info of g.chainInfos) names.setWithSchema(Buffer.from(info.chainData.name, 'ascii'), { chainID: info.chainID }, registeredNamesSchema);
   names.setWithSchema(Buffer.from(CHAIN_NAME_MAINCHAIN, 'ascii'), { chainID: mainchainID(ctx.chainID) }, registeredNamesSchema);
@@ -127,7 +141,7 @@ export const initInteroperabilityGenesis = (ctx: GenesisContext): void => {
 
 /** Each registered sidechain whose message fees are in this chain's native token needs its escrow account. */
 export const finalizeInteroperabilityGenesis = (ctx: GenesisContext): void => {
-  const g = decode(ctx);
+  const g = decodeInteroperabilityGenesis(ctx);
   // Klayr's finalizeGenesisState decodes the asset unconditionally, so it cannot process a genesis block without one
   if (g === undefined) throw new Error('Genesis block has no interoperability asset, which the interoperability module requires.');
   for (const { chainID, channelData } of g.chainInfos) {

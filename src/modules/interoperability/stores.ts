@@ -1,12 +1,13 @@
 import type { Schema } from '../../lib/codec/index.js';
 import { computeSubstorePrefix } from '../../lib/state/keys.js';
+import { INTEROPERABILITY_MODULE_NAME, INTEROPERABILITY_STORE_PREFIX, INTEROPERABILITY_SUBSTORES } from '../../lib/interop/store_keys.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import { chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, registeredNamesSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
 
-export const MODULE_NAME = 'interoperability';
-/** Interoperability stores use sha256("interoperability")[0..4] with the top bit set (klayr-framework's STORE_PREFIX). */
-export const STORE_PREFIX = Buffer.from([0x83, 0xed, 0x0d, 0x25]);
-export const INTEROP_STORES = { outboxRoot: 0, chainAccount: 1, terminatedState: 3, channelData: 5, registeredNames: 7, chainValidators: 9, terminatedOutbox: 11, ownChainAccount: 13 } as const;
+/** The module name, store prefix (sha256("interoperability")[0..4] with the top bit set) and substore indices, shared with the chainConnector plugin. */
+export const MODULE_NAME = INTEROPERABILITY_MODULE_NAME;
+export const STORE_PREFIX = INTEROPERABILITY_STORE_PREFIX;
+export const INTEROP_STORES = INTEROPERABILITY_SUBSTORES;
 
 export const outboxRootSchema = { $id: '/modules/interoperability/outbox', type: 'object', required: ['root'], properties: { root: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 } } } as const satisfies Schema;
 

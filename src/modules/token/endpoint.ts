@@ -6,6 +6,7 @@ import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machi
 import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
 import { ADDRESS_LENGTH, ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
+import { isTokenSupported } from './supported_tokens.js';
 
 const address = { type: 'string', format: 'klayr32' } as const;
 const tokenID = hexBytes(TOKEN_ID_LENGTH);
@@ -18,14 +19,6 @@ export interface TokenEndpointConfig {
   userAccountInitializationFee: bigint;
   escrowAccountInitializationFee: bigint;
 }
-
-/** Whether a token ID is the chain's own or the mainchain's native token (always supported). */
-const isMainchainOrNative = (ownChainID: Buffer, id: Buffer): boolean => {
-  const chainID = id.subarray(0, CHAIN_ID_LENGTH);
-  if (chainID.equals(ownChainID)) return true;
-  const mainchain = Buffer.from([chainID[0]!, 0, 0, 0]);
-  return chainID[0] === ownChainID[0] && chainID.equals(mainchain) && id.equals(Buffer.concat([mainchain, Buffer.alloc(4)]));
-};
 
 /** The token namespace, answering as klayr-framework's TokenEndpoint. `state` gives a read view of committed state. */
 export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointConfig): Endpoints => ({
@@ -67,14 +60,7 @@ export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointCo
   },
   isSupported: {
     params: { type: 'object', required: ['tokenID'], properties: { tokenID } },
-    handler: ({ params }) => {
-      const id = Buffer.from(params.tokenID as string, 'hex');
-      if (isMainchainOrNative(config.chainID, id)) return { supported: true };
-      const supported = tokenStore(state(), 'supportedTokens');
-      if (supported.has(ALL_SUPPORTED_TOKENS_KEY)) return { supported: true };
-      const entry = supported.getWithSchema<{ supportedTokenIDs: Buffer[] }>(id.subarray(0, CHAIN_ID_LENGTH), supportedTokensStoreSchema);
-      return { supported: entry !== undefined && (entry.supportedTokenIDs.length === 0 || entry.supportedTokenIDs.some((t) => t.equals(id))) };
-    },
+    handler: ({ params }) => ({ supported: isTokenSupported(state(), config.chainID, Buffer.from(params.tokenID as string, 'hex')) }),
   },
   getEscrowedAmounts: {
     handler: () => ({

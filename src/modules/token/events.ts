@@ -14,7 +14,7 @@ const ccmID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 32, maxL
 
 const eventSchema = <P extends Record<string, SchemaProperty>>(id: string, properties: P) => ({ $id: `/token/events/${id}`, type: 'object', required: Object.keys(properties), properties }) as const satisfies Schema;
 
-/** Klayr's token events in its registration order, which system_getMetadata lists (the cross-chain ones come with interoperability). */
+/** Klayr's token events in its registration order, which system_getMetadata lists. */
 export const tokenEventSchemas = {
   transfer: eventSchema('transfer', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
   transferCrossChain: eventSchema('transferCrossChain', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), receivingChainID: chainID(5), result: result(6) }),
@@ -38,7 +38,18 @@ export const tokenEventSchemas = {
 };
 
 /** Klayr's token event result codes. */
-export const TOKEN_EVENT_RESULT = { SUCCESSFUL: 0, FAIL_INSUFFICIENT_BALANCE: 1, INSUFFICIENT_LOCKED_AMOUNT: 5, MINT_NOT_NATIVE_TOKEN: 8, MINT_MAXIMUM_SUPPLY: 9, TOKEN_NOT_INITIALIZED: 10 } as const;
+export const TOKEN_EVENT_RESULT = {
+  SUCCESSFUL: 0,
+  FAIL_INSUFFICIENT_BALANCE: 1,
+  TOKEN_NOT_SUPPORTED: 4,
+  INSUFFICIENT_LOCKED_AMOUNT: 5,
+  RECOVER_FAIL_INVALID_INPUTS: 6,
+  RECOVER_FAIL_INSUFFICIENT_ESCROW: 7,
+  MINT_NOT_NATIVE_TOKEN: 8,
+  MINT_MAXIMUM_SUPPLY: 9,
+  TOKEN_NOT_INITIALIZED: 10,
+  INSUFFICIENT_ESCROW_BALANCE: 13,
+} as const;
 
 type TokenEvent = keyof typeof tokenEventSchemas;
 const codecs = Object.fromEntries(Object.entries(tokenEventSchemas).map(([name, schema]) => [name, compile<Record<string, unknown>>(schema)])) as Record<TokenEvent, CompiledSchema<Record<string, unknown>>>;

@@ -1,35 +1,109 @@
 export type { TokenConfig } from './config.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
+import type { InteroperabilityMethod } from '../../engine/state_machine/cross_chain.js';
 import { payFee } from '../fee/method.js';
 import { logTokenEvent, TOKEN_EVENT_RESULT } from './events.js';
 import { normalizeUser } from './genesis.js';
+import { addEscrowAmount, getEscrowAmount, hasEscrowAccount, setEscrowAmount } from './escrow.js';
 import { supplyStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
-import { tokenStore, userKey } from './stores.js';
+import { CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
+import { isTokenSupported } from './supported_tokens.js';
 import type { TokenConfig } from './config.js';
 
 type Context = Pick<MethodContext, 'store' | 'events' | 'contextStore'>;
 
 const MAX_UINT64_EXCLUSIVE = 2n ** 64n;
 
-const getUser = (ctx: StoreAccess, address: Buffer, tokenID: Buffer): UserAccount | undefined =>
+export const getUser = (ctx: StoreAccess, address: Buffer, tokenID: Buffer): UserAccount | undefined =>
   tokenStore(ctx, 'user').getWithSchema<UserAccount>(userKey(address, tokenID), userStoreSchema);
 /** Klayr's UserStore.save: zero locks dropped, locks sorted by module. */
-const saveUser = (ctx: StoreAccess, address: Buffer, tokenID: Buffer, user: UserAccount): void =>
+export const saveUser = (ctx: StoreAccess, address: Buffer, tokenID: Buffer, user: UserAccount): void =>
   tokenStore(ctx, 'user').setWithSchema(userKey(address, tokenID), normalizeUser(user), userStoreSchema);
 
+/** What Klayr's stores throw (lisk-db's NotFoundError) when a method needs an account that is missing. */
+export const missingAccount = (address: Buffer, tokenID: Buffer): Error => new Error(`Token account of ${addressToKlayr32(address)} for ${tokenID.toString('hex')} does not exist.`);
 const insufficient = (address: Buffer, amount: bigint): Error => new Error(`Address ${addressToKlayr32(address)} does not have sufficient balance for amount ${amount.toString()}`);
 /** Klayr's InsufficientBalanceError message. */
-export const insufficientBalanceError = (address: Buffer, available: bigint, amount: bigint): Error =>
-  new Error(`${addressToKlayr32(address)} balance ${available.toString()} is not sufficient for ${amount.toString()}.`);
+export const insufficientBalanceError = (address: Buffer, available: bigint, amount: bigint, tokenID?: Buffer): Error =>
+  new Error(`${addressToKlayr32(address)} balance ${available.toString()}${tokenID === undefined ? '' : ` for ${tokenID.toString('hex')}`} is not sufficient for ${amount.toString()}.`);
 
 /** The token module's methods (Klayr's TokenMethod and InternalMethod) other modules call. */
 export class TokenMethod {
+  #interoperability: InteroperabilityMethod | undefined;
+
   constructor(readonly config: TokenConfig) {}
 
+  /** The interoperability module's method, which message fees and cross-chain transfers go through (set when the modules are assembled). */
+  setInteroperabilityMethod(method: InteroperabilityMethod): void {
+    this.#interoperability = method;
+  }
+
+  get interoperability(): InteroperabilityMethod {
+    if (this.#interoperability === undefined) throw new Error('The token module has no interoperability method.');
+    return this.#interoperability;
+  }
+
   isNativeToken(tokenID: Buffer): boolean {
-    return tokenID.subarray(0, 4).equals(this.config.ownChainID);
+    return tokenID.subarray(0, CHAIN_ID_LENGTH).equals(this.config.ownChainID);
+  }
+
+  /** The mainchain's KLY token: the network byte followed by zeros. */
+  getTokenIDKLY(): Buffer {
+    return Buffer.concat([this.config.ownChainID.subarray(0, 1), Buffer.alloc(TOKEN_ID_LENGTH - 1)]);
+  }
+
+  isTokenSupported(ctx: StoreAccess, tokenID: Buffer): boolean {
+    return isTokenSupported(ctx, this.config.ownChainID, tokenID);
+  }
+
+  escrowSubstoreExists(ctx: StoreAccess, escrowChainID: Buffer, tokenID: Buffer): boolean {
+    return hasEscrowAccount(ctx, escrowChainID, tokenID);
+  }
+
+  getEscrowedAmount(ctx: StoreAccess, escrowChainID: Buffer, tokenID: Buffer): bigint {
+    if (!this.isNativeToken(tokenID)) throw new Error('Only native token can have escrow amount.');
+    if (this.config.ownChainID.equals(escrowChainID)) throw new Error('Escrow is not defined for own chain.');
+    return getEscrowAmount(ctx, escrowChainID, tokenID) ?? 0n;
+  }
+
+  /** Creates the escrow account of a native token for another chain, paying its initialization fee out of the fee at hand. */
+  initializeEscrowAccount(ctx: Context, escrowChainID: Buffer, tokenID: Buffer): void {
+    if (!this.isNativeToken(tokenID)) throw new Error(`TokenID ${tokenID.toString('hex')} is not native token.`);
+    if (this.config.ownChainID.equals(escrowChainID)) throw new Error(`Can not initialize escrow account for own chain, ${escrowChainID.toString('hex')}`);
+    if (hasEscrowAccount(ctx, escrowChainID, tokenID)) return;
+    this.createEscrowAccount(ctx, escrowChainID, tokenID);
+  }
+
+  /** Klayr's InternalMethod.initializeEscrowAccount: no checks. */
+  createEscrowAccount(ctx: Context, escrowChainID: Buffer, tokenID: Buffer): void {
+    const initializationFee = this.config.escrowAccountInitializationFee;
+    payFee(ctx, initializationFee);
+    setEscrowAmount(ctx, escrowChainID, tokenID, 0n);
+    logTokenEvent(ctx, 'initializeEscrowAccount', { chainID: escrowChainID, tokenID, initializationFee }, [escrowChainID]);
+  }
+
+  /** Takes a CCM's fee from the sender in the channel's message fee token, escrowing it when the token is native. */
+  payMessageFee(ctx: MethodContext, payFromAddress: Buffer, receivingChainID: Buffer, fee: bigint): void {
+    if (fee < 0n) throw new Error('Invalid Message Fee');
+    const messageFeeTokenID = this.interoperability.getMessageFeeTokenID(ctx, receivingChainID);
+    const account = getUser(ctx, payFromAddress, messageFeeTokenID);
+    if (account === undefined) throw missingAccount(payFromAddress, messageFeeTokenID);
+    if (account.availableBalance < fee) {
+      throw new Error(`Address ${addressToKlayr32(payFromAddress)} does not have sufficient balance ${account.availableBalance.toString()} to pay ${fee.toString()}`);
+    }
+    account.availableBalance -= fee;
+    saveUser(ctx, payFromAddress, messageFeeTokenID, account);
+    if (this.isNativeToken(messageFeeTokenID)) addEscrowAmount(ctx, receivingChainID, messageFeeTokenID, fee);
+  }
+
+  /** Klayr's UserStore.addAvailableBalance: the account must exist; stored as read (no lock normalization). */
+  addAvailableBalance(ctx: StoreAccess, address: Buffer, tokenID: Buffer, amount: bigint): void {
+    const user = getUser(ctx, address, tokenID);
+    if (user === undefined) throw missingAccount(address, tokenID);
+    user.availableBalance += amount;
+    tokenStore(ctx, 'user').setWithSchema(userKey(address, tokenID), user, userStoreSchema);
   }
 
   userSubstoreExists(ctx: StoreAccess, address: Buffer, tokenID: Buffer): boolean {
@@ -40,13 +114,14 @@ export class TokenMethod {
     return getUser(ctx, address, tokenID)?.availableBalance ?? 0n;
   }
 
-  /** Creates an empty account, paying the initialization fee out of the transaction's fee. */
+  /** Creates an empty account, paying the initialization fee out of the fee at hand (the transaction's or the CCM's). */
   initializeUserAccount(ctx: Context, address: Buffer, tokenID: Buffer): void {
     if (this.userSubstoreExists(ctx, address, tokenID)) return;
-    this.#createUserAccount(ctx, address, tokenID);
+    this.createUserAccount(ctx, address, tokenID);
   }
 
-  #createUserAccount(ctx: Context, address: Buffer, tokenID: Buffer): void {
+  /** Klayr's InternalMethod.initializeUserAccount: no existence check. */
+  createUserAccount(ctx: Context, address: Buffer, tokenID: Buffer): void {
     const initializationFee = this.config.userAccountInitializationFee;
     payFee(ctx, initializationFee);
     saveUser(ctx, address, tokenID, { availableBalance: 0n, lockedBalances: [] });
@@ -61,7 +136,7 @@ export class TokenMethod {
       logTokenEvent(ctx, 'transfer', data, [senderAddress, recipientAddress], TOKEN_EVENT_RESULT.FAIL_INSUFFICIENT_BALANCE);
       throw sender === undefined ? new Error(`Token account for ${addressToKlayr32(senderAddress)} does not exist.`) : insufficient(senderAddress, amount);
     }
-    if (!this.userSubstoreExists(ctx, recipientAddress, tokenID)) this.#createUserAccount(ctx, recipientAddress, tokenID);
+    if (!this.userSubstoreExists(ctx, recipientAddress, tokenID)) this.createUserAccount(ctx, recipientAddress, tokenID);
     this.internalTransfer(ctx, senderAddress, recipientAddress, tokenID, amount);
   }
 
@@ -92,7 +167,7 @@ export class TokenMethod {
     const tooMuch = `TokenID: ${tokenID.toString('hex')} with ${amount.toString()} exceeds maximum range allowed.`;
     if (supply.totalSupply + amount >= MAX_UINT64_EXCLUSIVE) fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
     if (this.getAvailableBalance(ctx, address, tokenID) + amount >= MAX_UINT64_EXCLUSIVE) fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
-    if (!this.userSubstoreExists(ctx, address, tokenID)) this.#createUserAccount(ctx, address, tokenID);
+    if (!this.userSubstoreExists(ctx, address, tokenID)) this.createUserAccount(ctx, address, tokenID);
     const user = getUser(ctx, address, tokenID)!;
     user.availableBalance += amount;
     saveUser(ctx, address, tokenID, user);

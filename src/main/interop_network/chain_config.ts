@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { outboxRootStateTreeKey } from '../../lib/interop/store_keys.js';
+import { dataPathConfigFile } from '../config/data_path_config.js';
+import { networkDir } from '../config/networks.js';
+import { MAINCHAIN_ID, SIDECHAIN_GENESIS_FILE, SIDECHAIN_ID, SIDECHAIN_TOKEN_ID, SIDECHAIN_VALIDATORS } from './constants.js';
+
+/** A config as the JSON file it is (edited key by key, the rest kept as the user left it). */
+type JSONConfig = Record<string, any>;
+
+export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws`;
+
+/**
+ * `plugins.chainConnector` of one chain (Klayr's key names): it relays this chain's CCMs to the
+ * receiving chain, signing with the relayer key that the chainConnector_authorize password opens.
+ * The receiving chain's URL is set on every start, from the ports of that run.
+ */
+export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONConfig => ({ receivingChainID, encryptedPrivateKey });
+
+/**
+ * Endpoints served: every namespace, and chainConnector, which a plugin serves only where it is
+ * listed by name (`network:interop` authorizes it over RPC).
+ */
+const ALLOWED_METHODS = ['*', 'chainConnector'];
+
+/** Klayr's PoS defaults (blocks) of the two windows whose bounds depend on the block time. */
+const POS_WINDOW_DEFAULTS = { failSafeInactiveWindow: 120960, punishmentWindowSelfStaking: 725760 };
+
+/**
+ * Klayr's PoS module bounds these windows by 5 and 365 days of blocks at the chain's block time
+ * (PoSModule._getConfigSchema): its defaults are too short below 4-second blocks and too long
+ * above 43-second ones. A default out of bounds is set to the nearest bound; the others are left out.
+ */
+export const posWindows = (blockTime: number): Partial<typeof POS_WINDOW_DEFAULTS> => {
+  const blocksPerDay = (24 * 60 * 60) / blockTime;
+  const [minimum, maximum] = [Math.floor(5 * blocksPerDay), Math.floor(365 * blocksPerDay)];
+  return Object.fromEntries(
+    Object.entries(POS_WINDOW_DEFAULTS)
+      .filter(([, blocks]) => blocks < minimum || blocks > maximum)
+      .map(([key, blocks]) => [key, Math.min(Math.max(blocks, minimum), maximum)]),
+  );
+};
+
+/** The devnet's config with this network's block time, the chainConnector plugin and its endpoints. */
+export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
+  ...devnet,
+  rpc: { ...devnet.rpc, allowedMethods: ALLOWED_METHODS },
+  genesis: { ...devnet.genesis, blockTime },
+  modules: { ...devnet.modules, pos: { ...devnet.modules.pos, ...posWindows(blockTime) } },
+  plugins: { ...devnet.plugins, chainConnector: connector },
+});
+
+/**
+ * The sidechain's config, the devnet's with: its chain ID, its token as fee, reward and PoS token,
+ * its validators all active (no standby slots), the state proof its chainConnector needs (the
+ * outbox root of its channel to the mainchain, as the devnet keeps the sidechain's), its own
+ * genesis block and keys under its data path.
+ */
+export const sidechainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
+  ...devnet,
+  system: { ...devnet.system, inclusionProofKeys: [outboxRootStateTreeKey(Buffer.from(MAINCHAIN_ID, 'hex')).toString('hex')] },
+  rpc: { ...devnet.rpc, allowedMethods: ALLOWED_METHODS },
+  genesis: { ...devnet.genesis, chainID: SIDECHAIN_ID, blockTime, block: { fromFile: `./config/${SIDECHAIN_GENESIS_FILE}.blob` } },
+  generator: { keys: { fromFile: './config/dev-validators.json' } },
+  modules: {
+    dynamicReward: { ...devnet.modules.dynamicReward, tokenID: SIDECHAIN_TOKEN_ID },
+    fee: { feeTokenID: SIDECHAIN_TOKEN_ID },
+    pos: { ...devnet.modules.pos, ...posWindows(blockTime), posTokenID: SIDECHAIN_TOKEN_ID, numberActiveValidators: SIDECHAIN_VALIDATORS, numberStandbyValidators: 0 },
+  },
+  plugins: { chainConnector: connector },
+});
+
+export const readDevnetConfig = (): JSONConfig => JSON.parse(readFileSync(join(networkDir('devnet'), 'config.json'), 'utf8')) as JSONConfig;
+
+export const readSavedConfig = (dataPath: string): JSONConfig => JSON.parse(readFileSync(dataPathConfigFile(dataPath), 'utf8')) as JSONConfig;
+
+export const writeSavedConfig = (dataPath: string, config: JSONConfig): void => writeFileSync(dataPathConfigFile(dataPath), `${JSON.stringify(config, null, '\t')}\n`);
+
+/** This run's ports: the chain's own RPC port and its chainConnector's receiving chain URL, in its saved config. */
+export const setPorts = (dataPath: string, ownPort: number, receivingPort: number): void => {
+  const config = readSavedConfig(dataPath);
+  config.rpc = { ...config.rpc, port: ownPort };
+  config.plugins = { ...config.plugins, chainConnector: { ...config.plugins?.chainConnector, receivingChainWsURL: rpcWsURL(receivingPort) } };
+  writeSavedConfig(dataPath, config);
+};

@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import type { Block } from '../lib/chain/block.js';
+import type { BlockEvent } from '../lib/chain/events.js';
+import type { Chain } from '../engine/chain/chain.js';
+import type { CCUBuilder } from '../engine/pools/ccu_builder.js';
+import { connectIPC, connectWS } from '../rpc/client.js';
+import type { RPCMetrics } from '../rpc/metrics.js';
+import type { EndpointRegistry } from '../rpc/registry.js';
+import { PluginHost } from '../plugins/host.js';
+import type { OwnChainView, Plugin } from '../plugins/types.js';
+import { ChainConnectorPlugin, CHAIN_CONNECTOR_NAME } from '../plugins/chain_connector/index.js';
+import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
+import type { ApplicationConfig } from './config/types.js';
+
+/** The plugins a config enables: chainConnector when plugins.chainConnector is set (also by --enable-chain-connector-plugin). */
+export const enabledPlugins = (config: ApplicationConfig): Plugin[] => (config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : []);
+
+/** What a plugin may read of the node's chain, in process: BFT state, own endpoints, the `ccu` pool. */
+export const ownChainView = (config: ApplicationConfig, chain: Chain, registry: EndpointRegistry, ccuBuilder: CCUBuilder): OwnChainView => ({
+  chainID: Buffer.from(config.genesis.chainID, 'hex'),
+  dataPath: config.system.dataPath,
+  // Kestrel has no peer-to-peer sync: a running node is never syncing
+  syncing: () => false,
+  bftHeights: () => chain.bft.getBFTHeights(chain.engineView()),
+  activeValidatorsAt: (height) => chain.bft.getBFTParametersActiveValidators(chain.engineView(), height),
+  invoke: async (method, params = {}) => {
+    const endpoint = registry.get(method);
+    if (endpoint === undefined) throw new Error(`Method ${method} is not registered on this node`);
+    return endpoint.handler({ params, transport: 'ipc' });
+  },
+  ccuBuilder,
+});
+
+/** The node's plugin host with the plugins its config enables, started (their endpoints registered, the `ccu` pool on /metrics); undefined when none is. */
+export const startPlugins = async (config: ApplicationConfig, chain: Chain, registry: EndpointRegistry, logger: Logger, metrics?: RPCMetrics): Promise<NodePlugins | undefined> => {
+  const plugins = enabledPlugins(config);
+  if (plugins.length === 0) return undefined;
+  const ccuBuilder = createPooledCCUBuilder(1);
+  metrics?.watchPool('ccu', () => ccuBuilder.stats());
+  const host = new PluginHost({
+    dataPath: config.system.dataPath,
+    chain: ownChainView(config, chain, registry, ccuBuilder),
+    logger,
+    registerEndpoints: (namespace, endpoints) => registry.registerNamespace(namespace, endpoints),
+    connect: ({ wsURL, ipcPath }) => (wsURL !== undefined ? connectWS(wsURL) : connectIPC(ipcPath!)),
+    configOf: (name) => config.plugins[name],
+  });
+  try {
+    for (const plugin of plugins) await host.start(plugin);
+  } catch (error) {
+    await host.stop();
+    await ccuBuilder.close();
+    throw error;
+  }
+  return new NodePlugins(host, ccuBuilder);
+};
+
+/** The node's side of its plugins: committed and deleted blocks in, stop. */
+export class NodePlugins {
+  constructor(
+    readonly host: PluginHost,
+    private readonly ccuBuilder: CCUBuilder,
+  ) {}
+
+  blockCommitted({ block, events }: { block: Block; events: readonly BlockEvent[] }): void {
+    this.host.blockCommitted({ header: block.header, events, assets: block.assets });
+  }
+
+  blockDeleted(block: Block): void {
+    this.host.blockDeleted(block.header);
+  }
+
+  async stop(): Promise<void> {
+    await this.host.stop();
+    await this.ccuBuilder.close();
+  }
+}
