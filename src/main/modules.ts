@@ -33,18 +33,19 @@ const interoperableModules = <I extends MainchainInteroperabilityModule | Sidech
 };
 
 /**
- * Klayr Core's mainchain modules in its registration order (auth, validators, token, fee,
- * interoperability, pos, random, dynamicReward, legacy), which is the order their hooks run in,
- * each built with its modules.<name> config. The validators module has no hooks (other modules
- * call its methods) but is registered.
+ * Klayr's default application's modules in its registration order (auth, validators, token, fee,
+ * interoperability, pos, random, dynamicReward, then Klayr Core's legacy on a mainchain), which is
+ * the order their hooks run in, each built with its modules.<name> config. The validators module
+ * has no hooks (other modules call its methods) but is registered.
  */
-export const mainchainModules = (config: ApplicationConfig): Module[] => {
+const defaultModules = (config: ApplicationConfig, mainchain: boolean): Module[] => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const { blockTime } = config.genesis;
   const settings = config.modules;
   const token = new TokenMethod(tokenConfig(chainID, settings.token));
   const pos = posConfig(chainID, settings.pos);
-  const { tokenModule, feeModule, interoperability } = interoperableModules(new MainchainInteroperabilityModule(), token, config, chainID);
+  const interop = mainchain ? new MainchainInteroperabilityModule() : new SidechainInteroperabilityModule();
+  const { tokenModule, feeModule, interoperability } = interoperableModules(interop, token, config, chainID);
   return [
     new AuthModule(),
     new ValidatorsModule(),
@@ -54,32 +55,15 @@ export const mainchainModules = (config: ApplicationConfig): Module[] => {
     new PoSModule(pos, blockTime, token),
     new RandomModule(),
     new DynamicRewardModule({ config: rewardConfig(chainID, settings.dynamicReward), pos, token, blockTime }),
-    new LegacyModule({ token, pos, chainID }),
+    ...(mainchain ? [new LegacyModule({ token, pos, chainID })] : []),
   ];
 };
 
-/**
- * Klayr's sidechain application (Application.defaultApplication without `mainchain`): auth,
- * validators, token, fee, sidechain interoperability, pos, random, dynamicReward.
- */
-export const sidechainModules = (config: ApplicationConfig): Module[] => {
-  const chainID = Buffer.from(config.genesis.chainID, 'hex');
-  const { blockTime } = config.genesis;
-  const settings = config.modules;
-  const token = new TokenMethod(tokenConfig(chainID, settings.token));
-  const pos = posConfig(chainID, settings.pos);
-  const { tokenModule, feeModule, interoperability } = interoperableModules(new SidechainInteroperabilityModule(), token, config, chainID);
-  return [
-    new AuthModule(),
-    new ValidatorsModule(),
-    tokenModule,
-    feeModule,
-    interoperability,
-    new PoSModule(pos, blockTime, token),
-    new RandomModule(),
-    new DynamicRewardModule({ config: rewardConfig(chainID, settings.dynamicReward), pos, token, blockTime }),
-  ];
-};
+/** Klayr Core's mainchain modules. */
+export const mainchainModules = (config: ApplicationConfig): Module[] => defaultModules(config, true);
+
+/** Klayr's sidechain application (Application.defaultApplication without `mainchain`): no legacy module. */
+export const sidechainModules = (config: ApplicationConfig): Module[] => defaultModules(config, false);
 
 /** A network's mainchain has chain ID `xx000000`; any other chain runs the sidechain modules. */
 export const isMainchainID = (chainID: Buffer): boolean => chainID.subarray(1).equals(Buffer.alloc(3));

@@ -2,7 +2,6 @@
 // ID of the devnet's network, with an empty interoperability asset (a sidechain that has not
 // registered the mainchain yet), executed by klayr-framework's modules with the sidechain
 // interoperability module, wired as Klayr's application wires a sidechain.
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Block } from '../../src/lib/chain/block.js';
 import { encodeBlock } from '../../src/lib/chain/block.js';
@@ -12,15 +11,9 @@ import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
 import { devnetFile } from './devnet.js';
 import { devnetGenesis } from './genesis_compare.js';
-import { klayrChain } from './klayr.js';
-import { MemoryStateReadWriter } from './klayr_genesis.js';
+import { runKlayrApplicationGenesis } from './klayr_genesis.js';
 import type { KlayrGenesisResult } from './klayr_genesis.js';
 
-const require = createRequire(import.meta.url);
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
-const silent: any = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined, level: () => 'none' };
-silent.child = () => silent;
 
 /**
  * The devnet genesis block as a sidechain's: an empty interoperability asset (before it registers
@@ -38,47 +31,5 @@ export const sidechainGenesisBlock = (): Block => {
 export const runKlayrSidechainGenesis = async (chainID: Buffer, block: Block = sidechainGenesisBlock()): Promise<KlayrGenesisResult> => {
   const config = JSON.parse(readFileSync(devnetFile('config.json'), 'utf8'));
   config.genesis.chainID = chainID.toString('hex');
-  const auth = new (fw('modules/auth').AuthModule)();
-  const token = new (fw('modules/token').TokenModule)();
-  const fee = new (fw('modules/fee').FeeModule)();
-  const dynamicReward = new (fw('modules/dynamic_reward').DynamicRewardModule)();
-  const random = new (fw('modules/random').RandomModule)();
-  const validators = new (fw('modules/validators').ValidatorsModule)();
-  const pos = new (fw('modules/pos').PoSModule)();
-  const interop = new (fw('modules/interoperability').SidechainInteroperabilityModule)();
-  interop.addDependencies(validators.method, token.method);
-  fee.addDependencies(token.method, interop.method);
-  dynamicReward.addDependencies(token.method, random.method, validators.method, pos.method);
-  pos.addDependencies(random.method, validators.method, token.method, fee.method);
-  token.addDependencies(interop.method, fee.method);
-  interop.registerInteroperableModule(token);
-  interop.registerInteroperableModule(fee);
-
-  const { StateMachine, GenesisBlockContext, EventQueue } = fw('state_machine');
-  const { PrefixedStateReadWriter } = fw('state_machine/prefixed_state_read_writer');
-  const machine = new StateMachine();
-  for (const m of [auth, validators, token, fee, interop, pos, random, dynamicReward]) machine.registerModule(m);
-  const genesisConfig = { ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis, ...config.genesis };
-  await machine.init(silent, genesisConfig, config.modules);
-
-  const klayrBlock = klayrChain.Block.fromBytes(encodeBlock(block));
-  const store = new MemoryStateReadWriter();
-  const ctx = new GenesisBlockContext({ eventQueue: new EventQueue(klayrBlock.header.height), header: klayrBlock.header, logger: silent, stateStore: new PrefixedStateReadWriter(store), assets: klayrBlock.assets, chainID });
-  await machine.executeGenesisBlock(ctx);
-  return {
-    entries: [...store.data].map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value })).sort((a, b) => Buffer.compare(a.key, b.key)),
-    events: ctx.eventQueue.getEvents().map((e: any, index: number) => ({ ...e.toObject(), index })),
-    nextValidators: ctx.nextValidators.validators,
-    certificateThreshold: ctx.nextValidators.certificateThreshold,
-    precommitThreshold: ctx.nextValidators.precommitThreshold,
-    modules: { auth, token, fee, dynamicReward, random, validators, pos, interoperability: interop },
-    machine,
-    store,
-    chainID,
-    endpointContext: (params) => {
-      const prefixed = new PrefixedStateReadWriter(store);
-      return { params, chainID, logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height: 0, timestamp: 0, aggregateCommit: { height: 0 } } };
-    },
-  };
+  return runKlayrApplicationGenesis(config, encodeBlock(block), false);
 };
-/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -69,9 +69,13 @@ export interface KlayrGenesisResult {
   endpointContext: (params: Record<string, unknown>, height?: number) => any;
 }
 
-export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob')), moduleOverrides: Record<string, Record<string, unknown>> = {}): Promise<KlayrGenesisResult> => {
-  const config = JSON.parse(readFileSync(devnetFile('config.json'), 'utf8'));
-  for (const [name, values] of Object.entries(moduleOverrides)) config.modules[name] = { ...config.modules[name], ...values };
+/**
+ * klayr-framework's default application (Application.defaultApplication: the mainchain set, or the
+ * sidechain set with SidechainInteroperabilityModule) wired as Klayr wires it, run over a genesis
+ * block with a Klayr config (its genesis and modules sections).
+ */
+export const runKlayrApplicationGenesis = async (config: any, blob: Buffer, mainchain: boolean): Promise<KlayrGenesisResult> => {
+  const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const auth = new (fw('modules/auth').AuthModule)();
   const token = new (fw('modules/token').TokenModule)();
   const fee = new (fw('modules/fee').FeeModule)();
@@ -79,8 +83,9 @@ export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('ge
   const random = new (fw('modules/random').RandomModule)();
   const validators = new (fw('modules/validators').ValidatorsModule)();
   const pos = new (fw('modules/pos').PoSModule)();
-  const interop = new (fw('modules/interoperability').MainchainInteroperabilityModule)();
-  interop.addDependencies(token.method, fee.method);
+  const interop = mainchain ? new (fw('modules/interoperability').MainchainInteroperabilityModule)() : new (fw('modules/interoperability').SidechainInteroperabilityModule)();
+  if (mainchain) interop.addDependencies(token.method, fee.method);
+  else interop.addDependencies(validators.method, token.method);
   fee.addDependencies(token.method, interop.method);
   dynamicReward.addDependencies(token.method, random.method, validators.method, pos.method);
   pos.addDependencies(random.method, validators.method, token.method, fee.method);
@@ -103,7 +108,7 @@ export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('ge
     logger: silent,
     stateStore: new PrefixedStateReadWriter(store),
     assets: block.assets,
-    chainID: Buffer.from(config.genesis.chainID, 'hex'),
+    chainID,
   });
   await machine.executeGenesisBlock(ctx);
   const events = ctx.eventQueue.getEvents().map((e: any, index: number) => ({ ...e.toObject(), index }));
@@ -116,11 +121,18 @@ export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('ge
     modules: { auth, token, fee, dynamicReward, random, validators, pos, interoperability: interop },
     machine,
     store,
-    chainID: Buffer.from(config.genesis.chainID, 'hex'),
+    chainID,
     endpointContext: (params, height = 0) => {
       const prefixed = new PrefixedStateReadWriter(store);
-      return { params, chainID: Buffer.from(config.genesis.chainID, 'hex'), logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height, timestamp: 0, aggregateCommit: { height: 0 } } };
+      return { params, chainID, logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height, timestamp: 0, aggregateCommit: { height: 0 } } };
     },
   };
+};
+
+/** Klayr Core's mainchain over a genesis block (the devnet's unless given), with the devnet's config and module overrides. */
+export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob')), moduleOverrides: Record<string, Record<string, unknown>> = {}): Promise<KlayrGenesisResult> => {
+  const config = JSON.parse(readFileSync(devnetFile('config.json'), 'utf8'));
+  for (const [name, values] of Object.entries(moduleOverrides)) config.modules[name] = { ...config.modules[name], ...values };
+  return runKlayrApplicationGenesis(config, blob, true);
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -3,7 +3,7 @@ import { blsSignData, createAggSig, MESSAGE_TAG_CHAIN_REG } from '../../lib/cryp
 import { registrationSignatureMessageSchema } from '../../lib/interop/ccm_params.js';
 import { computeMinFee, signTransaction } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
-import { mainchainRegParamsSchema, sidechainRegParamsSchema } from './registration_schemas.js';
+import { mainchainRegParamsSchema, sidechainRegParamsSchema } from '../../modules/interoperability/base/command_schemas.js';
 
 /** Klayr's CHAIN_REGISTRATION_FEE (10 KLY), which registerSidechain takes on top of the size fee. */
 export const CHAIN_REGISTRATION_FEE = 1_000_000_000n;
