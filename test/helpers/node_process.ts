@@ -16,10 +16,13 @@ export interface NodeProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Klayr's PoS windows at 3-second blocks: at least 5 days of blocks (its defaults are meant for 10-second blocks). */
+export const FAST_POS_WINDOWS = { failSafeInactiveWindow: 144000 };
+
 /** A config file for a faster devnet: 3-second blocks, the shortest Klayr's config schema allows. */
 export const fastDevnetConfig = (): string => {
   const file = join(mkdtempSync(join(tmpdir(), 'kestrel-fast-')), 'config.json');
-  writeFileSync(file, JSON.stringify({ genesis: { blockTime: 3 } }));
+  writeFileSync(file, JSON.stringify({ genesis: { blockTime: 3 }, modules: { pos: FAST_POS_WINDOWS } }));
   return file;
 };
 

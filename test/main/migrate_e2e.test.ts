@@ -21,7 +21,7 @@ import { openBackup } from '../../src/storage/backup.js';
 import { connectIPC } from '../../src/rpc/client.js';
 import { runCLI } from '../helpers/cli.js';
 import { devValidators } from '../helpers/devnet.js';
-import { startNodeProcess, waitUntil } from '../helpers/node_process.js';
+import { FAST_POS_WINDOWS, startNodeProcess, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 import { account, funder, KLY, registerMultisignatureTx, stakeTx, transferTx } from '../migration/old_chain.js';
@@ -56,7 +56,7 @@ describe('kestrel migrate, end to end: old devnet A -> snapshot -> successor gen
     // A: the fast devnet with the backup height set
     const aPath = tempDataPath();
     const aConfigFile = join(tempDataPath(), 'old.json');
-    writeFileSync(aConfigFile, JSON.stringify({ genesis: { blockTime: 3 }, system: { backup: { height: SNAPSHOT_HEIGHT } } }));
+    writeFileSync(aConfigFile, JSON.stringify({ genesis: { blockTime: 3 }, modules: { pos: FAST_POS_WINDOWS }, system: { backup: { height: SNAPSHOT_HEIGHT } } }));
     const a = new KestrelNode(loadConfig({ dataPath: aPath, config: aConfigFile, apiPort: await freePort() }), pino({ level: 'silent' }));
     await a.start();
     const callA = async (method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> => (await a.registry.get(method)!.handler({ params, transport: 'ipc' })) as Record<string, unknown>;

@@ -8,7 +8,7 @@ import { dataPathConfigFile, installNetworkConfig, loadConfig, unusedConfigKeys 
 import { settingsOverwrittenByNetwork } from '../../src/main/config/overwritten_settings.js';
 import { readBackupManifest } from '../../src/storage/backup.js';
 import { runCLI } from '../helpers/cli.js';
-import { startNodeProcess, waitUntil } from '../helpers/node_process.js';
+import { FAST_POS_WINDOWS, startNodeProcess, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -116,7 +116,7 @@ describe('kestrel start --overwrite-config', () => {
 describe('the spec\'s step: set system.backup.height, restart with --overwrite-config', () => {
   it('kestrel start -c <file with the height> --overwrite-config backs up that height', { timeout: 120_000 }, async () => {
     const dataPath = savedWithBackupHeight(500);
-    const file = configFile({ genesis: { blockTime: 3 }, system: { backup: { height: 1 } } });
+    const file = configFile({ genesis: { blockTime: 3 }, modules: { pos: FAST_POS_WINDOWS }, system: { backup: { height: 1 } } });
     const node = startNodeProcess(dataPath, await freePort(), '-c', file, '--overwrite-config', '--log-format', 'json');
     try {
       await waitUntil('the backup of height 1', async () => readBackupManifest(dataPath)?.height === 1, 90_000);

@@ -86,7 +86,7 @@ export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
   const layered = mergeConfig(defaultConfig(), base, file === undefined ? undefined : resolveFiles(file.config, file.dir));
   const config = mergeConfig(layered, flagLayer(flags, layered.rpc?.modes ?? []));
   const problems = validateConfig(config).map((i) => `config${i.dataPath}: ${i.message}`);
-  if (problems.length === 0) problems.push(...moduleConfigProblems(config.modules));
+  if (problems.length === 0) problems.push(...moduleConfigProblems(config.modules, config.genesis.blockTime));
   if (problems.length > 0) throw new ConfigError(problems);
   config.system.dataPath = resolve(expandHome(config.system.dataPath));
   return config;

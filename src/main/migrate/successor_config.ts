@@ -44,5 +44,5 @@ export const successorConfig = (old: ApplicationConfig, settings: SuccessorSetti
 /** The problems Klayr's config schema and the module config schemas find in a complete config. */
 export const configProblems = (config: ApplicationConfig): string[] => {
   const problems = validate(config).map((i) => `config${i.dataPath}: ${i.message}`);
-  return problems.length > 0 ? problems : moduleConfigProblems(config.modules);
+  return problems.length > 0 ? problems : moduleConfigProblems(config.modules, config.genesis.blockTime);
 };

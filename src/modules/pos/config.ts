@@ -81,8 +81,9 @@ export const posConfigSchema = {
     maxNumberSentStakes: u32({ minimum: 1, maximum: 20 }),
     maxNumberPendingUnlocks: u32({ minimum: 1, maximum: 40 }),
     failSafeMissedBlocks: u32({ minimum: 2 }),
-    failSafeInactiveWindow: u32({ minimum: 43200, maximum: 3153600 }),
-    punishmentWindowSelfStaking: u32({ minimum: 43200, maximum: 3153600 }),
+    // bounded by the block time: posWindowProblems
+    failSafeInactiveWindow: u32(),
+    punishmentWindowSelfStaking: u32(),
     minWeightStandby: u64({ minimum: 1 }),
     numberActiveValidators: u32({ minimum: 1, maximum: 199 }),
     numberStandbyValidators: u32({ maximum: 2 }),
@@ -99,3 +100,23 @@ export const posConfigSchema = {
     reportMisbehaviorLimitBanned: u32({ minimum: 1 }),
   },
 } as const;
+
+const SECONDS_PER_DAY = 24 * 60 * 60;
+
+/**
+ * Klayr's PoS module bounds two windows by the block time, 5 days to a year of blocks
+ * (PoSModule._getConfigSchema), and checks them with its defaults merged in: at a 3-second block
+ * time the default failSafeInactiveWindow (120,960 blocks, 4.2 days) is refused. Problems as
+ * `.<setting>: <message>`.
+ */
+export const posWindowProblems = (settings: Record<string, unknown>, blockTime: number): string[] => {
+  const perDay = SECONDS_PER_DAY / blockTime;
+  const minimum = Math.floor(5 * perDay);
+  const maximum = Math.floor(365 * perDay);
+  return (['failSafeInactiveWindow', 'punishmentWindowSelfStaking'] as const).flatMap((name) => {
+    const value = (settings[name] as number | undefined) ?? DEFAULTS[name];
+    if (value < minimum) return [`.${name}: must be >= ${minimum} (5 days of ${blockTime}-second blocks)`];
+    if (value > maximum) return [`.${name}: must be <= ${maximum} (a year of ${blockTime}-second blocks)`];
+    return [];
+  });
+};
