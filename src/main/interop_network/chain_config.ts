@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxRootStateTreeKey } from '../../lib/interop/store_keys.js';
+import { posWindowBounds, posWindowValues } from '../../modules/pos/config.js';
+import type { BoundedWindow } from '../../modules/pos/config.js';
 import { dataPathConfigFile } from '../config/data_path_config.js';
 import { networkDir } from '../config/networks.js';
 import { MAINCHAIN_ID, SIDECHAIN_GENESIS_FILE, SIDECHAIN_ID, SIDECHAIN_TOKEN_ID, SIDECHAIN_VALIDATORS } from './constants.js';
@@ -23,19 +25,15 @@ export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateK
  */
 const ALLOWED_METHODS = ['*', 'chainConnector'];
 
-/** Klayr's PoS defaults (blocks) of the two windows whose bounds depend on the block time. */
-const POS_WINDOW_DEFAULTS = { failSafeInactiveWindow: 120960, punishmentWindowSelfStaking: 725760 };
-
 /**
- * Klayr's PoS module bounds these windows by 5 and 365 days of blocks at the chain's block time
- * (PoSModule._getConfigSchema): its defaults are too short below 4-second blocks and too long
- * above 43-second ones. A default out of bounds is set to the nearest bound; the others are left out.
+ * Klayr's PoS defaults of the windows bounded by the block time are too short below 4-second
+ * blocks and too long above 43-second ones: a default out of bounds is set to the nearest bound;
+ * the others are left out.
  */
-export const posWindows = (blockTime: number): Partial<typeof POS_WINDOW_DEFAULTS> => {
-  const blocksPerDay = (24 * 60 * 60) / blockTime;
-  const [minimum, maximum] = [Math.floor(5 * blocksPerDay), Math.floor(365 * blocksPerDay)];
+export const posWindows = (blockTime: number): Partial<Record<BoundedWindow, number>> => {
+  const { minimum, maximum } = posWindowBounds(blockTime);
   return Object.fromEntries(
-    Object.entries(POS_WINDOW_DEFAULTS)
+    Object.entries(posWindowValues({}))
       .filter(([, blocks]) => blocks < minimum || blocks > maximum)
       .map(([key, blocks]) => [key, Math.min(Math.max(blocks, minimum), maximum)]),
   );

@@ -103,18 +103,28 @@ export const posConfigSchema = {
 
 const SECONDS_PER_DAY = 24 * 60 * 60;
 
+/** The PoS windows Klayr bounds by the block time. */
+const BOUNDED_WINDOWS = ['failSafeInactiveWindow', 'punishmentWindowSelfStaking'] as const;
+export type BoundedWindow = (typeof BOUNDED_WINDOWS)[number];
+
+/** Klayr's PoS module bounds those windows by 5 days to a year of blocks at the block time (PoSModule._getConfigSchema). */
+export const posWindowBounds = (blockTime: number): { minimum: number; maximum: number } => {
+  const perDay = SECONDS_PER_DAY / blockTime;
+  return { minimum: Math.floor(5 * perDay), maximum: Math.floor(365 * perDay) };
+};
+
+/** The bounded windows' values, the defaults merged in (as Klayr checks them). */
+export const posWindowValues = (settings: Record<string, unknown>): Record<BoundedWindow, number> =>
+  Object.fromEntries(BOUNDED_WINDOWS.map((name) => [name, (settings[name] as number | undefined) ?? DEFAULTS[name]])) as Record<BoundedWindow, number>;
+
 /**
- * Klayr's PoS module bounds two windows by the block time, 5 days to a year of blocks
- * (PoSModule._getConfigSchema), and checks them with its defaults merged in: at a 3-second block
- * time the default failSafeInactiveWindow (120,960 blocks, 4.2 days) is refused. Problems as
- * `.<setting>: <message>`.
+ * The windows checked against their bounds with the defaults merged in, as Klayr's PoS module does:
+ * at a 3-second block time the default failSafeInactiveWindow (120,960 blocks, 4.2 days) is
+ * refused. Problems as `.<setting>: <message>`.
  */
 export const posWindowProblems = (settings: Record<string, unknown>, blockTime: number): string[] => {
-  const perDay = SECONDS_PER_DAY / blockTime;
-  const minimum = Math.floor(5 * perDay);
-  const maximum = Math.floor(365 * perDay);
-  return (['failSafeInactiveWindow', 'punishmentWindowSelfStaking'] as const).flatMap((name) => {
-    const value = (settings[name] as number | undefined) ?? DEFAULTS[name];
+  const { minimum, maximum } = posWindowBounds(blockTime);
+  return Object.entries(posWindowValues(settings)).flatMap(([name, value]) => {
     if (value < minimum) return [`.${name}: must be >= ${minimum} (5 days of ${blockTime}-second blocks)`];
     if (value > maximum) return [`.${name}: must be <= ${maximum} (a year of ${blockTime}-second blocks)`];
     return [];
