@@ -26,6 +26,17 @@ const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
 /* eslint-enable @typescript-eslint/no-explicit-any */
 export const klayrInteropSchemas = fw('modules/interoperability/schemas');
 export const klayrTokenSchemas = fw('modules/token/schemas');
+/** klayr-framework's store classes the scenarios read (their keys and values) on Klayr's side. */
+export const klayrStores = {
+  chainAccount: fw('modules/interoperability/stores/chain_account').ChainAccountStore,
+  channel: fw('modules/interoperability/stores/channel_data').ChannelDataStore,
+  outboxRoot: fw('modules/interoperability/stores/outbox_root').OutboxRootStore,
+  terminatedState: fw('modules/interoperability/stores/terminated_state').TerminatedStateStore,
+  terminatedOutbox: fw('modules/interoperability/stores/terminated_outbox').TerminatedOutboxStore,
+  user: fw('modules/token/stores/user').UserStore,
+  escrow: fw('modules/token/stores/escrow').EscrowStore,
+  validatorsParams: fw('modules/validators/stores/validators_params').ValidatorsParamsStore,
+};
 const { certificateSchema } = fw('engine/consensus/certificate_generation/schema');
 const { outboxRootSchema } = fw('modules/interoperability/stores/outbox_root');
 const { channelSchema } = fw('modules/interoperability/stores/channel_data');

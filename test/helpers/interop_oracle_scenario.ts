@@ -13,7 +13,7 @@ import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
 import { klayrCodec, klayrInteropConstants } from './klayr.js';
 import { InteropChains } from './interop_oracle.js';
 import type { Difference, StepOutcome } from './interop_oracle.js';
-import { CCM_STATUS_OK, encodeCCM, KLY, klayrInteropSchemas, klayrTokenSchemas, MAINCHAIN_ID, outboxRootOf, PartnerChain } from './interop_oracle_partner.js';
+import { CCM_STATUS_OK, encodeCCM, KLY, klayrInteropSchemas, klayrStores, klayrTokenSchemas, MAINCHAIN_ID, outboxRootOf, PartnerChain } from './interop_oracle_partner.js';
 import type { CCUOptions, CertifiedTree } from './interop_oracle_partner.js';
 import { CHAIN_REGISTRATION_FEE, ccuTx, devAccount, ESCROW_INITIALIZATION_FEE, USER_INITIALIZATION_FEE, initializeMessageRecoveryTx, recoverMessageTx, recoverStateTx, registerSidechainTx, terminateForLivenessTx, transferCrossChainTx, unsend } from './interop_oracle_tx.js';
 import type { SignedTx } from './interop_oracle_tx.js';
@@ -22,15 +22,7 @@ import { Rng } from './random.js';
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
-const stores = {
-  chainAccount: fw('modules/interoperability/stores/chain_account').ChainAccountStore,
-  channel: fw('modules/interoperability/stores/channel_data').ChannelDataStore,
-  outboxRoot: fw('modules/interoperability/stores/outbox_root').OutboxRootStore,
-  terminatedState: fw('modules/interoperability/stores/terminated_state').TerminatedStateStore,
-  terminatedOutbox: fw('modules/interoperability/stores/terminated_outbox').TerminatedOutboxStore,
-  user: fw('modules/token/stores/user').UserStore,
-  escrow: fw('modules/token/stores/escrow').EscrowStore,
-};
+const stores = klayrStores;
 const { ccmSendSuccessDataSchema } = fw('modules/interoperability/events/ccm_send_success');
 const { ccmProcessedEventSchema } = fw('modules/interoperability/events/ccm_processed');
 const { userStoreSchema } = fw('modules/token/stores/user');

@@ -13,7 +13,7 @@ import { klayrCodec } from './klayr.js';
 import { InteropChains } from './interop_oracle.js';
 import type { Network, StepOutcome } from './interop_oracle.js';
 import type { ScenarioReport } from './interop_oracle_scenario.js';
-import { CCM_STATUS_OK, encodeCCM, KLY, klayrInteropSchemas, klayrTokenSchemas, MAINCHAIN_ID, sortedByKey, PartnerChain } from './interop_oracle_partner.js';
+import { CCM_STATUS_OK, encodeCCM, KLY, klayrInteropSchemas, klayrStores, klayrTokenSchemas, MAINCHAIN_ID, sortedByKey, PartnerChain } from './interop_oracle_partner.js';
 import type { CCUOptions } from './interop_oracle_partner.js';
 import { runKlayrSidechainGenesis, sidechainGenesisBlock } from './interop_oracle_sidechain_genesis.js';
 import { devAccount, initializeStateRecoveryTx, recoverStateTx, registerMainchainTx, sidechainCCUTx, transferCrossChainTx, unsend, USER_INITIALIZATION_FEE } from './interop_oracle_tx.js';
@@ -25,14 +25,7 @@ const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
 /* eslint-enable @typescript-eslint/no-explicit-any */
-const stores = {
-  chainAccount: fw('modules/interoperability/stores/chain_account').ChainAccountStore,
-  channel: fw('modules/interoperability/stores/channel_data').ChannelDataStore,
-  outboxRoot: fw('modules/interoperability/stores/outbox_root').OutboxRootStore,
-  terminatedState: fw('modules/interoperability/stores/terminated_state').TerminatedStateStore,
-  user: fw('modules/token/stores/user').UserStore,
-  validatorsParams: fw('modules/validators/stores/validators_params').ValidatorsParamsStore,
-};
+const stores = klayrStores;
 const { userStoreSchema } = fw('modules/token/stores/user');
 const { chainDataSchema } = fw('modules/interoperability/stores/chain_account');
 const { ccmProcessedEventSchema } = fw('modules/interoperability/events/ccm_processed');
