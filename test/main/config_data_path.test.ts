@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, dataPathConfigFile, installNetworkConfig, loadConfig, unusedConfigKeys } from '../../src/main/config/index.js';
+import { heldPort } from '../helpers/ports.js';
 import { runCLI } from '../helpers/cli.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -113,12 +112,11 @@ describe('config keys Kestrel accepts but does not act on', () => {
 
 describe('kestrel start with the saved config', () => {
   // a port held here makes each start stop right after its config is settled, before any chain work
-  let busy: Server;
+  let busy: { port: number; close(): void };
   let busyPort: number;
   before(async () => {
-    busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    busyPort = (busy.address() as { port: number }).port;
+    busy = await heldPort();
+    busyPort = busy.port;
   });
   after(() => busy.close());
 

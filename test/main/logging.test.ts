@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import type { Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { Generator } from '../../src/engine/generator/generator.js';
 import { RepeatedLog } from '../../src/lib/log/repeated_log.js';
 import { chooseLogFormat, createLogger } from '../../src/main/logger.js';
+import { heldPort } from '../helpers/ports.js';
 import { runCLI } from '../helpers/cli.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -69,13 +68,12 @@ describe('log format', () => {
 
   describe('kestrel start', () => {
     // a held port stops each start right after its first log lines (the config warnings)
-    let busy: Server;
+    let busy: { port: number; close(): void };
     let port: number;
     let config: string;
     before(async () => {
-      busy = createServer();
-      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-      port = (busy.address() as { port: number }).port;
+      busy = await heldPort();
+      port = busy.port;
       const { writeFileSync } = await import('node:fs');
       config = `${tempDataPath()}/config.json`;
       writeFileSync(config, JSON.stringify({ plugins: { dashboard: {} } }));

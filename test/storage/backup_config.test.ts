@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dataPathConfigFile, installNetworkConfig, loadConfig, unusedConfigKeys } from '../../src/main/config/index.js';
@@ -9,7 +7,7 @@ import { settingsOverwrittenByNetwork } from '../../src/main/config/overwritten_
 import { readBackupManifest } from '../../src/storage/backup.js';
 import { runCLI } from '../helpers/cli.js';
 import { FAST_POS_WINDOWS, startNodeProcess, waitUntil } from '../helpers/node_process.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort, heldPort } from '../helpers/ports.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -82,12 +80,11 @@ describe('system.backup.height and the config saved under the data path (Klayr C
 
 describe('kestrel start --overwrite-config', () => {
   // a port held here stops each start right after its config is settled, before any chain work
-  let busy: Server;
+  let busy: { port: number; close(): void };
   let busyPort: number;
   before(async () => {
-    busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    busyPort = (busy.address() as { port: number }).port;
+    busy = await heldPort();
+    busyPort = busy.port;
   });
   after(() => busy.close());
 
