@@ -5,7 +5,8 @@ import type { Schema } from '../codec/index.js';
  * signature message (klayr-framework 0.12.3 modules/interoperability/schemas.js).
  */
 
-const chainID = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber, minLength: 4, maxLength: 4 }) as const;
+/** A 4-byte chain ID property. */
+export const chainIDProperty = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber, minLength: 4, maxLength: 4 }) as const;
 
 export const registrationCCMParamsSchema = {
   $id: '/modules/interoperability/ccCommand/registration',
@@ -13,7 +14,7 @@ export const registrationCCMParamsSchema = {
   required: ['name', 'chainID', 'messageFeeTokenID', 'minReturnFeePerByte'],
   properties: {
     name: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 },
-    chainID: chainID(2),
+    chainID: chainIDProperty(2),
     messageFeeTokenID: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 3 },
     minReturnFeePerByte: { dataType: 'uint64', fieldNumber: 4 },
   },
@@ -30,7 +31,7 @@ export const sidechainTerminatedCCMParamsSchema = {
   $id: '/modules/interoperability/ccCommand/sidechainTerminated',
   type: 'object',
   required: ['chainID', 'stateRoot'],
-  properties: { chainID: chainID(1), stateRoot: { dataType: 'bytes', fieldNumber: 2, minLength: 32, maxLength: 32 } },
+  properties: { chainID: chainIDProperty(1), stateRoot: { dataType: 'bytes', fieldNumber: 2, minLength: 32, maxLength: 32 } },
 } as const satisfies Schema;
 
 export interface SidechainTerminatedCCMParams {
@@ -58,7 +59,7 @@ export const registrationSignatureMessageSchema = {
   type: 'object',
   required: ['ownChainID', 'ownName', 'mainchainValidators', 'mainchainCertificateThreshold'],
   properties: {
-    ownChainID: chainID(1),
+    ownChainID: chainIDProperty(1),
     ownName: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: 32 },
     mainchainValidators: activeValidatorsItems(51, 3),
     mainchainCertificateThreshold: { dataType: 'uint64', fieldNumber: 4 },

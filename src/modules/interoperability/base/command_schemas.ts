@@ -1,9 +1,8 @@
 import type { Schema } from '../../../lib/codec/index.js';
-import { activeValidatorsItems } from '../../../lib/interop/ccm_params.js';
+import { activeValidatorsItems, chainIDProperty } from '../../../lib/interop/ccm_params.js';
 
 /** Params of the interoperability commands (klayr-framework 0.12.3 modules/interoperability/schemas.js). */
 
-const chainID = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber, minLength: 4, maxLength: 4 }) as const;
 const hashes = (fieldNumber: number) => ({ type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 }, fieldNumber }) as const;
 
 export const sidechainRegParamsSchema = {
@@ -11,7 +10,7 @@ export const sidechainRegParamsSchema = {
   type: 'object',
   required: ['chainID', 'name', 'sidechainValidators', 'sidechainCertificateThreshold'],
   properties: {
-    chainID: chainID(1),
+    chainID: chainIDProperty(1),
     name: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: 32 },
     sidechainValidators: activeValidatorsItems(199, 3),
     sidechainCertificateThreshold: { dataType: 'uint64', fieldNumber: 4 },
@@ -23,7 +22,7 @@ export const mainchainRegParamsSchema = {
   type: 'object',
   required: ['ownChainID', 'ownName', 'mainchainValidators', 'mainchainCertificateThreshold', 'signature', 'aggregationBits'],
   properties: {
-    ownChainID: chainID(1),
+    ownChainID: chainIDProperty(1),
     ownName: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: 32 },
     mainchainValidators: activeValidatorsItems(51, 3),
     mainchainCertificateThreshold: { dataType: 'uint64', fieldNumber: 4 },
@@ -36,14 +35,14 @@ export const terminateSidechainForLivenessParamsSchema = {
   $id: '/modules/interoperability/mainchain/terminateSidechainForLiveness',
   type: 'object',
   required: ['chainID'],
-  properties: { chainID: chainID(1) },
+  properties: { chainID: chainIDProperty(1) },
 } as const satisfies Schema;
 
 export const messageRecoveryInitializationParamsSchema = {
   $id: '/modules/interoperability/mainchain/messageRecoveryInitialization',
   type: 'object',
   required: ['chainID', 'channel', 'bitmap', 'siblingHashes'],
-  properties: { chainID: chainID(1), channel: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 }, siblingHashes: hashes(4) },
+  properties: { chainID: chainIDProperty(1), channel: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 }, siblingHashes: hashes(4) },
 } as const satisfies Schema;
 
 export const messageRecoveryParamsSchema = {
@@ -63,7 +62,7 @@ export const stateRecoveryParamsSchema = {
   type: 'object',
   required: ['chainID', 'module', 'storeEntries', 'siblingHashes'],
   properties: {
-    chainID: chainID(1),
+    chainID: chainIDProperty(1),
     module: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: 32 },
     storeEntries: {
       type: 'array',
@@ -87,7 +86,7 @@ export const stateRecoveryInitParamsSchema = {
   $id: '/modules/interoperability/mainchain/stateRecoveryInitialization',
   type: 'object',
   required: ['chainID', 'sidechainAccount', 'bitmap', 'siblingHashes'],
-  properties: { chainID: chainID(1), sidechainAccount: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 }, siblingHashes: hashes(4) },
+  properties: { chainID: chainIDProperty(1), sidechainAccount: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 }, siblingHashes: hashes(4) },
 } as const satisfies Schema;
 
 export interface ValidatorEntry {
