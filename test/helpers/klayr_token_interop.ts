@@ -197,8 +197,8 @@ export const runKlayr = async (setup: InteropSetup, ops: readonly Operation[]): 
   return { results, state, events, keptEvents: root.getEvents().map((e: any) => eventText(e.toObject())), contextStore: contextText(contextStore), sends };
 };
 
-/** Runs the operations, one after the other on the same state, with Kestrel's TokenModule and FeeModule. */
-export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missingEntry: (message: string) => boolean): Outcome => {
+/** Kestrel's TokenModule and FeeModule on the setup's state, with a fake interoperability method recording its sends. */
+const kestrelWorld = (setup: InteropSetup) => {
   const method = new TokenMethod(tokenConfig(setup.chainID, moduleConfigs(setup).token));
   const token = new TokenModule(method);
   const fee = new FeeModule(feeConfig(setup.chainID, moduleConfigs(setup).fee), method);
@@ -208,6 +208,12 @@ export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missi
   fee.setInteroperabilityMethod(interop);
   const state = new BlockState(EMPTY_STATE);
   for (const { key, value } of setup.entries) state.set(key, value);
+  return { method, token, fee, sends, state };
+};
+
+/** Runs the operations, one after the other on the same state, with Kestrel's TokenModule and FeeModule. */
+export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missingEntry: (message: string) => boolean): Outcome => {
+  const { method, token, fee, sends, state } = kestrelWorld(setup);
   const root = new EventQueue(setup.height);
   const events = root.childQueue(TX_TOPIC);
   const contextStore = new Map<string, unknown>(setup.contextStore);
@@ -344,15 +350,7 @@ export const runKlayrBlock = async (setup: InteropSetup, header: BlockHeader, tr
 
 /** The same block executed by Kestrel's StateMachine with its TokenModule and FeeModule. */
 export const runKestrelBlock = (setup: InteropSetup, header: BlockHeader, transactions: readonly TransactionObject[]): BlockOutcome => {
-  const method = new TokenMethod(tokenConfig(setup.chainID, moduleConfigs(setup).token));
-  const token = new TokenModule(method);
-  const fee = new FeeModule(feeConfig(setup.chainID, moduleConfigs(setup).fee), method);
-  const sends: Send[] = [];
-  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) => method.payMessageFee(ctx, from, to, amount)) as unknown as InteroperabilityMethod;
-  token.setInteroperabilityMethod(interop);
-  fee.setInteroperabilityMethod(interop);
-  const state = new BlockState(EMPTY_STATE);
-  for (const { key, value } of setup.entries) state.set(key, value);
+  const { token, fee, sends, state } = kestrelWorld(setup);
   const machine = new StateMachine([token, fee]);
   const results: string[] = [];
   let events: string[] = [];
