@@ -1,21 +1,12 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_GENESIS_TIME_GAP, DEFAULT_INIT_ROUNDS, DEFAULT_INIT_VALIDATORS, DEFAULT_PAGE_SIZE } from '../../migration/defaults.js';
+import type { MigrateOptions } from '../migrate/run.js';
 import { positiveInteger, uint32 } from './flags.js';
 
-interface MigrateFlags {
-  snapshotHeight: number;
-  dataPath?: string;
-  config?: string;
-  output?: string;
-  chainId?: string;
-  successorDataPath?: string;
-  autoMigrateConfig?: boolean;
+/** `kestrel migrate`'s flags: the migration's options, and whether to start the successor. */
+interface MigrateFlags extends MigrateOptions {
   autoStart?: boolean;
   autoStartKlayrCoreV4?: boolean;
-  pageSize: number;
-  initRounds?: number;
-  initValidators?: number;
-  genesisTimeGap?: number;
 }
 
 /**
