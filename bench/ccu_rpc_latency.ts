@@ -67,8 +67,17 @@ interface Measurement extends Load {
 
 /** `CONNECTIONS` keep-alive HTTP connections, one token_getBalance in flight each, for `seconds` (bench/load.c; every answer must be a result). */
 const loadRPC = async (loader: string, port: number, address: string, seconds: number): Promise<Load> => {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'token_getBalance', params: { address, tokenID: TOKEN_ID } });
-  const { stdout } = await run(loader, ['http', '127.0.0.1', String(port), '/rpc', String(CONNECTIONS), String(seconds), body], { maxBuffer: 1 << 20 });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'token_getBalance',
+    params: { address, tokenID: TOKEN_ID },
+  });
+  const { stdout } = await run(
+    loader,
+    ['http', '127.0.0.1', String(port), '/rpc', String(CONNECTIONS), String(seconds), body],
+    { maxBuffer: 1 << 20 },
+  );
   const out = JSON.parse(stdout) as Load & { errors: number; error?: string };
   if (out.errors > 0) throw new Error(`token_getBalance load: ${out.errors} failed answers, the first: ${out.error}`);
   return { requests: out.requests, rps: out.rps, p50: out.p50, p99: out.p99 };
@@ -112,8 +121,14 @@ const ccuRequestOf = (node: KestrelNode, builder: CCUBuilder): CCUBuildRequest =
   // with generation off the tip is the genesis block, whose validator set is stored from the next height
   const next = view.activeValidatorsAt(header.height + 1);
   const rng = new Rng(7);
-  const changed = [...next.validators.slice(3), ...randomValidators(rng, 3)].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
-  const last = { validators: changed, certificateThreshold: next.certificateThreshold, validatorsHash: computeValidatorsHash(changed, next.certificateThreshold) };
+  const changed = [...next.validators.slice(3), ...randomValidators(rng, 3)].sort((a, b) =>
+    Buffer.compare(a.blsKey, b.blsKey),
+  );
+  const last = {
+    validators: changed,
+    certificateThreshold: next.certificateThreshold,
+    validatorsHash: computeValidatorsHash(changed, next.certificateThreshold),
+  };
   const ccms: CCMWithHeight[] = Array.from({ length: CCMS }, (_, i) => ({
     module: 'token',
     crossChainCommand: 'transferCrossChain',
@@ -125,7 +140,11 @@ const ccuRequestOf = (node: KestrelNode, builder: CCUBuilder): CCUBuildRequest =
     status: 0,
     height: header.height,
   }));
-  const supplyKey = Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(TOKEN_STORES.supply), Buffer.from(TOKEN_ID, 'hex')]);
+  const supplyKey = Buffer.concat([
+    computeStorePrefix('token'),
+    computeSubstorePrefix(TOKEN_STORES.supply),
+    Buffer.from(TOKEN_ID, 'hex'),
+  ]);
   return {
     dataPath: view.dataPath,
     sendingChainID: view.chainID,
@@ -159,7 +178,11 @@ interface Setup {
 
 const measureOnce = async (condition: Condition, round: number, setup: Setup): Promise<Measurement> => {
   const stop =
-    condition === 'idle' ? async () => 0 : condition === 'paced' ? buildContinuously(setup.builders.pool, setup.request, PACED_INTERVAL_MS) : buildContinuously(setup.builders[condition], setup.request);
+    condition === 'idle'
+      ? async () => 0
+      : condition === 'paced'
+        ? buildContinuously(setup.builders.pool, setup.request, PACED_INTERVAL_MS)
+        : buildContinuously(setup.builders[condition], setup.request);
   const before = performance.eventLoopUtilization();
   let load: Load;
   try {
@@ -180,7 +203,8 @@ const measureOnce = async (condition: Condition, round: number, setup: Setup): P
  */
 export const ccuRpcLatencyBench = async () => {
   const loader = nativeLoader();
-  if (loader === undefined) throw new Error('The ccu-rpc bench needs bench/load.c compiled (a C compiler: cc, gcc or clang)');
+  if (loader === undefined)
+    throw new Error('The ccu-rpc bench needs bench/load.c compiled (a C compiler: cc, gcc or clang)');
   const port = await freePort();
   const dataPath = tempDataPath();
   const config = loadConfig({ dataPath, apiPort: port, apiHttp: true });
@@ -195,13 +219,15 @@ export const ccuRpcLatencyBench = async () => {
     await node.start();
     request = ccuRequestOf(node, pool);
     const [fromPool, fromMain] = [await pool.build(request), await local.build(request)];
-    if (fromPool === undefined || fromMain === undefined || !fromPool.params.equals(fromMain.params)) throw new Error('the pooled and the local builder disagree on the CCU');
+    if (fromPool === undefined || fromMain === undefined || !fromPool.params.equals(fromMain.params))
+      throw new Error('the pooled and the local builder disagree on the CCU');
     // warm up: the RPC path, both builders (threads started, code optimized)
     for (let i = 0; i < 100; i++) await Promise.all([pool.build(request), local.build(request)]);
     await loadRPC(loader, port, address, 1);
     const setup: Setup = { loader, port, address, builders: { pool, main: local }, request };
     for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < CONDITIONS.length; i++) measurements.push(await measureOnce(CONDITIONS[(round + i) % CONDITIONS.length]!, round, setup));
+      for (let i = 0; i < CONDITIONS.length; i++)
+        measurements.push(await measureOnce(CONDITIONS[(round + i) % CONDITIONS.length]!, round, setup));
     }
   } finally {
     await pool.close();
@@ -209,7 +235,15 @@ export const ccuRpcLatencyBench = async () => {
     await node.stop();
     rmSync(dataPath, { recursive: true, force: true });
   }
-  const median = Object.fromEntries(CONDITIONS.map((c) => [c, medianBy(measurements.filter((m) => m.condition === c), (m) => m.p99)])) as Record<Condition, Measurement>;
+  const median = Object.fromEntries(
+    CONDITIONS.map((c) => [
+      c,
+      medianBy(
+        measurements.filter((m) => m.condition === c),
+        (m) => m.p99,
+      ),
+    ]),
+  ) as Record<Condition, Measurement>;
   const ratio = (c: Condition) => Number((median[c].p99 / median.idle.p99).toFixed(2));
   const rows = CONDITIONS.map((c) => ({
     condition: DESCRIPTION[c],
@@ -221,7 +255,9 @@ export const ccuRpcLatencyBench = async () => {
     'main thread busy': median[c].mainThreadUtilization,
     goal: c === 'pool' || c === 'paced' ? `<= ${GOAL}x ${ratio(c) <= GOAL ? 'met' : 'NOT met'}` : '',
   }));
-  console.log(`\nccu-rpc: token_getBalance over HTTP, ${CONNECTIONS} connections, ${SECONDS} s per measurement, median of ${ROUNDS} rounds (by p99)`);
+  console.log(
+    `\nccu-rpc: token_getBalance over HTTP, ${CONNECTIONS} connections, ${SECONDS} s per measurement, median of ${ROUNDS} rounds (by p99)`,
+  );
   console.table(rows);
   const dir = new URL('../../bench/results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
@@ -238,7 +274,14 @@ export const ccuRpcLatencyBench = async () => {
     connections: CONNECTIONS,
     secondsPerMeasurement: SECONDS,
     rounds: ROUNDS,
-    ccu: { ccms: CCMS, ccmParamsBytes: 60, maxCCUSize: CCU_TOTAL_CCM_SIZE, validators: request.validatorsAtNewCertificate!.validators.length, certificateHeight: request.certificate!.height, outboxRootWitness: "the token module's KLY supply entry (the devnet has no channel)" },
+    ccu: {
+      ccms: CCMS,
+      ccmParamsBytes: 60,
+      maxCCUSize: CCU_TOTAL_CCM_SIZE,
+      validators: request.validatorsAtNewCertificate!.validators.length,
+      certificateHeight: request.certificate!.height,
+      outboxRootWitness: "the token module's KLY supply entry (the devnet has no channel)",
+    },
     goal: { p99RatioAtMost: GOAL, condition: 'pool' },
     p99RatioPoolToIdle: ratio('pool'),
     p99RatioPacedToIdle: ratio('paced'),

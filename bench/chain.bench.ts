@@ -41,9 +41,18 @@ const transfers = (): TransactionObject[] =>
         command: 'transfer',
         nonce: 0n,
         senderPublicKey: Buffer.from(v.publicKey, 'hex'),
-        params: codec.encode(transferParamsSchema, { tokenID: Buffer.from('0400000000000000', 'hex'), amount: 1000n, recipientAddress: randomBytes(20), data: '' }),
+        params: codec.encode(transferParamsSchema, {
+          tokenID: Buffer.from('0400000000000000', 'hex'),
+          amount: 1000n,
+          recipientAddress: randomBytes(20),
+          data: '',
+        }),
       };
-      return signTransaction({ ...base, fee: computeMinFee(base) + 5000000n, signatures: [] }, chainID, Buffer.from(v.privateKey, 'hex'));
+      return signTransaction(
+        { ...base, fee: computeMinFee(base) + 5000000n, signatures: [] },
+        chainID,
+        Buffer.from(v.privateKey, 'hex'),
+      );
     });
 
 export const chainBench = async () => {
@@ -60,12 +69,21 @@ export const chainBench = async () => {
     generatorAddress: generator.address,
     transactionRoot: EMPTY_HASH,
   };
-  const block: Block = { header, transactions: txs, assets: [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: randomBytes(16) }) }] };
-  const signed = txs.map((tx) => ({ digest: signingDigest(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx)), signature: tx.signatures[0]!, key: tx.senderPublicKey }));
+  const block: Block = {
+    header,
+    transactions: txs,
+    assets: [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: randomBytes(16) }) }],
+  };
+  const signed = txs.map((tx) => ({
+    digest: signingDigest(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx)),
+    signature: tx.signatures[0]!,
+    key: tx.senderPublicKey,
+  }));
   const rawVerifies = () => {
     for (const s of signed) verifyDetached(s.digest, s.signature, s.key);
   };
-  if (txs.some((tx) => addressFromPublicKey(tx.senderPublicKey).equals(Buffer.alloc(20)))) throw new Error('unexpected sender');
+  if (txs.some((tx) => addressFromPublicKey(tx.senderPublicKey).equals(Buffer.alloc(20))))
+    throw new Error('unexpected sender');
   const cores = availableParallelism();
   const signaturePool = createPooledSignatureVerifier(chainID, cores);
   const rawPool = new ThreadPool<RawVerifyBatch, number>(new URL('./raw_verify_task.js', import.meta.url), cores);
@@ -85,7 +103,9 @@ export const chainBench = async () => {
       name: `txpool ingest of ${TRANSFERS} posted transfers as txpool_postTransaction takes them: decode, signatures in the verify pool (${cores} threads, batched), state checks, admission`,
       ours: async () => {
         const pool = new TransactionPool({ verifyTransaction: () => 1 });
-        await Promise.all(posted.map((hex) => ingestTransaction(transactionVerifier, pool, signaturePool, postedTransaction(hex))));
+        await Promise.all(
+          posted.map((hex) => ingestTransaction(transactionVerifier, pool, signaturePool, postedTransaction(hex))),
+        );
         if (pool.size !== TRANSFERS) throw new Error('a transfer was not admitted');
       },
       baseline: rawVerifiesOnAllCores,
@@ -114,13 +134,37 @@ export const chainBench = async () => {
 
 /** Certificates signed by 51 and 103 validators: weighted aggregate verification with the bls pool and a key cache against one thread parsing the keys every time. */
 export const certificateBench = async () => {
-  const validators = devValidators().map((v) => ({ blsKey: Buffer.from(v.plain.blsKey, 'hex'), blsPrivateKey: Buffer.from(v.plain.blsPrivateKey, 'hex'), bftWeight: 1n }));
-  const certificate = { blockID: randomBytes(32), height: 1000, timestamp: 1700000000, stateRoot: randomBytes(32), validatorsHash: randomBytes(32) };
+  const validators = devValidators().map((v) => ({
+    blsKey: Buffer.from(v.plain.blsKey, 'hex'),
+    blsPrivateKey: Buffer.from(v.plain.blsPrivateKey, 'hex'),
+    bftWeight: 1n,
+  }));
+  const certificate = {
+    blockID: randomBytes(32),
+    height: 1000,
+    timestamp: 1700000000,
+    stateRoot: randomBytes(32),
+    validatorsHash: randomBytes(32),
+  };
   const requests = [51, 103].map((n) => {
     const set = sortByBLSKey(validators.slice(0, n));
-    const pairs = set.map((v) => ({ publicKey: v.blsKey, signature: signCertificate(v.blsPrivateKey, chainID, certificate) }));
-    const { aggregationBits, signature } = createAggSig(set.map((v) => v.blsKey), pairs);
-    return certificateSignatureRequest(certificate.validatorsHash, set, BigInt(Math.floor((2 * n) / 3) + 1), chainID, certificate, aggregationBits, signature);
+    const pairs = set.map((v) => ({
+      publicKey: v.blsKey,
+      signature: signCertificate(v.blsPrivateKey, chainID, certificate),
+    }));
+    const { aggregationBits, signature } = createAggSig(
+      set.map((v) => v.blsKey),
+      pairs,
+    );
+    return certificateSignatureRequest(
+      certificate.validatorsHash,
+      set,
+      BigInt(Math.floor((2 * n) / 3) + 1),
+      chainID,
+      certificate,
+      aggregationBits,
+      signature,
+    );
   });
   const TASKS = 64;
   const results: ComparisonResult[] = [];
@@ -145,8 +189,20 @@ export const certificateBench = async () => {
     const pooled = await timed(() => Promise.all(Array.from({ length: TASKS }, () => pool.verifyAggregate(request))));
     await pool.close();
     const baseline = `one thread, keys parsed per check (as Klayr's verifyWeightedAggSig)`;
-    results.push({ name: `certificate of ${n} validators, main thread with key cache`, baseline, oursOpsPerSec: Math.round(cached), baselineOpsPerSec: Math.round(oneThread), ratio: Number((cached / oneThread).toFixed(2)) });
-    results.push({ name: `certificate of ${n} validators, bls pool of ${threads} threads with key caches, ${TASKS} concurrent`, baseline, oursOpsPerSec: Math.round(pooled), baselineOpsPerSec: Math.round(oneThread), ratio: Number((pooled / oneThread).toFixed(2)) });
+    results.push({
+      name: `certificate of ${n} validators, main thread with key cache`,
+      baseline,
+      oursOpsPerSec: Math.round(cached),
+      baselineOpsPerSec: Math.round(oneThread),
+      ratio: Number((cached / oneThread).toFixed(2)),
+    });
+    results.push({
+      name: `certificate of ${n} validators, bls pool of ${threads} threads with key caches, ${TASKS} concurrent`,
+      baseline,
+      oursOpsPerSec: Math.round(pooled),
+      baselineOpsPerSec: Math.round(oneThread),
+      ratio: Number((pooled / oneThread).toFixed(2)),
+    });
   }
   printAndSave('certificates', results, { cores: availableParallelism(), tasks: TASKS });
 };

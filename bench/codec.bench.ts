@@ -18,9 +18,38 @@ theirs.decode(transactionSchema, theirs.encode(transactionSchema, tx));
 
 export const codecBench = () =>
   runSuite('codec', [
-    { name: 'encode block header', ours: () => headerCodec.encode(header), baseline: () => theirs.encode(blockHeaderSchema, header), baselineName: '@klayr/codec', goal: 1.5 },
-    { name: 'decode block header', ours: () => headerCodec.decode(headerBytes), baseline: () => theirs.decode(blockHeaderSchema, headerBytes), baselineName: '@klayr/codec', goal: 1.5 },
-    { name: 'encode transfer transaction', ours: () => txCodec.encode(tx), baseline: () => theirs.encode(transactionSchema, tx), baselineName: '@klayr/codec', goal: 1.5 },
-    { name: 'decode transfer transaction', ours: () => txCodec.decode(txBytes), baseline: () => theirs.decode(transactionSchema, txBytes), baselineName: '@klayr/codec', goal: 1.5 },
-    { name: 'block header toJSON', ours: () => headerCodec.toJSON(header), baseline: () => theirs.toJSON(blockHeaderSchema, header), baselineName: '@klayr/codec' },
+    {
+      name: 'encode block header',
+      ours: () => headerCodec.encode(header),
+      baseline: () => theirs.encode(blockHeaderSchema, header),
+      baselineName: '@klayr/codec',
+      goal: 1.5,
+    },
+    {
+      name: 'decode block header',
+      ours: () => headerCodec.decode(headerBytes),
+      baseline: () => theirs.decode(blockHeaderSchema, headerBytes),
+      baselineName: '@klayr/codec',
+      goal: 1.5,
+    },
+    {
+      name: 'encode transfer transaction',
+      ours: () => txCodec.encode(tx),
+      baseline: () => theirs.encode(transactionSchema, tx),
+      baselineName: '@klayr/codec',
+      goal: 1.5,
+    },
+    {
+      name: 'decode transfer transaction',
+      ours: () => txCodec.decode(txBytes),
+      baseline: () => theirs.decode(transactionSchema, txBytes),
+      baselineName: '@klayr/codec',
+      goal: 1.5,
+    },
+    {
+      name: 'block header toJSON',
+      ours: () => headerCodec.toJSON(header),
+      baseline: () => theirs.toJSON(blockHeaderSchema, header),
+      baselineName: '@klayr/codec',
+    },
   ]);

@@ -11,7 +11,16 @@ const text = addressToKlayr32(address);
 /** Klayr's path for the same check: Transaction.fromBytes, then auth's verifySignature (ed.verifyData on the signing bytes). */
 const klayrVerify = (): void => {
   const t = klayrChain.Transaction.fromBytes(txBytes);
-  if (!klayrCrypto.ed.verifyData(klayrChain.TAG_TRANSACTION, chainID, t.getSigningBytes(), t.signatures[0], t.senderPublicKey)) throw new Error('invalid');
+  if (
+    !klayrCrypto.ed.verifyData(
+      klayrChain.TAG_TRANSACTION,
+      chainID,
+      t.getSigningBytes(),
+      t.signatures[0],
+      t.senderPublicKey,
+    )
+  )
+    throw new Error('invalid');
 };
 
 export const cryptoBench = () =>
@@ -23,7 +32,22 @@ export const cryptoBench = () =>
       baselineName: '@klayr/chain + @klayr/cryptography',
       goal: 1,
     },
-    { name: 'address -> klayr32', ours: () => addressToKlayr32(address), baseline: () => klayrCrypto.address.getKlayr32AddressFromAddress(address), baselineName: '@klayr/cryptography' },
-    { name: 'klayr32 -> address', ours: () => klayr32ToAddress(text), baseline: () => klayrCrypto.address.getAddressFromKlayr32Address(text), baselineName: '@klayr/cryptography' },
-    { name: 'public key -> klayr32', ours: () => addressToKlayr32(addressFromPublicKey(sender.publicKey)), baseline: () => klayrCrypto.address.getKlayr32AddressFromPublicKey(sender.publicKey), baselineName: '@klayr/cryptography' },
+    {
+      name: 'address -> klayr32',
+      ours: () => addressToKlayr32(address),
+      baseline: () => klayrCrypto.address.getKlayr32AddressFromAddress(address),
+      baselineName: '@klayr/cryptography',
+    },
+    {
+      name: 'klayr32 -> address',
+      ours: () => klayr32ToAddress(text),
+      baseline: () => klayrCrypto.address.getAddressFromKlayr32Address(text),
+      baselineName: '@klayr/cryptography',
+    },
+    {
+      name: 'public key -> klayr32',
+      ours: () => addressToKlayr32(addressFromPublicKey(sender.publicKey)),
+      baseline: () => klayrCrypto.address.getKlayr32AddressFromPublicKey(sender.publicKey),
+      baselineName: '@klayr/cryptography',
+    },
   ]);

@@ -31,10 +31,12 @@ export const genesisBench = async () => {
   try {
     const block = largeGenesisBlock(ACCOUNTS, LEGACY_ACCOUNTS, modules);
     writeFileSync(file, encodeBlock(block));
-    for (const { pk, proof } of genesisProofsOfPossession(block.assets)) if (!blsPopVerify(pk, proof)) throw new Error('a proof of possession does not verify');
+    for (const { pk, proof } of genesisProofsOfPossession(block.assets))
+      if (!blsPopVerify(pk, proof)) throw new Error('a proof of possession does not verify');
     const ours = () => processGenesisBlock(decodeBlock(readFileSync(file)), chainID, modules, EMPTY_STATE);
     const baseline = () => {
-      for (const asset of decodeBlock(readFileSync(file)).assets) codec.decode(genesisAssetSchemas[asset.module]!, asset.data);
+      for (const asset of decodeBlock(readFileSync(file)).assets)
+        codec.decode(genesisAssetSchemas[asset.module]!, asset.data);
     };
     const seconds = (run: () => unknown): number => {
       const started = performance.now();
@@ -57,7 +59,12 @@ export const genesisBench = async () => {
       baselineOpsPerSec: Number((1 / median.base).toFixed(3)),
       ratio: Number((median.base / median.ours).toFixed(3)),
     };
-    printAndSave('genesis', [result], { accounts: ACCOUNTS, blobBytes: readFileSync(file).length, genesisSeconds: Number(median.ours.toFixed(3)), decodeSeconds: Number(median.base.toFixed(3)) });
+    printAndSave('genesis', [result], {
+      accounts: ACCOUNTS,
+      blobBytes: readFileSync(file).length,
+      genesisSeconds: Number(median.ours.toFixed(3)),
+      decodeSeconds: Number(median.base.toFixed(3)),
+    });
     return [result];
   } finally {
     rmSync(dir, { recursive: true, force: true });

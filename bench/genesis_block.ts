@@ -31,21 +31,56 @@ export const genesisAssetSchemas: Record<string, Schema> = {
  * accounts backed by the reserve's lock, and no sidechains.
  */
 export const largeGenesisBlock = (accounts: number, legacy: number, modules: readonly Module[]): Block => {
-  const addresses = Array.from({ length: accounts }, (_, i) => sha256(Buffer.from(`genesis bench account ${i}`)).subarray(0, 20)).sort(Buffer.compare);
+  const addresses = Array.from({ length: accounts }, (_, i) =>
+    sha256(Buffer.from(`genesis bench account ${i}`)).subarray(0, 20),
+  ).sort(Buffer.compare);
   const authDataSubstore = addresses.map((address, i) => {
-    const keys = i % 20 === 0 ? Array.from({ length: 2 + (i % 4) }, (_, k) => sha256(Buffer.from(`key ${i} ${k}`))).sort(Buffer.compare) : [];
-    return { address, authAccount: { nonce: BigInt(i % 1000), numberOfSignatures: keys.length === 0 ? 0 : 2, mandatoryKeys: keys.slice(0, 1), optionalKeys: keys.slice(1) } };
+    const keys =
+      i % 20 === 0
+        ? Array.from({ length: 2 + (i % 4) }, (_, k) => sha256(Buffer.from(`key ${i} ${k}`))).sort(Buffer.compare)
+        : [];
+    return {
+      address,
+      authAccount: {
+        nonce: BigInt(i % 1000),
+        numberOfSignatures: keys.length === 0 ? 0 : 2,
+        mandatoryKeys: keys.slice(0, 1),
+        optionalKeys: keys.slice(1),
+      },
+    };
   });
   const validators = devValidators().map((v, i) => ({ address: sha256(Buffer.from(v.address)).subarray(0, 20), v, i }));
   const users = [
-    ...addresses.map((address, i) => ({ address, tokenID: KLY, availableBalance: 100_000_000n + BigInt(i), lockedBalances: [] as { module: string; amount: bigint }[] })),
-    ...validators.map(({ address }) => ({ address, tokenID: KLY, availableBalance: 0n, lockedBalances: [{ module: 'pos', amount: SELF_STAKE }] })),
+    ...addresses.map((address, i) => ({
+      address,
+      tokenID: KLY,
+      availableBalance: 100_000_000n + BigInt(i),
+      lockedBalances: [] as { module: string; amount: bigint }[],
+    })),
+    ...validators.map(({ address }) => ({
+      address,
+      tokenID: KLY,
+      availableBalance: 0n,
+      lockedBalances: [{ module: 'pos', amount: SELF_STAKE }],
+    })),
   ];
-  const legacyAccounts = Array.from({ length: legacy }, (_, i) => ({ address: sha256(Buffer.from(`legacy ${i}`)).subarray(0, 8), balance: 1000n + BigInt(i) }));
+  const legacyAccounts = Array.from({ length: legacy }, (_, i) => ({
+    address: sha256(Buffer.from(`legacy ${i}`)).subarray(0, 8),
+    balance: 1000n + BigInt(i),
+  }));
   const reserve = legacyAccounts.reduce((s, a) => s + a.balance, 0n);
-  if (reserve > 0n) users.push({ address: ADDRESS_LEGACY_RESERVE, tokenID: KLY, availableBalance: 0n, lockedBalances: [{ module: 'legacy', amount: reserve }] });
+  if (reserve > 0n)
+    users.push({
+      address: ADDRESS_LEGACY_RESERVE,
+      tokenID: KLY,
+      availableBalance: 0n,
+      lockedBalances: [{ module: 'legacy', amount: reserve }],
+    });
   users.sort((a, b) => Buffer.compare(a.address, b.address));
-  const totalSupply = users.reduce((s, u) => s + u.availableBalance + u.lockedBalances.reduce((l, x) => l + x.amount, 0n), 0n);
+  const totalSupply = users.reduce(
+    (s, u) => s + u.availableBalance + u.lockedBalances.reduce((l, x) => l + x.amount, 0n),
+    0n,
+  );
   const pos = {
     validators: validators.map(({ address, v, i }) => ({
       address,
@@ -61,15 +96,40 @@ export const largeGenesisBlock = (accounts: number, legacy: number, modules: rea
       lastCommissionIncreaseHeight: 0,
       sharingCoefficients: [],
     })),
-    stakers: validators.map(({ address }) => ({ address, stakes: [{ validatorAddress: address, amount: SELF_STAKE, sharingCoefficients: [] }], pendingUnlocks: [] })),
+    stakers: validators.map(({ address }) => ({
+      address,
+      stakes: [{ validatorAddress: address, amount: SELF_STAKE, sharingCoefficients: [] }],
+      pendingUnlocks: [],
+    })),
     genesisData: { initRounds: 3, initValidators: validators.slice(0, 51).map(({ address }) => address) },
   };
   const assets = [
     { module: 'auth', data: { authDataSubstore } },
-    { module: 'interoperability', data: { ownChainName: 'klayr_mainchain', ownChainNonce: 0n, chainInfos: [], terminatedStateAccounts: [], terminatedOutboxAccounts: [] } },
+    {
+      module: 'interoperability',
+      data: {
+        ownChainName: 'klayr_mainchain',
+        ownChainNonce: 0n,
+        chainInfos: [],
+        terminatedStateAccounts: [],
+        terminatedOutboxAccounts: [],
+      },
+    },
     { module: 'legacy', data: { accounts: legacyAccounts } },
     { module: 'pos', data: pos },
-    { module: 'token', data: { userSubstore: users, supplySubstore: [{ tokenID: KLY, totalSupply }], escrowSubstore: [], supportedTokensSubstore: [] } },
-  ].map(({ module, data }) => ({ module, schema: genesisAssetSchemas[module]!, data: codec.toJSON(genesisAssetSchemas[module]!, data) }));
+    {
+      module: 'token',
+      data: {
+        userSubstore: users,
+        supplySubstore: [{ tokenID: KLY, totalSupply }],
+        escrowSubstore: [],
+        supportedTokensSubstore: [],
+      },
+    },
+  ].map(({ module, data }) => ({
+    module,
+    schema: genesisAssetSchemas[module]!,
+    data: codec.toJSON(genesisAssetSchemas[module]!, data),
+  }));
   return createGenesisBlock({ assets, chainID, timestamp: 1_700_000_000 }, modules);
 };

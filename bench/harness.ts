@@ -25,12 +25,17 @@ export interface ComparisonResult {
 const opsPerSec = (bench: Bench, name: string): number => {
   const task = bench.getTask(name);
   const result = task?.result;
-  if (result === undefined || !('throughput' in result)) throw new Error(`benchmark "${name}" did not complete: ${JSON.stringify(result)}`);
+  if (result === undefined || !('throughput' in result))
+    throw new Error(`benchmark "${name}" did not complete: ${JSON.stringify(result)}`);
   return result.throughput.mean;
 };
 
 /** Runs every comparison, prints a table of ratios and writes bench/results/<suite>.json. */
-export const runSuite = async (suite: string, comparisons: readonly Comparison[], timeMs = 1000): Promise<ComparisonResult[]> => {
+export const runSuite = async (
+  suite: string,
+  comparisons: readonly Comparison[],
+  timeMs = 1000,
+): Promise<ComparisonResult[]> => {
   const results = await measure(comparisons, timeMs);
   printAndSave(suite, results);
   return results;
@@ -56,11 +61,14 @@ export const measure = async (comparisons: readonly Comparison[], timeMs = 1000)
     bench.add(`${c.name} [${c.baselineName}]`, c.baseline);
   }
   await bench.run();
-  return comparisons.map((c) => resultOf(c, opsPerSec(bench, `${c.name} [kestrel]`), opsPerSec(bench, `${c.name} [${c.baselineName}]`)));
+  return comparisons.map((c) =>
+    resultOf(c, opsPerSec(bench, `${c.name} [kestrel]`), opsPerSec(bench, `${c.name} [${c.baselineName}]`)),
+  );
 };
 
 /** The middle item by `value` (the upper middle of an even count). */
-export const medianBy = <T>(items: readonly T[], value: (item: T) => number): T => [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
+export const medianBy = <T>(items: readonly T[], value: (item: T) => number): T =>
+  [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
 
 const opsPerSecondOver = async (run: () => unknown, ms: number): Promise<number> => {
   let ops = 0;
@@ -77,7 +85,10 @@ const opsPerSecondOver = async (run: () => unknown, ms: number): Promise<number>
  * of a multi-threaded path run slower while V8 optimizes and the young generation grows), then
  * rounds that alternate which side goes first; the median round's ratio counts.
  */
-export const compareRates = async (c: Comparison, options: { warmupMs: number; roundMs: number; rounds: number }): Promise<ComparisonResult> => {
+export const compareRates = async (
+  c: Comparison,
+  options: { warmupMs: number; roundMs: number; rounds: number },
+): Promise<ComparisonResult> => {
   await opsPerSecondOver(c.ours, options.warmupMs);
   await opsPerSecondOver(c.baseline, options.warmupMs / 2);
   const rounds: { ours: number; base: number }[] = [];
@@ -95,7 +106,11 @@ export const compareRates = async (c: Comparison, options: { warmupMs: number; r
 };
 
 /** Prints a results table and writes bench/results/<suite>.json. */
-export const printAndSave = (suite: string, results: readonly ComparisonResult[], extra: Record<string, unknown> = {}): void => {
+export const printAndSave = (
+  suite: string,
+  results: readonly ComparisonResult[],
+  extra: Record<string, unknown> = {},
+): void => {
   console.log(`\n${suite}`);
   console.table(
     results.map((r) => ({

@@ -8,12 +8,28 @@ import { connect } from 'node:net';
 
 const [kind, url, connections, seconds, body] = process.argv.slice(2) as [string, string, string, string, string];
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 const http = async (): Promise<void> => {
-  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections: Number(connections), duration: Number(seconds) });
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+    connections: Number(connections),
+    duration: Number(seconds),
+  });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`non-2xx ${result.non2xx}, errors ${result.errors}`);
-  process.stdout.write(JSON.stringify({ requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: 0 }));
+  process.stdout.write(
+    JSON.stringify({
+      requests: result.requests.total,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: 0,
+    }),
+  );
 };
 
 interface Frame {
@@ -47,7 +63,10 @@ const completeFrames = (buffer: Buffer): { frames: Frame[]; rest: number } => {
       header = 10;
     }
     if (buffer.length - offset < header + length) break;
-    frames.push({ opcode: buffer[offset]! & 0x0f, payload: buffer.subarray(offset + header, offset + header + length) });
+    frames.push({
+      opcode: buffer[offset]! & 0x0f,
+      payload: buffer.subarray(offset + header, offset + header + length),
+    });
     offset += header + length;
   }
   return { frames, rest: offset };
@@ -87,7 +106,9 @@ const ws = async (): Promise<void> => {
       };
       socket.on('error', reject);
       socket.on('connect', () => {
-        socket.write(`GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+        socket.write(
+          `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        );
       });
       socket.on('data', (chunk: Buffer) => {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
@@ -118,7 +139,15 @@ const ws = async (): Promise<void> => {
     });
   await Promise.all(Array.from({ length: Number(connections) }, connection));
   latencies.sort((a, b) => a - b);
-  process.stdout.write(JSON.stringify({ requests: latencies.length, rps: latencies.length / Number(seconds), p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 }));
+  process.stdout.write(
+    JSON.stringify({
+      requests: latencies.length,
+      rps: latencies.length / Number(seconds),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors: 0,
+    }),
+  );
 };
 
 await (kind === 'http' ? http() : ws());

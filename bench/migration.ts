@@ -31,8 +31,16 @@ const GOAL_SECONDS = 30;
 const dir = mkdtempSync(join(tmpdir(), 'kestrel-migration-bench-'));
 try {
   const writing = performance.now();
-  writeSyntheticSnapshot(dir, { height: 100_000, accounts: ACCOUNTS, validators: VALIDATORS, active: 53, legacyAccounts: LEGACY_ACCOUNTS });
-  console.log(`synthetic snapshot of ${ACCOUNTS} accounts written in ${((performance.now() - writing) / 1000).toFixed(1)} s`);
+  writeSyntheticSnapshot(dir, {
+    height: 100_000,
+    accounts: ACCOUNTS,
+    validators: VALIDATORS,
+    active: 53,
+    legacyAccounts: LEGACY_ACCOUNTS,
+  });
+  console.log(
+    `synthetic snapshot of ${ACCOUNTS} accounts written in ${((performance.now() - writing) / 1000).toFixed(1)} s`,
+  );
   const config = loadConfig({ dataPath: join(dir, 'successor') });
   const modules = applicationModules(config);
 
@@ -49,7 +57,10 @@ try {
     progress: {
       step: (label) => {
         const began = performance.now();
-        return { tick: () => undefined, done: () => void (steps[label] = Number(((performance.now() - began) / 1000).toFixed(3))) };
+        return {
+          tick: () => undefined,
+          done: () => void (steps[label] = Number(((performance.now() - began) / 1000).toFixed(3))),
+        };
       },
     },
   });
@@ -57,7 +68,9 @@ try {
   await Promise.all([snapshot.close(), bls.close()]);
   const seconds = (performance.now() - started) / 1000;
   const accountsPerSecond = Math.round(ACCOUNTS / seconds);
-  console.log(`migrated ${ACCOUNTS} accounts in ${seconds.toFixed(2)} s: ${accountsPerSecond} accounts/s (goal: under ${GOAL_SECONDS} s; lisk-migrator: about 3 min testnet, 5 min mainnet)`);
+  console.log(
+    `migrated ${ACCOUNTS} accounts in ${seconds.toFixed(2)} s: ${accountsPerSecond} accounts/s (goal: under ${GOAL_SECONDS} s; lisk-migrator: about 3 min testnet, 5 min mainnet)`,
+  );
   console.log(steps);
   printAndSave(
     'migration',
@@ -72,7 +85,15 @@ try {
         meetsGoal: seconds < GOAL_SECONDS,
       },
     ],
-    { accounts: ACCOUNTS, validators: VALIDATORS, seconds: Number(seconds.toFixed(3)), accountsPerSecond, blobBytes: blob.length, steps, genesisBlockID: result.summary.genesisBlockID },
+    {
+      accounts: ACCOUNTS,
+      validators: VALIDATORS,
+      seconds: Number(seconds.toFixed(3)),
+      accountsPerSecond,
+      blobBytes: blob.length,
+      steps,
+      genesisBlockID: result.summary.genesisBlockID,
+    },
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,12 @@ import { computeStorePrefix, computeSubstorePrefix } from '../src/lib/state/keys
 import { putGeneratedInfoSync } from '../src/engine/generator/generated_info.js';
 import { unsignedGenesisHeader } from '../src/engine/genesis.js';
 import { authAccountSchema } from '../src/modules/auth/schemas.js';
-import { genesisStoreSchema, stakerStoreSchema, validatorStoreSchema, eligibleValidatorsStoreSchema } from '../src/modules/pos/schemas.js';
+import {
+  genesisStoreSchema,
+  stakerStoreSchema,
+  validatorStoreSchema,
+  eligibleValidatorsStoreSchema,
+} from '../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../src/modules/pos/schemas.js';
 import { supplyStoreSchema, userStoreSchema } from '../src/modules/token/schemas.js';
 import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema } from '../src/modules/legacy/stores.js';
@@ -39,7 +44,14 @@ interface DevKey {
   plain: { generatorKey: string; blsKey: string; blsProofOfPossession: string };
 }
 const devKeys = (): DevKey[] =>
-  (JSON.parse(readFileSync(fileURLToPath(new URL('../../src/main/network/devnet/dev-validators.json', import.meta.url)), 'utf8')) as { keys: DevKey[] }).keys;
+  (
+    JSON.parse(
+      readFileSync(
+        fileURLToPath(new URL('../../src/main/network/devnet/dev-validators.json', import.meta.url)),
+        'utf8',
+      ),
+    ) as { keys: DevKey[] }
+  ).keys;
 
 export interface SyntheticSnapshotOptions {
   height: number;
@@ -81,7 +93,8 @@ const legacyCodec = compile(legacyAccountStoreSchema);
 const ownCodec = compile(ownChainAccountSchema);
 const posGenesisCodec = compile<GenesisPoSStore>(genesisStoreSchema);
 
-const storeKey = (module: string, substore: number, key: Buffer): Buffer => Buffer.concat([computeStorePrefix(module), computeSubstorePrefix(substore), key]);
+const storeKey = (module: string, substore: number, key: Buffer): Buffer =>
+  Buffer.concat([computeStorePrefix(module), computeSubstorePrefix(substore), key]);
 const accountAddress = (i: number): Buffer => sha256(Buffer.from(`synthetic account ${i}`)).subarray(0, 20);
 const u64 = (n: bigint): Buffer => {
   const b = Buffer.alloc(8);
@@ -102,11 +115,15 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
   mkdirSync(dir, { recursive: true });
   const dbs = openDatabases(dir);
   const state: [Buffer, Buffer][] = [];
-  const put = (module: string, substore: number, key: Buffer, value: Buffer): void => void state.push([storeKey(module, substore, key), value]);
+  const put = (module: string, substore: number, key: Buffer, value: Buffer): void =>
+    void state.push([storeKey(module, substore, key), value]);
 
   // balances: every account a token entry; every tenth also an auth entry, every hundredth multisignature
   let supply = 0n;
-  const balances = new Map<string, { availableBalance: bigint; lockedBalances: { module: string; amount: bigint }[] }>();
+  const balances = new Map<
+    string,
+    { availableBalance: bigint; lockedBalances: { module: string; amount: bigint }[] }
+  >();
   const balanceOf = (address: Buffer) => {
     const k = address.toString('hex');
     let b = balances.get(k);
@@ -120,7 +137,17 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
     const multi = i % 100 === 0;
     const k1 = sha256(Buffer.from(`key a ${i}`));
     const k2 = sha256(Buffer.from(`key b ${i}`));
-    put('auth', 0, accountAddress(i), authCodec.encode({ nonce: BigInt(i % 7), numberOfSignatures: multi ? 2 : 0, mandatoryKeys: multi ? [k1, k2].sort(Buffer.compare) : [], optionalKeys: [] }));
+    put(
+      'auth',
+      0,
+      accountAddress(i),
+      authCodec.encode({
+        nonce: BigInt(i % 7),
+        numberOfSignatures: multi ? 2 : 0,
+        mandatoryKeys: multi ? [k1, k2].sort(Buffer.compare) : [],
+        optionalKeys: [],
+      }),
+    );
   }
 
   // stakers: accounts 1..50 stake on validators; validator 0's stakers have shared rewards they have not claimed, held locked by it
@@ -133,7 +160,21 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
     const target = validators[i % validators.length]!;
     const amount = BigInt(10 * i) * KLY;
     const unlock = i % 5 === 0 ? 20n * KLY : 0n;
-    put('pos', 0, staker, stakerCodec.encode({ stakes: [{ validatorAddress: target, amount, sharingCoefficients: [{ tokenID: SNAPSHOT_TOKEN_ID, coefficient: Buffer.alloc(0) }] }], pendingUnlocks: unlock > 0n ? [{ validatorAddress: target, amount: unlock, unstakeHeight: height - 1 }] : [] }));
+    put(
+      'pos',
+      0,
+      staker,
+      stakerCodec.encode({
+        stakes: [
+          {
+            validatorAddress: target,
+            amount,
+            sharingCoefficients: [{ tokenID: SNAPSHOT_TOKEN_ID, coefficient: Buffer.alloc(0) }],
+          },
+        ],
+        pendingUnlocks: unlock > 0n ? [{ validatorAddress: target, amount: unlock, unstakeHeight: height - 1 }] : [],
+      }),
+    );
     const b = balanceOf(staker);
     b.availableBalance -= amount + unlock;
     b.lockedBalances = [{ module: 'pos', amount: amount + unlock }];
@@ -171,25 +212,62 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
   // validators: pos accounts, keys, active set (BFT weight by rank), eligible validators by stake weight
   keys.forEach((k, i) => {
     const address = validators[i]!;
-    put('pos', 1, address, validatorCodec.encode({
-      name: `validator_${i}`,
-      totalStake: stakeSums.get(address.toString('hex')) ?? 0n,
-      selfStake: 0n,
-      lastGeneratedHeight: height - (i % 10),
-      isBanned: banned.has(i),
-      reportMisbehaviorHeights: banned.has(i) ? [height - 5] : [],
-      consecutiveMissedBlocks: i % 3,
-      commission: 1000 + i,
-      lastCommissionIncreaseHeight: i % 4,
-      sharingCoefficients: [{ tokenID: SNAPSHOT_TOKEN_ID, coefficient: i === 0 ? coefficient0 : Buffer.alloc(0) }],
-    }));
-    put('validators', 0, address, keysCodec.encode({ generatorKey: Buffer.from(k.plain.generatorKey, 'hex'), blsKey: withoutBLS.has(i) ? INVALID_BLS_KEY : Buffer.from(k.plain.blsKey, 'hex') }));
-    put('pos', 6, Buffer.concat([u64(BigInt(1000 - i) * KLY), address]), eligibleCodec.encode({ lastReportMisbehaviorHeight: 0 }));
+    put(
+      'pos',
+      1,
+      address,
+      validatorCodec.encode({
+        name: `validator_${i}`,
+        totalStake: stakeSums.get(address.toString('hex')) ?? 0n,
+        selfStake: 0n,
+        lastGeneratedHeight: height - (i % 10),
+        isBanned: banned.has(i),
+        reportMisbehaviorHeights: banned.has(i) ? [height - 5] : [],
+        consecutiveMissedBlocks: i % 3,
+        commission: 1000 + i,
+        lastCommissionIncreaseHeight: i % 4,
+        sharingCoefficients: [{ tokenID: SNAPSHOT_TOKEN_ID, coefficient: i === 0 ? coefficient0 : Buffer.alloc(0) }],
+      }),
+    );
+    put(
+      'validators',
+      0,
+      address,
+      keysCodec.encode({
+        generatorKey: Buffer.from(k.plain.generatorKey, 'hex'),
+        blsKey: withoutBLS.has(i) ? INVALID_BLS_KEY : Buffer.from(k.plain.blsKey, 'hex'),
+      }),
+    );
+    put(
+      'pos',
+      6,
+      Buffer.concat([u64(BigInt(1000 - i) * KLY), address]),
+      eligibleCodec.encode({ lastReportMisbehaviorHeight: 0 }),
+    );
   });
   // the active set: the last `active` validators by index (so that position, not address or index order, decides)
   const activeOrder = validators.slice(validators.length - options.active).reverse();
-  put('validators', 1, Buffer.alloc(0), paramsCodec.encode({ preCommitThreshold: 1n, certificateThreshold: 1n, validators: activeOrder.map((address, rank) => ({ address, bftWeight: BigInt(1000 - rank), generatorKey: Buffer.alloc(32, 1), blsKey: Buffer.alloc(48, 2) })) }));
-  put('interoperability', 13, Buffer.alloc(0), ownCodec.encode({ name: 'klayr_mainchain', chainID: SNAPSHOT_CHAIN_ID, nonce: 7n }));
+  put(
+    'validators',
+    1,
+    Buffer.alloc(0),
+    paramsCodec.encode({
+      preCommitThreshold: 1n,
+      certificateThreshold: 1n,
+      validators: activeOrder.map((address, rank) => ({
+        address,
+        bftWeight: BigInt(1000 - rank),
+        generatorKey: Buffer.alloc(32, 1),
+        blsKey: Buffer.alloc(48, 2),
+      })),
+    }),
+  );
+  put(
+    'interoperability',
+    13,
+    Buffer.alloc(0),
+    ownCodec.encode({ name: 'klayr_mainchain', chainID: SNAPSHOT_CHAIN_ID, nonce: 7n }),
+  );
 
   // blocks: the genesis block (the validators' proofs of possession) and the snapshot block
   const posAsset = posGenesisCodec.encode({
@@ -211,8 +289,24 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
     genesisData: { initRounds: 3, initValidators: validators.slice(0, 1) },
   });
   const genesisAssets = [{ module: 'pos', data: posAsset }];
-  const genesis: Block = { header: unsignedGenesisHeader({ height: 0, timestamp: timestamp - height * 10, previousBlockID: Buffer.alloc(32), assets: genesisAssets }), transactions: [], assets: genesisAssets };
-  const snapshotBlock: Block = { header: { ...unsignedGenesisHeader({ height, timestamp, previousBlockID: blockHeaderID(genesis.header), assets: [] }), version: 2 }, transactions: [], assets: [] };
+  const genesis: Block = {
+    header: unsignedGenesisHeader({
+      height: 0,
+      timestamp: timestamp - height * 10,
+      previousBlockID: Buffer.alloc(32),
+      assets: genesisAssets,
+    }),
+    transactions: [],
+    assets: genesisAssets,
+  };
+  const snapshotBlock: Block = {
+    header: {
+      ...unsignedGenesisHeader({ height, timestamp, previousBlockID: blockHeaderID(genesis.header), assets: [] }),
+      version: 2,
+    },
+    transactions: [],
+    assets: [],
+  };
   const stateRoot = sha256(Buffer.from(`synthetic state ${height}`));
   const blockID = blockHeaderID(snapshotBlock.header);
   state.sort((x, y) => Buffer.compare(x[0], y[0]));
@@ -225,10 +319,24 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
     }
     writeCommittedState(dbs, { height, root: stateRoot });
     // the old node held keys for validators 0 and 1; validator 0 generated at the snapshot height
-    for (const v of validators.slice(0, 2)) dbs.generator.putSync(tableKey(TABLES.generatorKeys, v), Buffer.from('synthetic keys'));
-    putGeneratedInfoSync(dbs.generator, validators[0]!, { height, maxHeightPrevoted: height - 2, maxHeightGenerated: height - 3 });
+    for (const v of validators.slice(0, 2))
+      dbs.generator.putSync(tableKey(TABLES.generatorKeys, v), Buffer.from('synthetic keys'));
+    putGeneratedInfoSync(dbs.generator, validators[0]!, {
+      height,
+      maxHeightPrevoted: height - 2,
+      maxHeightGenerated: height - 3,
+    });
   });
   void dbs.root.close();
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ height, blockID: blockID.toString('hex'), stateRoot: stateRoot.toString('hex'), chainID: SNAPSHOT_CHAIN_ID.toString('hex'), createdAt: new Date(timestamp * 1000).toISOString() }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({
+      height,
+      blockID: blockID.toString('hex'),
+      stateRoot: stateRoot.toString('hex'),
+      chainID: SNAPSHOT_CHAIN_ID.toString('hex'),
+      createdAt: new Date(timestamp * 1000).toISOString(),
+    }),
+  );
   return { dataPath, blockID, validators, activeOrder, stakers, rewards, multisignature, supply };
 };

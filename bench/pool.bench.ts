@@ -21,7 +21,9 @@ export const poolBench = async () => {
   const dataPath = tempDataPath();
   const db = openState(dataPath);
   const block = db.newOverlay();
-  const keys = Array.from({ length: 20_000 }, () => Buffer.concat([Buffer.from('000000010000', 'hex'), randomBytes(20)]));
+  const keys = Array.from({ length: 20_000 }, () =>
+    Buffer.concat([Buffer.from('000000010000', 'hex'), randomBytes(20)]),
+  );
   keys.forEach((k) => block.set(k, randomBytes(40)));
   const expectedRoot = db.commit(db.prepare(block), 0);
   const request: StateProofRequest = { dataPath, expectedRoot, keys: keys.slice(0, 16) };
@@ -34,7 +36,13 @@ export const poolBench = async () => {
     await Promise.all(Array.from({ length: threads * 4 }, () => pool.prove(request))); // start every thread
     const r = await rate(pool, request, true);
     await pool.close();
-    results.push({ name: `prove 16 state keys, pool of ${threads} thread(s), ${TASKS} concurrent`, baseline: 'same proofs on the main thread', oursOpsPerSec: Math.round(r), baselineOpsPerSec: Math.round(mainThread), ratio: Number((r / mainThread).toFixed(2)) });
+    results.push({
+      name: `prove 16 state keys, pool of ${threads} thread(s), ${TASKS} concurrent`,
+      baseline: 'same proofs on the main thread',
+      oursOpsPerSec: Math.round(r),
+      baselineOpsPerSec: Math.round(mainThread),
+      ratio: Number((r / mainThread).toFixed(2)),
+    });
   }
   printAndSave('pool', results, { cores, tasks: TASKS });
 };

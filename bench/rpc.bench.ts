@@ -30,7 +30,12 @@ const VARIANTS: readonly { kind: 'kestrel' | 'kestrel-per-call'; name: string }[
 
 const BASELINES: readonly { kind: 'klayr' | 'bare' | 'fixed'; name: string; goal?: number; sideBySide: boolean }[] = [
   { kind: 'klayr', name: 'klayr-framework RPC server', goal: 3, sideBySide: true },
-  { kind: 'bare', name: 'bare uWebSockets.js JSON-RPC handler (reads, parses, answers with the id)', goal: 0.8, sideBySide: true },
+  {
+    kind: 'bare',
+    name: 'bare uWebSockets.js JSON-RPC handler (reads, parses, answers with the id)',
+    goal: 0.8,
+    sideBySide: true,
+  },
   { kind: 'fixed', name: 'bare uWebSockets.js fixed response (body unread, id ignored)', sideBySide: false },
 ];
 
@@ -46,21 +51,33 @@ interface Load {
  * a server then never waits behind its own load generator for a core.
  */
 const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const onCPU = (cpu: number, command: string, args: string[]): [string, string[]] => (canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]);
+const onCPU = (cpu: number, command: string, args: string[]): [string, string[]] =>
+  canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args];
 
 const native = nativeLoader();
 /** The Node.js loaders saturate their core before uWS servers do: their ratios measure the loader, so they get no goal verdict. */
-const LOADER = native !== undefined ? 'C epoll loader (bench/load.c)' : 'Node.js loader (autocannon, raw WebSocket client): loader-bound, no goal verdicts';
+const LOADER =
+  native !== undefined
+    ? 'C epoll loader (bench/load.c)'
+    : 'Node.js loader (autocannon, raw WebSocket client): loader-bound, no goal verdicts';
 
 const load = async (protocol: Protocol, port: number): Promise<Load> => {
   const path = protocol === 'ws' ? '/rpc-ws' : '/rpc';
   const [command, args] =
     native !== undefined
       ? onCPU(1, native, [protocol, '127.0.0.1', String(port), path, String(CONNECTIONS), String(SECONDS), BODY])
-      : onCPU(1, process.execPath, [nodeLoaderScript, protocol, `${protocol}://127.0.0.1:${port}${path}`, String(CONNECTIONS), String(SECONDS), BODY]);
+      : onCPU(1, process.execPath, [
+          nodeLoaderScript,
+          protocol,
+          `${protocol}://127.0.0.1:${port}${path}`,
+          String(CONNECTIONS),
+          String(SECONDS),
+          BODY,
+        ]);
   const { stdout } = await run(command, args, { maxBuffer: 1 << 20 });
   const out = JSON.parse(stdout) as Load & { errors: number; error?: string };
-  if (out.errors > 0) throw new Error(`${protocol} load on port ${port}: ${out.errors} failed answers, the first: ${out.error}`);
+  if (out.errors > 0)
+    throw new Error(`${protocol} load on port ${port}: ${out.errors} failed answers, the first: ${out.error}`);
   return out;
 };
 
@@ -88,16 +105,31 @@ const startServer = async (kind: ServerKind): Promise<{ port: number; child: Chi
 
 const medianLoad = (loads: Load[]): Load => medianBy(loads, (l) => l.rps);
 
-type Row = ComparisonResult & { measurement: string; oursP50: number; oursP99: number; baselineP50: number; baselineP99: number };
+type Row = ComparisonResult & {
+  measurement: string;
+  oursP50: number;
+  oursP99: number;
+  baselineP50: number;
+  baselineP99: number;
+};
 
-const row = (name: string, measurement: string, baseline: (typeof BASELINES)[number], ours: Load, base: Load, ratio: number): Row => ({
+const row = (
+  name: string,
+  measurement: string,
+  baseline: (typeof BASELINES)[number],
+  ours: Load,
+  base: Load,
+  ratio: number,
+): Row => ({
   name,
   measurement,
   baseline: baseline.name,
   oursOpsPerSec: Math.round(ours.rps),
   baselineOpsPerSec: Math.round(base.rps),
   ratio: Number(ratio.toFixed(2)),
-  ...(baseline.goal !== undefined && native !== undefined ? { goal: baseline.goal, meetsGoal: ratio >= baseline.goal } : {}),
+  ...(baseline.goal !== undefined && native !== undefined
+    ? { goal: baseline.goal, meetsGoal: ratio >= baseline.goal }
+    : {}),
   oursP50: ours.p50,
   oursP99: ours.p99,
   baselineP50: base.p50,
@@ -152,19 +184,45 @@ export const rpcBench = async () => {
         }
         for (const baseline of BASELINES.filter((b) => b.sideBySide)) {
           const rounds: [Load, Load][] = [];
-          for (let round = 0; round < ROUNDS; round++) rounds.push(await Promise.all([load(protocol, port(variant.kind)), load(protocol, port(baseline.kind))]));
+          for (let round = 0; round < ROUNDS; round++)
+            rounds.push(await Promise.all([load(protocol, port(variant.kind)), load(protocol, port(baseline.kind))]));
           const [oursMiddle, theirsMiddle] = medianBy(rounds, ([o, b]) => o.rps / b.rps);
-          results.push(row(name, 'side by side', baseline, medianLoad(rounds.map(([o]) => o)), medianLoad(rounds.map(([, b]) => b)), oursMiddle.rps / theirsMiddle.rps));
+          results.push(
+            row(
+              name,
+              'side by side',
+              baseline,
+              medianLoad(rounds.map(([o]) => o)),
+              medianLoad(rounds.map(([, b]) => b)),
+              oursMiddle.rps / theirsMiddle.rps,
+            ),
+          );
         }
       }
     }
     printAndSave(
       'rpc',
       results.map((r) => ({ ...r, name: `${r.name} (${r.measurement})` })),
-      { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, loader: LOADER, pinning: canPin ? 'servers on CPU 0, loaders on CPU 1' : 'none' },
+      {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        loader: LOADER,
+        pinning: canPin ? 'servers on CPU 0, loaders on CPU 1' : 'none',
+      },
     );
-    console.log(`loader: ${LOADER}; ${canPin ? 'servers pinned to CPU 0, loaders to CPU 1' : 'no CPU pinning'}; side-by-side latencies include the other server's turns on the shared core`);
-    console.table(results.map((r) => ({ benchmark: r.name, measurement: r.measurement, baseline: r.baseline, 'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`, 'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}` })));
+    console.log(
+      `loader: ${LOADER}; ${canPin ? 'servers pinned to CPU 0, loaders to CPU 1' : 'no CPU pinning'}; side-by-side latencies include the other server's turns on the shared core`,
+    );
+    console.table(
+      results.map((r) => ({
+        benchmark: r.name,
+        measurement: r.measurement,
+        baseline: r.baseline,
+        'kestrel p50/p99 ms': `${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}`,
+        'baseline p50/p99 ms': `${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}`,
+      })),
+    );
   } finally {
     stopServers();
     process.off('SIGINT', interrupted);

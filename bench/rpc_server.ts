@@ -17,7 +17,14 @@ import type { ServerKind } from './rpc_server_kinds.js';
 
 const RESULT = { minFeePerByte: 1000 };
 
-const silent = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
+const silent = {
+  info: () => undefined,
+  debug: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  trace: () => undefined,
+  fatal: () => undefined,
+};
 
 /**
  * The node's own fee_getMinFeePerByte (declared constant: its answer is serialized once); `perCall`
@@ -25,10 +32,18 @@ const silent = { info: () => undefined, debug: () => undefined, error: () => und
  */
 const startKestrel = async (port: number, perCall: boolean): Promise<() => Promise<void>> => {
   const registry = new EndpointRegistry();
-  const endpoint = feeEndpoints(feeConfig(Buffer.from('04000000', 'hex'), { minFeePerByte: RESULT.minFeePerByte })).getMinFeePerByte!;
+  const endpoint = feeEndpoints(feeConfig(Buffer.from('04000000', 'hex'), { minFeePerByte: RESULT.minFeePerByte }))
+    .getMinFeePerByte!;
   registry.register('fee_getMinFeePerByte', perCall ? { ...endpoint, constant: false } : endpoint);
   // with request metrics, as the node runs it
-  const server = new RPCServer({ rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] }, dataPath: tempDataPath(), registry, logger: pino({ level: 'silent' }), engine: 'uws', metrics: new RPCMetrics() });
+  const server = new RPCServer({
+    rpc: { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] },
+    dataPath: tempDataPath(),
+    registry,
+    logger: pino({ level: 'silent' }),
+    engine: 'uws',
+    metrics: new RPCMetrics(),
+  });
   await server.start();
   return () => server.stop();
 };
@@ -36,8 +51,25 @@ const startKestrel = async (port: number, perCall: boolean): Promise<() => Promi
 /** klayr-framework's own engine RPC server (devDependency), same endpoint. */
 const startKlayr = async (port: number): Promise<() => void> => {
   void klayrChain; // loads the @klayr packages with the native-db stub first
-  const { RPCServer: KlayrRPCServer } = createRequire(import.meta.url)('klayr-framework/dist-node/engine/rpc/rpc_server') as { RPCServer: new (d: string, c: unknown) => { init(o: unknown): void; registerEndpoint(n: string, m: string, h: () => unknown): void; start(): Promise<void>; stop(): void } };
-  const server = new KlayrRPCServer(tempDataPath(), { modes: ['http', 'ws'], host: '127.0.0.1', port, allowedMethods: ['*'] });
+  const { RPCServer: KlayrRPCServer } = createRequire(import.meta.url)(
+    'klayr-framework/dist-node/engine/rpc/rpc_server',
+  ) as {
+    RPCServer: new (
+      d: string,
+      c: unknown,
+    ) => {
+      init(o: unknown): void;
+      registerEndpoint(n: string, m: string, h: () => unknown): void;
+      start(): Promise<void>;
+      stop(): void;
+    };
+  };
+  const server = new KlayrRPCServer(tempDataPath(), {
+    modes: ['http', 'ws'],
+    host: '127.0.0.1',
+    port,
+    allowedMethods: ['*'],
+  });
   server.init({ logger: silent, chainID: Buffer.from('04000000', 'hex') });
   server.registerEndpoint('fee', 'getMinFeePerByte', async () => RESULT);
   await server.start();
@@ -54,7 +86,10 @@ const startBareUWS = async (port: number, fixed: boolean): Promise<() => void> =
   const uws = loadUWS()!;
   const result = JSON.stringify(RESULT);
   const prebuilt = `{"jsonrpc":"2.0","id":1,"result":${result}}`;
-  const answer = (body: ArrayBuffer): string => (fixed ? prebuilt : `{"jsonrpc":"2.0","id":${JSON.stringify((JSON.parse(Buffer.from(body).toString('utf8')) as { id: unknown }).id)},"result":${result}}`);
+  const answer = (body: ArrayBuffer): string =>
+    fixed
+      ? prebuilt
+      : `{"jsonrpc":"2.0","id":${JSON.stringify((JSON.parse(Buffer.from(body).toString('utf8')) as { id: unknown }).id)},"result":${result}}`;
   const app = uws
     .App()
     .post('/rpc', (res) => {

@@ -9,10 +9,22 @@ import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { stateBench } from './state.bench.js';
 
-const suites: Record<string, () => Promise<unknown>> = { codec: codecBench, crypto: cryptoBench, state: stateBench, rpc: rpcBench, pool: poolBench, chain: chainBench, onion: onionBench, genesis: genesisBench, ccu: ccuBench, 'ccu-rpc': ccuRpcLatencyBench };
+const suites: Record<string, () => Promise<unknown>> = {
+  codec: codecBench,
+  crypto: cryptoBench,
+  state: stateBench,
+  rpc: rpcBench,
+  pool: poolBench,
+  chain: chainBench,
+  onion: onionBench,
+  genesis: genesisBench,
+  ccu: ccuBench,
+  'ccu-rpc': ccuRpcLatencyBench,
+};
 
 const wanted = process.argv.slice(2);
-for (const name of wanted) if (!(name in suites)) throw new Error(`Unknown bench suite "${name}". Suites: ${Object.keys(suites).join(', ')}`);
+for (const name of wanted)
+  if (!(name in suites)) throw new Error(`Unknown bench suite "${name}". Suites: ${Object.keys(suites).join(', ')}`);
 for (const [name, run] of Object.entries(suites)) {
   if (wanted.length === 0 || wanted.includes(name)) await run();
 }

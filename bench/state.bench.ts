@@ -11,7 +11,13 @@ const BASE_KEYS = 100_000;
 const key = (): Buffer => Buffer.concat([Buffer.from('00000001', 'hex'), Buffer.from('0000', 'hex'), randomBytes(20)]);
 
 /** A tree of BASE_KEYS state entries; updates of n changed keys are measured against the SHA-256 floor of the hashes they need. */
-const smtComparison = (store: InMemorySMTStore, tree: SparseMerkleTree, root: Buffer, existing: Buffer[], n: number): Comparison => {
+const smtComparison = (
+  store: InMemorySMTStore,
+  tree: SparseMerkleTree,
+  root: Buffer,
+  existing: Buffer[],
+  n: number,
+): Comparison => {
   const changes = Array.from({ length: n }, (_, i) => ({
     key: i % 2 === 0 ? stateSMTKey(existing[i]!) : stateSMTKey(key()),
     value: stateSMTValue(randomBytes(40)),
@@ -33,7 +39,12 @@ export const stateBench = async () => {
   const store = new InMemorySMTStore();
   const tree = new SparseMerkleTree(38, store);
   const existing = Array.from({ length: BASE_KEYS }, key);
-  const root = store.apply(tree.update(EMPTY_HASH, existing.map((k) => ({ key: stateSMTKey(k), value: stateSMTValue(randomBytes(40)) }))));
+  const root = store.apply(
+    tree.update(
+      EMPTY_HASH,
+      existing.map((k) => ({ key: stateSMTKey(k), value: stateSMTValue(randomBytes(40)) })),
+    ),
+  );
 
   const dataPath = tempDataPath();
   const db = openState(dataPath);
@@ -57,9 +68,24 @@ export const stateBench = async () => {
       [
         smtComparison(store, tree, root, existing, 1_000),
         smtComparison(store, tree, root, existing, 10_000),
-        { name: 'committed state get', ours: () => db.get(nextKey()), baseline: () => lmdbState.get(nextKey()), baselineName: 'bare lmdb get' },
-        { name: 'block state set', ours: () => overlay.set(nextKey(), value), baseline: () => map.set(nextKey().toString('latin1'), value), baselineName: 'Map.set' },
-        { name: 'block state get (miss to LMDB)', ours: () => overlay.get(key()), baseline: () => lmdbState.get(key()), baselineName: 'bare lmdb get' },
+        {
+          name: 'committed state get',
+          ours: () => db.get(nextKey()),
+          baseline: () => lmdbState.get(nextKey()),
+          baselineName: 'bare lmdb get',
+        },
+        {
+          name: 'block state set',
+          ours: () => overlay.set(nextKey(), value),
+          baseline: () => map.set(nextKey().toString('latin1'), value),
+          baselineName: 'Map.set',
+        },
+        {
+          name: 'block state get (miss to LMDB)',
+          ours: () => overlay.get(key()),
+          baseline: () => lmdbState.get(key()),
+          baselineName: 'bare lmdb get',
+        },
         {
           name: 'prove 8 keys from a worker snapshot',
           ours: () => pooled.prove({ dataPath, expectedRoot: stateRoot, keys: query }),

@@ -25,20 +25,29 @@ export interface ProcessedGenesis {
 const refuseUnknownAssets = (block: Block, modules: readonly GenesisModule[]): void => {
   const registered = new Set(modules.map((m) => m.name));
   for (const { module } of block.assets) {
-    if (!registered.has(module)) throw new Error(`Genesis block has an asset for module "${module}", which is not registered.`);
+    if (!registered.has(module))
+      throw new Error(`Genesis block has an asset for module "${module}", which is not registered.`);
   }
 };
 
 /** Runs the modules' genesis over the block's assets and computes the three roots it implies. */
-export const computeGenesis = (block: Block, chainID: Buffer, modules: readonly GenesisModule[], base: StateBase): ProcessedGenesis => {
+export const computeGenesis = (
+  block: Block,
+  chainID: Buffer,
+  modules: readonly GenesisModule[],
+  base: StateBase,
+): ProcessedGenesis => {
   refuseUnknownAssets(block, modules);
   const state = new BlockState(base);
   const { events, nextValidators } = executeGenesis(modules, block, chainID, state);
-  if (nextValidators === undefined) throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
+  if (nextValidators === undefined)
+    throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
   const changes = state.overlay.changes();
   const stateRoot = new SparseMerkleTree(38, new InMemorySMTStore()).update(
     EMPTY_HASH,
-    changes.filter((c) => c.value !== undefined).map((c) => ({ key: stateSMTKey(c.key), value: stateSMTValue(c.value!) })),
+    changes
+      .filter((c) => c.value !== undefined)
+      .map((c) => ({ key: stateSMTKey(c.key), value: stateSMTValue(c.value!) })),
     false,
   ).root;
   const eventRoot = computeEventRoot(events);
@@ -51,7 +60,12 @@ export const computeGenesis = (block: Block, chainID: Buffer, modules: readonly 
  * genesis, then the header's stateRoot, eventRoot and validatorsHash must equal what the
  * modules produced; the first root that does not is named in the error.
  */
-export const processGenesisBlock = (block: Block, chainID: Buffer, modules: readonly GenesisModule[], base: StateBase): ProcessedGenesis => {
+export const processGenesisBlock = (
+  block: Block,
+  chainID: Buffer,
+  modules: readonly GenesisModule[],
+  base: StateBase,
+): ProcessedGenesis => {
   validateGenesisBlock(block);
   const result = computeGenesis(block, chainID, modules, base);
   const { stateRoot, eventRoot, validatorsHash } = result;
@@ -61,7 +75,10 @@ export const processGenesisBlock = (block: Block, chainID: Buffer, modules: read
     ['validatorsHash', validatorsHash, block.header.validatorsHash],
   ];
   for (const [name, computed, header] of checks) {
-    if (!computed.equals(header)) throw new Error(`Genesis block ${name} mismatch: the header has ${header.toString('hex')}, processing the block gives ${computed.toString('hex')}`);
+    if (!computed.equals(header))
+      throw new Error(
+        `Genesis block ${name} mismatch: the header has ${header.toString('hex')}, processing the block gives ${computed.toString('hex')}`,
+      );
   }
   return result;
 };
@@ -74,7 +91,17 @@ export interface GenesisAssetInput {
 }
 
 /** A genesis header over the assets, its three state-dependent roots still empty (Klayr's genesis-block:create before processing). */
-export const unsignedGenesisHeader = ({ height, timestamp, previousBlockID, assets }: { height: number; timestamp: number; previousBlockID: Buffer; assets: readonly BlockAsset[] }): BlockHeader => ({
+export const unsignedGenesisHeader = ({
+  height,
+  timestamp,
+  previousBlockID,
+  assets,
+}: {
+  height: number;
+  timestamp: number;
+  previousBlockID: Buffer;
+  assets: readonly BlockAsset[];
+}): BlockHeader => ({
   version: 0,
   timestamp,
   height,
@@ -94,13 +121,24 @@ export const unsignedGenesisHeader = ({ height, timestamp, previousBlockID, asse
 
 /** Builds a genesis block from JSON assets, as Klayr Core's genesis-block:create does. */
 export const createGenesisBlock = (
-  input: { assets: readonly GenesisAssetInput[]; chainID: Buffer; height?: number; timestamp?: number; previousBlockID?: Buffer },
+  input: {
+    assets: readonly GenesisAssetInput[];
+    chainID: Buffer;
+    height?: number;
+    timestamp?: number;
+    previousBlockID?: Buffer;
+  },
   modules: readonly GenesisModule[],
 ): Block => {
   const assets = input.assets
     .map((a) => ({ module: a.module, data: codec.encode(a.schema, codec.fromJSON(a.schema, a.data)) }))
     .sort((a, b) => a.module.localeCompare(b.module, 'en'));
-  const header = unsignedGenesisHeader({ height: input.height ?? 0, timestamp: input.timestamp ?? Math.floor(Date.now() / 1000), previousBlockID: input.previousBlockID ?? Buffer.alloc(32), assets });
+  const header = unsignedGenesisHeader({
+    height: input.height ?? 0,
+    timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
+    previousBlockID: input.previousBlockID ?? Buffer.alloc(32),
+    assets,
+  });
   const block: Block = { header, transactions: [], assets };
   const { stateRoot, eventRoot, validatorsHash } = computeGenesis(block, input.chainID, modules, EMPTY_STATE);
   return { ...block, header: { ...header, stateRoot, eventRoot, validatorsHash } };

@@ -30,12 +30,28 @@ export const watchBackupHeight = ({ config, chain, dbs, logger }: BackupHeightPa
     const began = performance.now();
     let longestTurnMs = 0;
     logger.info({ height, path }, 'Backup height committed: copying the state to the backup directory');
-    writeBackup(dataPath, { dbs, height, blockID: blockHeaderID(block.header), stateRoot: block.header.stateRoot, chainID }, { onTurn: (ms) => (longestTurnMs = Math.max(longestTurnMs, ms)) })
+    writeBackup(
+      dataPath,
+      { dbs, height, blockID: blockHeaderID(block.header), stateRoot: block.header.stateRoot, chainID },
+      { onTurn: (ms) => (longestTurnMs = Math.max(longestTurnMs, ms)) },
+    )
       .then(({ manifest, entries }) =>
-        logger.info({ height, blockID: manifest.blockID, stateRoot: manifest.stateRoot, entries, ms: Math.round(performance.now() - began), longestTurnMs: Math.round(longestTurnMs), path }, 'Backup completed'),
+        logger.info(
+          {
+            height,
+            blockID: manifest.blockID,
+            stateRoot: manifest.stateRoot,
+            entries,
+            ms: Math.round(performance.now() - began),
+            longestTurnMs: Math.round(longestTurnMs),
+            path,
+          },
+          'Backup completed',
+        ),
       )
       .catch((error: unknown) => {
-        if (error instanceof BackupAbortedError) logger.warn({ height, path }, `Backup not completed: ${error.message}`);
+        if (error instanceof BackupAbortedError)
+          logger.warn({ height, path }, `Backup not completed: ${error.message}`);
         else logger.error({ err: error, height, path }, 'Backup failed');
       });
   };
@@ -50,7 +66,11 @@ export const watchBackupHeight = ({ config, chain, dbs, logger }: BackupHeightPa
   if (existing?.height === height) logger.info({ height, path }, 'The backup of system.backup.height exists');
   // a copy cut short (the process killed during it) is taken again while the state is still at that height
   else if (tip === height) take(chain.lastBlock());
-  else if (tip > height) logger.warn({ height, chainHeight: tip, path }, `system.backup.height ${height} is below the chain's height ${tip}: the node passed it without a backup and will take none`);
+  else if (tip > height)
+    logger.warn(
+      { height, chainHeight: tip, path },
+      `system.backup.height ${height} is below the chain's height ${tip}: the node passed it without a backup and will take none`,
+    );
   chain.onCommitted((block) => {
     if (block.header.height !== height) return;
     try {

@@ -11,7 +11,12 @@ export const publishBlock = (publish: Publish, { block, nextValidators }: Execut
   publish('network_newBlock', { blockHeader: header });
   if (nextValidators !== undefined) {
     publish('chain_validatorsChanged', {
-      nextValidators: nextValidators.validators.map((v) => ({ address: addressToKlayr32(v.address), blsKey: v.blsKey.toString('hex'), generatorKey: v.generatorKey.toString('hex'), bftWeight: v.bftWeight.toString() })),
+      nextValidators: nextValidators.validators.map((v) => ({
+        address: addressToKlayr32(v.address),
+        blsKey: v.blsKey.toString('hex'),
+        generatorKey: v.generatorKey.toString('hex'),
+        bftWeight: v.bftWeight.toString(),
+      })),
       preCommitThreshold: nextValidators.precommitThreshold.toString(),
       certificateThreshold: nextValidators.certificateThreshold.toString(),
     });

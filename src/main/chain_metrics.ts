@@ -4,8 +4,18 @@ import type { RPCMetrics } from '../rpc/metrics.js';
 /** The chain's heights and the pool's size on /metrics, read at scrape time. */
 export const watchChainMetrics = (metrics: RPCMetrics, chain: Chain, poolSize: () => number): void => {
   metrics.watchValue('kestrel_chain_height', 'Height of the last block', () => chain.lastBlock().header.height);
-  metrics.watchValue('kestrel_chain_finalized_height', 'Finalized height (BFT maxHeightPrecommitted)', () => chain.finalizedHeight());
-  metrics.watchValue('kestrel_chain_max_height_prevoted', 'BFT maxHeightPrevoted', () => chain.bft.getBFTHeights(chain.engineView()).maxHeightPrevoted);
-  metrics.watchValue('kestrel_chain_max_height_certified', 'BFT maxHeightCertified', () => chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
+  metrics.watchValue('kestrel_chain_finalized_height', 'Finalized height (BFT maxHeightPrecommitted)', () =>
+    chain.finalizedHeight(),
+  );
+  metrics.watchValue(
+    'kestrel_chain_max_height_prevoted',
+    'BFT maxHeightPrevoted',
+    () => chain.bft.getBFTHeights(chain.engineView()).maxHeightPrevoted,
+  );
+  metrics.watchValue(
+    'kestrel_chain_max_height_certified',
+    'BFT maxHeightCertified',
+    () => chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified,
+  );
   metrics.watchValue('kestrel_txpool_transactions', 'Transactions in the pool', poolSize);
 };

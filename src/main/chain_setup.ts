@@ -34,7 +34,12 @@ export const readGenesisBlock = (config: ApplicationConfig): Block => {
  * `bls` (the node's `bls` pool, on all cores; openChain then finds the results), instead of one
  * by one on the main thread while processing genesis.
  */
-export const prefetchGenesisChecks = async (config: ApplicationConfig, genesis: Block, dbs: KestrelDatabases, bls: BlsVerifier): Promise<void> => {
+export const prefetchGenesisChecks = async (
+  config: ApplicationConfig,
+  genesis: Block,
+  dbs: KestrelDatabases,
+  bls: BlsVerifier,
+): Promise<void> => {
   if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
   const proofs = applicationModules(config).flatMap((m) => m.genesisProofsOfPossession?.(genesis.assets) ?? []);
   await prefetchProofsOfPossession(proofs, bls);
@@ -69,7 +74,11 @@ export interface OpenChainOptions {
   genesis?: Block;
 }
 
-export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { logger, now, genesis = readGenesisBlock(config) }: OpenChainOptions = {}): OpenedChain => {
+export const openChain = (
+  config: ApplicationConfig,
+  dbs: KestrelDatabases,
+  { logger, now, genesis = readGenesisBlock(config) }: OpenChainOptions = {},
+): OpenedChain => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const state = new StateDB(dbs);
   const blocks = new BlockStore(dbs);
@@ -87,11 +96,21 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { lo
     bft,
     minimumCertifyHeight,
     keepEventsForHeights: config.system.keepEventsForHeights,
-    inclusionProofs: { keys: config.system.inclusionProofKeys.map((k) => Buffer.from(k, 'hex')), keepForHeights: config.system.keepInclusionProofsForHeights },
+    inclusionProofs: {
+      keys: config.system.inclusionProofKeys.map((k) => Buffer.from(k, 'hex')),
+      keepForHeights: config.system.keepInclusionProofsForHeights,
+    },
   });
   const executor = new BlockExecutor({ chain, stateDB: state, machine, bft, chainID });
   const aggregateCommits = new AggregateCommitVerifier({ bft: bft.method, blocks, chainID, minimumCertifyHeight });
-  const processor = new BlockProcessor({ chain, executor, aggregateCommits, chainID, maxTransactionsSize: config.genesis.maxTransactionsSize, ...(now !== undefined ? { now } : {}) });
+  const processor = new BlockProcessor({
+    chain,
+    executor,
+    aggregateCommits,
+    chainID,
+    maxTransactionsSize: config.genesis.maxTransactionsSize,
+    ...(now !== undefined ? { now } : {}),
+  });
   const transactionVerifier = new TransactionVerifier({ chain, stateDB: state, machine, chainID });
   const storedGenesis = blocks.idAtHeight(genesis.header.height);
   if (storedGenesis === undefined) {
@@ -101,10 +120,19 @@ export const openChain = (config: ApplicationConfig, dbs: KestrelDatabases, { lo
     bft.initGenesisState(engine, genesis.header);
     const { precommitThreshold, certificateThreshold, validators } = processed.nextValidators;
     bft.method.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
-    chain.commitGenesis({ block: genesis, transactionIDs: [], events: processed.events, prepared: state.prepare(processed.state), engine, nextValidators: processed.nextValidators });
+    chain.commitGenesis({
+      block: genesis,
+      transactionIDs: [],
+      events: processed.events,
+      prepared: state.prepare(processed.state),
+      engine,
+      nextValidators: processed.nextValidators,
+    });
     logger?.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
   } else if (!storedGenesis.equals(genesisID)) {
-    throw new Error(`The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`);
+    throw new Error(
+      `The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`,
+    );
   }
   return { chain, executor, processor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules };
 };

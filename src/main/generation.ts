@@ -33,14 +33,35 @@ export interface GenerationParts {
  * Block generation, as Klayr Core: the keys file's keys are stored in the generator database;
  * plain ones generate right away, with the pool's transactions, highest fee first.
  */
-export const createGenerator = ({ config, chain, executor, aggregateCommits, db, pool, bls, signatures, logger, onBlock }: GenerationParts): Generator => {
+export const createGenerator = ({
+  config,
+  chain,
+  executor,
+  aggregateCommits,
+  db,
+  pool,
+  bls,
+  signatures,
+  logger,
+  onBlock,
+}: GenerationParts): Generator => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const keyFile = config.generator?.keys.fromFile;
   const entries = keyFile === undefined ? [] : readKeysFile(keyFile);
   const keys = plainGeneratorKeys(entries, keyFile ?? 'keys file');
   const keyStore = new GeneratorKeyStore(db);
-  for (const k of keys) keyStore.set(k.address, { type: 'plain', keys: { generatorKey: k.generatorKey, generatorPrivateKey: k.generatorPrivateKey, blsKey: k.blsKey, blsPrivateKey: k.blsPrivateKey } });
-  for (const k of encryptedGeneratorKeys(entries)) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
+  for (const k of keys)
+    keyStore.set(k.address, {
+      type: 'plain',
+      keys: {
+        generatorKey: k.generatorKey,
+        generatorPrivateKey: k.generatorPrivateKey,
+        blsKey: k.blsKey,
+        blsPrivateKey: k.blsPrivateKey,
+      },
+    });
+  for (const k of encryptedGeneratorKeys(entries))
+    keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
   const generator = new Generator({
     chain,
     executor,
@@ -56,7 +77,10 @@ export const createGenerator = ({ config, chain, executor, aggregateCommits, db,
     signatures,
     proofsOfPossession: (tx) => executor.machine.modules.flatMap((m) => m.transactionProofsOfPossession?.(tx) ?? []),
     onRejected: (tx, reason) => {
-      logger.debug({ id: transactionID(tx).toString('hex'), reason: reason.message }, 'Transaction left out of the block and dropped from the pool');
+      logger.debug(
+        { id: transactionID(tx).toString('hex'), reason: reason.message },
+        'Transaction left out of the block and dropped from the pool',
+      );
       pool.remove(tx);
     },
     onBlock: (executed) => {

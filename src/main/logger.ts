@@ -12,7 +12,8 @@ export type { Logger };
 const LOG_FD = 2;
 
 /** Readable lines on a terminal, JSON lines for files, pipes and log collectors, unless a flag says which. */
-export const chooseLogFormat = (flag: LogFormat | undefined, destinationIsTTY: boolean): LogFormat => flag ?? (destinationIsTTY ? 'pretty' : 'json');
+export const chooseLogFormat = (flag: LogFormat | undefined, destinationIsTTY: boolean): LogFormat =>
+  flag ?? (destinationIsTTY ? 'pretty' : 'json');
 
 export interface CreateLoggerOptions {
   /** Default: chosen by whether stderr is a terminal. */
@@ -35,7 +36,12 @@ const prettyStream = (destination: DestinationStream | undefined): DestinationSt
 /** Logs with levels (Klayr's level `none` silences the logger), pretty or JSON. */
 export const createLogger = (level: LogLevel = 'info', name = 'kestrel', options: CreateLoggerOptions = {}): Logger => {
   const format = options.format ?? chooseLogFormat(undefined, isatty(LOG_FD));
-  const settings: LoggerOptions = { name, level: level === 'none' ? 'silent' : level, base: { name }, formatters: { log: withKlayr32Addresses } };
+  const settings: LoggerOptions = {
+    name,
+    level: level === 'none' ? 'silent' : level,
+    base: { name },
+    formatters: { log: withKlayr32Addresses },
+  };
   if (format === 'pretty') return pino(settings, prettyStream(options.destination));
   return pino(settings, options.destination ?? pino.destination({ fd: LOG_FD, sync: false }));
 };

@@ -21,7 +21,12 @@ import type { ApplicationConfig } from './config/types.js';
  * get the interoperability method, interoperability gets the token method, and token and fee are
  * registered as interoperable modules (their cross-chain hooks and commands, in that order).
  */
-const interoperableModules = <I extends MainchainInteroperabilityModule | SidechainInteroperabilityModule>(interoperability: I, token: TokenMethod, config: ApplicationConfig, chainID: Buffer) => {
+const interoperableModules = <I extends MainchainInteroperabilityModule | SidechainInteroperabilityModule>(
+  interoperability: I,
+  token: TokenMethod,
+  config: ApplicationConfig,
+  chainID: Buffer,
+) => {
   const tokenModule = new TokenModule(token);
   const feeModule = new FeeModule(feeConfig(chainID, config.modules.fee), token);
   interoperability.setTokenMethod(token);

@@ -80,7 +80,8 @@ export class KestrelNode {
     // the bls pool: the genesis validators' proofs of possession (all cores), then aggregate commits
     this.#bls = createPooledBlsVerifier(availableParallelism());
     await prefetchGenesisChecks(config, configGenesis, this.#dbs, this.#bls);
-    const { chain, executor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules } = openChain(config, this.#dbs, { logger, genesis: configGenesis });
+    const { chain, executor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules } =
+      openChain(config, this.#dbs, { logger, genesis: configGenesis });
     this.#chain = chain;
     watchBackupHeight({ config, chain, dbs: this.#dbs, logger });
     const last = blocks.last()!;
@@ -90,7 +91,20 @@ export class KestrelNode {
     watchChainMetrics(metrics, chain, unconfirmed);
     this.#prover = createPooledStateProver(1);
     this.#onions = createPooledOnionGenerator(1);
-    registerChainEndpoints(this.registry, { config, chain, state, blocks, events, genesis, modules, offchain: this.#dbs.generator, prover: this.#prover, onions: this.#onions, metrics, unconfirmed });
+    registerChainEndpoints(this.registry, {
+      config,
+      chain,
+      state,
+      blocks,
+      events,
+      genesis,
+      modules,
+      offchain: this.#dbs.generator,
+      prover: this.#prover,
+      onions: this.#onions,
+      metrics,
+      unconfirmed,
+    });
     this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics);
     const poolJobErrors = new RepeatedLog(logger, { level: 'warn' });
     const pool = (this.#pool = new TransactionPool({
@@ -101,16 +115,53 @@ export class KestrelNode {
       },
       onJobError: (error) => poolJobErrors.report(error, 'Transaction pool job failed'),
     }));
-    pool.events.on('added', ({ transaction }) => this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }));
+    pool.events.on('added', ({ transaction }) =>
+      this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }),
+    );
     pool.start();
     this.#signatures = createPooledSignatureVerifier(chainID);
     this.registry.registerNamespace('txpool', txpoolEndpoints(transactionVerifier, pool, this.#signatures));
-    for (const [name, stats] of Object.entries({ verify: this.#signatures, bls: this.#bls, onion: this.#onions, proofs: this.#prover })) metrics.watchPool(name, () => stats.stats());
-    this.#rpc = new RPCServer({ rpc: config.rpc, dataPath: config.system.dataPath, registry: this.registry, logger, metrics, version: KESTREL_VERSION });
+    for (const [name, stats] of Object.entries({
+      verify: this.#signatures,
+      bls: this.#bls,
+      onion: this.#onions,
+      proofs: this.#prover,
+    }))
+      metrics.watchPool(name, () => stats.stats());
+    this.#rpc = new RPCServer({
+      rpc: config.rpc,
+      dataPath: config.system.dataPath,
+      registry: this.registry,
+      logger,
+      metrics,
+      version: KESTREL_VERSION,
+    });
     await this.#rpc.start();
 
-    this.#generator = createGenerator({ config, chain, executor, aggregateCommits, db: this.#dbs.generator, pool, bls: this.#bls, signatures: this.#signatures, logger, onBlock: (executed) => (publishBlock((name, data) => this.#rpc?.publish(name, data), executed), this.#plugins?.blockCommitted(executed)) });
-    this.registry.registerNamespace('generator', generatorEndpoints({ chain, generator: this.#generator, db: this.#dbs.generator, blockTime: config.genesis.blockTime, genesisHeight: genesis.header.height }));
+    this.#generator = createGenerator({
+      config,
+      chain,
+      executor,
+      aggregateCommits,
+      db: this.#dbs.generator,
+      pool,
+      bls: this.#bls,
+      signatures: this.#signatures,
+      logger,
+      onBlock: (executed) => (
+        publishBlock((name, data) => this.#rpc?.publish(name, data), executed), this.#plugins?.blockCommitted(executed)
+      ),
+    });
+    this.registry.registerNamespace(
+      'generator',
+      generatorEndpoints({
+        chain,
+        generator: this.#generator,
+        db: this.#dbs.generator,
+        blockTime: config.genesis.blockTime,
+        genesisHeight: genesis.header.height,
+      }),
+    );
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
     this.#generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
@@ -123,7 +174,8 @@ export class KestrelNode {
   async deleteLastBlock(): Promise<Block> {
     if (this.#chain === undefined || this.#pool === undefined) throw new Error('The node is not started');
     const block = this.#chain.deleteLastBlock();
-    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header }), this.#plugins?.blockDeleted(block);
+    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header }),
+      this.#plugins?.blockDeleted(block);
     await Promise.all(block.transactions.map((tx) => this.#pool!.add(tx)));
     return block;
   }
@@ -141,7 +193,13 @@ export class KestrelNode {
   async #stop(): Promise<void> {
     this.#generator?.stop();
     this.#pool?.stop();
-    await Promise.all([this.#plugins?.stop(), this.#prover?.close(), this.#signatures?.close(), this.#onions?.close(), this.#bls?.close()]);
+    await Promise.all([
+      this.#plugins?.stop(),
+      this.#prover?.close(),
+      this.#signatures?.close(),
+      this.#onions?.close(),
+      this.#bls?.close(),
+    ]);
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
     this.#lock?.release();

@@ -13,10 +13,16 @@ import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
 import type { ApplicationConfig } from './config/types.js';
 
 /** The plugins a config enables: chainConnector when plugins.chainConnector is set (also by --enable-chain-connector-plugin). */
-export const enabledPlugins = (config: ApplicationConfig): Plugin[] => (config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : []);
+export const enabledPlugins = (config: ApplicationConfig): Plugin[] =>
+  config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : [];
 
 /** What a plugin may read of the node's chain, in process: BFT state, own endpoints, the `ccu` pool. */
-export const ownChainView = (config: ApplicationConfig, chain: Chain, registry: EndpointRegistry, ccuBuilder: CCUBuilder): OwnChainView => ({
+export const ownChainView = (
+  config: ApplicationConfig,
+  chain: Chain,
+  registry: EndpointRegistry,
+  ccuBuilder: CCUBuilder,
+): OwnChainView => ({
   chainID: Buffer.from(config.genesis.chainID, 'hex'),
   dataPath: config.system.dataPath,
   // Kestrel has no peer-to-peer sync: a running node is never syncing
@@ -32,7 +38,13 @@ export const ownChainView = (config: ApplicationConfig, chain: Chain, registry: 
 });
 
 /** The node's plugin host with the plugins its config enables, started (their endpoints registered, the `ccu` pool on /metrics); undefined when none is. */
-export const startPlugins = async (config: ApplicationConfig, chain: Chain, registry: EndpointRegistry, logger: Logger, metrics?: RPCMetrics): Promise<NodePlugins | undefined> => {
+export const startPlugins = async (
+  config: ApplicationConfig,
+  chain: Chain,
+  registry: EndpointRegistry,
+  logger: Logger,
+  metrics?: RPCMetrics,
+): Promise<NodePlugins | undefined> => {
   const plugins = enabledPlugins(config);
   if (plugins.length === 0) return undefined;
   const ccuBuilder = createPooledCCUBuilder(1);

@@ -17,7 +17,9 @@ export interface ForgingStatus {
  */
 export const forgingStatusAt = (snapshot: Snapshot): ForgingStatus[] => {
   const db = snapshot.generatorDB;
-  const withKeys = [...db.getKeys(tableRange(TABLES.generatorKeys, 20))].map((key) => Buffer.from(key).subarray(TABLES.generatorKeys.prefix.length));
+  const withKeys = [...db.getKeys(tableRange(TABLES.generatorKeys, 20))].map((key) =>
+    Buffer.from(key).subarray(TABLES.generatorKeys.prefix.length),
+  );
   const addresses = new Map([...withKeys, ...generatedInfoAddresses(db)].map((a) => [a.toString('hex'), a]));
   return [...addresses.keys()].sort().map((key) => {
     const address = addresses.get(key)!;

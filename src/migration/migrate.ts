@@ -16,7 +16,12 @@ import { migrationContext } from './context.js';
 import type { MigratedAsset } from './context.js';
 import { forgingStatusAt } from './forging_status.js';
 import type { ForgingStatus } from './forging_status.js';
-import { DEFAULT_GENESIS_TIME_GAP, DEFAULT_INIT_ROUNDS, DEFAULT_INIT_VALIDATORS, DEFAULT_PAGE_SIZE } from './defaults.js';
+import {
+  DEFAULT_GENESIS_TIME_GAP,
+  DEFAULT_INIT_ROUNDS,
+  DEFAULT_INIT_VALIDATORS,
+  DEFAULT_PAGE_SIZE,
+} from './defaults.js';
 import { SILENT_PROGRESS } from './progress.js';
 import type { Progress } from './progress.js';
 import { ProofsOfPossession } from './proofs_of_possession.js';
@@ -94,11 +99,19 @@ export const migrateSnapshot = async (snapshot: Snapshot, options: MigrationOpti
 
   const lowest = snapshot.lowestBlockHeight() ?? snapshot.height;
   let step = progress.step('Reading proofs of possession from the blocks', snapshot.blockCount(lowest));
-  const proofs = ProofsOfPossession.scan(snapshot, options.transactionProofs, options.pageSize ?? DEFAULT_PAGE_SIZE, () => step.tick());
+  const proofs = ProofsOfPossession.scan(
+    snapshot,
+    options.transactionProofs,
+    options.pageSize ?? DEFAULT_PAGE_SIZE,
+    () => step.tick(),
+  );
   step.done();
 
   step = progress.step('Migrating validators', snapshot.count(POS, POS_STORES.validator));
-  const pos = migratePoS(ctx, proofs, { initRounds, initValidators: options.initValidators ?? DEFAULT_INIT_VALIDATORS });
+  const pos = migratePoS(ctx, proofs, {
+    initRounds,
+    initValidators: options.initValidators ?? DEFAULT_INIT_VALIDATORS,
+  });
   step.tick(pos.validators);
   step.done();
 
@@ -117,7 +130,7 @@ export const migrateSnapshot = async (snapshot: Snapshot, options: MigrationOpti
     .sort((a, b) => a.module.localeCompare(b.module, 'en'));
 
   if (options.checkProofsOfPossession !== undefined) {
-    step = progress.step('Checking the validators\' proofs of possession', pos.validators);
+    step = progress.step("Checking the validators' proofs of possession", pos.validators);
     await options.checkProofsOfPossession(genesisProofsOfPossession(assets));
     step.tick(pos.validators);
     step.done();
@@ -131,7 +144,12 @@ export const migrateSnapshot = async (snapshot: Snapshot, options: MigrationOpti
     assets,
   });
   const draft: Block = { header, transactions: [], assets };
-  const { stateRoot, eventRoot, validatorsHash, nextValidators } = computeGenesis(draft, chainID, options.modules({ useInvalidBLSKey: pos.useInvalidBLSKey }), EMPTY_STATE);
+  const { stateRoot, eventRoot, validatorsHash, nextValidators } = computeGenesis(
+    draft,
+    chainID,
+    options.modules({ useInvalidBLSKey: pos.useInvalidBLSKey }),
+    EMPTY_STATE,
+  );
   const block: Block = { ...draft, header: { ...header, stateRoot, eventRoot, validatorsHash } };
   step.tick();
   step.done();

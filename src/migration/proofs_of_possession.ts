@@ -25,11 +25,17 @@ export class ProofsOfPossession {
   }
 
   addBlock(block: Block, proofs: TransactionProofs): void {
-    if (block.header.version === 0) for (const { pk, proof } of genesisProofsOfPossession(block.assets)) this.add(pk, proof);
+    if (block.header.version === 0)
+      for (const { pk, proof } of genesisProofsOfPossession(block.assets)) this.add(pk, proof);
     for (const tx of block.transactions) for (const { pk, proof } of proofs(tx)) this.add(pk, proof);
   }
 
-  static scan(snapshot: Snapshot, proofs: TransactionProofs, pageSize: number, onBlock: (height: number) => void = () => undefined): ProofsOfPossession {
+  static scan(
+    snapshot: Snapshot,
+    proofs: TransactionProofs,
+    pageSize: number,
+    onBlock: (height: number) => void = () => undefined,
+  ): ProofsOfPossession {
     const found = new ProofsOfPossession();
     const from = snapshot.lowestBlockHeight() ?? snapshot.height;
     for (const block of snapshot.blocks(from, pageSize)) {

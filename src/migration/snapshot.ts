@@ -74,7 +74,12 @@ export class Snapshot {
   *blocks(from: number, pageSize: number): Generator<Block> {
     for (let start = from; start <= this.height; start += pageSize) {
       const last = Math.min(this.height, start + pageSize - 1);
-      const ids = [...this.dbs.blocks.getRange({ start: tableHeightKey(TABLES.blockIDsByHeight, start), end: tableHeightKey(TABLES.blockIDsByHeight, last + 1) })].map((e) => e.value);
+      const ids = [
+        ...this.dbs.blocks.getRange({
+          start: tableHeightKey(TABLES.blockIDsByHeight, start),
+          end: tableHeightKey(TABLES.blockIDsByHeight, last + 1),
+        }),
+      ].map((e) => e.value);
       for (const id of ids) {
         const raw = this.dbs.blocks.get(tableKey(TABLES.blocksByID, id));
         if (raw !== undefined) yield decodeBlock(raw);
@@ -84,12 +89,19 @@ export class Snapshot {
 
   /** How many blocks the snapshot holds from `from` to its height. */
   blockCount(from: number): number {
-    return this.dbs.blocks.getCount({ start: tableHeightKey(TABLES.blockIDsByHeight, from), end: tableHeightKey(TABLES.blockIDsByHeight, this.height + 1) });
+    return this.dbs.blocks.getCount({
+      start: tableHeightKey(TABLES.blockIDsByHeight, from),
+      end: tableHeightKey(TABLES.blockIDsByHeight, this.height + 1),
+    });
   }
 
   /** The lowest height whose block the snapshot holds (blocks below it may have been pruned or never synced). */
   lowestBlockHeight(): number | undefined {
-    for (const { key } of this.dbs.blocks.getRange({ start: tableHeightKey(TABLES.blockIDsByHeight, 0), end: tableHeightKey(TABLES.blockIDsByHeight, this.height + 1), limit: 1 })) {
+    for (const { key } of this.dbs.blocks.getRange({
+      start: tableHeightKey(TABLES.blockIDsByHeight, 0),
+      end: tableHeightKey(TABLES.blockIDsByHeight, this.height + 1),
+      limit: 1,
+    })) {
       return key.readUInt32BE(TABLES.blockIDsByHeight.prefix.length);
     }
     return undefined;
@@ -104,4 +116,3 @@ export class Snapshot {
     return this.closeBackup();
   }
 }
-

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import type { BlockHeader } from '../lib/chain/block.js';
 import type { Endpoints } from '../lib/endpoint/definition.js';
-import type { CommittedBlock, OwnChainView, Plugin, PluginLogger, RemoteChainClient, RemoteChainTarget } from './types.js';
+import type {
+  CommittedBlock,
+  OwnChainView,
+  Plugin,
+  PluginLogger,
+  RemoteChainClient,
+  RemoteChainTarget,
+} from './types.js';
 
 export interface PluginHostOptions {
   /** The node's data path; each plugin stores under `<dataPath>/plugins/<directory>`. */
@@ -65,7 +72,10 @@ export class PluginHost {
 
   #each(task: (plugin: Plugin) => Promise<void>, message: string, height: number): void {
     for (const plugin of this.#plugins) {
-      const queued = this.#queues.get(plugin)!.then(() => task(plugin)).catch((error: unknown) => this.options.logger.error({ plugin: plugin.name, height, err: error }, message));
+      const queued = this.#queues
+        .get(plugin)!
+        .then(() => task(plugin))
+        .catch((error: unknown) => this.options.logger.error({ plugin: plugin.name, height, err: error }, message));
       this.#queues.set(plugin, queued);
     }
   }

@@ -1,7 +1,19 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { createAccessCheck } from './access.js';
-import { invalidRequest, failure, METHOD_NOT_FOUND, MSG_DISABLED, MSG_EMPTY_BATCH, MSG_EMPTY_REQUEST, MSG_INVALID_FORMAT, MSG_METHOD_NOT_FOUND, MSG_PARSE_FAILED, success, successWithJSON } from './jsonrpc.js';
+import {
+  invalidRequest,
+  failure,
+  METHOD_NOT_FOUND,
+  MSG_DISABLED,
+  MSG_EMPTY_BATCH,
+  MSG_EMPTY_REQUEST,
+  MSG_INVALID_FORMAT,
+  MSG_METHOD_NOT_FOUND,
+  MSG_PARSE_FAILED,
+  success,
+  successWithJSON,
+} from './jsonrpc.js';
 import type { RequestID } from './jsonrpc.js';
 import type { RPCMetrics, SuccessRecorder } from './metrics.js';
 import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
@@ -29,11 +41,15 @@ interface Route {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const validID = (id: unknown): id is RequestID => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+const validID = (id: unknown): id is RequestID =>
+  id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 
 /** Klayr's request schema: jsonrpc "2.0", string method, id number|string|null, optional object params, nothing else. */
-const wellFormed = (r: unknown): r is { jsonrpc: '2.0'; method: string; id: RequestID; params?: Record<string, unknown> } => {
-  if (!isObject(r) || r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !('id' in r) || !validID(r.id)) return false;
+const wellFormed = (
+  r: unknown,
+): r is { jsonrpc: '2.0'; method: string; id: RequestID; params?: Record<string, unknown> } => {
+  if (!isObject(r) || r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !('id' in r) || !validID(r.id))
+    return false;
   if (r.params !== undefined && !isObject(r.params)) return false;
   // jsonrpc, method and id are there: any key beyond them and params is one too many
   // (an inherited enumerable key, from a polluted prototype, can only make the count fail)
@@ -90,7 +106,8 @@ export class Dispatcher {
   handleValue(parsed: unknown, transport: Transport): string | Promise<string> {
     if (!Array.isArray(parsed)) return this.handleParsed(parsed, transport);
     if (parsed.length === 0) return invalidRequest(null, MSG_EMPTY_BATCH);
-    if (parsed.length > this.#maxBatch) return invalidRequest(null, `Invalid RPC request. A batch holds at most ${this.#maxBatch} requests.`);
+    if (parsed.length > this.#maxBatch)
+      return invalidRequest(null, `Invalid RPC request. A batch holds at most ${this.#maxBatch} requests.`);
     const responses = parsed.map((r) => this.handleParsed(r, transport));
     if (responses.every((r) => typeof r === 'string')) return `[${responses.join(',')}]`;
     return Promise.all(responses).then((all) => `[${all.join(',')}]`);
@@ -101,13 +118,21 @@ export class Dispatcher {
     const { id, method: name } = request;
     let route = this.#routes.get(name);
     if (route === undefined) {
-      if (name === OPENRPC_METHOD) return success(id, openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)));
+      if (name === OPENRPC_METHOD)
+        return success(
+          id,
+          openRPCDocument(this.#registry, this.#version, (n) => this.isAllowed(n)),
+        );
       if (!METHOD_NAME.test(name)) {
-        return invalidRequest(id, `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`);
+        return invalidRequest(
+          id,
+          `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`,
+        );
       }
       if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
       const registered = this.#registry.get(name);
-      if (registered === undefined) return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
+      if (registered === undefined)
+        return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
       route = { endpoint: registered, recorders: {} };
       this.#routes.set(name, route);
     }
@@ -141,7 +166,13 @@ export class Dispatcher {
 
   #failed(id: RequestID, name: string, transport: Transport, e: unknown, started: number | undefined): string {
     this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
-    return this.#count(name, transport, 'error', invalidRequest(id, e instanceof Error ? e.message : String(e)), started);
+    return this.#count(
+      name,
+      transport,
+      'error',
+      invalidRequest(id, e instanceof Error ? e.message : String(e)),
+      started,
+    );
   }
 
   /** A result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash. */
@@ -150,7 +181,15 @@ export class Dispatcher {
     try {
       resultJSON = JSON.stringify(result ?? {});
     } catch (e) {
-      return this.#failed(id, route.endpoint.name, transport, new Error(`Endpoint ${route.endpoint.name} returned a result that cannot be serialized: ${(e as Error).message}`), started);
+      return this.#failed(
+        id,
+        route.endpoint.name,
+        transport,
+        new Error(
+          `Endpoint ${route.endpoint.name} returned a result that cannot be serialized: ${(e as Error).message}`,
+        ),
+        started,
+      );
     }
     if (route.endpoint.constant === true) route.resultJSON = resultJSON;
     if (this.#metrics !== undefined) this.#recorder(route, transport)((performance.now() - started!) / 1000);

@@ -30,6 +30,12 @@ export interface RunningHttpWs {
 
 /** Klayr Core closes WebSocket connections from origins outside accessControlAllowOrigin. */
 export const originAllowed = (allowed: string, origin: string | undefined): boolean =>
-  origin === undefined || origin === '' || allowed === '*' || allowed.split(',').map((o) => o.trim()).includes(origin);
+  origin === undefined ||
+  origin === '' ||
+  allowed === '*' ||
+  allowed
+    .split(',')
+    .map((o) => o.trim())
+    .includes(origin);
 
 export const tooLarge = (max: number): string => `Request body exceeds the limit of ${max} bytes.`;

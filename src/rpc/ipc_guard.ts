@@ -70,7 +70,10 @@ export const assertIPCSocketsFree = async (endpoints: readonly string[]): Promis
 export const waitIPCSocketsClosed = async (endpoints: readonly string[], timeoutMs = 5000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while ((await listening(endpoints)).length > 0) {
-    if (Date.now() > deadline) throw new Error(`IPC sockets still listening ${timeoutMs} ms after close: ${(await listening(endpoints)).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `IPC sockets still listening ${timeoutMs} ms after close: ${(await listening(endpoints)).join(', ')}`,
+      );
     await sleep(5);
   }
 };

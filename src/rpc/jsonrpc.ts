@@ -18,12 +18,15 @@ export const MSG_METHOD_NOT_FOUND = 'Method not found';
 export const MSG_EMPTY_BATCH = 'Invalid RPC request. Empty batch.';
 
 /** Built as text: the hot path of every answer, without an intermediate envelope object. A finite number's JSON is its string form (about 100 ns less than JSON.stringify). */
-export const successWithJSON = (id: RequestID, resultJSON: string): string => `{"jsonrpc":"2.0","id":${typeof id === 'number' && Number.isFinite(id) ? id : JSON.stringify(id)},"result":${resultJSON}}`;
+export const successWithJSON = (id: RequestID, resultJSON: string): string =>
+  `{"jsonrpc":"2.0","id":${typeof id === 'number' && Number.isFinite(id) ? id : JSON.stringify(id)},"result":${resultJSON}}`;
 
 export const success = (id: RequestID, result: unknown): string => successWithJSON(id, JSON.stringify(result));
 
-export const failure = (id: RequestID, code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+export const failure = (id: RequestID, code: number, message: string): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
 
 export const invalidRequest = (id: RequestID, message: string): string => failure(id, INVALID_REQUEST, message);
 
-export const notification = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', method, params });
+export const notification = (method: string, params: unknown): string =>
+  JSON.stringify({ jsonrpc: '2.0', method, params });

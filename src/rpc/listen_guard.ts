@@ -13,7 +13,9 @@ export class PortInUseError extends Error {
 
 /** The error a failed listen on host:port should raise: a PortInUseError for EADDRINUSE, the cause otherwise. */
 export const listenError = (host: string, port: number, cause: unknown): Error =>
-  (cause as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE' ? new PortInUseError(host, port) : new Error(`Could not listen on ${host}:${port}: ${(cause as Error | undefined)?.message ?? String(cause)}`);
+  (cause as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE'
+    ? new PortInUseError(host, port)
+    : new Error(`Could not listen on ${host}:${port}: ${(cause as Error | undefined)?.message ?? String(cause)}`);
 
 /**
  * Binds host:port with a plain node:net server (no SO_REUSEPORT, so any listener there makes it

@@ -16,15 +16,43 @@ export class RPCMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'kestrel_' }); // includes event-loop lag
-    this.requests = new CounterByLabels('kestrel_rpc_requests_total', 'JSON-RPC requests by method, transport and outcome', ['method', 'transport', 'outcome']);
-    this.duration = new HistogramByLabel('kestrel_rpc_request_duration_seconds', 'JSON-RPC handler latency by method', 'method', [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1]);
+    this.requests = new CounterByLabels(
+      'kestrel_rpc_requests_total',
+      'JSON-RPC requests by method, transport and outcome',
+      ['method', 'transport', 'outcome'],
+    );
+    this.duration = new HistogramByLabel(
+      'kestrel_rpc_request_duration_seconds',
+      'JSON-RPC handler latency by method',
+      'method',
+      [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+    );
     // prom-client reads any object with its metric interface when scraped
     this.registry.registerMetric(this.requests as never);
     this.registry.registerMetric(this.duration as never);
-    this.wsClients = new Gauge({ name: 'kestrel_rpc_ws_clients', help: 'Open WebSocket connections', registers: [this.registry] });
-    this.queueDepth = new Gauge({ name: 'kestrel_pool_queue_depth', help: 'Tasks waiting in each worker pool', labelNames: ['pool'], registers: [this.registry] });
-    this.poolTasks = new Counter({ name: 'kestrel_pool_tasks_completed_total', help: 'Tasks each worker pool has answered', labelNames: ['pool'], registers: [this.registry] });
-    this.poolTaskSeconds = new Counter({ name: 'kestrel_pool_task_seconds_total', help: 'Time of the tasks each worker pool has answered, from hand-off to answer', labelNames: ['pool'], registers: [this.registry] });
+    this.wsClients = new Gauge({
+      name: 'kestrel_rpc_ws_clients',
+      help: 'Open WebSocket connections',
+      registers: [this.registry],
+    });
+    this.queueDepth = new Gauge({
+      name: 'kestrel_pool_queue_depth',
+      help: 'Tasks waiting in each worker pool',
+      labelNames: ['pool'],
+      registers: [this.registry],
+    });
+    this.poolTasks = new Counter({
+      name: 'kestrel_pool_tasks_completed_total',
+      help: 'Tasks each worker pool has answered',
+      labelNames: ['pool'],
+      registers: [this.registry],
+    });
+    this.poolTaskSeconds = new Counter({
+      name: 'kestrel_pool_task_seconds_total',
+      help: 'Time of the tasks each worker pool has answered, from hand-off to answer',
+      labelNames: ['pool'],
+      registers: [this.registry],
+    });
   }
 
   readonly #collectors: (() => void)[] = [];

@@ -3,7 +3,11 @@ import type { EndpointRegistry } from './registry.js';
 export const OPENRPC_METHOD = 'rpc.discover';
 
 /** An OpenRPC 1.2.6 document generated from the live registry (only the methods this node allows). */
-export const openRPCDocument = (registry: EndpointRegistry, version: string, isAllowed: (name: string) => boolean): Record<string, unknown> => ({
+export const openRPCDocument = (
+  registry: EndpointRegistry,
+  version: string,
+  isAllowed: (name: string) => boolean,
+): Record<string, unknown> => ({
   openrpc: '1.2.6',
   info: { title: 'Kestrel JSON-RPC', version },
   methods: registry

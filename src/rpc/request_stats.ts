@@ -82,7 +82,10 @@ export class CounterByLabels extends MetricByLabels<Counted> {
 
   /** The tally of these label values (in the order of labelNames): callers on a hot path keep it and add to its value. */
   bind(a: string, b: string, c: string): Tally {
-    return getOrCreate(this.series, `${a}\u0000${b}\u0000${c}`, () => ({ labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c }, value: 0 }));
+    return getOrCreate(this.series, `${a}\u0000${b}\u0000${c}`, () => ({
+      labels: { [this.labelNames[0]]: a, [this.labelNames[1]]: b, [this.labelNames[2]]: c },
+      value: 0,
+    }));
   }
 
   inc(a: string, b: string, c: string): void {
@@ -90,7 +93,13 @@ export class CounterByLabels extends MetricByLabels<Counted> {
   }
 
   async get() {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [...this.series.values()].map(({ labels, value }) => ({ labels, value })) };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values: [...this.series.values()].map(({ labels, value }) => ({ labels, value })),
+    };
   }
 }
 
@@ -120,9 +129,16 @@ export class HistogramByLabel extends MetricByLabels<Series> {
       let cumulative = 0;
       buckets.forEach((n, i) => {
         cumulative += n;
-        values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le: i < this.bounds.length ? this.bounds[i]! : '+Inf' }, value: cumulative });
+        values.push({
+          metricName: `${this.name}_bucket`,
+          labels: { ...labels, le: i < this.bounds.length ? this.bounds[i]! : '+Inf' },
+          value: cumulative,
+        });
       });
-      values.push({ metricName: `${this.name}_sum`, labels, value: sum }, { metricName: `${this.name}_count`, labels, value: count });
+      values.push(
+        { metricName: `${this.name}_sum`, labels, value: sum },
+        { metricName: `${this.name}_count`, labels, value: count },
+      );
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }

@@ -85,10 +85,18 @@ export class RPCServer {
         logger.warn('uWebSockets.js could not be loaded: serving HTTP and WS with node:http + ws (slower)');
       }
       this.#httpWs = uws !== undefined ? await startUWS(uws, settings) : await startNodeHttpWs(settings);
-      logger.info({ host: rpc.host, port: this.#httpWs.port, engine: this.#httpWs.kind, http: settings.http, ws: settings.ws }, 'RPC HTTP/WS server listening');
+      logger.info(
+        { host: rpc.host, port: this.#httpWs.port, engine: this.#httpWs.kind, http: settings.http, ws: settings.ws },
+        'RPC HTTP/WS server listening',
+      );
     }
     if (modes.has('ipc')) {
-      this.#ipc = await startIPC({ dataPath: this.options.dataPath, dispatcher: this.dispatcher, hub: this.hub, logger });
+      this.#ipc = await startIPC({
+        dataPath: this.options.dataPath,
+        dispatcher: this.dispatcher,
+        hub: this.hub,
+        logger,
+      });
       logger.info({ socket: this.#ipc.paths.rpc }, 'RPC IPC server listening');
     }
   }

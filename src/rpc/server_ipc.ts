@@ -16,7 +16,12 @@ export interface RunningIPC {
  * Klayr Core's IPC: a zeromq Router for requests (`[sender, json]` in, `[sender, json]` out),
  * a Publisher for events (`[eventName, notification]`), and a bound Subscriber as Klayr has.
  */
-export const startIPC = async (o: { dataPath: string; dispatcher: Dispatcher; hub: EventHub; logger: Logger }): Promise<RunningIPC> => {
+export const startIPC = async (o: {
+  dataPath: string;
+  dispatcher: Dispatcher;
+  hub: EventHub;
+  logger: Logger;
+}): Promise<RunningIPC> => {
   const paths = ipcSocketPaths(o.dataPath);
   mkdirSync(paths.dir, { recursive: true });
   await assertIPCSocketsFree([paths.rpc, paths.pub, paths.sub]);
@@ -33,7 +38,9 @@ export const startIPC = async (o: { dataPath: string; dispatcher: Dispatcher; hu
   const serve = (async () => {
     for await (const [sender, request] of router) {
       if (sender === undefined) continue;
-      void Promise.resolve(o.dispatcher.handle(request?.toString('utf8') ?? '', 'ipc')).then((out) => reply(() => router.send([sender, out])));
+      void Promise.resolve(o.dispatcher.handle(request?.toString('utf8') ?? '', 'ipc')).then((out) =>
+        reply(() => router.send([sender, out])),
+      );
     }
   })().catch((err: unknown) => o.logger.debug({ err }, 'IPC request loop ended'));
   // events from plugins on the bound subscriber are not used yet; drain them

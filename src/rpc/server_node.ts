@@ -15,13 +15,20 @@ type SessionSocket = WebSocket & { session?: WSSession };
 
 export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
   const origin = o.accessControlAllowOrigin;
-  const headers = (contentType: string) => ({ 'Content-Type': contentType, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'POST' });
+  const headers = (contentType: string) => ({
+    'Content-Type': contentType,
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Methods': 'POST',
+  });
   const server = createServer((req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     if (!(o.http && method === 'POST' && url === RPC_PATH)) {
       void routeHttp(method, url, o.metrics, o.health).then((answer) => {
-        const a = answer === 'rpc' ? { status: '404 Not Found', contentType: 'application/json', body: `${url} not found.` } : answer;
+        const a =
+          answer === 'rpc'
+            ? { status: '404 Not Found', contentType: 'application/json', body: `${url} not found.` }
+            : answer;
         res.writeHead(Number(a.status.split(' ')[0]), headers(a.contentType)).end(a.body);
       });
       return;
@@ -35,7 +42,9 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       size += chunk.length;
       if (size > o.maxBodySize) {
         done = true;
-        res.writeHead(413, { ...headers('application/json'), Connection: 'close' }).end(invalidRequest(null, tooLarge(o.maxBodySize)));
+        res
+          .writeHead(413, { ...headers('application/json'), Connection: 'close' })
+          .end(invalidRequest(null, tooLarge(o.maxBodySize)));
         req.destroy();
         return;
       }
@@ -83,7 +92,8 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       });
     });
     removeSink = o.hub.addSink((name, text) => {
-      for (const ws of sockets) if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) guardedSend(ws, text);
+      for (const ws of sockets)
+        if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) guardedSend(ws, text);
     });
   }
   return new Promise((resolve, reject) => {

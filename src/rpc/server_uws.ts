@@ -36,9 +36,19 @@ const CONTENT_TYPE = Buffer.from('Content-Type');
 const ALLOW_ORIGIN = Buffer.from('Access-Control-Allow-Origin');
 const JSON_TYPE_BYTES = Buffer.from(JSON_TYPE);
 
-const write = (res: HttpResponse, status: string, contentType: string, origin: Buffer, body: string, close = false): void => {
+const write = (
+  res: HttpResponse,
+  status: string,
+  contentType: string,
+  origin: Buffer,
+  body: string,
+  close = false,
+): void => {
   res.cork(() => {
-    res.writeStatus(status).writeHeader(CONTENT_TYPE, contentType === JSON_TYPE ? JSON_TYPE_BYTES : contentType).writeHeader(ALLOW_ORIGIN, origin);
+    res
+      .writeStatus(status)
+      .writeHeader(CONTENT_TYPE, contentType === JSON_TYPE ? JSON_TYPE_BYTES : contentType)
+      .writeHeader(ALLOW_ORIGIN, origin);
     res.end(body, close);
   });
 };
@@ -88,7 +98,14 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         if (size > maxBodySize) {
           if (chunks !== undefined) reading.delete(res);
           aborted = true;
-          write(res, '413 Payload Too Large', JSON_TYPE, originBytes, invalidRequest(null, tooLarge(maxBodySize)), true);
+          write(
+            res,
+            '413 Payload Too Large',
+            JSON_TYPE,
+            originBytes,
+            invalidRequest(null, tooLarge(maxBodySize)),
+            true,
+          );
           return;
         }
         let text: string;
@@ -138,7 +155,13 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
           res.writeStatus('403 Forbidden').end();
           return;
         }
-        res.upgrade<SocketData>({}, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+        res.upgrade<SocketData>(
+          {},
+          req.getHeader('sec-websocket-key'),
+          req.getHeader('sec-websocket-protocol'),
+          req.getHeader('sec-websocket-extensions'),
+          context,
+        );
       },
       open: (ws) => {
         const data = ws.getUserData();
@@ -167,13 +190,20 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
 
   return new Promise((resolve, reject) => {
     // the typings lack the (host, port, options, cb) form the binary takes
-    const listen = app.listen.bind(app) as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => void;
+    const listen = app.listen.bind(app) as unknown as (
+      host: string,
+      port: number,
+      options: number,
+      cb: (token: us_listen_socket | false) => void,
+    ) => void;
     listen(o.host, o.port, LIBUS_LISTEN_EXCLUSIVE_PORT, (token) => {
       if (token === false) {
         clearInterval(sweep);
         removeSink();
         // uWS says only that it failed: a plain bind tells why
-        void probeListen(o.host, o.port).then((cause) => reject(listenError(o.host, o.port, cause ?? new Error('uWebSockets.js refused the address'))));
+        void probeListen(o.host, o.port).then((cause) =>
+          reject(listenError(o.host, o.port, cause ?? new Error('uWebSockets.js refused the address'))),
+        );
         return;
       }
       resolve({

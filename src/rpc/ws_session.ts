@@ -24,11 +24,21 @@ export class WSSession {
       return;
     }
     const request = parsed as { method?: unknown; id?: unknown; params?: { topics?: unknown } };
-    if (typeof request === 'object' && request !== null && (request.method === 'subscribe' || request.method === 'unsubscribe')) {
+    if (
+      typeof request === 'object' &&
+      request !== null &&
+      (request.method === 'subscribe' || request.method === 'unsubscribe')
+    ) {
       const topics = request.params?.topics;
       const id = typeof request.id === 'number' || typeof request.id === 'string' ? request.id : null;
-      if (!Array.isArray(topics) || topics.length === 0 || !topics.every((t) => typeof t === 'string' && t.length > 0)) {
-        this.#reply(invalidRequest(id, 'Invalid subscription message: params.topics must be a non-empty array of event names.'));
+      if (
+        !Array.isArray(topics) ||
+        topics.length === 0 ||
+        !topics.every((t) => typeof t === 'string' && t.length > 0)
+      ) {
+        this.#reply(
+          invalidRequest(id, 'Invalid subscription message: params.topics must be a non-empty array of event names.'),
+        );
         return;
       }
       for (const t of topics as string[]) {

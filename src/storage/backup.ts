@@ -40,9 +40,19 @@ export const readBackupManifest = (dataPath: string): BackupManifest | undefined
     throw new Error(`Backup manifest ${file} is not valid JSON: ${(e as Error).message}`);
   }
   const { height, blockID, stateRoot, chainID, createdAt } = parsed;
-  const hex = (value: unknown, bytes: number): value is string => typeof value === 'string' && HEX.test(value) && value.length === bytes * 2;
-  if (!Number.isSafeInteger(height) || (height as number) < 0 || !hex(blockID, 32) || !hex(stateRoot, 32) || !hex(chainID, 4) || typeof createdAt !== 'string') {
-    throw new Error(`Backup manifest ${file} is malformed: it needs height (integer >= 0), blockID and stateRoot (32-byte hex), chainID (4-byte hex) and createdAt`);
+  const hex = (value: unknown, bytes: number): value is string =>
+    typeof value === 'string' && HEX.test(value) && value.length === bytes * 2;
+  if (
+    !Number.isSafeInteger(height) ||
+    (height as number) < 0 ||
+    !hex(blockID, 32) ||
+    !hex(stateRoot, 32) ||
+    !hex(chainID, 4) ||
+    typeof createdAt !== 'string'
+  ) {
+    throw new Error(
+      `Backup manifest ${file} is malformed: it needs height (integer >= 0), blockID and stateRoot (32-byte hex), chainID (4-byte hex) and createdAt`,
+    );
   }
   return { height: height as number, blockID, stateRoot, chainID, createdAt };
 };
@@ -57,15 +67,22 @@ export interface OpenedBackup {
 /** Opens the data path's complete backup read-only, checked against its manifest. */
 export const openBackup = (dataPath: string): OpenedBackup => {
   const dir = backupDir(dataPath);
-  if (!existsSync(dir)) throw new Error(`No backup under ${dataPath}: ${dir} does not exist (set system.backup.height and let the node commit that height)`);
+  if (!existsSync(dir))
+    throw new Error(
+      `No backup under ${dataPath}: ${dir} does not exist (set system.backup.height and let the node commit that height)`,
+    );
   const manifest = readBackupManifest(dataPath);
-  if (manifest === undefined) throw new Error(`The backup under ${dir} is incomplete: it has no manifest.json (the copy did not finish)`);
-  if (!existsSync(join(dir, 'data', 'kestrel.lmdb'))) throw new Error(`The backup under ${dir} has a manifest but no data/kestrel.lmdb`);
+  if (manifest === undefined)
+    throw new Error(`The backup under ${dir} is incomplete: it has no manifest.json (the copy did not finish)`);
+  if (!existsSync(join(dir, 'data', 'kestrel.lmdb')))
+    throw new Error(`The backup under ${dir} has a manifest but no data/kestrel.lmdb`);
   const dbs = openDatabases(dir, { readOnly: true });
   const committed = readCommittedState(dbs);
   if (committed?.height !== manifest.height || committed.root.toString('hex') !== manifest.stateRoot) {
     void dbs.root.close();
-    throw new Error(`The backup under ${dir} does not match its manifest: it holds the state of height ${String(committed?.height)}, the manifest names height ${manifest.height} with root ${manifest.stateRoot}`);
+    throw new Error(
+      `The backup under ${dir} does not match its manifest: it holds the state of height ${String(committed?.height)}, the manifest names height ${manifest.height} with root ${manifest.stateRoot}`,
+    );
   }
   return { manifest, dbs, close: () => dbs.root.close() };
 };
@@ -109,13 +126,19 @@ const copies = new Map<string, Promise<BackupResult>>();
  * between the node's other work while the node commits further blocks. The manifest is written
  * last; a copy cut short (the process killed, the node's environment closed) leaves none.
  */
-export const writeBackup = (dataPath: string, source: BackupSource, options: BackupOptions = {}): Promise<BackupResult> => {
+export const writeBackup = (
+  dataPath: string,
+  source: BackupSource,
+  options: BackupOptions = {},
+): Promise<BackupResult> => {
   try {
     const transaction = source.dbs.root.useReadTransaction();
     const pinned = readCommittedState(source.dbs, { transaction });
     if (pinned?.height !== source.height || !pinned.root.equals(source.stateRoot)) {
       transaction.done();
-      throw new Error(`Cannot back up height ${source.height} (state root ${source.stateRoot.toString('hex')}): the store's committed state is height ${String(pinned?.height)} with root ${String(pinned?.root.toString('hex'))}`);
+      throw new Error(
+        `Cannot back up height ${source.height} (state root ${source.stateRoot.toString('hex')}): the store's committed state is height ${String(pinned?.height)} with root ${String(pinned?.root.toString('hex'))}`,
+      );
     }
     // a second backup (its height deleted and committed again) waits for the first: one copy writes the directory at a time
     const dir = backupDir(dataPath);
@@ -130,9 +153,15 @@ export const writeBackup = (dataPath: string, source: BackupSource, options: Bac
 };
 
 /** lmdb-js has it, its types do not. */
-const isOpen = (dbs: KestrelDatabases): boolean => (dbs.root as unknown as { isOperational(): boolean }).isOperational();
+const isOpen = (dbs: KestrelDatabases): boolean =>
+  (dbs.root as unknown as { isOperational(): boolean }).isOperational();
 
-const copyPinned = async (dataPath: string, source: BackupSource, transaction: ReadTransaction, options: BackupOptions): Promise<BackupResult> => {
+const copyPinned = async (
+  dataPath: string,
+  source: BackupSource,
+  transaction: ReadTransaction,
+  options: BackupOptions,
+): Promise<BackupResult> => {
   const { dbs } = source;
   const perTurn = options.entriesPerTurn ?? 1000;
   const bytesPerTurn = options.bytesPerTurn ?? 4 * 1024 * 1024;
@@ -146,9 +175,16 @@ const copyPinned = async (dataPath: string, source: BackupSource, transaction: R
       let after: Buffer | undefined;
       for (;;) {
         // the node closing its environment ends the copy (the pinned transaction goes with it)
-        if (!isOpen(dbs)) throw new BackupAbortedError(`The node's database closed before the backup of height ${source.height} completed`);
+        if (!isOpen(dbs))
+          throw new BackupAbortedError(
+            `The node's database closed before the backup of height ${source.height} completed`,
+          );
         const began = performance.now();
-        const range = dbs[name].getRange({ transaction, limit: perTurn, ...(after === undefined ? {} : { start: after, exclusiveStart: true }) });
+        const range = dbs[name].getRange({
+          transaction,
+          limit: perTurn,
+          ...(after === undefined ? {} : { start: after, exclusiveStart: true }),
+        });
         let count = 0;
         let bytes = 0;
         // lmdb-js batches these puts into transactions on its own write thread and syncs them there

@@ -8,7 +8,9 @@ import type { DatabaseName } from './tables.js';
 export type BinaryDB = Database<Buffer, Buffer>;
 
 /** The named databases of one LMDB environment (what each holds: tables.ts). */
-export type KestrelDatabases = { readonly root: RootDatabase<Buffer, Buffer> } & { readonly [name in DatabaseName]: BinaryDB };
+export type KestrelDatabases = { readonly root: RootDatabase<Buffer, Buffer> } & {
+  readonly [name in DatabaseName]: BinaryDB;
+};
 
 /** Opens (creating unless read-only) the environment at `<dataPath>/data/kestrel.lmdb`. */
 export const openDatabases = (dataPath: string, options: { readOnly?: boolean } = {}): KestrelDatabases => {
@@ -24,6 +26,11 @@ export const openDatabases = (dataPath: string, options: { readOnly?: boolean } 
     noSync: false,
     compression: false,
   });
-  const dbs = Object.fromEntries(DATABASE_NAMES.map((name) => [name, root.openDB<Buffer, Buffer>({ name, encoding: 'binary', keyEncoding: 'binary' })]));
+  const dbs = Object.fromEntries(
+    DATABASE_NAMES.map((name) => [
+      name,
+      root.openDB<Buffer, Buffer>({ name, encoding: 'binary', keyEncoding: 'binary' }),
+    ]),
+  );
   return { root, ...dbs } as KestrelDatabases;
 };

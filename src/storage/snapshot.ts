@@ -20,17 +20,31 @@ export class SnapshotMismatchError extends Error {
 const trees = new WeakMap<KestrelDatabases['smt'], SparseMerkleTree>();
 
 /** Inclusion/non-inclusion proof of store keys against a committed root (tree nodes are never overwritten, so older roots stay provable). */
-export const proveStateKeys = (dbs: Pick<KestrelDatabases, 'smt'>, root: Buffer, storeKeys: readonly Buffer[]): SMTProof =>
-  getOrCreate(trees, dbs.smt, (smt) => new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => smt.get(hash) })).prove(root, storeKeys.map(stateSMTKey));
+export const proveStateKeys = (
+  dbs: Pick<KestrelDatabases, 'smt'>,
+  root: Buffer,
+  storeKeys: readonly Buffer[],
+): SMTProof =>
+  getOrCreate(
+    trees,
+    dbs.smt,
+    (smt) => new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => smt.get(hash) }),
+  ).prove(root, storeKeys.map(stateSMTKey));
 
 /**
  * The committed state at `height` (the last committed one when undefined), checked against the
  * root the caller expects: a store that moved on (or back) since the caller read it is refused.
  */
-export const checkedSnapshot = (dbs: KestrelDatabases, height: number | undefined, expectedRoot: Buffer): StateSnapshot => {
+export const checkedSnapshot = (
+  dbs: KestrelDatabases,
+  height: number | undefined,
+  expectedRoot: Buffer,
+): StateSnapshot => {
   const root = (height === undefined ? readCommittedState(dbs)?.root : readRootAt(dbs, height)) ?? EMPTY_HASH;
   if (!root.equals(expectedRoot)) {
-    throw new SnapshotMismatchError(`Snapshot mismatch at height ${String(height)}: the store has root ${root.toString('hex')}, expected ${expectedRoot.toString('hex')}`);
+    throw new SnapshotMismatchError(
+      `Snapshot mismatch at height ${String(height)}: the store has root ${root.toString('hex')}, expected ${expectedRoot.toString('hex')}`,
+    );
   }
   return { root, prove: (storeKeys) => proveStateKeys(dbs, root, storeKeys) };
 };
@@ -38,10 +52,12 @@ export const checkedSnapshot = (dbs: KestrelDatabases, height: number | undefine
 const readOnly = new Map<string, KestrelDatabases>();
 
 /** The data path's environment opened read-only, once per thread (a worker's view of what the node commits). */
-export const openReadOnly = (dataPath: string): KestrelDatabases => getOrCreate(readOnly, dataPath, (path) => openDatabases(path, { readOnly: true }));
+export const openReadOnly = (dataPath: string): KestrelDatabases =>
+  getOrCreate(readOnly, dataPath, (path) => openDatabases(path, { readOnly: true }));
 
 /** checkedSnapshot over the data path's read-only environment. */
-export const readOnlySnapshot = (dataPath: string, height: number | undefined, expectedRoot: Buffer): StateSnapshot => checkedSnapshot(openReadOnly(dataPath), height, expectedRoot);
+export const readOnlySnapshot = (dataPath: string, height: number | undefined, expectedRoot: Buffer): StateSnapshot =>
+  checkedSnapshot(openReadOnly(dataPath), height, expectedRoot);
 
 /** A proof request as the `proofs` pool's threads take it: keys proved at a committed height whose root the caller names. */
 export interface StateProofRequest {

@@ -21,13 +21,17 @@ const currentCodec = compile<CommittedState>(currentSchema);
 const CURRENT_KEY = tableKey(TABLES.stateCurrent);
 
 /** The last committed height and root, undefined before the first commit (as `options.transaction` sees it, when given). */
-export const readCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, options?: GetOptions): CommittedState | undefined => {
+export const readCommittedState = (
+  dbs: Pick<KestrelDatabases, 'meta'>,
+  options?: GetOptions,
+): CommittedState | undefined => {
   const raw = dbs.meta.get(CURRENT_KEY, options);
   return raw === undefined ? undefined : currentCodec.decode(raw);
 };
 
 /** The state root committed at `height`, if it is still known. */
-export const readRootAt = (dbs: Pick<KestrelDatabases, 'meta'>, height: number): Buffer | undefined => dbs.meta.get(tableHeightKey(TABLES.stateRoots, height));
+export const readRootAt = (dbs: Pick<KestrelDatabases, 'meta'>, height: number): Buffer | undefined =>
+  dbs.meta.get(tableHeightKey(TABLES.stateRoots, height));
 
 /** Records `state` as the last committed one, with its root by height; inside the commit's transaction. */
 export const writeCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, state: CommittedState): void => {
@@ -36,7 +40,11 @@ export const writeCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, state: 
 };
 
 /** Undoes writeCommittedState for `height`: `previous` becomes the last committed state (none: nothing committed). */
-export const removeCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, height: number, previous: CommittedState | undefined): void => {
+export const removeCommittedState = (
+  dbs: Pick<KestrelDatabases, 'meta'>,
+  height: number,
+  previous: CommittedState | undefined,
+): void => {
   dbs.meta.removeSync(tableHeightKey(TABLES.stateRoots, height));
   if (previous === undefined) dbs.meta.removeSync(CURRENT_KEY);
   else dbs.meta.putSync(CURRENT_KEY, currentCodec.encode(previous));

@@ -16,26 +16,54 @@ export interface Table {
   readonly layout: string;
 }
 
-const table = (db: DatabaseName, prefix: string | Buffer, layout: string): Table => ({ db, prefix: typeof prefix === 'string' ? Buffer.from(prefix) : prefix, layout });
+const table = (db: DatabaseName, prefix: string | Buffer, layout: string): Table => ({
+  db,
+  prefix: typeof prefix === 'string' ? Buffer.from(prefix) : prefix,
+  layout,
+});
 
 export const TABLES = {
   // application state and its tree
-  stateEntries: table('state', '', 'storePrefix(4) || substorePrefix(2) || key -> value (the modules\' substores, Lisk SDK v6 keys)'),
+  stateEntries: table(
+    'state',
+    '',
+    "storePrefix(4) || substorePrefix(2) || key -> value (the modules' substores, Lisk SDK v6 keys)",
+  ),
   smtNodes: table('smt', '', 'node hash -> encoded state tree node'),
   stateCurrent: table('meta', 'current', '-> { height, root } of the last committed state'),
   stateRoots: table('meta', 'root:', 'height -> state root committed at that height'),
-  stateDiffs: table('meta', 'diff:', 'height -> { previousRoot, entries } undoing that height\'s state changes (kept above the finalized height)'),
+  stateDiffs: table(
+    'meta',
+    'diff:',
+    "height -> { previousRoot, entries } undoing that height's state changes (kept above the finalized height)",
+  ),
   // engine state outside the tree
-  bftState: table('engine', Buffer.alloc(4), 'substorePrefix(2) || key -> value (BFT parameters and votes; Klayr fixes the BFT store prefix to 0x00000000)'),
-  engineUndo: table('meta', 'engine-undo:', 'height -> entries undoing that height\'s engine (BFT) state changes (kept above the finalized height)'),
-  finalized: table('meta', 'finalized', '-> uint32 BE, the highest height ever finalized (never lowered by a block deletion)'),
-  inclusionProofs: table('meta', 'proof:', 'height -> SMT proof of system.inclusionProofKeys against that height\'s state root'),
+  bftState: table(
+    'engine',
+    Buffer.alloc(4),
+    'substorePrefix(2) || key -> value (BFT parameters and votes; Klayr fixes the BFT store prefix to 0x00000000)',
+  ),
+  engineUndo: table(
+    'meta',
+    'engine-undo:',
+    "height -> entries undoing that height's engine (BFT) state changes (kept above the finalized height)",
+  ),
+  finalized: table(
+    'meta',
+    'finalized',
+    '-> uint32 BE, the highest height ever finalized (never lowered by a block deletion)',
+  ),
+  inclusionProofs: table(
+    'meta',
+    'proof:',
+    "height -> SMT proof of system.inclusionProofKeys against that height's state root",
+  ),
   // blocks and events
   blocksByID: table('blocks', 'i:', 'block ID -> encoded block'),
   blockIDsByHeight: table('blocks', 'h:', 'height -> block ID'),
   lastBlock: table('blocks', 'last', '-> uint32 BE, the height of the last block'),
   transactionBlocks: table('blocks', 't:', 'transaction ID -> ID of the block that includes it'),
-  events: table('events', '', 'height -> the block\'s encoded events (pruned after system.keepEventsForHeights)'),
+  events: table('events', '', "height -> the block's encoded events (pruned after system.keepEventsForHeights)"),
   // the generator's own records (never part of a root)
   generatorKeys: table('generator', 'keys:', 'address -> generator keys, plain or encrypted'),
   generatedInfo: table('generator', 'info:', 'address -> previously generated info (LIP 0058)'),

@@ -16,15 +16,23 @@ const BATCHES_PER_THREAD = 4;
  * than `maxBatchSize`. Once `eagerBatchSize` items wait, they go at once: the threads start while
  * this one is still preparing the rest of a burst.
  */
-export const batching = <T, R>(runBatch: (items: readonly T[]) => Promise<readonly R[]>, maxBatchSize = 256, parallelism = 1, eagerBatchSize = Infinity): ((item: T) => Promise<R>) => {
-  if (!Number.isSafeInteger(maxBatchSize) || maxBatchSize < 1) throw new RangeError(`maxBatchSize must be a positive integer, got ${maxBatchSize}`);
-  if (!Number.isSafeInteger(parallelism) || parallelism < 1) throw new RangeError(`parallelism must be a positive integer, got ${parallelism}`);
+export const batching = <T, R>(
+  runBatch: (items: readonly T[]) => Promise<readonly R[]>,
+  maxBatchSize = 256,
+  parallelism = 1,
+  eagerBatchSize = Infinity,
+): ((item: T) => Promise<R>) => {
+  if (!Number.isSafeInteger(maxBatchSize) || maxBatchSize < 1)
+    throw new RangeError(`maxBatchSize must be a positive integer, got ${maxBatchSize}`);
+  if (!Number.isSafeInteger(parallelism) || parallelism < 1)
+    throw new RangeError(`parallelism must be a positive integer, got ${parallelism}`);
   let waiting: Waiting<T, R>[] = [];
 
   const settle = async (batch: readonly Waiting<T, R>[]): Promise<void> => {
     try {
       const results = await runBatch(batch.map((w) => w.item));
-      if (results.length !== batch.length) throw new Error(`the batch returned ${results.length} results for ${batch.length} items`);
+      if (results.length !== batch.length)
+        throw new Error(`the batch returned ${results.length} results for ${batch.length} items`);
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (error) {
       for (const w of batch) w.reject(error);
@@ -36,7 +44,10 @@ export const batching = <T, R>(runBatch: (items: readonly T[]) => Promise<readon
     scheduled = false;
     const all = waiting;
     waiting = [];
-    const size = Math.min(maxBatchSize, Math.max(MIN_SPLIT_BATCH, Math.ceil(all.length / (parallelism * BATCHES_PER_THREAD))));
+    const size = Math.min(
+      maxBatchSize,
+      Math.max(MIN_SPLIT_BATCH, Math.ceil(all.length / (parallelism * BATCHES_PER_THREAD))),
+    );
     for (let i = 0; i < all.length; i += size) void settle(all.slice(i, i + size));
   };
 

@@ -8,7 +8,8 @@ const cache = new BLSKeyCache();
 
 export const verifyWeightedAggregate = (request: WeightedAggregateRequest): boolean => cache.verifyWeighted(request);
 
-export const verifyWeightedAggregates = (requests: WeightedAggregateRequest[]): boolean[] => requests.map((r) => cache.verifyWeighted(r));
+export const verifyWeightedAggregates = (requests: WeightedAggregateRequest[]): boolean[] =>
+  requests.map((r) => cache.verifyWeighted(r));
 
 export const verifySingles = (requests: SingleSignatureRequest[]): boolean[] => verifySingleSignatures(requests);
 

@@ -22,15 +22,19 @@ interface Options {
 export const createPooledBlsVerifier = (threads = Math.max(1, availableParallelism() - 1)) => {
   const pool = workerPool('bls_task.js', threads);
   const tally = new TaskTally();
-  const run = <R>(name: string, payload: unknown): Promise<R> => tally.time(() => pool.run(payload, { name }) as Promise<R>);
+  const run = <R>(name: string, payload: unknown): Promise<R> =>
+    tally.time(() => pool.run(payload, { name }) as Promise<R>);
   /** A list of checks split into about two tasks per thread. */
   const spread = async <T>(name: string, items: readonly T[]): Promise<boolean[]> => {
     if (items.length === 0) return [];
     const size = Math.ceil(items.length / (threads * 2));
-    const chunks = Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+    const chunks = Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+      items.slice(i * size, (i + 1) * size),
+    );
     return (await Promise.all(chunks.map((chunk) => run<boolean[]>(name, chunk)))).flat();
   };
-  const batched = <T>(name: string) => batching((items: readonly T[]) => run<boolean[]>(name, items), MAX_BATCH, threads);
+  const batched = <T>(name: string) =>
+    batching((items: readonly T[]) => run<boolean[]>(name, items), MAX_BATCH, threads);
   const aggregates = batched<WeightedAggregateRequest>('verifyWeightedAggregates');
   const singles = batched<SingleSignatureRequest>('verifySingles');
   const pops = batched<PopItem>('verifyPops');

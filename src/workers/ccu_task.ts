@@ -5,5 +5,7 @@ import { readOnlySnapshot } from '../storage/snapshot.js';
 
 export default (request: CCUBuildRequest): CCUBuildResult | undefined => {
   const revived = reviveBuffers(request);
-  return buildCCU(revived, (height, expectedRoot, keys) => readOnlySnapshot(revived.dataPath, height, expectedRoot).prove(keys));
+  return buildCCU(revived, (height, expectedRoot, keys) =>
+    readOnlySnapshot(revived.dataPath, height, expectedRoot).prove(keys),
+  );
 };

@@ -10,7 +10,8 @@ export const createPooledOnionGenerator = (threads = Math.max(1, availableParall
   const pool = workerPool('onion_task.js', threads, { minThreads: 0, idleTimeout: 5000 });
   const tally = new TaskTally();
   return {
-    generate: async (request: { seed: Uint8Array; count: number; distance: number }) => (await tally.time(() => pool.run(request) as Promise<Uint8Array[]>)).map(toBuffer),
+    generate: async (request: { seed: Uint8Array; count: number; distance: number }) =>
+      (await tally.time(() => pool.run(request) as Promise<Uint8Array[]>)).map(toBuffer),
     stats: (): PoolStats => tally.stats(pool.queueSize),
     close: () => pool.destroy(),
   };

@@ -8,7 +8,11 @@ import { Piscina } from 'piscina';
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 /** A Piscina pool running `task` (a module next to this one, as compiled), 1..threads threads. */
-export const workerPool = (task: string, threads: number, options: { minThreads?: number; idleTimeout?: number } = {}): Piscina =>
+export const workerPool = (
+  task: string,
+  threads: number,
+  options: { minThreads?: number; idleTimeout?: number } = {},
+): Piscina =>
   new Piscina({
     filename: new URL(`./${task}`, import.meta.url).href,
     minThreads: Math.min(options.minThreads ?? 1, threads),

@@ -1,5 +1,9 @@
 // ThreadPool task: the ed25519 checks of transactions' signatures, a batch at a time.
-import { ED25519_PUBLIC_KEY_LENGTH as KEY, ED25519_SIGNATURE_LENGTH as SIGNATURE, verifyDetached } from '../lib/crypto/ed25519.js';
+import {
+  ED25519_PUBLIC_KEY_LENGTH as KEY,
+  ED25519_SIGNATURE_LENGTH as SIGNATURE,
+  verifyDetached,
+} from '../lib/crypto/ed25519.js';
 import type { SignaturePair } from '../lib/transaction/index.js';
 
 const DIGEST = 32;

@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { ThreadPool } from './thread_pool.js';
-import { signatureFailure, signaturePlan, signingBytesOfEncoded, transactionSigningDigest } from '../lib/transaction/index.js';
+import {
+  signatureFailure,
+  signaturePlan,
+  signingBytesOfEncoded,
+  transactionSigningDigest,
+} from '../lib/transaction/index.js';
 import type { MultisigKeys, PreparedTransaction } from '../lib/transaction/index.js';
 import { TaskTally } from '../lib/pool_stats.js';
 import type { PoolStats } from '../lib/pool_stats.js';
@@ -27,7 +32,13 @@ export const createPooledSignatureVerifier = (chainID: Buffer, threads = availab
   const firstInvalid = batching(
     (checks: readonly SignatureChecks[]) => {
       const batch = packBatch(checks);
-      return tally.time(() => pool.run(batch, [batch.packed.buffer as ArrayBuffer], checks.reduce((pairs, c) => pairs + c.pairs.length, 0)));
+      return tally.time(() =>
+        pool.run(
+          batch,
+          [batch.packed.buffer as ArrayBuffer],
+          checks.reduce((pairs, c) => pairs + c.pairs.length, 0),
+        ),
+      );
     },
     128,
     threads,

@@ -24,7 +24,8 @@ export const createPooledStateProver = (threads = Math.max(1, availableParalleli
   const pool = workerPool('state_proof_task.js', threads);
   const tally = new TaskTally();
   return {
-    prove: async (request: Request) => revive(await tally.time(() => pool.run(request) as Promise<SMTProof & { root: Uint8Array }>)),
+    prove: async (request: Request) =>
+      revive(await tally.time(() => pool.run(request) as Promise<SMTProof & { root: Uint8Array }>)),
     stats: (): PoolStats => tally.stats(pool.queueSize),
     close: () => pool.destroy(),
   };

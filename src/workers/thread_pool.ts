@@ -76,21 +76,32 @@ export class ThreadPool<T, R> {
   constructor(task: string | URL, threads: number, options: ThreadPoolOptions = {}) {
     this.#task = typeof task === 'string' ? new URL(`./${task}`, import.meta.url) : task;
     this.#niceness = options.niceness ?? 0;
-    if (!Number.isSafeInteger(this.#niceness) || this.#niceness < 0 || this.#niceness > 19) throw new RangeError(`niceness must be an integer in 0..19, got ${this.#niceness}`);
-    if (!Number.isSafeInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    if (!Number.isSafeInteger(this.#niceness) || this.#niceness < 0 || this.#niceness > 19)
+      throw new RangeError(`niceness must be an integer in 0..19, got ${this.#niceness}`);
+    if (!Number.isSafeInteger(threads) || threads < 1)
+      throw new RangeError(`threads must be a positive integer, got ${threads}`);
     for (let i = 0; i < threads; i++) this.#threads.push(this.#spawn());
   }
 
   /** Tasks waiting for a thread, and tasks sent but not answered beyond one per thread. */
   get queueSize(): number {
-    return this.#queue.length - this.#queueHead + this.#threads.reduce((sum, t) => sum + Math.max(0, t.inFlight.size - 1), 0);
+    return (
+      this.#queue.length - this.#queueHead + this.#threads.reduce((sum, t) => sum + Math.max(0, t.inFlight.size - 1), 0)
+    );
   }
 
   run(payload: T, transferList: ArrayBuffer[] = [], weight = 1): Promise<R> {
     if (this.#closed) return Promise.reject(new Error('The thread pool is closed'));
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
     return new Promise<R>((resolve, reject) => {
-      this.#queue.push({ id: this.#nextID++, payload, transferList, weight, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({
+        id: this.#nextID++,
+        payload,
+        transferList,
+        weight,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.#dispatch();
     });
   }
@@ -99,7 +110,8 @@ export class ThreadPool<T, R> {
   #dispatch(): void {
     while (this.#queueHead < this.#queue.length) {
       let thread: Thread | undefined;
-      for (const t of this.#threads) if (t.inFlight.size < TASKS_PER_THREAD && (thread === undefined || loadOf(t) < loadOf(thread))) thread = t;
+      for (const t of this.#threads)
+        if (t.inFlight.size < TASKS_PER_THREAD && (thread === undefined || loadOf(t) < loadOf(thread))) thread = t;
       if (thread === undefined) return;
       const task = this.#queue[this.#queueHead]!;
       this.#queue[this.#queueHead++] = undefined as unknown as Queued;
@@ -127,7 +139,9 @@ export class ThreadPool<T, R> {
   }
 
   #spawn(): Thread {
-    const worker = new Worker(new URL('./thread_entry.js', import.meta.url), { workerData: { task: this.#task.href, niceness: this.#niceness } satisfies ThreadData });
+    const worker = new Worker(new URL('./thread_entry.js', import.meta.url), {
+      workerData: { task: this.#task.href, niceness: this.#niceness } satisfies ThreadData,
+    });
     const thread: Thread = { worker, ready: false, inFlight: new Map() };
     worker.unref();
     worker.on('message', (reply: Reply | typeof READY) => {

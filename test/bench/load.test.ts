@@ -19,7 +19,15 @@ interface LoadResult {
 }
 
 const load = async (protocol: 'http' | 'ws', port: number, body: string): Promise<LoadResult> => {
-  const { stdout } = await run(loader!, [protocol, '127.0.0.1', String(port), protocol === 'ws' ? '/rpc-ws' : '/rpc', '4', '0.5', body]);
+  const { stdout } = await run(loader!, [
+    protocol,
+    '127.0.0.1',
+    String(port),
+    protocol === 'ws' ? '/rpc-ws' : '/rpc',
+    '4',
+    '0.5',
+    body,
+  ]);
   return JSON.parse(stdout) as LoadResult;
 };
 
@@ -27,7 +35,9 @@ const request = (method: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, meth
 
 // the RPC bench's figures are only as good as its loader: it must count answers, and only results
 for (const engine of ['uws', 'node'] as const) {
-  describe(`the RPC bench's C load generator against ${engine === 'uws' ? 'uWebSockets.js' : 'node:http + ws (chunked HTTP answers)'}`, { skip: loader === undefined ? 'no C compiler on this machine' : false }, () => {
+  describe(`the RPC bench's C load generator against ${engine === 'uws' ? 'uWebSockets.js' : 'node:http + ws (chunked HTTP answers)'}`, {
+    skip: loader === undefined ? 'no C compiler on this machine' : false,
+  }, () => {
     let t: TestServer;
     before(async () => {
       t = await startTestServer({}, engine);

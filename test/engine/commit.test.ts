@@ -16,7 +16,9 @@ const kept = { events: KEEP_HEIGHTS, proofs: KEEP_HEIGHTS, provedKeys: provedKey
 /** A digest of every entry of every database: equal digests, equal contents. */
 const digestOf = (dbs: KestrelDatabases): string => {
   const parts: Buffer[] = [];
-  for (const name of DATABASE_NAMES) for (const { key, value } of dbs[name].getRange({})) parts.push(Buffer.from(name), Buffer.from(key), Buffer.from(value as Uint8Array));
+  for (const name of DATABASE_NAMES)
+    for (const { key, value } of dbs[name].getRange({}))
+      parts.push(Buffer.from(name), Buffer.from(key), Buffer.from(value as Uint8Array));
   return sha256(Buffer.concat(parts)).toString('hex');
 };
 

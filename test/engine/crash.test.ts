@@ -16,7 +16,11 @@ describe('crash safety', () => {
       const db = openState(dataPath);
       const height = db.height!;
       assert.ok(height >= reported, `round ${round}: reported ${reported} committed but the store is at ${height}`);
-      assert.equal(db.root.toString('hex'), recomputeRoot(db).toString('hex'), `round ${round}: root does not match the state`);
+      assert.equal(
+        db.root.toString('hex'),
+        recomputeRoot(db).toString('hex'),
+        `round ${round}: root does not match the state`,
+      );
       const blocks = [...db.dbs.blocks.getRange({})];
       assert.equal(blocks.length, height + 1, `round ${round}: blocks 0..${height} expected, found ${blocks.length}`);
       assert.equal(Buffer.from(blocks[blocks.length - 1]!.value).toString('hex'), db.root.toString('hex'));

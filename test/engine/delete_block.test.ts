@@ -35,17 +35,40 @@ describe('deleting the last block', () => {
     const opened = openChain(config, dbs, { now: () => now });
     const { chain, processor, events, blocks, genesis } = opened;
     const pending: TransactionObject[] = [];
-    const generator = devnetGenerator(opened, config, dbs.generator, () => now, { candidates: () => pending.splice(0) });
+    const generator = devnetGenerator(opened, config, dbs.generator, () => now, {
+      candidates: () => pending.splice(0),
+    });
     now = genesis.header.timestamp;
     const sender = devValidators()[0]!;
     const snapshots: { root: string; engine: string; state: string }[] = [];
-    const snapshot = () => ({ root: chain.lastBlock().header.stateRoot.toString('hex'), engine: digestOf(dbs.engine), state: digestOf(dbs.state) });
+    const snapshot = () => ({
+      root: chain.lastBlock().header.stateRoot.toString('hex'),
+      engine: digestOf(dbs.engine),
+      state: digestOf(dbs.state),
+    });
     snapshots.push(snapshot());
     const produced: Block[] = [];
     for (let i = 1; i <= 12; i++) {
       now += config.genesis.blockTime;
-      const base = { module: 'token', command: 'transfer', nonce: BigInt(i - 1), senderPublicKey: Buffer.from(sender.publicKey, 'hex'), params: codec.encode(transferParamsSchema, { tokenID: TOKEN_ID, amount: 1000n, recipientAddress: randomBytes(20), data: '' }) };
-      pending.push(signTransaction({ ...base, fee: computeMinFee(base), signatures: [] }, chainID, Buffer.from(sender.privateKey, 'hex')));
+      const base = {
+        module: 'token',
+        command: 'transfer',
+        nonce: BigInt(i - 1),
+        senderPublicKey: Buffer.from(sender.publicKey, 'hex'),
+        params: codec.encode(transferParamsSchema, {
+          tokenID: TOKEN_ID,
+          amount: 1000n,
+          recipientAddress: randomBytes(20),
+          data: '',
+        }),
+      };
+      pending.push(
+        signTransaction(
+          { ...base, fee: computeMinFee(base), signatures: [] },
+          chainID,
+          Buffer.from(sender.privateKey, 'hex'),
+        ),
+      );
       const block = await generator.tick();
       assert.ok(block && block.transactions.length === 1);
       produced.push(block);
@@ -57,7 +80,11 @@ describe('deleting the last block', () => {
       const deleted = chain.deleteLastBlock();
       assert.equal(deleted.header.height, height);
       assert.equal(chain.lastBlock().header.height, height - 1);
-      assert.deepEqual(snapshot(), snapshots[height - 1], `state, tree root and engine state as they were at ${height - 1}`);
+      assert.deepEqual(
+        snapshot(),
+        snapshots[height - 1],
+        `state, tree root and engine state as they were at ${height - 1}`,
+      );
       assert.equal(blocks.byHeight(height), undefined);
       assert.equal(blocks.transactionByID(transactionID(deleted.transactions[0]!)), undefined);
       assert.deepEqual(events.at(height), []);
@@ -81,6 +108,9 @@ describe('deleting the last block', () => {
     assert.throws(() => chain.deleteLastBlock(), /Can not delete block below or same as finalized height/);
     assert.equal(chain.lastBlock().header.height, finalized);
     const undoHeights = [...storedHeights(dbs.meta, TABLES.engineUndo), ...storedHeights(dbs.meta, TABLES.stateDiffs)];
-    assert.ok(undoHeights.every((h) => h > finalized), 'no undo data kept for final heights');
+    assert.ok(
+      undoHeights.every((h) => h > finalized),
+      'no undo data kept for final heights',
+    );
   });
 });

@@ -52,10 +52,17 @@ describe('creating a genesis block', () => {
     const { devnetFile } = await import('../helpers/devnet.js');
     const { createGenesisBlock } = await import('../../src/engine/genesis.js');
     const { blockHeaderID, encodeBlock } = await import('../../src/lib/chain/block.js');
-    const assets = (JSON.parse(readFileSync(devnetFile('genesis_assets.json'), 'utf8')) as { assets: { module: string; data: unknown; schema: never }[] }).assets;
+    const assets = (
+      JSON.parse(readFileSync(devnetFile('genesis_assets.json'), 'utf8')) as {
+        assets: { module: string; data: unknown; schema: never }[];
+      }
+    ).assets;
     const devnet = devnetGenesis();
     const created = createGenesisBlock({ assets, chainID, timestamp: devnet.header.timestamp }, modules);
-    assert.equal(blockHeaderID(created.header).toString('hex'), '569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48');
+    assert.equal(
+      blockHeaderID(created.header).toString('hex'),
+      '569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48',
+    );
     assert.equal(encodeBlock(created).toString('hex'), readFileSync(devnetFile('genesis_block.blob')).toString('hex'));
   });
 });

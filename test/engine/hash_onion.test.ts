@@ -14,15 +14,29 @@ import { klayrCrypto } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
 import { devnetGenerator } from '../helpers/generator.js';
 
-const rewardMinted = { $id: '/reward/events/rewardMintedData', type: 'object', required: ['amount', 'reduction'], properties: { amount: { dataType: 'uint64', fieldNumber: 1 }, reduction: { dataType: 'uint32', fieldNumber: 2 } } } as const;
+const rewardMinted = {
+  $id: '/reward/events/rewardMintedData',
+  type: 'object',
+  required: ['amount', 'reduction'],
+  properties: { amount: { dataType: 'uint64', fieldNumber: 1 }, reduction: { dataType: 'uint32', fieldNumber: 2 } },
+} as const;
 
 describe('hash onions', () => {
   it('checkpoints equal @klayr/cryptography hashOnion for several counts and distances; bad shapes are refused', () => {
-    for (const [count, distance] of [[10, 1], [100, 10], [1000, 1000], [5000, 250]] as const) {
+    for (const [count, distance] of [
+      [10, 1],
+      [100, 10],
+      [1000, 1000],
+      [5000, 250],
+    ] as const) {
       const seed = sha256(Buffer.from(`seed ${count}`)).subarray(0, 16);
       const ours = hashOnion(seed, count, distance);
       const theirs: Buffer[] = klayrCrypto.utils.hashOnion(seed, count, distance);
-      assert.deepEqual(ours.map((h) => h.toString('hex')), theirs.map((h) => h.toString('hex')), `${count}/${distance}`);
+      assert.deepEqual(
+        ours.map((h) => h.toString('hex')),
+        theirs.map((h) => h.toString('hex')),
+        `${count}/${distance}`,
+      );
     }
     assert.throws(() => hashOnion(Buffer.alloc(16), 10, 20), /Count must be greater than distance/);
     assert.throws(() => hashOnion(Buffer.alloc(16), 25, 10), /multiple of distance/);
@@ -55,7 +69,15 @@ describe('hash onions', () => {
     const keys = readPlainGeneratorKeys(config.generator!.keys.fromFile!);
     const stores = new HashOnionStores(dbs.generator);
     // half the validators have onions
-    keys.filter((_, i) => i % 2 === 0).forEach((k, i) => stores.setOnion(k.address, { count: 100, distance: 10, hashes: hashOnion(sha256(Buffer.from(`v${i}`)).subarray(0, 16), 100, 10) }));
+    keys
+      .filter((_, i) => i % 2 === 0)
+      .forEach((k, i) =>
+        stores.setOnion(k.address, {
+          count: 100,
+          distance: 10,
+          hashes: hashOnion(sha256(Buffer.from(`v${i}`)).subarray(0, 16), 100, 10),
+        }),
+      );
     const generator = devnetGenerator(opened, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const seen = new Set<string>();
@@ -66,11 +88,20 @@ describe('hash onions', () => {
       const address = block.header.generatorAddress.toString('hex');
       const event = events.at(block.header.height).find((e) => e.name === 'rewardMinted')!;
       const { reduction } = codec.decode<{ reduction: number }>(rewardMinted, event.data);
-      if (seen.has(address) && block.header.impliesMaxPrevotes) (stores.getOnion(block.header.generatorAddress) ? reductions.withOnion : reductions.withoutOnion).push(reduction);
+      if (seen.has(address) && block.header.impliesMaxPrevotes)
+        (stores.getOnion(block.header.generatorAddress) ? reductions.withOnion : reductions.withoutOnion).push(
+          reduction,
+        );
       seen.add(address);
       assert.equal(randomAssetCodec.decode(block.assets[0]!.data).seedReveal.length, 16);
     }
-    assert.ok(reductions.withOnion.length > 5 && reductions.withOnion.every((r) => r === 0), `valid reveals: ${reductions.withOnion.join(',')}`);
-    assert.ok(reductions.withoutOnion.length > 5 && reductions.withoutOnion.every((r) => r === 1), `invalid reveals: ${reductions.withoutOnion.join(',')}`);
+    assert.ok(
+      reductions.withOnion.length > 5 && reductions.withOnion.every((r) => r === 0),
+      `valid reveals: ${reductions.withOnion.join(',')}`,
+    );
+    assert.ok(
+      reductions.withoutOnion.length > 5 && reductions.withoutOnion.every((r) => r === 1),
+      `invalid reveals: ${reductions.withoutOnion.join(',')}`,
+    );
   });
 });

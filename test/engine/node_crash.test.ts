@@ -22,18 +22,32 @@ describe('node crash safety', () => {
     let previous = { tip: 0, finalized: 0 };
     for (let round = 0; round < 20; round++) {
       // the first run goes on until blocks are final, so that every later commit also prunes
-      const reported = await runAndKill(writer, [dataPath], 50 + rng.int(400), round === 0 ? FINAL_FROM + 2 * KEEP_HEIGHTS : -1);
+      const reported = await runAndKill(
+        writer,
+        [dataPath],
+        50 + rng.int(400),
+        round === 0 ? FINAL_FROM + 2 * KEEP_HEIGHTS : -1,
+      );
       const dbs = openDatabases(dataPath);
       try {
         const now = assertCommittedChain(openChain(config, dbs), dbs, kept, `round ${round}`);
-        assert.ok(now.tip >= reported && now.tip >= previous.tip, `round ${round}: reported ${reported}, previous ${previous.tip}, tip ${now.tip}`);
-        assert.ok(now.finalized >= previous.finalized, `round ${round}: the finalized height went down from ${previous.finalized} to ${now.finalized}`);
+        assert.ok(
+          now.tip >= reported && now.tip >= previous.tip,
+          `round ${round}: reported ${reported}, previous ${previous.tip}, tip ${now.tip}`,
+        );
+        assert.ok(
+          now.finalized >= previous.finalized,
+          `round ${round}: the finalized height went down from ${previous.finalized} to ${now.finalized}`,
+        );
         previous = now;
       } finally {
         await dbs.root.close();
       }
     }
     assert.ok(previous.tip > 20, `blocks were committed across the restarts (${previous.tip})`);
-    assert.ok(previous.finalized > KEEP_HEIGHTS, `blocks were finalized and pruned across the restarts (${previous.finalized})`);
+    assert.ok(
+      previous.finalized > KEEP_HEIGHTS,
+      `blocks were finalized and pruned across the restarts (${previous.finalized})`,
+    );
   });
 });

@@ -14,11 +14,15 @@ import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
 import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
 import { createPooledBlsVerifier } from '../../src/workers/bls_verifier.js';
 
-const fixture = (network: string, file: string): string => fileURLToPath(new URL(`../../../src/main/network/${network}/${file}`, import.meta.url));
+const fixture = (network: string, file: string): string =>
+  fileURLToPath(new URL(`../../../src/main/network/${network}/${file}`, import.meta.url));
 
 /** Klayr Core's config of a live network over Kestrel's defaults: its genesis settings and module config. */
 const networkConfig = (network: string): ApplicationConfig => {
-  const file = JSON.parse(readFileSync(fixture(network, 'config.json'), 'utf8')) as Pick<ApplicationConfig, 'genesis' | 'modules'>;
+  const file = JSON.parse(readFileSync(fixture(network, 'config.json'), 'utf8')) as Pick<
+    ApplicationConfig,
+    'genesis' | 'modules'
+  >;
   const config = loadConfig();
   return { ...config, genesis: { ...config.genesis, ...file.genesis }, modules: file.modules };
 };
@@ -32,10 +36,17 @@ describe("Klayr Core's live networks: their genesis blocks processed by Kestrel'
   ] as const) {
     it(`${network}: the state root, event root and validators hash of the header are reproduced`, async () => {
       const blob = gunzipSync(readFileSync(fixture(network, 'genesis_block.blob.gz')));
-      assert.equal(createHash('sha256').update(blob).digest('hex'), readFileSync(fixture(network, 'genesis_block.blob.SHA256'), 'utf8').trim(), 'the blob Klayr Core publishes');
+      assert.equal(
+        createHash('sha256').update(blob).digest('hex'),
+        readFileSync(fixture(network, 'genesis_block.blob.SHA256'), 'utf8').trim(),
+        'the blob Klayr Core publishes',
+      );
       const block = decodeBlock(blob);
       const config = networkConfig(network);
-      assert.deepEqual(block.assets.map((a) => a.module), counts.assets);
+      assert.deepEqual(
+        block.assets.map((a) => a.module),
+        counts.assets,
+      );
       const bls = createPooledBlsVerifier(2);
       try {
         await prefetchProofsOfPossession(genesisProofsOfPossession(block.assets), bls);
@@ -43,7 +54,12 @@ describe("Klayr Core's live networks: their genesis blocks processed by Kestrel'
         await bls.close();
       }
       // processGenesisBlock throws naming the first root that differs from the header's
-      const result = processGenesisBlock(block, Buffer.from(config.genesis.chainID, 'hex'), applicationModules(config), EMPTY_STATE);
+      const result = processGenesisBlock(
+        block,
+        Buffer.from(config.genesis.chainID, 'hex'),
+        applicationModules(config),
+        EMPTY_STATE,
+      );
       assert.equal(result.stateRoot.toString('hex'), block.header.stateRoot.toString('hex'));
       assert.equal(result.eventRoot.toString('hex'), block.header.eventRoot.toString('hex'));
       assert.equal(result.validatorsHash.toString('hex'), block.header.validatorsHash.toString('hex'));
@@ -57,6 +73,15 @@ describe("Klayr Core's live networks: their genesis blocks processed by Kestrel'
     const config = networkConfig('testnet');
     const assets = block.assets.filter((a) => a.module !== 'auth');
     const withoutAuth = { ...block, header: { ...block.header, assetRoot: computeAssetRoot(assets) }, assets };
-    assert.throws(() => processGenesisBlock(withoutAuth, Buffer.from(config.genesis.chainID, 'hex'), applicationModules(config), EMPTY_STATE), /stateRoot mismatch/);
+    assert.throws(
+      () =>
+        processGenesisBlock(
+          withoutAuth,
+          Buffer.from(config.genesis.chainID, 'hex'),
+          applicationModules(config),
+          EMPTY_STATE,
+        ),
+      /stateRoot mismatch/,
+    );
   });
 });

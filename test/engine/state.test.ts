@@ -13,27 +13,53 @@ const require = createRequire(import.meta.url);
 const klayrBaseStore: any = (klayrFrameworkSchemas(), require('klayr-framework/dist-node/modules/base_store'));
 
 describe('store prefixes and state tree keys', () => {
-  it('module store and substore prefixes equal klayr-framework\'s', () => {
-    for (const name of ['token', 'auth', 'pos', 'interoperability', 'dynamicReward', 'fee', 'random', 'validators', 'legacy', 'x']) {
-      assert.equal(computeStorePrefix(name).toString('hex'), klayrBaseStore.computeStorePrefix(name).toString('hex'), name);
+  it("module store and substore prefixes equal klayr-framework's", () => {
+    for (const name of [
+      'token',
+      'auth',
+      'pos',
+      'interoperability',
+      'dynamicReward',
+      'fee',
+      'random',
+      'validators',
+      'legacy',
+      'x',
+    ]) {
+      assert.equal(
+        computeStorePrefix(name).toString('hex'),
+        klayrBaseStore.computeStorePrefix(name).toString('hex'),
+        name,
+      );
     }
     for (let i = 0; i < 70000; i += 37) {
       if (i > 0xffff) break;
-      assert.equal(computeSubstorePrefix(i).toString('hex'), klayrBaseStore.computeSubstorePrefix(i).toString('hex'), String(i));
+      assert.equal(
+        computeSubstorePrefix(i).toString('hex'),
+        klayrBaseStore.computeSubstorePrefix(i).toString('hex'),
+        String(i),
+      );
     }
     assert.throws(() => computeSubstorePrefix(65536), /0\.\.65535/);
   });
 
   it('state tree keys keep the 6 prefix bytes and hash the rest (lisk-db vector)', () => {
     const key = Buffer.from(Array.from({ length: 64 }, (_, i) => i));
-    assert.deepEqual([...stateSMTKey(key)], [0, 1, 2, 3, 4, 5, 10, 165, 4, 79, 85, 150, 61, 222, 215, 50, 50, 134, 228, 240, 180, 58, 75, 167, 243, 47, 247, 126, 21, 28, 34, 193, 134, 242, 138, 162, 150, 75]);
+    assert.deepEqual(
+      [...stateSMTKey(key)],
+      [
+        0, 1, 2, 3, 4, 5, 10, 165, 4, 79, 85, 150, 61, 222, 215, 50, 50, 134, 228, 240, 180, 58, 75, 167, 243, 47, 247,
+        126, 21, 28, 34, 193, 134, 242, 138, 162, 150, 75,
+      ],
+    );
     assert.throws(() => stateSMTKey(Buffer.alloc(5)), /at least 6 bytes/);
   });
 });
 
 describe('block state overlay', () => {
   const db = openState(tempDataPath());
-  const store = (state: ReturnType<typeof db.newOverlay>) => new SubStore(state, computeStorePrefix('token'), computeSubstorePrefix(0));
+  const store = (state: ReturnType<typeof db.newOverlay>) =>
+    new SubStore(state, computeStorePrefix('token'), computeSubstorePrefix(0));
 
   it('reads its own writes, and a restored snapshot undoes exactly the writes after it (nested)', () => {
     const state = db.newOverlay();
@@ -50,24 +76,38 @@ describe('block state overlay', () => {
     assert.equal(s.get(Buffer.from('fee'))!.toString(), 'paid');
     state.restoreSnapshot(tx);
     assert.equal(s.has(Buffer.from('a')), false);
-    assert.equal(s.get(Buffer.from('fee'))!.toString(), 'paid', 'the failed transaction\'s fee stays');
+    assert.equal(s.get(Buffer.from('fee'))!.toString(), 'paid', "the failed transaction's fee stays");
     assert.throws(() => state.restoreSnapshot(99), /Invalid snapshot/);
   });
 
   it('typed values and ranges merge committed and uncommitted entries', () => {
     const schema = klayrFrameworkSchemas().find((x) => x.$id === '/token/store/supply')!;
     const first = db.newOverlay();
-    for (const k of ['a', 'b', 'c', 'd']) store(first).setWithSchema(Buffer.from(k), { totalSupply: BigInt(k.charCodeAt(0)) }, schema);
+    for (const k of ['a', 'b', 'c', 'd'])
+      store(first).setWithSchema(Buffer.from(k), { totalSupply: BigInt(k.charCodeAt(0)) }, schema);
     db.commit(db.prepare(first), 0);
     const second = db.newOverlay();
     const s = store(second);
     s.del(Buffer.from('b'));
     s.setWithSchema(Buffer.from('bb'), { totalSupply: 5n }, schema);
     s.setWithSchema(Buffer.from('c'), { totalSupply: 6n }, schema);
-    const range = s.iterateWithSchema<{ totalSupply: bigint }>({ gte: Buffer.from('a'), lte: Buffer.from('c') }, schema);
-    assert.deepEqual(range.map((e) => [e.key.toString(), e.value.totalSupply]), [['a', 97n], ['bb', 5n], ['c', 6n]]);
+    const range = s.iterateWithSchema<{ totalSupply: bigint }>(
+      { gte: Buffer.from('a'), lte: Buffer.from('c') },
+      schema,
+    );
+    assert.deepEqual(
+      range.map((e) => [e.key.toString(), e.value.totalSupply]),
+      [
+        ['a', 97n],
+        ['bb', 5n],
+        ['c', 6n],
+      ],
+    );
     const reversed = s.iterate({ gte: Buffer.from('a'), lte: Buffer.from('d'), reverse: true, limit: 2 });
-    assert.deepEqual(reversed.map((e) => e.key.toString()), ['d', 'c']);
+    assert.deepEqual(
+      reversed.map((e) => e.key.toString()),
+      ['d', 'c'],
+    );
   });
 });
 
@@ -85,7 +125,14 @@ describe('state commit, root and revert', () => {
       for (let i = 0; i < 40; i++) {
         if (keys.length > 0 && rng.next() < 0.3) state.del(rng.pick(keys));
         else {
-          const key = keys.length > 0 && rng.next() < 0.3 ? rng.pick(keys) : Buffer.concat([computeStorePrefix(rng.pick(['token', 'pos'])), computeSubstorePrefix(rng.int(4)), rng.bytes(1 + rng.int(30))]);
+          const key =
+            keys.length > 0 && rng.next() < 0.3
+              ? rng.pick(keys)
+              : Buffer.concat([
+                  computeStorePrefix(rng.pick(['token', 'pos'])),
+                  computeSubstorePrefix(rng.int(4)),
+                  rng.bytes(1 + rng.int(30)),
+                ]);
           keys.push(key);
           state.set(key, rng.bytes(1 + rng.int(60)));
         }
@@ -95,7 +142,13 @@ describe('state commit, root and revert', () => {
       roots.push(db.commit(prepared, height));
       assert.equal(db.root.toString('hex'), recomputeRoot(db).toString('hex'), `height ${height}`);
       assert.equal(db.rootAt(height)!.toString('hex'), prepared.root.toString('hex'));
-      snapshots.push(new Map(db.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map((e) => [e.key.toString('hex'), e.value.toString('hex')])));
+      snapshots.push(
+        new Map(
+          db
+            .iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) })
+            .map((e) => [e.key.toString('hex'), e.value.toString('hex')]),
+        ),
+      );
     }
     const reopened = openState(dataPath);
     assert.equal(reopened.height, 29);
@@ -103,7 +156,11 @@ describe('state commit, root and revert', () => {
     for (let height = 29; height > 20; height--) {
       assert.equal(reopened.revertLast().toString('hex'), roots[height - 1]!.toString('hex'));
       assert.equal(reopened.height, height - 1);
-      const now = new Map(reopened.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+      const now = new Map(
+        reopened
+          .iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) })
+          .map((e) => [e.key.toString('hex'), e.value.toString('hex')]),
+      );
       assert.deepEqual(now, snapshots[height - 1]);
       assert.equal(recomputeRoot(reopened).toString('hex'), roots[height - 1]!.toString('hex'));
     }
@@ -112,11 +169,18 @@ describe('state commit, root and revert', () => {
   it('an error during commit writes nothing; commits must be sequential; a stale prepared state is refused', () => {
     const db = openState(tempDataPath());
     const state = db.newOverlay();
-    state.set(Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from('k')]), Buffer.from('v'));
+    state.set(
+      Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from('k')]),
+      Buffer.from('v'),
+    );
     const prepared = db.prepare(state);
-    assert.throws(() => db.commit(prepared, 0, () => {
-      throw new Error('block write failed');
-    }), /block write failed/);
+    assert.throws(
+      () =>
+        db.commit(prepared, 0, () => {
+          throw new Error('block write failed');
+        }),
+      /block write failed/,
+    );
     assert.equal(db.height, undefined);
     assert.equal(db.root.toString('hex'), EMPTY_HASH.toString('hex'));
     assert.equal(db.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).length, 0);
@@ -124,7 +188,10 @@ describe('state commit, root and revert', () => {
     db.commit(prepared, 0);
     assert.throws(() => db.commit(prepared, 1), /State changed since/);
     const next = db.newOverlay();
-    next.set(Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from('k2')]), Buffer.from('v'));
+    next.set(
+      Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from('k2')]),
+      Buffer.from('v'),
+    );
     assert.throws(() => db.commit(db.prepare(next), 5), /Cannot commit height 5 on top of height 0/);
     const badKey = db.newOverlay();
     badKey.set(Buffer.from('short'), Buffer.from('v'));

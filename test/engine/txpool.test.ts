@@ -14,7 +14,13 @@ import {
   TransactionPool,
   TransactionStatus,
 } from '../../src/engine/txpool/index.js';
-import type { AddResult, PoolCandidate, Scheduler, TransactionPoolOptions, Verdict } from '../../src/engine/txpool/index.js';
+import type {
+  AddResult,
+  PoolCandidate,
+  Scheduler,
+  TransactionPoolOptions,
+  Verdict,
+} from '../../src/engine/txpool/index.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 
@@ -34,7 +40,13 @@ interface TxSpec {
   module?: string;
 }
 
-const makeTx = ({ sender = 0, nonce, fee = 1_000_000n, params = Buffer.alloc(10), module = 'token' }: TxSpec): TransactionObject => ({
+const makeTx = ({
+  sender = 0,
+  nonce,
+  fee = 1_000_000n,
+  params = Buffer.alloc(10),
+  module = 'token',
+}: TxSpec): TransactionObject => ({
   module,
   command: 'transfer',
   nonce,
@@ -105,7 +117,7 @@ const processableIDs = (pool: TransactionPool): [string, string[]][] =>
 const idsOf = (...txs: TransactionObject[]): string[] => txs.map((t) => hex(transactionID(t)));
 
 describe('transaction pool: config and fee priority', () => {
-  it('defaults are Klayr Core\'s transactionPool section; the config section\'s strings become bigints', () => {
+  it("defaults are Klayr Core's transactionPool section; the config section's strings become bigints", () => {
     const resolved = resolvePoolOptions({ verifyTransaction: () => TransactionStatus.PROCESSABLE });
     assert.equal(resolved.maxTransactions, 4096);
     assert.equal(resolved.maxTransactionsPerAccount, 64);
@@ -115,15 +127,24 @@ describe('transaction pool: config and fee priority', () => {
     assert.equal(resolved.maxPayloadLength, 15360);
     assert.equal(resolved.reorganizeInterval, DEFAULT_REORGANIZE_INTERVAL_MS);
     assert.equal(resolved.expireInterval, DEFAULT_EXPIRE_INTERVAL_MS);
-    const fromConfig = poolOptionsFromConfig({ maxTransactions: 5, minEntranceFeePriority: '7', minReplacementFeeDifference: '18446744073709551615' }, 20000);
+    const fromConfig = poolOptionsFromConfig(
+      { maxTransactions: 5, minEntranceFeePriority: '7', minReplacementFeeDifference: '18446744073709551615' },
+      20000,
+    );
     const r = resolvePoolOptions({ verifyTransaction: () => TransactionStatus.PROCESSABLE, ...fromConfig });
     assert.equal(r.maxTransactions, 5);
     assert.equal(r.maxTransactionsPerAccount, 64);
     assert.equal(r.minEntranceFeePriority, 7n);
     assert.equal(r.minReplacementFeeDifference, 2n ** 64n - 1n);
     assert.equal(r.maxPayloadLength, 20000);
-    assert.throws(() => resolvePoolOptions({ verifyTransaction: () => 1, maxTransactions: 0 }), /maxTransactions must be a positive integer/);
-    assert.throws(() => resolvePoolOptions({ verifyTransaction: () => 1, minEntranceFeePriority: -1n }), /must not be negative/);
+    assert.throws(
+      () => resolvePoolOptions({ verifyTransaction: () => 1, maxTransactions: 0 }),
+      /maxTransactions must be a positive integer/,
+    );
+    assert.throws(
+      () => resolvePoolOptions({ verifyTransaction: () => 1, minEntranceFeePriority: -1n }),
+      /must not be negative/,
+    );
   });
 
   it('fee priority is fee / byte length, truncated (minus a minimum fee when one is given)', async () => {
@@ -159,7 +180,10 @@ describe('transaction pool: admission rules', () => {
       [hex(senderAddress(a0)), idsOf(a0, a1)],
       [hex(senderAddress(b0)), idsOf(b0)],
     ]);
-    assert.deepEqual(pool.getAll().map((t) => hex(t.id)), idsOf(a1, a0, a3, b0));
+    assert.deepEqual(
+      pool.getAll().map((t) => hex(t.id)),
+      idsOf(a1, a0, a3, b0),
+    );
     assert.ok(pool.contains(transactionID(a3)));
     assert.equal(pool.get(transactionID(a3))!.transaction, a3);
     assert.equal(pool.get(Buffer.alloc(32)), undefined);
@@ -173,30 +197,53 @@ describe('transaction pool: admission rules', () => {
     const tx = makeTx({ nonce: 0n });
     expectOk(await pool.add(tx));
     assert.deepEqual(await pool.add(tx), { ok: true, duplicate: true });
-    assert.deepEqual(pool.addVerified(prepareTransaction(tx), TransactionStatus.PROCESSABLE), { ok: true, duplicate: true });
+    assert.deepEqual(pool.addVerified(prepareTransaction(tx), TransactionStatus.PROCESSABLE), {
+      ok: true,
+      duplicate: true,
+    });
     assert.deepEqual(added, idsOf(tx));
   });
 
   it('rejects a transaction longer than maxPayloadLength, and one under the minimum entrance fee priority', async () => {
     const state = new NonceState();
     const pool = newPool(state, { maxPayloadLength: 200, minEntranceFeePriority: 100n });
-    expectFail(await pool.add(makeTx({ nonce: 0n, params: Buffer.alloc(100) })), 'TOO_LARGE', 'Transaction byte length is greater than 200');
+    expectFail(
+      await pool.add(makeTx({ nonce: 0n, params: Buffer.alloc(100) })),
+      'TOO_LARGE',
+      'Transaction byte length is greater than 200',
+    );
     const cheap = makeTx({ nonce: 0n, fee: 1000n });
     const result = await pool.add(cheap);
-    expectFail(result, 'FEE_PRIORITY_BELOW_MINIMUM', 'Rejecting transaction due to failed minimum entrance fee priority requirement.');
+    expectFail(
+      result,
+      'FEE_PRIORITY_BELOW_MINIMUM',
+      'Rejecting transaction due to failed minimum entrance fee priority requirement.',
+    );
     assert.ok(!result.ok);
     const priority = 1000n / BigInt(encodeTransaction(cheap).length);
-    assert.equal(result.error.toString(), `TransactionPool: ${hex(transactionID(cheap))} failed to process at .fee: Rejecting transaction due to failed minimum entrance fee priority requirement., actual: ${priority}, expected: 100`);
+    assert.equal(
+      result.error.toString(),
+      `TransactionPool: ${hex(transactionID(cheap))} failed to process at .fee: Rejecting transaction due to failed minimum entrance fee priority requirement., actual: ${priority}, expected: 100`,
+    );
     assert.equal(pool.size, 0);
   });
 
-  it('a transaction the verifier calls INVALID (e.g. nonce below the account nonce) is rejected with the verifier\'s message if any', async () => {
+  it("a transaction the verifier calls INVALID (e.g. nonce below the account nonce) is rejected with the verifier's message if any", async () => {
     const state = new NonceState();
     state.advance(senderAddress(makeTx({ nonce: 0n })), 5n);
     const pool = newPool(state);
     expectFail(await pool.add(makeTx({ nonce: 4n })), 'INVALID', 'Invalid transaction');
-    const explaining = newPool(state, { verifyTransaction: () => ({ status: TransactionStatus.INVALID, message: 'Incoming transaction nonce 4 is lower than account nonce 5' }) });
-    expectFail(await explaining.add(makeTx({ nonce: 4n })), 'INVALID', 'Incoming transaction nonce 4 is lower than account nonce 5');
+    const explaining = newPool(state, {
+      verifyTransaction: () => ({
+        status: TransactionStatus.INVALID,
+        message: 'Incoming transaction nonce 4 is lower than account nonce 5',
+      }),
+    });
+    expectFail(
+      await explaining.add(makeTx({ nonce: 4n })),
+      'INVALID',
+      'Incoming transaction nonce 4 is lower than account nonce 5',
+    );
     assert.equal(pool.size + explaining.size, 0);
   });
 
@@ -212,7 +259,11 @@ describe('transaction pool: admission rules', () => {
     await pool.reorganize();
     assert.deepEqual(processableIDs(pool)[0]![1], idsOf(t0, t1, t2));
     const tooCheap = makeTx({ nonce: 1n, fee: 1009n, params: Buffer.alloc(10, 1) });
-    expectFail(await pool.add(tooCheap), 'REPLACEMENT_FEE_TOO_LOW', 'Incoming transaction fee is not sufficient to replace existing transaction');
+    expectFail(
+      await pool.add(tooCheap),
+      'REPLACEMENT_FEE_TOO_LOW',
+      'Incoming transaction fee is not sufficient to replace existing transaction',
+    );
     const replacement = makeTx({ nonce: 1n, fee: 1010n, params: Buffer.alloc(10, 1) });
     expectOk(await pool.add(replacement));
     assert.deepEqual(removed, [[hex(transactionID(t1)), 'Transaction List executed remove']]);
@@ -228,10 +279,17 @@ describe('transaction pool: admission rules', () => {
     const removed: string[] = [];
     pool.events.on('removed', ({ transaction, reason }) => removed.push(`${transaction.transaction.nonce}:${reason}`));
     for (const nonce of [0n, 2n, 5n]) expectOk(await pool.add(makeTx({ nonce })));
-    expectFail(await pool.add(makeTx({ nonce: 6n })), 'ACCOUNT_LIMIT', 'Incoming transaction exceeds maximum transaction limit per account');
+    expectFail(
+      await pool.add(makeTx({ nonce: 6n })),
+      'ACCOUNT_LIMIT',
+      'Incoming transaction exceeds maximum transaction limit per account',
+    );
     expectOk(await pool.add(makeTx({ nonce: 1n })));
     assert.deepEqual(removed, ['5:Transaction List executed remove']);
-    assert.deepEqual(pool.getAll().map((t) => t.transaction.nonce), [0n, 2n, 1n]);
+    assert.deepEqual(
+      pool.getAll().map((t) => t.transaction.nonce),
+      [0n, 2n, 1n],
+    );
     expectOk(await pool.add(makeTx({ sender: 1, nonce: 9n })));
   });
 });
@@ -276,7 +334,10 @@ describe('transaction pool: a full pool', () => {
     // no pending left: the lowest last processable (b0) goes
     expectOk(await pool.add(tx(5, 0n, 55_000n)));
     assert.equal(removed[2], `${hex(transactionID(b0))}:Pool exceeded the size limit`);
-    assert.deepEqual(new Set(pool.getAll().map((t) => hex(t.id))), new Set([...idsOf(a0, c0, e0), hex(transactionID(tx(5, 0n, 55_000n)))]));
+    assert.deepEqual(
+      new Set(pool.getAll().map((t) => hex(t.id))),
+      new Set([...idsOf(a0, c0, e0), hex(transactionID(tx(5, 0n, 55_000n)))]),
+    );
   });
 
   it('with half the pool pending, even a low-priority newcomer gets in by evicting the lowest pending one', async () => {
@@ -289,7 +350,7 @@ describe('transaction pool: a full pool', () => {
     assert.equal(pool.size, 4);
   });
 
-  it('keeps counting a replaced transaction\'s priority as the floor until the next remove(), as Klayr\'s heap does', async () => {
+  it("keeps counting a replaced transaction's priority as the floor until the next remove(), as Klayr's heap does", async () => {
     const state = new NonceState();
     // the second time, the floor was already due for a rebuild (after a remove()) when the replacement came
     for (const removedFirst of [false, true]) {
@@ -303,14 +364,21 @@ describe('transaction pool: a full pool', () => {
       expectOk(await pool.add(replacement)); // the pool is not full: no eviction, so no rebuild
       expectOk(await pool.add(tx(2, 0n, 50_000n)));
       await pool.reorganize(); // the replacement, demoted on arrival, is processable again: nothing pending
-      assert.deepEqual([...pool.getProcessableTransactions().values()].map((l) => l.length), [1, 1, 1]);
+      assert.deepEqual(
+        [...pool.getProcessableTransactions().values()].map((l) => l.length),
+        [1, 1, 1],
+      );
       // full; the real minimum is the replacement's priority, yet the replaced one's still counts
       const between = tx(3, 0n, 30_000n);
       assert.ok(priority(between) < priority(replacement));
       expectOk(await pool.add(between));
       assert.ok(!pool.contains(transactionID(replacement)), 'evicted for a lower-priority newcomer');
       // that eviction went through remove(): the floor is the real minimum again
-      expectFail(await pool.add(tx(4, 0n, 30_000n)), 'POOL_FULL', 'Rejecting transaction due to fee priority when the pool is full.');
+      expectFail(
+        await pool.add(tx(4, 0n, 30_000n)),
+        'POOL_FULL',
+        'Rejecting transaction due to fee priority when the pool is full.',
+      );
     }
   });
 });
@@ -334,7 +402,7 @@ describe('transaction pool: removal, reorganization and expiry', () => {
     assert.deepEqual(removed, []);
   });
 
-  it('reorganize drops an account\'s transactions from the first one the state calls INVALID', async () => {
+  it("reorganize drops an account's transactions from the first one the state calls INVALID", async () => {
     const state = new NonceState();
     const pool = newPool(state);
     const removed: [bigint, string][] = [];
@@ -352,8 +420,14 @@ describe('transaction pool: removal, reorganization and expiry', () => {
     expectOk(await pool.add(makeTx({ nonce: 4n })));
     await pool.reorganize();
     const reason = `Invalid transaction ${hex(transactionID(txs[0]!))}`;
-    assert.deepEqual(removed, [0n, 1n, 2n, 3n, 4n].map((n) => [n, reason]));
-    assert.deepEqual(pool.getAll().map((t) => hex(t.id)), idsOf(gap));
+    assert.deepEqual(
+      removed,
+      [0n, 1n, 2n, 3n, 4n].map((n) => [n, reason]),
+    );
+    assert.deepEqual(
+      pool.getAll().map((t) => hex(t.id)),
+      idsOf(gap),
+    );
   });
 
   it('a verifier that throws during reorganize counts as INVALID; one that throws during add rejects the add', async () => {
@@ -372,11 +446,17 @@ describe('transaction pool: removal, reorganization and expiry', () => {
     assert.equal(pool.size, 0);
   });
 
-  it('expires transactions older than transactionExpiryTime on the pool\'s clock; the jobs run on the scheduler and stop', async () => {
+  it("expires transactions older than transactionExpiryTime on the pool's clock; the jobs run on the scheduler and stop", async () => {
     const state = new NonceState();
     const scheduler = new ManualScheduler();
     let now = 1_000_000;
-    const pool = newPool(state, { clock: () => now, transactionExpiryTime: 60_000, scheduler, expireInterval: 1000, reorganizeInterval: 10 });
+    const pool = newPool(state, {
+      clock: () => now,
+      transactionExpiryTime: 60_000,
+      scheduler,
+      expireInterval: 1000,
+      reorganizeInterval: 10,
+    });
     const reasons: string[] = [];
     pool.events.on('removed', ({ transaction, reason }) => reasons.push(`${transaction.transaction.nonce}:${reason}`));
     const old = makeTx({ nonce: 0n });
@@ -395,7 +475,10 @@ describe('transaction pool: removal, reorganization and expiry', () => {
     scheduler.runDue(1000);
     await nextTurn();
     assert.deepEqual(reasons, ['0:Transaction exceeded the expiry time']);
-    assert.deepEqual(pool.getAll().map((t) => hex(t.id)), idsOf(young));
+    assert.deepEqual(
+      pool.getAll().map((t) => hex(t.id)),
+      idsOf(young),
+    );
     // the reorganize job promotes nothing here but runs and reschedules
     scheduler.runDue(10);
     await nextTurn();
@@ -428,14 +511,21 @@ describe('transaction pool: concurrent adds', () => {
       maxTransactions: 40,
       maxTransactionsPerAccount: 6,
       verifyTransaction: (c) =>
-        new Promise<Verdict>((resolve) => waiting.push(() => resolve(state.status(c.senderAddress, c.transaction.nonce, c.transaction.module)))),
+        new Promise<Verdict>((resolve) =>
+          waiting.push(() => resolve(state.status(c.senderAddress, c.transaction.nonce, c.transaction.module))),
+        ),
     });
     const txs: TransactionObject[] = [makeTx({ nonce: 0n })];
     const adds: Promise<AddResult>[] = [pool.add(txs[0]!)];
-    assert.equal(pool.add(txs[0]!), adds[0], 'a second add of an ID in flight shares the first one\'s result');
+    assert.equal(pool.add(txs[0]!), adds[0], "a second add of an ID in flight shares the first one's result");
     for (let round = 0; round < 30; round++) {
       for (let i = 0; i < 20; i++) {
-        const t = makeTx({ sender: rng.int(8), nonce: BigInt(rng.int(8)), fee: BigInt(20_000 + rng.int(100_000)), params: rng.bytes(rng.int(30)) });
+        const t = makeTx({
+          sender: rng.int(8),
+          nonce: BigInt(rng.int(8)),
+          fee: BigInt(20_000 + rng.int(100_000)),
+          params: rng.bytes(rng.int(30)),
+        });
         txs.push(t);
         adds.push(pool.add(t));
         if (rng.next() < 0.2) adds.push(pool.add(t)); // the same ID twice in flight
@@ -513,9 +603,15 @@ describe('transaction pool: concurrent adds', () => {
     assert.deepEqual(batches, [8, 8, 4]);
     await pool.reorganize();
     assert.deepEqual(batches, [8, 8, 4, 8, 8, 4]);
-    assert.deepEqual([...pool.getProcessableTransactions().values()].map((l) => l.length), [5, 5, 5, 5]);
+    assert.deepEqual(
+      [...pool.getProcessableTransactions().values()].map((l) => l.length),
+      [5, 5, 5, 5],
+    );
     const failing = batching(async () => [TransactionStatus.PROCESSABLE]);
-    await assert.rejects(Promise.all([failing(prepareTransaction(txs[0]!)), failing(prepareTransaction(txs[1]!))]), /returned 1 results for 2 items/);
+    await assert.rejects(
+      Promise.all([failing(prepareTransaction(txs[0]!)), failing(prepareTransaction(txs[1]!))]),
+      /returned 1 results for 2 items/,
+    );
   });
 });
 
@@ -539,7 +635,11 @@ const checkInvariants = (pool: TransactionPool, maxTransactions: number, maxPerA
   }
   for (const [sender, txs] of pool.getProcessableTransactions()) {
     const nonces = perSender.get(sender)!.sort((a, b) => (a < b ? -1 : 1));
-    assert.deepEqual(txs.map((t) => t.transaction.nonce), nonces.slice(0, txs.length), 'processable are the lowest nonces');
+    assert.deepEqual(
+      txs.map((t) => t.transaction.nonce),
+      nonces.slice(0, txs.length),
+      'processable are the lowest nonces',
+    );
     txs.forEach((t, i) => {
       assert.equal(pool.get(t.id), t);
       if (i > 0) assert.equal(t.transaction.nonce, txs[i - 1]!.transaction.nonce + 1n);
@@ -559,14 +659,28 @@ class Differential {
   /** Every kind of outcome Kestrel's pool gave. */
   readonly outcomeKinds = new Set<string>();
 
-  constructor(config: { maxTransactions: number; maxTransactionsPerAccount: number; minEntranceFeePriority: bigint; minReplacementFeeDifference: bigint; maxPayloadLength: number }, kestrelOverrides: Partial<TransactionPoolOptions> = {}) {
+  constructor(
+    config: {
+      maxTransactions: number;
+      maxTransactionsPerAccount: number;
+      minEntranceFeePriority: bigint;
+      minReplacementFeeDifference: bigint;
+      maxPayloadLength: number;
+    },
+    kestrelOverrides: Partial<TransactionPoolOptions> = {},
+  ) {
     this.klayr = new klayrPool.TransactionPool({
       ...config,
-      verifyTransaction: async (tx: { senderAddress: Buffer; nonce: bigint; module: string }) => this.state.status(tx.senderAddress, tx.nonce, tx.module),
+      verifyTransaction: async (tx: { senderAddress: Buffer; nonce: bigint; module: string }) =>
+        this.state.status(tx.senderAddress, tx.nonce, tx.module),
     });
     this.kestrel = newPool(this.state, { ...config, ...kestrelOverrides });
-    this.klayr.events.on(klayrPool.events.EVENT_TRANSACTION_ADDED, (e: { transaction: { id: Buffer } }) => this.klayrLog.push(`added ${hex(e.transaction.id)}`));
-    this.klayr.events.on(klayrPool.events.EVENT_TRANSACTION_REMOVED, (e: { id: Buffer; reason: string }) => this.klayrLog.push(`removed ${hex(e.id)} ${e.reason}`));
+    this.klayr.events.on(klayrPool.events.EVENT_TRANSACTION_ADDED, (e: { transaction: { id: Buffer } }) =>
+      this.klayrLog.push(`added ${hex(e.transaction.id)}`),
+    );
+    this.klayr.events.on(klayrPool.events.EVENT_TRANSACTION_REMOVED, (e: { id: Buffer; reason: string }) =>
+      this.klayrLog.push(`removed ${hex(e.id)} ${e.reason}`),
+    );
     this.kestrel.events.on('added', (e) => this.kestrelLog.push(`added ${hex(e.transaction.id)}`));
     this.kestrel.events.on('removed', (e) => this.kestrelLog.push(`removed ${hex(e.transaction.id)} ${e.reason}`));
   }
@@ -578,7 +692,9 @@ class Differential {
   /** Adds all at once on each side (interleaving their verifications), Klayr's first. */
   async add(txs: TransactionObject[], step: string): Promise<void> {
     for (const tx of txs) this.known.set(hex(transactionID(tx)), tx);
-    const theirs: { status: number; error?: Error }[] = await Promise.all(txs.map((tx) => this.klayr.add(this.klayrTx(tx))));
+    const theirs: { status: number; error?: Error }[] = await Promise.all(
+      txs.map((tx) => this.klayr.add(this.klayrTx(tx))),
+    );
     const ours = await Promise.all(txs.map((tx) => this.kestrel.add(tx)));
     for (const r of ours) this.outcomeKinds.add(r.ok ? (r.duplicate ? 'duplicate' : 'ok') : r.error.code);
     assert.deepEqual(
@@ -608,9 +724,15 @@ class Differential {
   compare(step: string): void {
     /* eslint-disable @typescript-eslint/no-explicit-any */
     const klayrAll = this.klayr.getAll().map((t: any) => `${hex(t.id)} ${t.feePriority}`);
-    const klayrProcessable = [...this.klayr.getProcessableTransactions().entries()].map(([address, txs]: [Buffer, any[]]) => [hex(address), txs.map((t) => hex(t.id))]);
+    const klayrProcessable = [...this.klayr.getProcessableTransactions().entries()].map(
+      ([address, txs]: [Buffer, any[]]) => [hex(address), txs.map((t) => hex(t.id))],
+    );
     /* eslint-enable @typescript-eslint/no-explicit-any */
-    assert.deepEqual(this.kestrel.getAll().map((t) => `${hex(t.id)} ${t.feePriority}`), klayrAll, `${step}: contents`);
+    assert.deepEqual(
+      this.kestrel.getAll().map((t) => `${hex(t.id)} ${t.feePriority}`),
+      klayrAll,
+      `${step}: contents`,
+    );
     assert.deepEqual(processableIDs(this.kestrel), klayrProcessable, `${step}: processable`);
     assert.deepEqual(this.kestrelLog, this.klayrLog, `${step}: events`);
   }
@@ -627,14 +749,23 @@ const runDifferential = async (seed: number, steps: number, diff: Differential, 
   const rng = new Rng(seed);
   const nextNonce = (sender: number, accountNonce: bigint): bigint => {
     const address = senderAddress(makeTx({ sender, nonce: 0n }));
-    return diff.kestrel.getAll().reduce((next, t) => (t.senderAddress.equals(address) && t.transaction.nonce >= next ? t.transaction.nonce + 1n : next), accountNonce);
+    return diff.kestrel
+      .getAll()
+      .reduce(
+        (next, t) => (t.senderAddress.equals(address) && t.transaction.nonce >= next ? t.transaction.nonce + 1n : next),
+        accountNonce,
+      );
   };
   const fresh = (): TransactionObject => {
     const sender = rng.int(SENDERS);
     const accountNonce = diff.state.nonceOf(senderAddress(makeTx({ sender, nonce: 0n })));
     const roll = rng.next();
     const nonce =
-      roll < 0.05 && accountNonce > 0n ? accountNonce - 1n : inOrder && roll < 0.95 ? nextNonce(sender, accountNonce) : accountNonce + BigInt(rng.int(7));
+      roll < 0.05 && accountNonce > 0n
+        ? accountNonce - 1n
+        : inOrder && roll < 0.95
+          ? nextNonce(sender, accountNonce)
+          : accountNonce + BigInt(rng.int(7));
     const params = rng.bytes(rng.next() < 0.05 ? 60 + rng.int(20) : rng.int(30));
     const size = BigInt(encodeTransaction(makeTx({ sender, nonce, params })).length);
     // a fee of exactly priority * size + something below size: equal priorities are common
@@ -689,23 +820,54 @@ const runDifferential = async (seed: number, steps: number, diff: Differential, 
 
 /** The removal reasons in an event log, with IDs blanked. */
 const removalReasons = (log: readonly string[]): string[] =>
-  log.filter((line) => line.startsWith('removed ')).map((line) => line.split(' ').slice(2).join(' ').replace(/[0-9a-f]{64}/, '<id>'));
+  log
+    .filter((line) => line.startsWith('removed '))
+    .map((line) =>
+      line
+        .split(' ')
+        .slice(2)
+        .join(' ')
+        .replace(/[0-9a-f]{64}/, '<id>'),
+    );
 
 describe('transaction pool against @klayr/transaction-pool (differential)', () => {
-  const config = { maxTransactions: 12, maxTransactionsPerAccount: 4, minEntranceFeePriority: 1n, minReplacementFeeDifference: 10n, maxPayloadLength: 190 };
+  const config = {
+    maxTransactions: 12,
+    maxTransactionsPerAccount: 4,
+    minEntranceFeePriority: 1n,
+    minReplacementFeeDifference: 10n,
+    maxPayloadLength: 190,
+  };
 
   it('the same random walks give the same outcomes, contents, processable lists and removal events', async () => {
     const outcomes = new Set<string>();
     const reasons = new Set<string>();
     for (const seed of [1, 2, 3, 4, 5, 6]) {
-      const diff = new Differential(seed % 2 === 0 ? config : { ...config, maxTransactions: 20, maxTransactionsPerAccount: 6, minEntranceFeePriority: 0n });
+      const diff = new Differential(
+        seed % 2 === 0
+          ? config
+          : { ...config, maxTransactions: 20, maxTransactionsPerAccount: 6, minEntranceFeePriority: 0n },
+      );
       await runDifferential(seed, 700, diff, seed > 3);
       for (const kind of diff.outcomeKinds) outcomes.add(kind);
       for (const reason of removalReasons(diff.kestrelLog)) reasons.add(reason);
     }
     // the walk reached every rule
-    assert.deepEqual([...outcomes].sort(), ['ACCOUNT_LIMIT', 'FEE_PRIORITY_BELOW_MINIMUM', 'INVALID', 'POOL_FULL', 'REPLACEMENT_FEE_TOO_LOW', 'TOO_LARGE', 'duplicate', 'ok']);
-    assert.deepEqual([...reasons].sort(), ['Invalid transaction <id>', 'Pool exceeded the size limit', 'Transaction List executed remove']);
+    assert.deepEqual([...outcomes].sort(), [
+      'ACCOUNT_LIMIT',
+      'FEE_PRIORITY_BELOW_MINIMUM',
+      'INVALID',
+      'POOL_FULL',
+      'REPLACEMENT_FEE_TOO_LOW',
+      'TOO_LARGE',
+      'duplicate',
+      'ok',
+    ]);
+    assert.deepEqual([...reasons].sort(), [
+      'Invalid transaction <id>',
+      'Pool exceeded the size limit',
+      'Transaction List executed remove',
+    ]);
   });
 
   it('the comparison catches a pool that differs in one rule', async () => {

@@ -10,7 +10,10 @@ describe('ThreadPool', () => {
   it('runs tasks on its threads, transfers buffers, reports task errors and survives a thread that dies', async () => {
     const pool = new ThreadPool<ThreadTaskPayload, number>(task, 2);
     try {
-      assert.deepEqual(await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run({ op: 'double', value: i }))), Array.from({ length: 20 }, (_, i) => i * 2));
+      assert.deepEqual(
+        await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run({ op: 'double', value: i }))),
+        Array.from({ length: 20 }, (_, i) => i * 2),
+      );
       const bytes = new Uint8Array(new ArrayBuffer(1000));
       assert.equal(await pool.run({ op: 'length', bytes }, [bytes.buffer]), 1000);
       assert.equal(bytes.byteLength, 0, 'the buffer was moved, not copied');
@@ -48,7 +51,9 @@ describe('ThreadPool', () => {
       await Promise.all([1, 2].map((value) => pool.run({ op: 'double', value })));
       const done: string[] = [];
       const long = pool.run({ op: 'busy', ms: 400 }).then(() => done.push('long'));
-      const short = Array.from({ length: 10 }, (_, i) => pool.run({ op: 'busy', ms: 5 }).then(() => done.push(`short ${i}`)));
+      const short = Array.from({ length: 10 }, (_, i) =>
+        pool.run({ op: 'busy', ms: 5 }).then(() => done.push(`short ${i}`)),
+      );
       assert.ok(pool.queueSize > 0);
       await Promise.all([long, ...short]);
       assert.ok(done.indexOf('long') >= 10 - (TASKS_PER_THREAD - 1), `finished in the order ${done.join(', ')}`);
@@ -57,7 +62,9 @@ describe('ThreadPool', () => {
     }
   });
 
-  it('runs its threads nicer by the niceness asked for (Linux keeps it per thread)', { skip: process.platform !== 'linux' }, async () => {
+  it('runs its threads nicer by the niceness asked for (Linux keeps it per thread)', {
+    skip: process.platform !== 'linux',
+  }, async () => {
     const before = getPriority(0);
     const pool = new ThreadPool<ThreadTaskPayload, number>(task, 1, { niceness: 7 });
     try {

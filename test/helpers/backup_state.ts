@@ -18,7 +18,11 @@ export const commitFilledHeight = (db: StateDB, height: number, perHeight: numbe
 };
 
 /** Heights 0 .. count-1, each by commitFilledHeight: the last height and its root. */
-export const commitFilledHeights = (db: StateDB, count: number, perHeight: number): { height: number; root: Buffer } => {
+export const commitFilledHeights = (
+  db: StateDB,
+  count: number,
+  perHeight: number,
+): { height: number; root: Buffer } => {
   let root: Buffer = Buffer.alloc(0);
   for (let h = 0; h < count; h++) root = commitFilledHeight(db, h, perHeight);
   return { height: count - 1, root };

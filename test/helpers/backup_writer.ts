@@ -8,5 +8,9 @@ const dataPath = process.argv[2]!;
 const db = openState(dataPath);
 const { height, root } = commitFilledHeights(db, 3, 2000);
 let slices = 0;
-await writeBackup(dataPath, { dbs: db.dbs, height, blockID: Buffer.alloc(32, 1), stateRoot: root, chainID: Buffer.from('04000000', 'hex') }, { entriesPerTurn: 20, onTurn: () => process.stdout.write(`committed ${++slices}\n`) });
+await writeBackup(
+  dataPath,
+  { dbs: db.dbs, height, blockID: Buffer.alloc(32, 1), stateRoot: root, chainID: Buffer.from('04000000', 'hex') },
+  { entriesPerTurn: 20, onTurn: () => process.stdout.write(`committed ${++slices}\n`) },
+);
 process.stdout.write('backup completed\n');

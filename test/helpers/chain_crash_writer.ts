@@ -22,7 +22,8 @@ const chainID = Buffer.from(config.genesis.chainID, 'hex');
 const sender = crashSender();
 const senderPublicKey = Buffer.from(sender.publicKey, 'hex');
 const view = state.newOverlay();
-let nonce = getAuthAccount({ store: (p, s) => new SubStore(view, p, s) }, addressFromPublicKey(senderPublicKey))?.nonce ?? 0n;
+let nonce =
+  getAuthAccount({ store: (p, s) => new SubStore(view, p, s) }, addressFromPublicKey(senderPublicKey))?.nonce ?? 0n;
 const generator = new Generator({
   chain,
   executor,
@@ -33,8 +34,25 @@ const generator = new Generator({
   maxTransactionsSize: config.genesis.maxTransactionsSize,
   logger: pino({ level: 'silent' }),
   candidates: () => {
-    const base = { module: 'token', command: 'transfer', nonce, senderPublicKey, params: codec.encode(transferParamsSchema, { tokenID: Buffer.from('0400000000000000', 'hex'), amount: 1n, recipientAddress: Buffer.alloc(20, 7), data: '' }) };
-    return [signTransaction({ ...base, fee: computeMinFee(base) + 5000000n, signatures: [] }, chainID, Buffer.from(sender.privateKey, 'hex'))];
+    const base = {
+      module: 'token',
+      command: 'transfer',
+      nonce,
+      senderPublicKey,
+      params: codec.encode(transferParamsSchema, {
+        tokenID: Buffer.from('0400000000000000', 'hex'),
+        amount: 1n,
+        recipientAddress: Buffer.alloc(20, 7),
+        data: '',
+      }),
+    };
+    return [
+      signTransaction(
+        { ...base, fee: computeMinFee(base) + 5000000n, signatures: [] },
+        chainID,
+        Buffer.from(sender.privateKey, 'hex'),
+      ),
+    ];
   },
   onBlock: (executed) => {
     nonce += BigInt(executed.block.transactions.length);

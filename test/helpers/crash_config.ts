@@ -6,13 +6,17 @@ import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { devValidators } from './devnet.js';
 
-const authKey = (address: Buffer): Buffer => Buffer.concat([computeStorePrefix('auth'), computeSubstorePrefix(0), address]);
+const authKey = (address: Buffer): Buffer =>
+  Buffer.concat([computeStorePrefix('auth'), computeSubstorePrefix(0), address]);
 
 /** The account that sends a transfer in every block of the crash test. */
 export const crashSender = () => devValidators()[1]!;
 
 /** Proved after every block: the sender's auth account (its nonce changes every block) and an address without one. */
-export const provedKeys = (): Buffer[] => [authKey(addressFromPublicKey(Buffer.from(crashSender().publicKey, 'hex'))), authKey(Buffer.alloc(20, 7))];
+export const provedKeys = (): Buffer[] => [
+  authKey(addressFromPublicKey(Buffer.from(crashSender().publicKey, 'hex'))),
+  authKey(Buffer.alloc(20, 7)),
+];
 
 export const KEEP_HEIGHTS = 5;
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The embedded devnet files (copied from Klayr Core's config/devnet). */
-export const devnetFile = (name: string): string => fileURLToPath(new URL(`../../../src/main/network/devnet/${name}`, import.meta.url));
+export const devnetFile = (name: string): string =>
+  fileURLToPath(new URL(`../../../src/main/network/devnet/${name}`, import.meta.url));
 
 export interface DevValidatorKey {
   address: string;
@@ -20,5 +21,7 @@ export interface DevValidatorKey {
   };
 }
 
-export const devValidators = (): DevValidatorKey[] => (JSON.parse(readFileSync(devnetFile('dev-validators.json'), 'utf8')) as { keys: DevValidatorKey[] }).keys;
-export const devnetPassphrase = (): string => (JSON.parse(readFileSync(devnetFile('passphrase.json'), 'utf8')) as { passphrase: string }).passphrase;
+export const devValidators = (): DevValidatorKey[] =>
+  (JSON.parse(readFileSync(devnetFile('dev-validators.json'), 'utf8')) as { keys: DevValidatorKey[] }).keys;
+export const devnetPassphrase = (): string =>
+  (JSON.parse(readFileSync(devnetFile('passphrase.json'), 'utf8')) as { passphrase: string }).passphrase;

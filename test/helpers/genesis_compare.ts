@@ -16,13 +16,19 @@ let klayr: Promise<KlayrGenesisResult> | undefined;
 /** klayr-framework's genesis result for the devnet block, computed once per test file. */
 export const klayrDevnetGenesis = (): Promise<KlayrGenesisResult> => (klayr ??= runKlayrGenesis());
 
-const asMap = (entries: { key: Buffer; value: Buffer }[]): Map<string, string> => new Map(entries.map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+const asMap = (entries: { key: Buffer; value: Buffer }[]): Map<string, string> =>
+  new Map(entries.map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
 
 /** The entries one module's stores hold after genesis: Kestrel's (running `modules`) and Klayr's. */
 export const compareModuleGenesis = async (modules: GenesisModule[], storePrefix: Buffer, block = devnetGenesis()) => {
   const state = new BlockState(EMPTY_STATE);
   const result = executeGenesis(modules, block, devnetChainID, state);
-  const ours = asMap(state.overlay.changes().filter((c) => c.value !== undefined && c.key.subarray(0, 4).equals(storePrefix)) as { key: Buffer; value: Buffer }[]);
+  const ours = asMap(
+    state.overlay.changes().filter((c) => c.value !== undefined && c.key.subarray(0, 4).equals(storePrefix)) as {
+      key: Buffer;
+      value: Buffer;
+    }[],
+  );
   const theirs = asMap((await klayrDevnetGenesis()).entries.filter((e) => e.key.subarray(0, 4).equals(storePrefix)));
   return { ours, theirs, events: result.events };
 };

@@ -14,10 +14,16 @@ export interface GeneratedInterop {
   escrowChains: Buffer[];
 }
 
-const box = (rng: Rng) => ({ appendPath: Array.from({ length: rng.int(4) }, () => rng.bytes(32)), size: rng.pick([0, rng.int(1000), rng.uint32()]), root: rng.bytes(32) });
+const box = (rng: Rng) => ({
+  appendPath: Array.from({ length: rng.int(4) }, () => rng.bytes(32)),
+  size: rng.pick([0, rng.int(1000), rng.uint32()]),
+  root: rng.bytes(32),
+});
 
 const chainValidators = (rng: Rng, features: Set<string>) => {
-  const activeValidators = uniqueSorted(Array.from({ length: 1 + rng.int(rng.next() < 0.1 ? 40 : 5) }, () => rng.bytes(48))).map((blsKey) => ({
+  const activeValidators = uniqueSorted(
+    Array.from({ length: 1 + rng.int(rng.next() < 0.1 ? 40 : 5) }, () => rng.bytes(48)),
+  ).map((blsKey) => ({
     blsKey,
     bftWeight: rng.next() < 0.05 ? MAX_UINT64 / 64n : 1n + BigInt(rng.int(2 ** 20)),
   }));
@@ -28,8 +34,16 @@ const chainValidators = (rng: Rng, features: Set<string>) => {
   return { activeValidators, certificateThreshold };
 };
 
-export const generateInterop = (rng: Rng, { timestamp, features, noChains }: { timestamp: number; features: Set<string>; noChains: boolean }): GeneratedInterop => {
-  const chainIDs = noChains || rng.next() < 0.4 ? [] : uniqueSorted(Array.from({ length: 1 + rng.int(3) }, () => Buffer.concat([CHAIN_ID.subarray(0, 1), rng.bytes(3)]))).filter((id) => !id.equals(CHAIN_ID));
+export const generateInterop = (
+  rng: Rng,
+  { timestamp, features, noChains }: { timestamp: number; features: Set<string>; noChains: boolean },
+): GeneratedInterop => {
+  const chainIDs =
+    noChains || rng.next() < 0.4
+      ? []
+      : uniqueSorted(
+          Array.from({ length: 1 + rng.int(3) }, () => Buffer.concat([CHAIN_ID.subarray(0, 1), rng.bytes(3)])),
+        ).filter((id) => !id.equals(CHAIN_ID));
   const names = new Set<string>();
   const chainInfos = chainIDs.map((chainID) => {
     let name = rng.next() < 0.05 ? 'klayr_mainchain' : randomName(rng, 32);
@@ -42,23 +56,54 @@ export const generateInterop = (rng: Rng, { timestamp, features, noChains }: { t
       chainID,
       chainData: {
         name,
-        lastCertificate: { height: rng.pick([0, rng.uint32()]), timestamp: rng.pick([0, timestamp - 1, rng.int(timestamp)]), stateRoot: rng.bytes(32), validatorsHash: computeValidatorsHash(validators.activeValidators, validators.certificateThreshold) },
+        lastCertificate: {
+          height: rng.pick([0, rng.uint32()]),
+          timestamp: rng.pick([0, timestamp - 1, rng.int(timestamp)]),
+          stateRoot: rng.bytes(32),
+          validatorsHash: computeValidatorsHash(validators.activeValidators, validators.certificateThreshold),
+        },
         status,
       },
-      channelData: { inbox: box(rng), outbox: box(rng), partnerChainOutboxRoot: rng.bytes(32), messageFeeTokenID: TOKEN_KLY, minReturnFeePerByte: 1000n },
+      channelData: {
+        inbox: box(rng),
+        outbox: box(rng),
+        partnerChainOutboxRoot: rng.bytes(32),
+        messageFeeTokenID: TOKEN_KLY,
+        minReturnFeePerByte: 1000n,
+      },
       chainValidators: validators,
     };
   });
   const terminated = chainInfos.filter((c) => c.chainData.status === STATUS_TERMINATED);
-  const terminatedStateAccounts = terminated.map((c) => ({ chainID: c.chainID, terminatedStateAccount: { stateRoot: c.chainData.lastCertificate.stateRoot, mainchainStateRoot: EMPTY_HASH, initialized: true } }));
+  const terminatedStateAccounts = terminated.map((c) => ({
+    chainID: c.chainID,
+    terminatedStateAccount: {
+      stateRoot: c.chainData.lastCertificate.stateRoot,
+      mainchainStateRoot: EMPTY_HASH,
+      initialized: true,
+    },
+  }));
   const terminatedOutboxAccounts = terminated
     .filter(() => rng.next() < 0.6)
-    .map((c) => ({ chainID: c.chainID, terminatedOutboxAccount: { outboxRoot: rng.bytes(32), outboxSize: rng.uint32(), partnerChainInboxSize: rng.uint32() } }));
+    .map((c) => ({
+      chainID: c.chainID,
+      terminatedOutboxAccount: {
+        outboxRoot: rng.bytes(32),
+        outboxSize: rng.uint32(),
+        partnerChainInboxSize: rng.uint32(),
+      },
+    }));
   if (chainInfos.length === 0) features.add('interop:no chains');
   if (terminatedOutboxAccounts.length > 0) features.add('interop:terminated outbox');
   const ownChainNonce = chainInfos.length === 0 ? 0n : rng.pick([1n, rng.uint64() || 1n]);
   return {
-    asset: { ownChainName: 'klayr_mainchain', ownChainNonce, chainInfos, terminatedStateAccounts, terminatedOutboxAccounts },
+    asset: {
+      ownChainName: 'klayr_mainchain',
+      ownChainNonce,
+      chainInfos,
+      terminatedStateAccounts,
+      terminatedOutboxAccounts,
+    },
     escrowChains: chainIDs,
   };
 };

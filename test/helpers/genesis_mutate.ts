@@ -12,7 +12,12 @@ import { randomName } from './genesis_generator_values.js';
 import type { Rng } from './random.js';
 
 /** The assets klayr-framework can judge (it has no legacy module). */
-export const MUTABLE_ASSETS: Record<string, Schema> = { auth: genesisAuthStoreSchema, interoperability: genesisInteroperabilitySchema, pos: genesisStoreSchema, token: genesisTokenStoreSchema };
+export const MUTABLE_ASSETS: Record<string, Schema> = {
+  auth: genesisAuthStoreSchema,
+  interoperability: genesisInteroperabilitySchema,
+  pos: genesisStoreSchema,
+  token: genesisTokenStoreSchema,
+};
 
 interface Site {
   holder: Record<string, unknown> | unknown[];
@@ -29,17 +34,21 @@ const sitesOf = (value: Record<string, unknown>, schema: Schema | SchemaProperty
     if (prop.type !== 'array') return [here];
     const items = (v as unknown[]).flatMap((item, i) => {
       const site: Site = { holder: v as unknown[], key: i, prop: prop.items!, path: `${here.path}.${i}` };
-      return prop.items!.type === 'object' ? [site, ...sitesOf(item as Record<string, unknown>, prop.items!, site.path)] : [site];
+      return prop.items!.type === 'object'
+        ? [site, ...sitesOf(item as Record<string, unknown>, prop.items!, site.path)]
+        : [site];
     });
     return [here, ...items];
   });
 
-const nudge = (rng: Rng, v: bigint, max: bigint): bigint => (rng.next() < 0.5 ? (v === 0n ? 1n : v - 1n) : v === max ? v - 1n : v + 1n);
+const nudge = (rng: Rng, v: bigint, max: bigint): bigint =>
+  rng.next() < 0.5 ? (v === 0n ? 1n : v - 1n) : v === max ? v - 1n : v + 1n;
 
 const mutateArray = (rng: Rng, items: unknown[]): string => {
   const kind = rng.pick(['reverse', 'repeat', 'drop', 'clear', 'swap']);
   if (kind === 'reverse') items.reverse();
-  else if (kind === 'repeat' && items.length > 0) items.splice(rng.int(items.length + 1), 0, items[rng.int(items.length)]);
+  else if (kind === 'repeat' && items.length > 0)
+    items.splice(rng.int(items.length + 1), 0, items[rng.int(items.length)]);
   else if (kind === 'drop' && items.length > 0) items.splice(rng.int(items.length), 1);
   else if (kind === 'clear') items.length = 0;
   else if (kind === 'swap' && items.length > 1) {

@@ -31,16 +31,32 @@ export const hex = (s: string): Buffer => Buffer.from(s, 'hex');
 
 export interface ChainInfo {
   chainID: Buffer;
-  chainData: { name: string; lastCertificate: { height: number; timestamp: number; stateRoot: Buffer; validatorsHash: Buffer }; status: number };
-  channelData: { inbox: { appendPath: Buffer[]; size: number; root: Buffer }; outbox: { appendPath: Buffer[]; size: number; root: Buffer }; partnerChainOutboxRoot: Buffer; messageFeeTokenID: Buffer; minReturnFeePerByte: bigint };
+  chainData: {
+    name: string;
+    lastCertificate: { height: number; timestamp: number; stateRoot: Buffer; validatorsHash: Buffer };
+    status: number;
+  };
+  channelData: {
+    inbox: { appendPath: Buffer[]; size: number; root: Buffer };
+    outbox: { appendPath: Buffer[]; size: number; root: Buffer };
+    partnerChainOutboxRoot: Buffer;
+    messageFeeTokenID: Buffer;
+    minReturnFeePerByte: bigint;
+  };
   chainValidators: { activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint };
 }
 export interface GenesisInterop {
   ownChainName: string;
   ownChainNonce: bigint;
   chainInfos: ChainInfo[];
-  terminatedStateAccounts: { chainID: Buffer; terminatedStateAccount: { stateRoot: Buffer; mainchainStateRoot: Buffer; initialized: boolean } }[];
-  terminatedOutboxAccounts: { chainID: Buffer; terminatedOutboxAccount: { outboxRoot: Buffer; outboxSize: number; partnerChainInboxSize: number } }[];
+  terminatedStateAccounts: {
+    chainID: Buffer;
+    terminatedStateAccount: { stateRoot: Buffer; mainchainStateRoot: Buffer; initialized: boolean };
+  }[];
+  terminatedOutboxAccounts: {
+    chainID: Buffer;
+    terminatedOutboxAccount: { outboxRoot: Buffer; outboxSize: number; partnerChainInboxSize: number };
+  }[];
 }
 export interface GenesisLegacy {
   accounts: { address: Buffer; balance: bigint }[];
@@ -70,21 +86,35 @@ export const decodeAsset = <M extends AssetModule>(block: Block, module: M): Gen
 export const withAsset = <M extends AssetModule>(block: Block, module: M, value: GenesisAssets[M]): Block => {
   const data = codec.encode(GENESIS_SCHEMAS[module], value);
   const others = block.assets.filter((a) => a.module !== module);
-  return { ...block, assets: [...others, { module, data }].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0)) };
+  return {
+    ...block,
+    assets: [...others, { module, data }].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0)),
+  };
 };
 
 /** The block with one module's asset decoded, changed by `mutate` and re-encoded. */
-export const mutateAsset = <M extends AssetModule>(block: Block, module: M, mutate: (asset: GenesisAssets[M]) => void): Block => {
+export const mutateAsset = <M extends AssetModule>(
+  block: Block,
+  module: M,
+  mutate: (asset: GenesisAssets[M]) => void,
+): Block => {
   const asset = decodeAsset(block, module);
   mutate(asset);
   return withAsset(block, module, asset);
 };
 
-export const withoutAsset = (block: Block, module: string): Block => ({ ...block, assets: block.assets.filter((a) => a.module !== module) });
+export const withoutAsset = (block: Block, module: string): Block => ({
+  ...block,
+  assets: block.assets.filter((a) => a.module !== module),
+});
 
 const devKeys = devValidators();
 /** Ed25519 public keys of the dev validators, sorted. */
-export const publicKeys = (n: number): Buffer[] => devKeys.slice(0, n).map((k) => hex(k.publicKey)).sort(Buffer.compare);
+export const publicKeys = (n: number): Buffer[] =>
+  devKeys
+    .slice(0, n)
+    .map((k) => hex(k.publicKey))
+    .sort(Buffer.compare);
 /** A 20-byte address made of one repeated byte. */
 export const addressOf = (byte: number): Buffer => Buffer.alloc(20, byte);
 
@@ -103,14 +133,36 @@ export const sidechainInfo = (timestamp: number, chainID: string, name: string, 
   const box = { appendPath: [], size: 0, root: EMPTY_HASH };
   return {
     chainID: hex(chainID),
-    chainData: { name, lastCertificate: { height: 10, timestamp: timestamp - 100, stateRoot: sha256(Buffer.from(name)), validatorsHash: computeValidatorsHash(activeValidators, certificateThreshold) }, status },
-    channelData: { inbox: box, outbox: { ...box, size: 2, root: sha256(Buffer.from('outbox')) }, partnerChainOutboxRoot: EMPTY_HASH, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n },
+    chainData: {
+      name,
+      lastCertificate: {
+        height: 10,
+        timestamp: timestamp - 100,
+        stateRoot: sha256(Buffer.from(name)),
+        validatorsHash: computeValidatorsHash(activeValidators, certificateThreshold),
+      },
+      status,
+    },
+    channelData: {
+      inbox: box,
+      outbox: { ...box, size: 2, root: sha256(Buffer.from('outbox')) },
+      partnerChainOutboxRoot: EMPTY_HASH,
+      messageFeeTokenID: KLY,
+      minReturnFeePerByte: 1000n,
+    },
     chainValidators: { activeValidators, certificateThreshold },
   };
 };
 
 /** A terminated state account matching a terminated sidechain's entry. */
-export const terminatedStateAccount = (info: ChainInfo) => ({ chainID: info.chainID, terminatedStateAccount: { stateRoot: info.chainData.lastCertificate.stateRoot, mainchainStateRoot: EMPTY_HASH, initialized: true } });
+export const terminatedStateAccount = (info: ChainInfo) => ({
+  chainID: info.chainID,
+  terminatedStateAccount: {
+    stateRoot: info.chainData.lastCertificate.stateRoot,
+    mainchainStateRoot: EMPTY_HASH,
+    initialized: true,
+  },
+});
 
 /**
  * A valid genesis block, small enough to run fast on both nodes: the devnet genesis with its
@@ -129,10 +181,18 @@ export const ruleBase = (): Block => {
   });
   const validators = decodeAsset(block, 'pos').validators;
   const users = decodeAsset(block, 'token').userSubstore;
-  const staker = validators.find((v) => users.some((u) => u.address.equals(v.address) && u.tokenID.equals(KLY)))!.address;
+  const staker = validators.find((v) =>
+    users.some((u) => u.address.equals(v.address) && u.tokenID.equals(KLY)),
+  )!.address;
   const unlockFrom = validators.find((v) => !v.address.equals(staker))!.address;
   block = mutateAsset(block, 'pos', (pos) => {
-    pos.stakers = [{ address: staker, stakes: [{ validatorAddress: staker, amount: STAKED, sharingCoefficients: [] }], pendingUnlocks: [{ validatorAddress: unlockFrom, amount: UNLOCKING, unstakeHeight: 0 }] }];
+    pos.stakers = [
+      {
+        address: staker,
+        stakes: [{ validatorAddress: staker, amount: STAKED, sharingCoefficients: [] }],
+        pendingUnlocks: [{ validatorAddress: unlockFrom, amount: UNLOCKING, unstakeHeight: 0 }],
+      },
+    ];
   });
   block = mutateAsset(block, 'token', (token) => {
     const user = token.userSubstore.find((u) => u.address.equals(staker) && u.tokenID.equals(KLY))!;
@@ -150,13 +210,28 @@ export const ruleBase = (): Block => {
     ownChainNonce: 7n,
     chainInfos: [active, terminated],
     terminatedStateAccounts: [terminatedStateAccount(terminated)],
-    terminatedOutboxAccounts: [{ chainID: terminated.chainID, terminatedOutboxAccount: { outboxRoot: sha256(Buffer.from('terminated')), outboxSize: 3, partnerChainInboxSize: 1 } }],
+    terminatedOutboxAccounts: [
+      {
+        chainID: terminated.chainID,
+        terminatedOutboxAccount: {
+          outboxRoot: sha256(Buffer.from('terminated')),
+          outboxSize: 3,
+          partnerChainInboxSize: 1,
+        },
+      },
+    ],
   });
   const [k1, k2, k3] = publicKeys(3) as [Buffer, Buffer, Buffer];
   return withAsset(block, 'auth', {
     authDataSubstore: [
-      { address: addressFromPublicKey(hex(devKeys[10]!.publicKey)), authAccount: { nonce: 3n, numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] } },
-      { address: addressFromPublicKey(hex(devKeys[11]!.publicKey)), authAccount: { nonce: 0n, numberOfSignatures: 2, mandatoryKeys: [k1], optionalKeys: [k2, k3] } },
+      {
+        address: addressFromPublicKey(hex(devKeys[10]!.publicKey)),
+        authAccount: { nonce: 3n, numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] },
+      },
+      {
+        address: addressFromPublicKey(hex(devKeys[11]!.publicKey)),
+        authAccount: { nonce: 0n, numberOfSignatures: 2, mandatoryKeys: [k1], optionalKeys: [k2, k3] },
+      },
     ],
   });
 };
@@ -193,7 +268,11 @@ export const verdicts = async (block: Block, overrides: ModuleOverrides = {}): P
  * own words), or with messages that both match `pattern` (where the text is the schema
  * validator's, or, for Klayr, a JavaScript error).
  */
-export const assertBothRefuse = async (block: Block, expected: string | RegExp, overrides: ModuleOverrides = {}): Promise<void> => {
+export const assertBothRefuse = async (
+  block: Block,
+  expected: string | RegExp,
+  overrides: ModuleOverrides = {},
+): Promise<void> => {
   const { kestrel, klayr } = await verdicts(block, overrides);
   assert.ok(klayr !== undefined, 'klayr-framework accepts the block');
   assert.ok(kestrel !== undefined, `Kestrel accepts a block klayr-framework refuses with: ${klayr.message}`);
@@ -219,7 +298,11 @@ export const assertBothAccept = async (block: Block, overrides: ModuleOverrides 
  */
 export const assertLegacyRefuses = async (block: Block, expected: string | RegExp): Promise<void> => {
   const { kestrel, klayr } = await verdicts(block);
-  assert.equal(klayr?.message, undefined, 'klayr-framework\'s modules refuse the block: the legacy asset is not the only fault');
+  assert.equal(
+    klayr?.message,
+    undefined,
+    "klayr-framework's modules refuse the block: the legacy asset is not the only fault",
+  );
   assert.ok(kestrel !== undefined, 'Kestrel accepts the block');
   if (typeof expected === 'string') assert.equal(kestrel.message, expected);
   else assert.match(kestrel.message, expected);

@@ -18,8 +18,17 @@ import type { CCMessage, CrossChainMessageContext } from '../../src/engine/state
 import { EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import type { CommandContext } from '../../src/engine/state_machine/module.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../src/modules/fee/method.js';
-import { MainchainInteroperabilityModule, SidechainInteroperabilityModule } from '../../src/modules/interoperability/index.js';
-import { chainAccounts, chainValidators, channels, outboxRoots, setOwnChainAccount } from '../../src/modules/interoperability/base/state.js';
+import {
+  MainchainInteroperabilityModule,
+  SidechainInteroperabilityModule,
+} from '../../src/modules/interoperability/index.js';
+import {
+  chainAccounts,
+  chainValidators,
+  channels,
+  outboxRoots,
+  setOwnChainAccount,
+} from '../../src/modules/interoperability/base/state.js';
 import type { ChainAccount, ChannelData } from '../../src/modules/interoperability/base/state.js';
 import { EMPTY_HASH } from '../../src/modules/interoperability/base/constants.js';
 import { tokenConfig } from '../../src/modules/token/config.js';
@@ -42,7 +51,12 @@ export interface Fixture<M> {
   store: (p: Buffer, sp: Buffer) => SubStore;
 }
 
-const fixture = <M extends MainchainInteroperabilityModule | SidechainInteroperabilityModule>(module: M, chainID: Buffer, ownName: string, nonce = 0n): Fixture<M> => {
+const fixture = <M extends MainchainInteroperabilityModule | SidechainInteroperabilityModule>(
+  module: M,
+  chainID: Buffer,
+  ownName: string,
+  nonce = 0n,
+): Fixture<M> => {
   const token = new TokenMethod(tokenConfig(chainID));
   module.setTokenMethod(token);
   token.setInteroperabilityMethod(module.method);
@@ -61,14 +75,21 @@ const fixture = <M extends MainchainInteroperabilityModule | SidechainInteropera
   return f;
 };
 
-export const mainchainFixture = (): Fixture<MainchainInteroperabilityModule> => fixture(new MainchainInteroperabilityModule(), MAINCHAIN_ID, 'klayr_mainchain', 1n);
+export const mainchainFixture = (): Fixture<MainchainInteroperabilityModule> =>
+  fixture(new MainchainInteroperabilityModule(), MAINCHAIN_ID, 'klayr_mainchain', 1n);
 export const sidechainFixture = (): Fixture<SidechainInteroperabilityModule> => {
   const f = fixture(new SidechainInteroperabilityModule(), SIDECHAIN_ID, 'sidechain_one', 1n);
   return f;
 };
 
 /** A command context over the fixture's state (fee available to the command as the fee module leaves it). */
-export const commandCtx = <P>(f: Fixture<unknown>, command: string, params: P, schema: Schema, fee = 10_000_000_000n): CommandContext<P> => {
+export const commandCtx = <P>(
+  f: Fixture<unknown>,
+  command: string,
+  params: P,
+  schema: Schema,
+  fee = 10_000_000_000n,
+): CommandContext<P> => {
   f.contextStore.set(CONTEXT_STORE_KEY_AVAILABLE_FEE, fee);
   const encoded = compile<P>(schema).encode(params);
   return {
@@ -80,7 +101,15 @@ export const commandCtx = <P>(f: Fixture<unknown>, command: string, params: P, s
     store: f.store,
     asset: () => undefined,
     setNextValidators: () => undefined,
-    transaction: { module: 'interoperability', command, nonce: 0n, fee, senderPublicKey: Buffer.alloc(32), params: encoded, signatures: [] },
+    transaction: {
+      module: 'interoperability',
+      command,
+      nonce: 0n,
+      fee,
+      senderPublicKey: Buffer.alloc(32),
+      params: encoded,
+      signatures: [],
+    },
     transactionID: sha256(encoded),
     senderAddress: SENDER,
     transactionSize: encoded.length + 100,
@@ -113,9 +142,17 @@ export const blsValidators = (count: number, seed: number, weight = 10n) =>
 export type TestValidator = ReturnType<typeof blsValidators>[number];
 
 /** A certificate of `chainID` signed by `signers` of `validators` (all by default). */
-export const signedCertificate = (chainID: Buffer, validators: readonly TestValidator[], unsigned: Omit<Certificate, 'aggregationBits' | 'signature'>, signers = validators): Buffer => {
+export const signedCertificate = (
+  chainID: Buffer,
+  validators: readonly TestValidator[],
+  unsigned: Omit<Certificate, 'aggregationBits' | 'signature'>,
+  signers = validators,
+): Buffer => {
   const sigs = signers.map((v) => ({ publicKey: v.blsKey, signature: signCertificate(v.sk, chainID, unsigned) }));
-  const { aggregationBits, signature } = createAggSig(validators.map((v) => v.blsKey), sigs);
+  const { aggregationBits, signature } = createAggSig(
+    validators.map((v) => v.blsKey),
+    sigs,
+  );
   return encodeCertificate({ ...unsigned, aggregationBits, signature });
 };
 
@@ -124,14 +161,34 @@ export const unsignedCodec = compile<Omit<Certificate, 'aggregationBits' | 'sign
 const emptyBox = () => ({ appendPath: [] as Buffer[], size: 0, root: EMPTY_HASH });
 
 /** A partner chain registered in the fixture's state with the validators, as registerSidechain / registerMainchain leave it. */
-export const registerPartner = (f: Fixture<unknown>, chainID: Buffer, name: string, validators: readonly TestValidator[], threshold: bigint, status = 0, lastCertificate: Partial<ChainAccount['lastCertificate']> = {}): void => {
+export const registerPartner = (
+  f: Fixture<unknown>,
+  chainID: Buffer,
+  name: string,
+  validators: readonly TestValidator[],
+  threshold: bigint,
+  status = 0,
+  lastCertificate: Partial<ChainAccount['lastCertificate']> = {},
+): void => {
   const activeValidators = validators.map(({ blsKey, bftWeight }) => ({ blsKey, bftWeight }));
   chainAccounts.set(f, chainID, {
     name,
     status,
-    lastCertificate: { height: 0, timestamp: HEADER_TIMESTAMP - 1000, stateRoot: EMPTY_HASH, validatorsHash: computeValidatorsHash(activeValidators, threshold), ...lastCertificate },
+    lastCertificate: {
+      height: 0,
+      timestamp: HEADER_TIMESTAMP - 1000,
+      stateRoot: EMPTY_HASH,
+      validatorsHash: computeValidatorsHash(activeValidators, threshold),
+      ...lastCertificate,
+    },
   });
-  const channel: ChannelData = { inbox: emptyBox(), outbox: emptyBox(), partnerChainOutboxRoot: EMPTY_HASH, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n };
+  const channel: ChannelData = {
+    inbox: emptyBox(),
+    outbox: emptyBox(),
+    partnerChainOutboxRoot: EMPTY_HASH,
+    messageFeeTokenID: KLY,
+    minReturnFeePerByte: 1000n,
+  };
   channels.set(f, chainID, channel);
   chainValidators.set(f, chainID, { activeValidators, certificateThreshold: threshold });
   outboxRoots.set(f, chainID, { root: EMPTY_HASH });
@@ -142,8 +199,15 @@ export const emptyCCU = (sendingChainID: Buffer, certificateThreshold: bigint): 
   certificate: Buffer.alloc(0),
   activeValidatorsUpdate: { blsKeysUpdate: [], bftWeightsUpdate: [], bftWeightsUpdateBitmap: Buffer.alloc(0) },
   certificateThreshold,
-  inboxUpdate: { crossChainMessages: [], messageWitnessHashes: [], outboxRootWitness: { bitmap: Buffer.alloc(0), siblingHashes: [] } },
+  inboxUpdate: {
+    crossChainMessages: [],
+    messageWitnessHashes: [],
+    outboxRootWitness: { bitmap: Buffer.alloc(0), siblingHashes: [] },
+  },
 });
 
 /** The events of the queue as name, topics in hex and data. */
-export const eventList = (events: EventQueue) => events.getEvents().map((e) => ({ module: e.module, name: e.name, topics: e.topics.map((t) => t.toString('hex')), data: e.data }));
+export const eventList = (events: EventQueue) =>
+  events
+    .getEvents()
+    .map((e) => ({ module: e.module, name: e.name, topics: e.topics.map((t) => t.toString('hex')), data: e.data }));

@@ -15,10 +15,29 @@ export interface InteropNetworkProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export const startInteropNetwork = (dataPath: string, mainchainPort: number, sidechainPort: number, ...args: string[]): InteropNetworkProcess => {
-  const child = spawn(process.execPath, [cliPath, 'network:interop', '-d', dataPath, '--mainchain-port', String(mainchainPort), '--sidechain-port', String(sidechainPort), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export const startInteropNetwork = (
+  dataPath: string,
+  mainchainPort: number,
+  sidechainPort: number,
+  ...args: string[]
+): InteropNetworkProcess => {
+  const child = spawn(
+    process.execPath,
+    [
+      cliPath,
+      'network:interop',
+      '-d',
+      dataPath,
+      '--mainchain-port',
+      String(mainchainPort),
+      '--sidechain-port',
+      String(sidechainPort),
+      ...args,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -36,7 +55,10 @@ export const startInteropNetwork = (dataPath: string, mainchainPort: number, sid
         const line = stdout.split('\n').find((l) => pattern.test(l));
         if (line !== undefined) return line;
         if (done) throw new Error(`network:interop exited before printing ${pattern}:\n${stdout}\n${stderr}`);
-        if (Date.now() > deadline) throw new Error(`network:interop did not print ${pattern} within ${timeoutMs / 1000} s:\n${stdout}\n${stderr}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `network:interop did not print ${pattern} within ${timeoutMs / 1000} s:\n${stdout}\n${stderr}`,
+          );
         await sleep(200);
       }
     },

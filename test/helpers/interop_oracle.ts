@@ -36,7 +36,9 @@ const LEGACY = computeStorePrefix('legacy').toString('hex');
  * records the panic and counts the block as refused by Klayr.
  */
 const panics: Error[] = [];
-const klayrPanic = createRequire(import.meta.url)('klayr-framework/dist-node/utils/panic') as { panic: (logger: unknown, error: unknown) => void };
+const klayrPanic = createRequire(import.meta.url)('klayr-framework/dist-node/utils/panic') as {
+  panic: (logger: unknown, error: unknown) => void;
+};
 klayrPanic.panic = (_logger, error) => {
   panics.push(error instanceof Error ? error : new Error(String(error)));
   throw new Error(`Klayr panic: ${panics.at(-1)!.message}`);
@@ -72,7 +74,12 @@ export interface Network {
   klayrGenesis: () => Promise<KlayrGenesisResult>;
 }
 
-export const DEVNET_MAINCHAIN: Network = { name: 'devnet mainchain', chainID: devnetChainID, genesisBlock: devnetGenesis, klayrGenesis: () => runKlayrGenesis() };
+export const DEVNET_MAINCHAIN: Network = {
+  name: 'devnet mainchain',
+  chainID: devnetChainID,
+  genesisBlock: devnetGenesis,
+  klayrGenesis: () => runKlayrGenesis(),
+};
 
 interface Genesis {
   kestrel: Map<string, Buffer>;
@@ -96,7 +103,12 @@ const genesisStatesOf = (network: Network): Promise<Genesis> => {
     states = (async () => {
       const state = new BlockState(EMPTY_STATE);
       executeGenesis(kestrelModules(network), network.genesisBlock(), network.chainID, state);
-      const kestrel = new Map(state.overlay.changes().filter((c) => c.value !== undefined).map((c) => [c.key.toString('hex'), c.value!]));
+      const kestrel = new Map(
+        state.overlay
+          .changes()
+          .filter((c) => c.value !== undefined)
+          .map((c) => [c.key.toString('hex'), c.value!]),
+      );
       const klayr = await network.klayrGenesis();
       return { kestrel, klayr, klayrEntries: new Map(klayr.store.data) };
     })();
@@ -107,18 +119,25 @@ const genesisStatesOf = (network: Network): Promise<Genesis> => {
 
 /** A read-only state base over a copy of entries (keys in hex). */
 const memoryBase = (entries: Map<string, Buffer>): StateBase => {
-  const sorted = [...entries].map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value })).sort((a, b) => Buffer.compare(a.key, b.key));
+  const sorted = [...entries]
+    .map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value }))
+    .sort((a, b) => Buffer.compare(a.key, b.key));
   return {
     get: (key) => entries.get(key.toString('hex')),
-    iterate: ({ gte, lte }) => sorted.filter(({ key }) => Buffer.compare(key, gte) >= 0 && Buffer.compare(key, lte) <= 0),
+    iterate: ({ gte, lte }) =>
+      sorted.filter(({ key }) => Buffer.compare(key, gte) >= 0 && Buffer.compare(key, lte) <= 0),
   };
 };
 
-const eventLabel = (e: EventRecord | undefined): string => (e === undefined ? 'none' : `${e.module}:${e.name} topics=[${e.topics.map((t) => t.toString('hex')).join(',')}] data=${e.data.toString('hex')}`);
+const eventLabel = (e: EventRecord | undefined): string =>
+  e === undefined
+    ? 'none'
+    : `${e.module}:${e.name} topics=[${e.topics.map((t) => t.toString('hex')).join(',')}] data=${e.data.toString('hex')}`;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 /** The reason after the transaction ID in either side's "failed to verify transaction <id>" message. */
-const refusalReason = (message: string): string => message.replace(/^.*?[Ff]ailed to verify transaction [0-9a-f]{64}[.:]\s*/, '').trim();
+const refusalReason = (message: string): string =>
+  message.replace(/^.*?[Ff]ailed to verify transaction [0-9a-f]{64}[.:]\s*/, '').trim();
 
 export class InteropChains {
   readonly chainID: Buffer;
@@ -155,7 +174,8 @@ export class InteropChains {
   }
 
   /** Klayr's module instances (store keys, schemas, method calls over Klayr's state). */
-  get modules(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  get modules(): Record<string, any> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     return this.klayr.modules;
   }
 
@@ -169,8 +189,18 @@ export class InteropChains {
   #blockAt(timestamp: number, transactions: TransactionObject[]): Block {
     const validators = getValidatorsParams({ store: (p, s) => new SubStore(this.state, p, s) }).validators;
     const generatorAddress = validators[Math.floor(timestamp / BLOCK_TIME) % validators.length]!.address;
-    const header: BlockHeader = { ...this.#previous, height: this.#previous.height + 1, timestamp, generatorAddress, previousBlockID: Buffer.alloc(32) };
-    return { header, transactions, assets: [{ module: 'random', data: codec.encode(randomAssetSchema, { seedReveal: this.rng.bytes(16) }) }] };
+    const header: BlockHeader = {
+      ...this.#previous,
+      height: this.#previous.height + 1,
+      timestamp,
+      generatorAddress,
+      previousBlockID: Buffer.alloc(32),
+    };
+    return {
+      header,
+      transactions,
+      assets: [{ module: 'random', data: codec.encode(randomAssetSchema, { seedReveal: this.rng.bytes(16) }) }],
+    };
   }
 
   /** Executes one block with `transactions` on both sides (the timestamp defaults to the next slot) and compares. */
@@ -204,22 +234,51 @@ export class InteropChains {
     }
 
     if ((theirs === undefined) !== (ours === undefined)) {
-      differ('decision', theirs === undefined ? `Klayr refused (${klayrError}), Kestrel accepted` : `Klayr accepted, Kestrel refused (${kestrelError})`);
+      differ(
+        'decision',
+        theirs === undefined
+          ? `Klayr refused (${klayrError}), Kestrel accepted`
+          : `Klayr accepted, Kestrel refused (${kestrelError})`,
+      );
       // follow the oracle: a block only Kestrel accepted is undone there; one only Kestrel refused ends the comparison
       if (ours !== undefined) this.state.restoreSnapshot(snapshot);
-    } else if (klayrError !== undefined && kestrelError !== undefined && panics.length === 0 && refusalReason(klayrError) !== refusalReason(kestrelError)) {
+    } else if (
+      klayrError !== undefined &&
+      kestrelError !== undefined &&
+      panics.length === 0 &&
+      refusalReason(klayrError) !== refusalReason(kestrelError)
+    ) {
       differ('refusal', `Klayr: ${refusalReason(klayrError)} | Kestrel: ${refusalReason(kestrelError)}`);
     }
     if (theirs !== undefined && ours !== undefined) {
-      if (ours.results.join() !== theirs.results.join()) differ('results', `Klayr [${theirs.results.join()}] Kestrel [${ours.results.join()}]`);
-      const klayrEvents: EventRecord[] = theirs.events.map((e) => ({ module: e.module, name: e.name, data: e.data, topics: e.topics, height: e.height, index: e.index }));
+      if (ours.results.join() !== theirs.results.join())
+        differ('results', `Klayr [${theirs.results.join()}] Kestrel [${ours.results.join()}]`);
+      const klayrEvents: EventRecord[] = theirs.events.map((e) => ({
+        module: e.module,
+        name: e.name,
+        data: e.data,
+        topics: e.topics,
+        height: e.height,
+        index: e.index,
+      }));
       const length = Math.max(klayrEvents.length, ours.events.length);
       for (let i = 0; i < length; i++) {
         const a = klayrEvents[i];
         const b = ours.events[i];
-        const same = a !== undefined && b !== undefined && a.module === b.module && a.name === b.name && a.data.equals(b.data) && a.height === b.height && a.topics.length === b.topics.length && a.topics.every((t, j) => t.equals(b.topics[j]!));
+        const same =
+          a !== undefined &&
+          b !== undefined &&
+          a.module === b.module &&
+          a.name === b.name &&
+          a.data.equals(b.data) &&
+          a.height === b.height &&
+          a.topics.length === b.topics.length &&
+          a.topics.every((t, j) => t.equals(b.topics[j]!));
         if (!same) {
-          differ('event', `event ${i} of ${klayrEvents.length}/${ours.events.length}: Klayr ${eventLabel(a)} | Kestrel ${eventLabel(b)}`);
+          differ(
+            'event',
+            `event ${i} of ${klayrEvents.length}/${ours.events.length}: Klayr ${eventLabel(a)} | Kestrel ${eventLabel(b)}`,
+          );
           break;
         }
       }
@@ -241,9 +300,23 @@ export class InteropChains {
 
   /** Every state entry (the legacy module's aside, Klayr's set has no legacy module). */
   #compareState(step: string, height: number): Difference[] {
-    const mine = new Map(this.state.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(80, 0xff) }).filter((e) => !e.key.toString('hex').startsWith(LEGACY)).map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+    const mine = new Map(
+      this.state
+        .iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(80, 0xff) })
+        .filter((e) => !e.key.toString('hex').startsWith(LEGACY))
+        .map((e) => [e.key.toString('hex'), e.value.toString('hex')]),
+    );
     const klayr = new Map([...this.klayr.store.data].map(([k, v]) => [k, v.toString('hex')]));
-    const differing = [...new Set([...mine.keys(), ...klayr.keys()])].filter((k) => mine.get(k) !== klayr.get(k)).sort();
-    return differing.slice(0, 6).map((k) => ({ step, height, what: 'state' as const, detail: `${k}: Klayr ${klayr.get(k) ?? 'absent'} | Kestrel ${mine.get(k) ?? 'absent'}` }));
+    const differing = [...new Set([...mine.keys(), ...klayr.keys()])]
+      .filter((k) => mine.get(k) !== klayr.get(k))
+      .sort();
+    return differing
+      .slice(0, 6)
+      .map((k) => ({
+        step,
+        height,
+        what: 'state' as const,
+        detail: `${k}: Klayr ${klayr.get(k) ?? 'absent'} | Kestrel ${mine.get(k) ?? 'absent'}`,
+      }));
   }
 }

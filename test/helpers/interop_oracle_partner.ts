@@ -16,7 +16,14 @@ import { MESSAGE_TAG_CERTIFICATE } from '../../src/lib/crypto/tags.js';
 import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
 import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
-import { appendToPath, calculateRightWitness, EMPTY_HASH, InMemorySMTStore, merkleRoot, SparseMerkleTree } from '../../src/lib/tree/index.js';
+import {
+  appendToPath,
+  calculateRightWitness,
+  EMPTY_HASH,
+  InMemorySMTStore,
+  merkleRoot,
+  SparseMerkleTree,
+} from '../../src/lib/tree/index.js';
 import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
 import type { Rng } from './random.js';
 
@@ -79,7 +86,8 @@ const poolValidator = (i: number): ChainValidator => {
 };
 export const BLS_POOL_SIZE = 24;
 
-export const sortedByKey = <T extends { blsKey: Buffer }>(vs: readonly T[]): T[] => [...vs].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
+export const sortedByKey = <T extends { blsKey: Buffer }>(vs: readonly T[]): T[] =>
+  [...vs].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
 
 /** An outbox or inbox root: Klayr's regular Merkle tree over the CCMs' hashes. */
 export const outboxRootOf = (ccms: readonly Buffer[]): Buffer => merkleRoot(ccms.map(sha256));
@@ -109,7 +117,18 @@ export interface CCUOptions {
   validatorsUpdate?: { add: number; reweigh: number; remove: number };
   /** How many of the mainchain's CCMs the sidechain's channel has received, stated in its state tree. */
   receivedFromMainchain?: number;
-  tamper?: 'signature' | 'bitmap' | 'witness' | 'belowThreshold' | 'keysUnsorted' | 'oldCertificate' | 'futureCertificate' | 'validatorsHash' | 'messageWitness' | 'thresholdOnly' | 'zeroWeight';
+  tamper?:
+    | 'signature'
+    | 'bitmap'
+    | 'witness'
+    | 'belowThreshold'
+    | 'keysUnsorted'
+    | 'oldCertificate'
+    | 'futureCertificate'
+    | 'validatorsHash'
+    | 'messageWitness'
+    | 'thresholdOnly'
+    | 'zeroWeight';
 }
 
 export interface BuiltCCU {
@@ -148,7 +167,12 @@ export class PartnerChain {
     readonly receiverID: Buffer = MAINCHAIN_ID,
   ) {
     this.#nextPool = poolOffset;
-    this.validators = sortedByKey(Array.from({ length: validatorCount }, () => ({ ...this.#newValidator(), bftWeight: 1n + BigInt(rng.int(1000)) })));
+    this.validators = sortedByKey(
+      Array.from({ length: validatorCount }, () => ({
+        ...this.#newValidator(),
+        bftWeight: 1n + BigInt(rng.int(1000)),
+      })),
+    );
     const total = this.totalWeight();
     this.threshold = total / 3n + 1n + BigInt(rng.int(Number(total - total / 3n)));
   }
@@ -163,7 +187,12 @@ export class PartnerChain {
 
   /** registerSidechain params (klayr-framework sidechainRegParams). */
   registrationParams(): Record<string, unknown> {
-    return { chainID: this.chainID, name: this.name, sidechainValidators: this.validators.map(({ blsKey, bftWeight }) => ({ blsKey, bftWeight })), sidechainCertificateThreshold: this.threshold };
+    return {
+      chainID: this.chainID,
+      name: this.name,
+      sidechainValidators: this.validators.map(({ blsKey, bftWeight }) => ({ blsKey, bftWeight })),
+      sidechainCertificateThreshold: this.threshold,
+    };
   }
 
   /** Appends a CCM from this sidechain to its outbox (nonce from its own chain account). */
@@ -186,25 +215,66 @@ export class PartnerChain {
 
   /** The first CCM of a new channel: the registration message naming the receiving chain. */
   sendRegistration(receiverName = 'klayr_mainchain'): Buffer {
-    const params = codec.encode(klayrInteropSchemas.registrationCCMParamsSchema, { name: receiverName, chainID: this.receiverID, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n });
-    return this.send({ module: 'interoperability', crossChainCommand: 'registration', receivingChainID: this.receiverID, fee: 0n, status: CCM_STATUS_OK, params });
+    const params = codec.encode(klayrInteropSchemas.registrationCCMParamsSchema, {
+      name: receiverName,
+      chainID: this.receiverID,
+      messageFeeTokenID: KLY,
+      minReturnFeePerByte: 1000n,
+    });
+    return this.send({
+      module: 'interoperability',
+      crossChainCommand: 'registration',
+      receivingChainID: this.receiverID,
+      fee: 0n,
+      status: CCM_STATUS_OK,
+      params,
+    });
   }
 
-  sendTransfer(tokenID: Buffer, amount: bigint, senderAddress: Buffer, recipientAddress: Buffer, fee: bigint, receivingChainID: Buffer = this.receiverID): Buffer {
-    const params = codec.encode(klayrTokenSchemas.crossChainTransferMessageParams, { tokenID, amount, senderAddress, recipientAddress, data: '' });
-    return this.send({ module: 'token', crossChainCommand: 'transferCrossChain', receivingChainID, fee, status: CCM_STATUS_OK, params });
+  sendTransfer(
+    tokenID: Buffer,
+    amount: bigint,
+    senderAddress: Buffer,
+    recipientAddress: Buffer,
+    fee: bigint,
+    receivingChainID: Buffer = this.receiverID,
+  ): Buffer {
+    const params = codec.encode(klayrTokenSchemas.crossChainTransferMessageParams, {
+      tokenID,
+      amount,
+      senderAddress,
+      recipientAddress,
+      data: '',
+    });
+    return this.send({
+      module: 'token',
+      crossChainCommand: 'transferCrossChain',
+      receivingChainID,
+      fee,
+      status: CCM_STATUS_OK,
+      params,
+    });
   }
 
   /** The state tree the sidechain has at a certificate: the given outbox size certified. */
   #stateTree(outboxSize: number, channel: Buffer, timestamp: number): CertifiedTree {
     const entries = new Map<string, { key: Buffer; value: Buffer }>();
-    const put = (key: Buffer, value: Buffer) => entries.set(stateSMTKey(key).toString('hex'), { key: stateSMTKey(key), value: stateSMTValue(value) });
-    put(Buffer.concat([this.keys.outboxRoot, this.receiverID]), codec.encode(outboxRootSchema, { root: outboxRootOf(this.outbox.slice(0, outboxSize)) }));
+    const put = (key: Buffer, value: Buffer) =>
+      entries.set(stateSMTKey(key).toString('hex'), { key: stateSMTKey(key), value: stateSMTValue(value) });
+    put(
+      Buffer.concat([this.keys.outboxRoot, this.receiverID]),
+      codec.encode(outboxRootSchema, { root: outboxRootOf(this.outbox.slice(0, outboxSize)) }),
+    );
     put(Buffer.concat([this.keys.channel, this.receiverID]), channel);
     for (const { key, value } of this.extraEntries.values()) put(key, value);
-    for (const u of this.users) put(Buffer.concat([this.keys.tokenUser, u.address, u.tokenID]), codec.encode(userStoreSchema, { availableBalance: u.availableBalance, lockedBalances: [] }));
+    for (const u of this.users)
+      put(
+        Buffer.concat([this.keys.tokenUser, u.address, u.tokenID]),
+        codec.encode(userStoreSchema, { availableBalance: u.availableBalance, lockedBalances: [] }),
+      );
     // other modules' entries: the proofs need sibling hashes
-    for (let i = 0; i < 2 + this.rng.int(6); i++) put(Buffer.concat([this.rng.bytes(6), this.rng.bytes(20)]), this.rng.bytes(1 + this.rng.int(40)));
+    for (let i = 0; i < 2 + this.rng.int(6); i++)
+      put(Buffer.concat([this.rng.bytes(6), this.rng.bytes(20)]), this.rng.bytes(1 + this.rng.int(40)));
     const store = new InMemorySMTStore();
     const smt = new SparseMerkleTree(38, store);
     const root = store.apply(smt.update(EMPTY_HASH, [...entries.values()]));
@@ -213,8 +283,19 @@ export class PartnerChain {
 
   /** The sidechain's channel to the mainchain: `received` of `mainchainOutbox` in its inbox (trees over CCM hashes, as Klayr's). */
   channelBytes(mainchainOutbox: readonly Buffer[], received: number): Buffer {
-    const box = (ccms: readonly Buffer[]) => ccms.reduce((state, ccm) => appendToPath(state, sha256(ccm)), { root: EMPTY_HASH, appendPath: [] as Buffer[], size: 0 });
-    return codec.encode(channelSchema, { inbox: box(mainchainOutbox.slice(0, received)), outbox: box(this.outbox), partnerChainOutboxRoot: EMPTY_HASH, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n });
+    const box = (ccms: readonly Buffer[]) =>
+      ccms.reduce((state, ccm) => appendToPath(state, sha256(ccm)), {
+        root: EMPTY_HASH,
+        appendPath: [] as Buffer[],
+        size: 0,
+      });
+    return codec.encode(channelSchema, {
+      inbox: box(mainchainOutbox.slice(0, received)),
+      outbox: box(this.outbox),
+      partnerChainOutboxRoot: EMPTY_HASH,
+      messageFeeTokenID: KLY,
+      minReturnFeePerByte: 1000n,
+    });
   }
 
   /** Proof of `keys` (full state keys) in a certified tree. */
@@ -222,9 +303,20 @@ export class PartnerChain {
     return tree.smt.prove(tree.root, keys.map(stateSMTKey));
   }
 
-  #certificate(tree: CertifiedTree, validators: ChainValidator[], threshold: bigint, tamper: CCUOptions['tamper']): Buffer {
+  #certificate(
+    tree: CertifiedTree,
+    validators: ChainValidator[],
+    threshold: bigint,
+    tamper: CCUOptions['tamper'],
+  ): Buffer {
     this.height += 1 + this.rng.int(20);
-    const unsigned = { blockID: this.rng.bytes(32), height: this.height, timestamp: tree.timestamp, stateRoot: tree.root, validatorsHash: computeValidatorsHash(validators, threshold) };
+    const unsigned = {
+      blockID: this.rng.bytes(32),
+      height: this.height,
+      timestamp: tree.timestamp,
+      stateRoot: tree.root,
+      validatorsHash: computeValidatorsHash(validators, threshold),
+    };
     if (tamper === 'oldCertificate') unsigned.height = 0;
     if (tamper === 'futureCertificate') unsigned.timestamp += 1000;
     // a validators hash the update does not produce
@@ -244,14 +336,23 @@ export class PartnerChain {
     }
     const message = codec.encode(unsignedCertificateSchema, unsigned);
     const signingChainID = tamper === 'signature' ? this.receiverID : this.chainID;
-    const pairs = signers.map((v) => ({ publicKey: v.blsKey, signature: blsSignData(MESSAGE_TAG_CERTIFICATE, signingChainID, message, v.privateKey) }));
-    const { aggregationBits, signature } = createAggSig(this.validators.map((v) => v.blsKey), pairs);
+    const pairs = signers.map((v) => ({
+      publicKey: v.blsKey,
+      signature: blsSignData(MESSAGE_TAG_CERTIFICATE, signingChainID, message, v.privateKey),
+    }));
+    const { aggregationBits, signature } = createAggSig(
+      this.validators.map((v) => v.blsKey),
+      pairs,
+    );
     return codec.encode(certificateSchema, { ...unsigned, aggregationBits, signature });
   }
 
   /** Validators after an update, and the update's params (keys added sorted, bitmap over all keys by BLS key, LSB first). */
   #validatorsUpdate(change: NonNullable<CCUOptions['validatorsUpdate']>) {
-    const added = Array.from({ length: change.add }, () => ({ ...this.#newValidator(), bftWeight: 1n + BigInt(this.rng.int(1000)) })).filter((v) => !this.validators.some((c) => c.blsKey.equals(v.blsKey)));
+    const added = Array.from({ length: change.add }, () => ({
+      ...this.#newValidator(),
+      bftWeight: 1n + BigInt(this.rng.int(1000)),
+    })).filter((v) => !this.validators.some((c) => c.blsKey.equals(v.blsKey)));
     const addedUnique = added.filter((v, i) => added.findIndex((w) => w.blsKey.equals(v.blsKey)) === i);
     const all = sortedByKey([...this.validators.map((v) => ({ ...v })), ...addedUnique]);
     const changed = new Set(addedUnique.map((v) => v.blsKey.toString('hex')));
@@ -279,7 +380,15 @@ export class PartnerChain {
     const next = all.filter((v) => v.bftWeight > 0n);
     const total = this.totalWeight(next);
     const threshold = total / 3n + 1n + BigInt(this.rng.int(Number(total - total / 3n)));
-    return { next, threshold, update: { blsKeysUpdate: addedUnique.map((v) => v.blsKey), bftWeightsUpdate: weights, bftWeightsUpdateBitmap: bitmap } };
+    return {
+      next,
+      threshold,
+      update: {
+        blsKeysUpdate: addedUnique.map((v) => v.blsKey),
+        bftWeightsUpdate: weights,
+        bftWeightsUpdateBitmap: bitmap,
+      },
+    };
   }
 
   /**
@@ -295,9 +404,14 @@ export class PartnerChain {
     const deliveredAfter = this.delivered + include;
     const messages = this.outbox.slice(this.delivered, deliveredAfter);
     const rest = this.outbox.slice(deliveredAfter, certifiedSize);
-    const messageWitnessHashes: Buffer[] = rest.length === 0 || deliveredAfter === 0 ? [] : calculateRightWitness(deliveredAfter, rest.map(sha256));
+    const messageWitnessHashes: Buffer[] =
+      rest.length === 0 || deliveredAfter === 0 ? [] : calculateRightWitness(deliveredAfter, rest.map(sha256));
     let certificate: Buffer = Buffer.alloc(0);
-    let activeValidatorsUpdate: CCUParams['activeValidatorsUpdate'] = { blsKeysUpdate: [], bftWeightsUpdate: [], bftWeightsUpdateBitmap: Buffer.alloc(0) };
+    let activeValidatorsUpdate: CCUParams['activeValidatorsUpdate'] = {
+      blsKeysUpdate: [],
+      bftWeightsUpdate: [],
+      bftWeightsUpdateBitmap: Buffer.alloc(0),
+    };
     let { threshold } = this;
     let nextValidators = this.validators;
     let tree: CertifiedTree | undefined;
@@ -310,7 +424,11 @@ export class PartnerChain {
         activeValidatorsUpdate = u.update;
       }
       const received = Math.min(options.receivedFromMainchain ?? mainchainOutbox.length, mainchainOutbox.length);
-      tree = this.#stateTree(certifiedSize, this.channelBytes(mainchainOutbox, received), options.blockTimestamp - (options.certificateAge ?? 1 + this.rng.int(60)));
+      tree = this.#stateTree(
+        certifiedSize,
+        this.channelBytes(mainchainOutbox, received),
+        options.blockTimestamp - (options.certificateAge ?? 1 + this.rng.int(60)),
+      );
       certificate = this.#certificate(tree, nextValidators, threshold, options.tamper);
       if (messages.length > 0 || messageWitnessHashes.length > 0) {
         const proof = this.prove(tree, [Buffer.concat([this.keys.outboxRoot, this.receiverID])]);
@@ -319,17 +437,25 @@ export class PartnerChain {
     }
     if (options.tamper === 'bitmap') {
       const bitmap = activeValidatorsUpdate.bftWeightsUpdateBitmap;
-      activeValidatorsUpdate = { ...activeValidatorsUpdate, bftWeightsUpdateBitmap: Buffer.concat([Buffer.alloc(1), bitmap.length === 0 ? Buffer.alloc(1, 1) : bitmap]) };
+      activeValidatorsUpdate = {
+        ...activeValidatorsUpdate,
+        bftWeightsUpdateBitmap: Buffer.concat([Buffer.alloc(1), bitmap.length === 0 ? Buffer.alloc(1, 1) : bitmap]),
+      };
       if (activeValidatorsUpdate.bftWeightsUpdate.length === 0) activeValidatorsUpdate.bftWeightsUpdate = [1n];
     }
-    if (options.tamper === 'keysUnsorted' && activeValidatorsUpdate.blsKeysUpdate.length > 1) activeValidatorsUpdate.blsKeysUpdate.reverse();
+    if (options.tamper === 'keysUnsorted' && activeValidatorsUpdate.blsKeysUpdate.length > 1)
+      activeValidatorsUpdate.blsKeysUpdate.reverse();
     // a new certificate threshold without a certified validators hash for it
     if (options.tamper === 'thresholdOnly') threshold += 1n;
-    if (options.tamper === 'zeroWeight' && activeValidatorsUpdate.bftWeightsUpdate.length > 0) activeValidatorsUpdate.bftWeightsUpdate[0] = 0n;
+    if (options.tamper === 'zeroWeight' && activeValidatorsUpdate.bftWeightsUpdate.length > 0)
+      activeValidatorsUpdate.bftWeightsUpdate[0] = 0n;
     if (options.tamper === 'messageWitness') messageWitnessHashes.push(sha256(Buffer.from('not a message')));
     if (options.tamper === 'witness' && outboxRootWitness.siblingHashes.length > 0) {
       const i = this.rng.int(outboxRootWitness.siblingHashes.length);
-      outboxRootWitness = { ...outboxRootWitness, siblingHashes: outboxRootWitness.siblingHashes.map((h, j) => (j === i ? sha256(h) : h)) };
+      outboxRootWitness = {
+        ...outboxRootWitness,
+        siblingHashes: outboxRootWitness.siblingHashes.map((h, j) => (j === i ? sha256(h) : h)),
+      };
     }
     const params: CCUParams = {
       sendingChainID: this.chainID,

@@ -14,7 +14,6 @@ import { devnetGenesis } from './genesis_compare.js';
 import { runKlayrApplicationGenesis } from './klayr_genesis.js';
 import type { KlayrGenesisResult } from './klayr_genesis.js';
 
-
 /**
  * The devnet genesis block as a sidechain's: an empty interoperability asset (before it registers
  * the mainchain), and KLY, the mainchain's token, held by the same accounts but with no supply here
@@ -22,13 +21,30 @@ import type { KlayrGenesisResult } from './klayr_genesis.js';
  */
 export const sidechainGenesisBlock = (): Block => {
   const block = devnetGenesis();
-  const interop = codec.encode(genesisInteroperabilitySchema, { ownChainName: '', ownChainNonce: 0n, chainInfos: [], terminatedStateAccounts: [], terminatedOutboxAccounts: [] });
-  const tokenAsset = codec.decode<GenesisTokenStore>(genesisTokenStoreSchema, block.assets.find((a) => a.module === 'token')!.data);
+  const interop = codec.encode(genesisInteroperabilitySchema, {
+    ownChainName: '',
+    ownChainNonce: 0n,
+    chainInfos: [],
+    terminatedStateAccounts: [],
+    terminatedOutboxAccounts: [],
+  });
+  const tokenAsset = codec.decode<GenesisTokenStore>(
+    genesisTokenStoreSchema,
+    block.assets.find((a) => a.module === 'token')!.data,
+  );
   const token = codec.encode(genesisTokenStoreSchema, { ...tokenAsset, supplySubstore: [] });
-  return { ...block, assets: block.assets.map((a) => (a.module === 'interoperability' ? { ...a, data: interop } : a.module === 'token' ? { ...a, data: token } : a)) };
+  return {
+    ...block,
+    assets: block.assets.map((a) =>
+      a.module === 'interoperability' ? { ...a, data: interop } : a.module === 'token' ? { ...a, data: token } : a,
+    ),
+  };
 };
 
-export const runKlayrSidechainGenesis = async (chainID: Buffer, block: Block = sidechainGenesisBlock()): Promise<KlayrGenesisResult> => {
+export const runKlayrSidechainGenesis = async (
+  chainID: Buffer,
+  block: Block = sidechainGenesisBlock(),
+): Promise<KlayrGenesisResult> => {
   const config = JSON.parse(readFileSync(devnetFile('config.json'), 'utf8'));
   config.genesis.chainID = chainID.toString('hex');
   return runKlayrApplicationGenesis(config, encodeBlock(block), false);

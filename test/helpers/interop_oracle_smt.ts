@@ -9,7 +9,9 @@ import type { SMTProof, SMTQuery } from '../../src/lib/tree/index.js';
 
 const require = createRequire(import.meta.url);
 const liskDB = require('@liskhq/lisk-db') as { SparseMerkleTree: unknown };
-const { isInclusionProofForQueryKey } = require('@liskhq/lisk-db/utils') as { isInclusionProofForQueryKey: (key: Buffer, query: SMTQuery) => boolean };
+const { isInclusionProofForQueryKey } = require('@liskhq/lisk-db/utils') as {
+  isInclusionProofForQueryKey: (key: Buffer, query: SMTQuery) => boolean;
+};
 
 class ProofOnlySparseMerkleTree {
   constructor(readonly keyLength = 38) {}
@@ -17,11 +19,15 @@ class ProofOnlySparseMerkleTree {
     return verifySMTProof(queries, proof, root, this.keyLength);
   }
   async verifyInclusionProof(root: Buffer, queries: Buffer[], proof: SMTProof): Promise<boolean> {
-    if (queries.some((key, i) => proof.queries[i] === undefined || !isInclusionProofForQueryKey(key, proof.queries[i]!))) return false;
+    if (
+      queries.some((key, i) => proof.queries[i] === undefined || !isInclusionProofForQueryKey(key, proof.queries[i]!))
+    )
+      return false;
     return this.verify(root, queries, proof);
   }
   async verifyNonInclusionProof(root: Buffer, queries: Buffer[], proof: SMTProof): Promise<boolean> {
-    if (queries.some((key, i) => proof.queries[i] === undefined || isInclusionProofForQueryKey(key, proof.queries[i]!))) return false;
+    if (queries.some((key, i) => proof.queries[i] === undefined || isInclusionProofForQueryKey(key, proof.queries[i]!)))
+      return false;
     return this.verify(root, queries, proof);
   }
   async calculateRoot(proof: SMTProof): Promise<Buffer> {

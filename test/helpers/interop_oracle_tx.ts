@@ -32,7 +32,13 @@ export interface Account {
 export const devAccount = (i: number, chainID: Buffer = devnetChainID): Account => {
   const k = devValidators()[i]!;
   const publicKey = Buffer.from(k.publicKey, 'hex');
-  return { privateKey: Buffer.from(k.privateKey, 'hex'), publicKey, address: addressFromPublicKey(publicKey), nonce: 0n, chainID };
+  return {
+    privateKey: Buffer.from(k.privateKey, 'hex'),
+    publicKey,
+    address: addressFromPublicKey(publicKey),
+    nonce: 0n,
+    chainID,
+  };
 };
 
 export interface SignedTx {
@@ -40,9 +46,29 @@ export interface SignedTx {
   from: Account;
 }
 
-const sign = (from: Account, module: string, command: string, schema: Schema, params: Record<string, unknown> | CCUParams, extraFee: bigint): SignedTx => {
-  const base = { module, command, nonce: from.nonce++, senderPublicKey: from.publicKey, params: codec.encode(schema, params as Record<string, unknown>) };
-  return { tx: signTransaction({ ...base, fee: computeMinFee(base, { additionalFee: extraFee }), signatures: [] }, from.chainID, from.privateKey), from };
+const sign = (
+  from: Account,
+  module: string,
+  command: string,
+  schema: Schema,
+  params: Record<string, unknown> | CCUParams,
+  extraFee: bigint,
+): SignedTx => {
+  const base = {
+    module,
+    command,
+    nonce: from.nonce++,
+    senderPublicKey: from.publicKey,
+    params: codec.encode(schema, params as Record<string, unknown>),
+  };
+  return {
+    tx: signTransaction(
+      { ...base, fee: computeMinFee(base, { additionalFee: extraFee }), signatures: [] },
+      from.chainID,
+      from.privateKey,
+    ),
+    from,
+  };
 };
 
 /** A transaction the chain refused does not use its nonce. */
@@ -51,32 +77,92 @@ export const unsend = ({ from }: SignedTx): void => {
 };
 
 export const registerSidechainTx = (from: Account, params: Record<string, unknown>, extraFee = 0n): SignedTx =>
-  sign(from, 'interoperability', 'registerSidechain', klayrInteropSchemas.sidechainRegParams, params, CHAIN_REGISTRATION_FEE + ESCROW_INITIALIZATION_FEE + extraFee);
+  sign(
+    from,
+    'interoperability',
+    'registerSidechain',
+    klayrInteropSchemas.sidechainRegParams,
+    params,
+    CHAIN_REGISTRATION_FEE + ESCROW_INITIALIZATION_FEE + extraFee,
+  );
 
-export const ccuTx = (from: Account, params: CCUParams, extraFee = 0n): SignedTx => sign(from, 'interoperability', 'submitMainchainCrossChainUpdate', crossChainUpdateParamsSchema, params, extraFee);
+export const ccuTx = (from: Account, params: CCUParams, extraFee = 0n): SignedTx =>
+  sign(from, 'interoperability', 'submitMainchainCrossChainUpdate', crossChainUpdateParamsSchema, params, extraFee);
 
 /** A CCU submitted on a sidechain (from the mainchain). */
-export const sidechainCCUTx = (from: Account, params: CCUParams, extraFee = 0n): SignedTx => sign(from, 'interoperability', 'submitSidechainCrossChainUpdate', crossChainUpdateParamsSchema, params, extraFee);
+export const sidechainCCUTx = (from: Account, params: CCUParams, extraFee = 0n): SignedTx =>
+  sign(from, 'interoperability', 'submitSidechainCrossChainUpdate', crossChainUpdateParamsSchema, params, extraFee);
 
-export const initializeStateRecoveryTx = (from: Account, params: { chainID: Buffer; sidechainAccount: Buffer; bitmap: Buffer; siblingHashes: Buffer[] }): SignedTx =>
-  sign(from, 'interoperability', 'initializeStateRecovery', klayrInteropSchemas.stateRecoveryInitParamsSchema, params, 0n);
+export const initializeStateRecoveryTx = (
+  from: Account,
+  params: { chainID: Buffer; sidechainAccount: Buffer; bitmap: Buffer; siblingHashes: Buffer[] },
+): SignedTx =>
+  sign(
+    from,
+    'interoperability',
+    'initializeStateRecovery',
+    klayrInteropSchemas.stateRecoveryInitParamsSchema,
+    params,
+    0n,
+  );
 
-export const registerMainchainTx = (from: Account, params: Record<string, unknown>): SignedTx => sign(from, 'interoperability', 'registerMainchain', klayrInteropSchemas.mainchainRegParams, params, 0n);
+export const registerMainchainTx = (from: Account, params: Record<string, unknown>): SignedTx =>
+  sign(from, 'interoperability', 'registerMainchain', klayrInteropSchemas.mainchainRegParams, params, 0n);
 
-export const transferCrossChainTx = (from: Account, receivingChainID: Buffer, recipientAddress: Buffer, amount: bigint, messageFee: bigint, extraFee = 0n): SignedTx =>
-  sign(from, 'token', 'transferCrossChain', klayrTokenSchemas.crossChainTransferParamsSchema, { tokenID: KLY, amount, receivingChainID, recipientAddress, data: '', messageFee, messageFeeTokenID: KLY }, extraFee);
+export const transferCrossChainTx = (
+  from: Account,
+  receivingChainID: Buffer,
+  recipientAddress: Buffer,
+  amount: bigint,
+  messageFee: bigint,
+  extraFee = 0n,
+): SignedTx =>
+  sign(
+    from,
+    'token',
+    'transferCrossChain',
+    klayrTokenSchemas.crossChainTransferParamsSchema,
+    { tokenID: KLY, amount, receivingChainID, recipientAddress, data: '', messageFee, messageFeeTokenID: KLY },
+    extraFee,
+  );
 
 export const terminateForLivenessTx = (from: Account, chainID: Buffer): SignedTx =>
-  sign(from, 'interoperability', 'terminateSidechainForLiveness', klayrInteropSchemas.terminateSidechainForLivenessParamsSchema, { chainID }, 0n);
+  sign(
+    from,
+    'interoperability',
+    'terminateSidechainForLiveness',
+    klayrInteropSchemas.terminateSidechainForLivenessParamsSchema,
+    { chainID },
+    0n,
+  );
 
-export const initializeMessageRecoveryTx = (from: Account, params: { chainID: Buffer; channel: Buffer; bitmap: Buffer; siblingHashes: Buffer[] }): SignedTx =>
-  sign(from, 'interoperability', 'initializeMessageRecovery', klayrInteropSchemas.messageRecoveryInitializationParamsSchema, params, 0n);
+export const initializeMessageRecoveryTx = (
+  from: Account,
+  params: { chainID: Buffer; channel: Buffer; bitmap: Buffer; siblingHashes: Buffer[] },
+): SignedTx =>
+  sign(
+    from,
+    'interoperability',
+    'initializeMessageRecovery',
+    klayrInteropSchemas.messageRecoveryInitializationParamsSchema,
+    params,
+    0n,
+  );
 
-export const recoverMessageTx = (from: Account, params: { chainID: Buffer; crossChainMessages: Buffer[]; idxs: number[]; siblingHashes: Buffer[] }): SignedTx =>
+export const recoverMessageTx = (
+  from: Account,
+  params: { chainID: Buffer; crossChainMessages: Buffer[]; idxs: number[]; siblingHashes: Buffer[] },
+): SignedTx =>
   sign(from, 'interoperability', 'recoverMessage', klayrInteropSchemas.messageRecoveryParamsSchema, params, 0n);
 
 export const recoverStateTx = (
   from: Account,
-  params: { chainID: Buffer; module: string; storeEntries: { substorePrefix: Buffer; storeKey: Buffer; storeValue: Buffer; bitmap: Buffer }[]; siblingHashes: Buffer[] },
+  params: {
+    chainID: Buffer;
+    module: string;
+    storeEntries: { substorePrefix: Buffer; storeKey: Buffer; storeValue: Buffer; bitmap: Buffer }[];
+    siblingHashes: Buffer[];
+  },
   extraFee = 0n,
-): SignedTx => sign(from, 'interoperability', 'recoverState', klayrInteropSchemas.stateRecoveryParamsSchema, params, extraFee);
+): SignedTx =>
+  sign(from, 'interoperability', 'recoverState', klayrInteropSchemas.stateRecoveryParamsSchema, params, extraFee);

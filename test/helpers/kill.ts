@@ -5,7 +5,12 @@ import { spawn } from 'node:child_process';
  * SIGKILL `delayMs` after its first commit (after it reports `afterHeight`, when given), and
  * resolves with the last height it reported.
  */
-export const runAndKill = (script: string, args: readonly string[], delayMs: number, afterHeight = -1): Promise<number> =>
+export const runAndKill = (
+  script: string,
+  args: readonly string[],
+  delayMs: number,
+  afterHeight = -1,
+): Promise<number> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let last = -1;

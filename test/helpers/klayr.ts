@@ -24,7 +24,14 @@ const blsLib = {
   blsVerify: kestrelBLS.blsVerify,
   blsAggregateVerify: (pks: Buffer[], msgs: Buffer[], sig: Buffer) => {
     try {
-      return pks.length > 0 && blst.aggregateVerify(msgs, pks.map((k) => blst.PublicKey.fromBytes(k, true)), blst.Signature.fromBytes(sig, true));
+      return (
+        pks.length > 0 &&
+        blst.aggregateVerify(
+          msgs,
+          pks.map((k) => blst.PublicKey.fromBytes(k, true)),
+          blst.Signature.fromBytes(sig, true),
+        )
+      );
     } catch {
       return false;
     }
@@ -54,13 +61,17 @@ export const klayrInteropConstants: any = require('klayr-framework/dist-node/mod
 const isCodecSchema = (v: unknown): v is Schema => {
   if (typeof v !== 'object' || v === null) return false;
   const s = v as Record<string, unknown>;
-  if (typeof s.$id !== 'string' || s.type !== 'object' || typeof s.properties !== 'object' || s.properties === null) return false;
-  return Object.values(s.properties).every((p) => typeof p === 'object' && p !== null && typeof (p as { fieldNumber?: unknown }).fieldNumber === 'number');
+  if (typeof s.$id !== 'string' || s.type !== 'object' || typeof s.properties !== 'object' || s.properties === null)
+    return false;
+  return Object.values(s.properties).every(
+    (p) => typeof p === 'object' && p !== null && typeof (p as { fieldNumber?: unknown }).fieldNumber === 'number',
+  );
 };
 
 /** Every leaf has a dataType (some endpoint response schemas carry fieldNumbers but JSON leaves). */
 const encodable = (p: Record<string, unknown>): boolean => {
-  if (p.type === 'object') return Object.values(p.properties as Record<string, Record<string, unknown>>).every(encodable);
+  if (p.type === 'object')
+    return Object.values(p.properties as Record<string, Record<string, unknown>>).every(encodable);
   if (p.type === 'array') return encodable(p.items as Record<string, unknown>);
   return typeof p.dataType === 'string';
 };

@@ -11,7 +11,14 @@ import type { KlayrGenesisResult } from './klayr_genesis.js';
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
-const silent: any = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
+const silent: any = {
+  info: () => undefined,
+  debug: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  trace: () => undefined,
+  fatal: () => undefined,
+};
 silent.child = () => silent;
 
 export interface KlayrBlockResult {
@@ -28,7 +35,16 @@ export const klayrExecuteBlock = async (oracle: KlayrGenesisResult, block: Block
   const stateStore = new PrefixedStateReadWriter(oracle.store);
   const contextStore = new Map();
   const blockCtx = (transactions: unknown[] = []) =>
-    new BlockContext({ header, logger: silent, stateStore, contextStore, chainID: oracle.chainID, assets, eventQueue: new EventQueue(header.height), transactions });
+    new BlockContext({
+      header,
+      logger: silent,
+      stateStore,
+      contextStore,
+      chainID: oracle.chainID,
+      assets,
+      eventQueue: new EventQueue(header.height),
+      transactions,
+    });
   const events: any[] = [];
   await oracle.machine.verifyAssets(blockCtx());
   const before = blockCtx();
@@ -37,10 +53,30 @@ export const klayrExecuteBlock = async (oracle: KlayrGenesisResult, block: Block
   const results: number[] = [];
   const transactions = block.transactions.map((tx) => klayrChain.Transaction.fromBytes(encodeTransaction(tx)));
   for (const transaction of transactions) {
-    const verifyCtx = new TransactionContext({ eventQueue: new EventQueue(0), logger: silent, transaction, stateStore, contextStore, chainID: oracle.chainID, header });
+    const verifyCtx = new TransactionContext({
+      eventQueue: new EventQueue(0),
+      logger: silent,
+      transaction,
+      stateStore,
+      contextStore,
+      chainID: oracle.chainID,
+      header,
+    });
     const verified = await oracle.machine.verifyTransaction(verifyCtx, false);
-    if (verified.status !== 1) throw new Error(`Klayr: failed to verify transaction ${transaction.id.toString('hex')}: ${verified.error?.message}`);
-    const execCtx = new TransactionContext({ eventQueue: new EventQueue(header.height), logger: silent, transaction, stateStore, contextStore, chainID: oracle.chainID, assets, header });
+    if (verified.status !== 1)
+      throw new Error(
+        `Klayr: failed to verify transaction ${transaction.id.toString('hex')}: ${verified.error?.message}`,
+      );
+    const execCtx = new TransactionContext({
+      eventQueue: new EventQueue(header.height),
+      logger: silent,
+      transaction,
+      stateStore,
+      contextStore,
+      chainID: oracle.chainID,
+      assets,
+      header,
+    });
     const result = await oracle.machine.executeTransaction(execCtx);
     if (result === -1) throw new Error(`Klayr: failed to execute transaction ${transaction.id.toString('hex')}`);
     results.push(result);

@@ -11,7 +11,15 @@ const require = createRequire(import.meta.url);
 const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
 const { NotFoundError } = require('@liskhq/lisk-db') as { NotFoundError: new (m: string) => Error };
 
-const silent: any = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined, level: () => 'none' };
+const silent: any = {
+  info: () => undefined,
+  debug: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  trace: () => undefined,
+  fatal: () => undefined,
+  level: () => 'none',
+};
 silent.child = () => silent;
 
 /** lisk-db's StateReadWriter interface, in memory (get throws NotFoundError like lisk-db's). */
@@ -31,7 +39,12 @@ export class MemoryStateReadWriter {
   async del(key: Buffer): Promise<void> {
     this.data.delete(key.toString('hex'));
   }
-  async range(options: { gte: Buffer; lte: Buffer; limit?: number; reverse?: boolean }): Promise<{ key: Buffer; value: Buffer }[]> {
+  async range(options: {
+    gte: Buffer;
+    lte: Buffer;
+    limit?: number;
+    reverse?: boolean;
+  }): Promise<{ key: Buffer; value: Buffer }[]> {
     let entries = [...this.data]
       .map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value }))
       .filter(({ key }) => Buffer.compare(key, options.gte) >= 0 && Buffer.compare(key, options.lte) <= 0)
@@ -74,7 +87,11 @@ export interface KlayrGenesisResult {
  * sidechain set with SidechainInteroperabilityModule) wired as Klayr wires it, run over a genesis
  * block with a Klayr config (its genesis and modules sections).
  */
-export const runKlayrApplicationGenesis = async (config: any, blob: Buffer, mainchain: boolean): Promise<KlayrGenesisResult> => {
+export const runKlayrApplicationGenesis = async (
+  config: any,
+  blob: Buffer,
+  mainchain: boolean,
+): Promise<KlayrGenesisResult> => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const auth = new (fw('modules/auth').AuthModule)();
   const token = new (fw('modules/token').TokenModule)();
@@ -83,7 +100,9 @@ export const runKlayrApplicationGenesis = async (config: any, blob: Buffer, main
   const random = new (fw('modules/random').RandomModule)();
   const validators = new (fw('modules/validators').ValidatorsModule)();
   const pos = new (fw('modules/pos').PoSModule)();
-  const interop = mainchain ? new (fw('modules/interoperability').MainchainInteroperabilityModule)() : new (fw('modules/interoperability').SidechainInteroperabilityModule)();
+  const interop = mainchain
+    ? new (fw('modules/interoperability').MainchainInteroperabilityModule)()
+    : new (fw('modules/interoperability').SidechainInteroperabilityModule)();
   if (mainchain) interop.addDependencies(token.method, fee.method);
   else interop.addDependencies(validators.method, token.method);
   fee.addDependencies(token.method, interop.method);
@@ -97,7 +116,11 @@ export const runKlayrApplicationGenesis = async (config: any, blob: Buffer, main
   const { PrefixedStateReadWriter } = fw('state_machine/prefixed_state_read_writer');
   const machine = new StateMachine();
   for (const m of [auth, validators, token, fee, interop, pos, random, dynamicReward]) machine.registerModule(m);
-  const genesisConfig = { ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis, ...config.genesis, chainID: config.genesis.chainID };
+  const genesisConfig = {
+    ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis,
+    ...config.genesis,
+    chainID: config.genesis.chainID,
+  };
   await machine.init(silent, genesisConfig, config.modules);
 
   const block = klayrChain.Block.fromBytes(blob);
@@ -113,7 +136,9 @@ export const runKlayrApplicationGenesis = async (config: any, blob: Buffer, main
   await machine.executeGenesisBlock(ctx);
   const events = ctx.eventQueue.getEvents().map((e: any, index: number) => ({ ...e.toObject(), index }));
   return {
-    entries: [...store.data].map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value })).sort((a, b) => Buffer.compare(a.key, b.key)),
+    entries: [...store.data]
+      .map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value }))
+      .sort((a, b) => Buffer.compare(a.key, b.key)),
     events,
     nextValidators: ctx.nextValidators.validators,
     certificateThreshold: ctx.nextValidators.certificateThreshold,
@@ -124,15 +149,26 @@ export const runKlayrApplicationGenesis = async (config: any, blob: Buffer, main
     chainID,
     endpointContext: (params, height = 0) => {
       const prefixed = new PrefixedStateReadWriter(store);
-      return { params, chainID, logger: silent, getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp), getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }), header: { height, timestamp: 0, aggregateCommit: { height: 0 } } };
+      return {
+        params,
+        chainID,
+        logger: silent,
+        getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp),
+        getImmutableMethodContext: () => ({ getStore: (p: Buffer, sp: Buffer) => prefixed.getStore(p, sp) }),
+        header: { height, timestamp: 0, aggregateCommit: { height: 0 } },
+      };
     },
   };
 };
 
 /** Klayr Core's mainchain over a genesis block (the devnet's unless given), with the devnet's config and module overrides. */
-export const runKlayrGenesis = async (blob: Buffer = readFileSync(devnetFile('genesis_block.blob')), moduleOverrides: Record<string, Record<string, unknown>> = {}): Promise<KlayrGenesisResult> => {
+export const runKlayrGenesis = async (
+  blob: Buffer = readFileSync(devnetFile('genesis_block.blob')),
+  moduleOverrides: Record<string, Record<string, unknown>> = {},
+): Promise<KlayrGenesisResult> => {
   const config = JSON.parse(readFileSync(devnetFile('config.json'), 'utf8'));
-  for (const [name, values] of Object.entries(moduleOverrides)) config.modules[name] = { ...config.modules[name], ...values };
+  for (const [name, values] of Object.entries(moduleOverrides))
+    config.modules[name] = { ...config.modules[name], ...values };
   return runKlayrApplicationGenesis(config, blob, true);
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -69,7 +69,17 @@ export interface Outcome {
 export type Operation =
   | { kind: 'transferCrossChain'; phase: 'verify' | 'execute'; params: Record<string, unknown> }
   | { kind: 'ccCommand'; phase: 'verify' | 'execute'; ccm: CCMessage }
-  | { kind: 'hook'; module: 'token' | 'fee'; hook: 'verifyCrossChainMessage' | 'beforeCrossChainCommandExecute' | 'afterCrossChainCommandExecute' | 'beforeCrossChainMessageForwarding'; ccm: CCMessage; ccmFailed?: boolean }
+  | {
+      kind: 'hook';
+      module: 'token' | 'fee';
+      hook:
+        | 'verifyCrossChainMessage'
+        | 'beforeCrossChainCommandExecute'
+        | 'afterCrossChainCommandExecute'
+        | 'beforeCrossChainMessageForwarding';
+      ccm: CCMessage;
+      ccmFailed?: boolean;
+    }
   | { kind: 'recover'; terminatedChainID: Buffer; substorePrefix: Buffer; storeKey: Buffer; storeValue: Buffer }
   | { kind: 'payMessageFee'; payFromAddress: Buffer; receivingChainID: Buffer; fee: bigint }
   | { kind: 'initializeEscrowAccount'; escrowChainID: Buffer; tokenID: Buffer }
@@ -80,12 +90,29 @@ const TX_TOPIC = Buffer.alloc(32, 7);
 /** A CCM's events get their own topic; its hooks' method context logs to the transaction's queue. */
 const CCM_TOPIC = Buffer.alloc(33, 5);
 const hexEntry = ({ key, value }: { key: Buffer; value: Buffer }) => `${key.toString('hex')}=${value.toString('hex')}`;
-const eventText = (e: { module: string; name: string; data: Buffer; topics: Buffer[] }) => `${e.module}:${e.name}:${e.data.toString('hex')}:${e.topics.map((t) => t.toString('hex')).join(',')}`;
+const eventText = (e: { module: string; name: string; data: Buffer; topics: Buffer[] }) =>
+  `${e.module}:${e.name}:${e.data.toString('hex')}:${e.topics.map((t) => t.toString('hex')).join(',')}`;
 const contextText = (store: Map<string, unknown>) => [...store].map(([k, v]) => `${k}=${String(v)}`).sort();
 
 const recordSend = (sends: Send[], args: unknown[]): void => {
-  const [sendingAddress, module, crossChainCommand, receivingChainID, fee, params, timestamp] = args as [Buffer, string, string, Buffer, bigint, Buffer, number | undefined];
-  sends.push({ sendingAddress: sendingAddress.toString('hex'), module, crossChainCommand, receivingChainID: receivingChainID.toString('hex'), fee: fee.toString(), params: params.toString('hex'), timestamp: String(timestamp) });
+  const [sendingAddress, module, crossChainCommand, receivingChainID, fee, params, timestamp] = args as [
+    Buffer,
+    string,
+    string,
+    Buffer,
+    bigint,
+    Buffer,
+    number | undefined,
+  ];
+  sends.push({
+    sendingAddress: sendingAddress.toString('hex'),
+    module,
+    crossChainCommand,
+    receivingChainID: receivingChainID.toString('hex'),
+    fee: fee.toString(),
+    params: params.toString('hex'),
+    timestamp: String(timestamp),
+  });
 };
 
 const notUsed = (name: string) => (): never => {
@@ -93,7 +120,11 @@ const notUsed = (name: string) => (): never => {
 };
 
 /** The fake interoperability method of one side: records sends, pays their fee as Klayr's send does (tokenMethod.payMessageFee), answers one message fee token. */
-const fakeInterop = (setup: InteropSetup, sends: Send[], payMessageFee: (ctx: any, from: Buffer, to: Buffer, fee: bigint) => unknown) => ({
+const fakeInterop = (
+  setup: InteropSetup,
+  sends: Send[],
+  payMessageFee: (ctx: any, from: Buffer, to: Buffer, fee: bigint) => unknown,
+) => ({
   send: (ctx: any, ...args: unknown[]) => {
     recordSend(sends, args);
     const [sendingAddress, , , receivingChainID, fee] = args as [Buffer, string, string, Buffer, bigint];
@@ -113,7 +144,10 @@ const klayr32 = (address: Buffer): string => klayrCrypto.address.getKlayr32Addre
 
 /** modules.token and modules.fee as both sides read them. */
 const moduleConfigs = (setup: InteropSetup) => ({
-  token: { userAccountInitializationFee: setup.userAccountInitializationFee.toString(), escrowAccountInitializationFee: setup.escrowAccountInitializationFee.toString() },
+  token: {
+    userAccountInitializationFee: setup.userAccountInitializationFee.toString(),
+    escrowAccountInitializationFee: setup.escrowAccountInitializationFee.toString(),
+  },
   fee: setup.feePoolAddress === undefined ? {} : { feePoolAddress: klayr32(setup.feePoolAddress) },
 });
 
@@ -122,7 +156,9 @@ export const runKlayr = async (setup: InteropSetup, ops: readonly Operation[]): 
   const token = new (fw('modules/token').TokenModule)();
   const fee = new (fw('modules/fee').FeeModule)();
   const sends: Send[] = [];
-  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) => token.method.payMessageFee(ctx, from, to, amount));
+  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) =>
+    token.method.payMessageFee(ctx, from, to, amount),
+  );
   token.addDependencies(interop, fee.method);
   fee.addDependencies(token.method, interop);
   const genesisConfig = { chainID: setup.chainID.toString('hex') };
@@ -141,7 +177,17 @@ export const runKlayr = async (setup: InteropSetup, ops: readonly Operation[]): 
   const methodContext = createMethodContext({ stateStore, eventQueue, contextStore });
   const header = { height: setup.height, timestamp: setup.timestamp };
   const transaction = { senderAddress: setup.senderAddress, fee: setup.transactionFee, params: Buffer.alloc(0) };
-  const base = { logger: undefined, chainID: setup.chainID, header, transaction, getMethodContext: () => methodContext, getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s), eventQueue, contextStore, stateStore };
+  const base = {
+    logger: undefined,
+    chainID: setup.chainID,
+    header,
+    transaction,
+    getMethodContext: () => methodContext,
+    getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s),
+    eventQueue,
+    contextStore,
+    stateStore,
+  };
   const ccmBase = { ...base, eventQueue: eventQueue.getChildQueue(CCM_TOPIC) };
   const ccTransfer = token.crossChainCommand[0];
   const results: string[] = [];
@@ -171,7 +217,14 @@ export const runKlayr = async (setup: InteropSetup, ops: readonly Operation[]): 
           break;
         }
         case 'recover':
-          await token.crossChainMethod.recover({ ...base, module: 'token', terminatedChainID: op.terminatedChainID, substorePrefix: op.substorePrefix, storeKey: op.storeKey, storeValue: op.storeValue });
+          await token.crossChainMethod.recover({
+            ...base,
+            module: 'token',
+            terminatedChainID: op.terminatedChainID,
+            substorePrefix: op.substorePrefix,
+            storeKey: op.storeKey,
+            storeValue: op.storeValue,
+          });
           break;
         case 'payMessageFee':
           await token.method.payMessageFee(methodContext, op.payFromAddress, op.receivingChainID, op.fee);
@@ -194,7 +247,14 @@ export const runKlayr = async (setup: InteropSetup, ops: readonly Operation[]): 
   const state = [...db.data].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v.toString('hex')}`);
   const events = root.getEvents().map((e: any) => eventText(e.toObject()));
   root.restoreSnapshot(0);
-  return { results, state, events, keptEvents: root.getEvents().map((e: any) => eventText(e.toObject())), contextStore: contextText(contextStore), sends };
+  return {
+    results,
+    state,
+    events,
+    keptEvents: root.getEvents().map((e: any) => eventText(e.toObject())),
+    contextStore: contextText(contextStore),
+    sends,
+  };
 };
 
 /** Kestrel's TokenModule and FeeModule on the setup's state, with a fake interoperability method recording its sends. */
@@ -203,7 +263,9 @@ const kestrelWorld = (setup: InteropSetup) => {
   const token = new TokenModule(method);
   const fee = new FeeModule(feeConfig(setup.chainID, moduleConfigs(setup).fee), method);
   const sends: Send[] = [];
-  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) => method.payMessageFee(ctx, from, to, amount)) as unknown as InteroperabilityMethod;
+  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) =>
+    method.payMessageFee(ctx, from, to, amount),
+  ) as unknown as InteroperabilityMethod;
   token.setInteroperabilityMethod(interop);
   fee.setInteroperabilityMethod(interop);
   const state = new BlockState(EMPTY_STATE);
@@ -212,7 +274,11 @@ const kestrelWorld = (setup: InteropSetup) => {
 };
 
 /** Runs the operations, one after the other on the same state, with Kestrel's TokenModule and FeeModule. */
-export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missingEntry: (message: string) => boolean): Outcome => {
+export const runKestrel = (
+  setup: InteropSetup,
+  ops: readonly Operation[],
+  missingEntry: (message: string) => boolean,
+): Outcome => {
   const { method, token, fee, sends, state } = kestrelWorld(setup);
   const root = new EventQueue(setup.height);
   const events = root.childQueue(TX_TOPIC);
@@ -230,7 +296,12 @@ export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missi
       switch (op.kind) {
         case 'transferCrossChain': {
           const command = token.commands.find((c) => c.name === 'transferCrossChain')!;
-          const ctx = { ...base, senderAddress: setup.senderAddress, transaction: { ...transaction, fee: setup.transactionFee }, params: op.params } as never;
+          const ctx = {
+            ...base,
+            senderAddress: setup.senderAddress,
+            transaction: { ...transaction, fee: setup.transactionFee },
+            params: op.params,
+          } as never;
           if (op.phase === 'verify') command.verify!(ctx);
           else command.execute(ctx);
           break;
@@ -250,7 +321,16 @@ export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missi
           break;
         }
         case 'recover':
-          token.crossChainMethod!.recover!({ ...methodContext, chainID: setup.chainID, state, module: 'token', terminatedChainID: op.terminatedChainID, substorePrefix: op.substorePrefix, storeKey: op.storeKey, storeValue: op.storeValue });
+          token.crossChainMethod!.recover!({
+            ...methodContext,
+            chainID: setup.chainID,
+            state,
+            module: 'token',
+            terminatedChainID: op.terminatedChainID,
+            substorePrefix: op.substorePrefix,
+            storeKey: op.storeKey,
+            storeValue: op.storeValue,
+          });
           break;
         case 'payMessageFee':
           method.payMessageFee(methodContext, op.payFromAddress, op.receivingChainID, op.fee);
@@ -274,21 +354,41 @@ export const runKestrel = (setup: InteropSetup, ops: readonly Operation[], missi
   const stateEntries = state.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map(hexEntry);
   const eventList = root.getEvents().map(eventText);
   root.restoreSnapshot(eventsSnapshot);
-  return { results, state: stateEntries, events: eventList, keptEvents: root.getEvents().map(eventText), contextStore: contextText(contextStore), sends };
+  return {
+    results,
+    state: stateEntries,
+    events: eventList,
+    keptEvents: root.getEvents().map(eventText),
+    contextStore: contextText(contextStore),
+    sends,
+  };
 };
 
 /** klayr-framework's TokenModule (wired as runKlayr wires it) and a context factory for its endpoint over the setup's state. */
-export const klayrTokenModule = async (setup: InteropSetup): Promise<{ module: any; endpointContext: (params: Record<string, unknown>) => any }> => {
+export const klayrTokenModule = async (
+  setup: InteropSetup,
+): Promise<{ module: any; endpointContext: (params: Record<string, unknown>) => any }> => {
   const token = new (fw('modules/token').TokenModule)();
   const fee = new (fw('modules/fee').FeeModule)();
   const interop = fakeInterop(setup, [], () => undefined);
   token.addDependencies(interop, fee.method);
-  await token.init({ moduleConfig: moduleConfigs(setup).token, genesisConfig: { chainID: setup.chainID.toString('hex') } });
+  await token.init({
+    moduleConfig: moduleConfigs(setup).token,
+    genesisConfig: { chainID: setup.chainID.toString('hex') },
+  });
   const { PrefixedStateReadWriter } = fw('state_machine/prefixed_state_read_writer');
   const db = new MemoryStateReadWriter();
   for (const { key, value } of setup.entries) await db.set(key, value);
   const stateStore = new PrefixedStateReadWriter(db);
-  return { module: token, endpointContext: (params) => ({ params, chainID: setup.chainID, getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s), getImmutableMethodContext: () => ({ getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s) }) }) };
+  return {
+    module: token,
+    endpointContext: (params) => ({
+      params,
+      chainID: setup.chainID,
+      getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s),
+      getImmutableMethodContext: () => ({ getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s) }),
+    }),
+  };
 };
 
 export interface BlockOutcome {
@@ -299,17 +399,30 @@ export interface BlockOutcome {
   sends: Send[];
 }
 
-const silent: any = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
+const silent: any = {
+  info: () => undefined,
+  debug: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  trace: () => undefined,
+  fatal: () => undefined,
+};
 silent.child = () => silent;
 
 const RESULT_NAMES: Record<number, string> = { [-1]: 'invalid', 0: 'fail', 1: 'ok' };
 
 /** A block of transactions executed by klayr-framework's StateMachine with its TokenModule and FeeModule (as klayr_block.ts drives Klayr's consensus). */
-export const runKlayrBlock = async (setup: InteropSetup, header: BlockHeader, transactions: readonly TransactionObject[]): Promise<BlockOutcome> => {
+export const runKlayrBlock = async (
+  setup: InteropSetup,
+  header: BlockHeader,
+  transactions: readonly TransactionObject[],
+): Promise<BlockOutcome> => {
   const token = new (fw('modules/token').TokenModule)();
   const fee = new (fw('modules/fee').FeeModule)();
   const sends: Send[] = [];
-  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) => token.method.payMessageFee(ctx, from, to, amount));
+  const interop = fakeInterop(setup, sends, (ctx, from, to, amount) =>
+    token.method.payMessageFee(ctx, from, to, amount),
+  );
   token.addDependencies(interop, fee.method);
   fee.addDependencies(token.method, interop);
   const { StateMachine, BlockContext, TransactionContext, EventQueue: KlayrEventQueue } = fw('state_machine');
@@ -317,7 +430,14 @@ export const runKlayrBlock = async (setup: InteropSetup, header: BlockHeader, tr
   const machine = new StateMachine();
   machine.registerModule(token);
   machine.registerModule(fee);
-  await machine.init(silent, { ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis, chainID: setup.chainID.toString('hex') }, moduleConfigs(setup));
+  await machine.init(
+    silent,
+    {
+      ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis,
+      chainID: setup.chainID.toString('hex'),
+    },
+    moduleConfigs(setup),
+  );
   const db = new MemoryStateReadWriter();
   for (const { key, value } of setup.entries) await db.set(key, value);
   const stateStore = new PrefixedStateReadWriter(db);
@@ -325,17 +445,44 @@ export const runKlayrBlock = async (setup: InteropSetup, header: BlockHeader, tr
   const assets = new klayrChain.BlockAssets([]);
   const contextStore = new Map();
   const queue = new KlayrEventQueue(header.height);
-  const blockCtx = (txs: unknown[] = []) => new BlockContext({ header: klayrHeader, logger: silent, stateStore, contextStore, chainID: setup.chainID, assets, eventQueue: queue, transactions: txs });
+  const blockCtx = (txs: unknown[] = []) =>
+    new BlockContext({
+      header: klayrHeader,
+      logger: silent,
+      stateStore,
+      contextStore,
+      chainID: setup.chainID,
+      assets,
+      eventQueue: queue,
+      transactions: txs,
+    });
   const results: string[] = [];
   try {
     await machine.verifyAssets(blockCtx());
     await machine.beforeTransactionsExecute(blockCtx());
     const txs = transactions.map((tx) => klayrChain.Transaction.fromBytes(encodeTransaction(tx)));
     for (const transaction of txs) {
-      const verifyCtx = new TransactionContext({ eventQueue: new KlayrEventQueue(0), logger: silent, transaction, stateStore, contextStore, chainID: setup.chainID, header: klayrHeader });
+      const verifyCtx = new TransactionContext({
+        eventQueue: new KlayrEventQueue(0),
+        logger: silent,
+        transaction,
+        stateStore,
+        contextStore,
+        chainID: setup.chainID,
+        header: klayrHeader,
+      });
       const verified = await machine.verifyTransaction(verifyCtx, false);
       if (verified.status !== 1) throw new Error(`verify: ${verified.error?.message}`);
-      const execCtx = new TransactionContext({ eventQueue: queue, logger: silent, transaction, stateStore, contextStore, chainID: setup.chainID, assets, header: klayrHeader });
+      const execCtx = new TransactionContext({
+        eventQueue: queue,
+        logger: silent,
+        transaction,
+        stateStore,
+        contextStore,
+        chainID: setup.chainID,
+        assets,
+        header: klayrHeader,
+      });
       const result = await machine.executeTransaction(execCtx);
       if (result === -1) throw new Error('invalid');
       results.push(RESULT_NAMES[result]!);
@@ -349,7 +496,11 @@ export const runKlayrBlock = async (setup: InteropSetup, header: BlockHeader, tr
 };
 
 /** The same block executed by Kestrel's StateMachine with its TokenModule and FeeModule. */
-export const runKestrelBlock = (setup: InteropSetup, header: BlockHeader, transactions: readonly TransactionObject[]): BlockOutcome => {
+export const runKestrelBlock = (
+  setup: InteropSetup,
+  header: BlockHeader,
+  transactions: readonly TransactionObject[],
+): BlockOutcome => {
   const { token, fee, sends, state } = kestrelWorld(setup);
   const machine = new StateMachine([token, fee]);
   const results: string[] = [];
@@ -361,8 +512,19 @@ export const runKestrelBlock = (setup: InteropSetup, header: BlockHeader, transa
   } catch (e) {
     const message = (e as Error).message;
     const refused = /^Failed to verify transaction [0-9a-f]+\. ([\s\S]*)$/.exec(message);
-    results.push(refused !== null ? `verify: ${refused[1]!}` : /^Failed to execute transaction/.test(message) ? 'invalid' : message);
+    results.push(
+      refused !== null
+        ? `verify: ${refused[1]!}`
+        : /^Failed to execute transaction/.test(message)
+          ? 'invalid'
+          : message,
+    );
   }
-  return { results, state: state.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map(hexEntry), events, sends };
+  return {
+    results,
+    state: state.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map(hexEntry),
+    events,
+    sends,
+  };
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

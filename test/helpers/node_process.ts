@@ -27,7 +27,9 @@ export const fastDevnetConfig = (): string => {
 };
 
 export const startNodeProcess = (dataPath: string, port: number, ...args: string[]): NodeProcess => {
-  const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '--api-port', String(port), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '--api-port', String(port), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -46,14 +48,19 @@ export const startNodeProcess = (dataPath: string, port: number, ...args: string
 /** A JSON-RPC call over HTTP; undefined while nothing answers on the port. */
 export const httpRPC = async (port: number, method: string, params?: unknown): Promise<unknown> => {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params !== undefined ? { params } : {}) }) });
+    const res = await fetch(`http://127.0.0.1:${port}/rpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params !== undefined ? { params } : {}) }),
+    });
     return ((await res.json()) as { result?: unknown }).result;
   } catch {
     return undefined;
   }
 };
 
-export const nodeHeight = async (port: number): Promise<number | undefined> => ((await httpRPC(port, 'system_getNodeInfo')) as { height?: number } | undefined)?.height;
+export const nodeHeight = async (port: number): Promise<number | undefined> =>
+  ((await httpRPC(port, 'system_getNodeInfo')) as { height?: number } | undefined)?.height;
 
 /** Polls until `check` holds; fails with `what` after `timeoutMs`. */
 export const waitUntil = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> => {

@@ -48,7 +48,8 @@ const INTEGERS: Readonly<Record<string, Range>> = {
   'random_setHashOnion.distance': [1, 10_000_000],
 };
 
-const lookup = <T>(table: Readonly<Record<string, T>>, method: string, name: string): T | undefined => table[`${method}.${name}`] ?? table[name];
+const lookup = <T>(table: Readonly<Record<string, T>>, method: string, name: string): T | undefined =>
+  table[`${method}.${name}`] ?? table[name];
 
 /** The byte range of a hex field, or undefined for a field that is not hex. */
 export const hexBytes = (method: string, name: string): Range | undefined => lookup(HEX_BYTES, method, name);

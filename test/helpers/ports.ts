@@ -13,5 +13,7 @@ export const freePort = (): Promise<number> =>
 /** A port on 127.0.0.1 held by a plain TCP server until `close` (a node started on it stops before any chain work). */
 export const heldPort = (): Promise<{ port: number; close(): void }> =>
   new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => resolve({ port: (s.address() as AddressInfo).port, close: () => s.close() }));
+    const s = createServer().listen(0, '127.0.0.1', () =>
+      resolve({ port: (s.address() as AddressInfo).port, close: () => s.close() }),
+    );
   });

@@ -31,7 +31,18 @@ export class Rng {
   }
   uint64(): bigint {
     const big = (BigInt(this.int(2 ** 32)) << 32n) | BigInt(this.int(2 ** 32));
-    return this.pick([0n, 1n, 127n, 128n, 2n ** 53n, 2n ** 64n - 1n, 2n ** 49n - 1n, 2n ** 49n, big, BigInt(this.int(2 ** 32))]);
+    return this.pick([
+      0n,
+      1n,
+      127n,
+      128n,
+      2n ** 53n,
+      2n ** 64n - 1n,
+      2n ** 49n - 1n,
+      2n ** 49n,
+      big,
+      BigInt(this.int(2 ** 32)),
+    ]);
   }
   sint64(): bigint {
     const v = this.uint64() >> 1n;
@@ -53,7 +64,10 @@ const lengthRange = (p: SchemaProperty, fallbackMax: number): [number, number] =
 };
 
 const clamp = (p: SchemaProperty, v: number): number =>
-  Math.min(typeof p.maximum === 'number' ? p.maximum : Infinity, Math.max(typeof p.minimum === 'number' ? p.minimum : -Infinity, v));
+  Math.min(
+    typeof p.maximum === 'number' ? p.maximum : Infinity,
+    Math.max(typeof p.minimum === 'number' ? p.minimum : -Infinity, v),
+  );
 
 const scalar = (rng: Rng, p: SchemaProperty): unknown => {
   switch (p.dataType) {
@@ -92,7 +106,8 @@ const scalar = (rng: Rng, p: SchemaProperty): unknown => {
   }
 };
 
-const hasScalarField = (p: SchemaProperty): boolean => Object.values(p.properties ?? {}).some((f) => f.type !== 'array');
+const hasScalarField = (p: SchemaProperty): boolean =>
+  Object.values(p.properties ?? {}).some((f) => f.type !== 'array');
 
 /** A random object satisfying the schema's types and byte/string length limits. */
 export const randomObject = (rng: Rng, schema: Schema | SchemaProperty, inArray = false): Record<string, unknown> => {
@@ -105,7 +120,9 @@ export const randomObject = (rng: Rng, schema: Schema | SchemaProperty, inArray 
       const max = Math.max(min, typeof p.maxItems === 'number' ? Math.min(p.maxItems, 4) : 4);
       forcedNonEmpty = false;
       const n = min + rng.int(max - min + 1);
-      out[name] = Array.from({ length: n }, () => (p.items!.type === 'object' ? randomObject(rng, p.items!, true) : scalar(rng, p.items!)));
+      out[name] = Array.from({ length: n }, () =>
+        p.items!.type === 'object' ? randomObject(rng, p.items!, true) : scalar(rng, p.items!),
+      );
     } else out[name] = scalar(rng, p);
   }
   return out;

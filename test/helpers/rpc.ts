@@ -20,7 +20,14 @@ export const testRegistry = (): EndpointRegistry => {
       chainID: config.genesis.chainID,
       genesis: config.genesis as unknown as Record<string, unknown>,
       network: config.network,
-      chainStatus: () => ({ lastBlockID: '00'.repeat(32), height: 7, finalizedHeight: 5, syncing: false, unconfirmedTransactions: 0, genesisHeight: 0 }),
+      chainStatus: () => ({
+        lastBlockID: '00'.repeat(32),
+        height: 7,
+        finalizedHeight: 5,
+        syncing: false,
+        unconfirmedTransactions: 0,
+        genesisHeight: 0,
+      }),
       modules: () => [],
     }),
   );
@@ -33,7 +40,10 @@ export const testRegistry = (): EndpointRegistry => {
     empty: { handler: () => undefined },
     bigint: { handler: () => ({ amount: 1n }) },
     asyncBigint: { handler: async () => ({ amount: 1n }) },
-    asyncEcho: { params: { type: 'object', properties: { text: { type: 'string' } } }, handler: async (ctx) => ({ text: ctx.params.text }) },
+    asyncEcho: {
+      params: { type: 'object', properties: { text: { type: 'string' } } },
+      handler: async (ctx) => ({ text: ctx.params.text }),
+    },
   });
   registry.registerNamespace('generator', { getStatus: { handler: () => ({ status: [] }) } });
   return registry;
@@ -47,7 +57,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export const startTestServer = async (rpc: Partial<RPCConfig> = {}, engine: 'uws' | 'node' = 'uws'): Promise<TestServer> => {
+export const startTestServer = async (
+  rpc: Partial<RPCConfig> = {},
+  engine: 'uws' | 'node' = 'uws',
+): Promise<TestServer> => {
   const dataPath = tempDataPath();
   const server = new RPCServer({
     rpc: { modes: ['http', 'ws', 'ipc'], host: '127.0.0.1', port: 0, allowedMethods: ['*'], ...rpc },
@@ -80,7 +93,8 @@ export const post = async (url: string, body: string): Promise<{ status: number;
   return { status: res.status, json, text };
 };
 
-export const rpc = (method: string, params?: unknown, id: number | string | null = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+export const rpc = (method: string, params?: unknown, id: number | string | null = 1): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
 
 /** POST /rpc over a raw socket, the body written in pieces cut at the given byte offsets, each after a pause: the server reads it in as many chunks. */
 export const postInPieces = async (port: number, body: string, cuts: number[]): Promise<unknown> => {
@@ -90,7 +104,9 @@ export const postInPieces = async (port: number, body: string, cuts: number[]): 
   const received: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   const closed = new Promise((resolve) => socket.once('close', resolve));
-  socket.write(`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
+  socket.write(
+    `POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
+  );
   let from = 0;
   for (const cut of [...cuts, bytes.length]) {
     socket.write(bytes.subarray(from, cut));

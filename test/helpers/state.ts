@@ -8,7 +8,8 @@ import { openDatabases } from '../../src/storage/database.js';
 
 export const tempDataPath = (): string => mkdtempSync(join(tmpdir(), 'kestrel-state-'));
 
-export const openState = (dataPath: string, readOnly = false): StateDB => new StateDB(openDatabases(dataPath, { readOnly }));
+export const openState = (dataPath: string, readOnly = false): StateDB =>
+  new StateDB(openDatabases(dataPath, { readOnly }));
 
 /** The state root recomputed from scratch from every entry in the state database. */
 export const recomputeRoot = (db: StateDB): Buffer => {
@@ -16,5 +17,8 @@ export const recomputeRoot = (db: StateDB): Buffer => {
   const entries = db.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) });
   if (entries.length === 0) return EMPTY_HASH;
   const tree = new SparseMerkleTree(38, store);
-  return tree.update(EMPTY_HASH, entries.map(({ key, value }) => ({ key: stateSMTKey(key), value: stateSMTValue(value) }))).root;
+  return tree.update(
+    EMPTY_HASH,
+    entries.map(({ key, value }) => ({ key: stateSMTKey(key), value: stateSMTValue(value) })),
+  ).root;
 };

@@ -16,9 +16,23 @@ const randomBlock = (rng: Rng): Block => {
   const generator = keyPairFromSeed(rng.bytes(32));
   const sender = keyPairFromSeed(rng.bytes(32));
   const transactions = Array.from({ length: rng.int(6) }, (_, i) =>
-    signTransaction({ module: 'token', command: 'transfer', nonce: BigInt(i), fee: 1000000n, senderPublicKey: sender.publicKey, params: rng.bytes(rng.int(100)), signatures: [] }, chainID, sender.privateKey),
+    signTransaction(
+      {
+        module: 'token',
+        command: 'transfer',
+        nonce: BigInt(i),
+        fee: 1000000n,
+        senderPublicKey: sender.publicKey,
+        params: rng.bytes(rng.int(100)),
+        signatures: [],
+      },
+      chainID,
+      sender.privateKey,
+    ),
   );
-  const assets = ['auth', 'random', 'token'].filter(() => rng.next() < 0.7).map((module) => ({ module, data: rng.bytes(1 + rng.int(18)) }));
+  const assets = ['auth', 'random', 'token']
+    .filter(() => rng.next() < 0.7)
+    .map((module) => ({ module, data: rng.bytes(1 + rng.int(18)) }));
   const unsigned: Omit<BlockHeader, 'signature'> = {
     version: 2,
     timestamp: rng.int(2 ** 31),
@@ -33,7 +47,11 @@ const randomBlock = (rng: Rng): Block => {
     maxHeightGenerated: rng.int(1000),
     impliesMaxPrevotes: rng.next() < 0.5,
     validatorsHash: rng.bytes(32),
-    aggregateCommit: { height: rng.int(1000), aggregationBits: rng.bytes(rng.int(13)), certificateSignature: rng.bytes(rng.pick([0, 96])) },
+    aggregateCommit: {
+      height: rng.int(1000),
+      aggregationBits: rng.bytes(rng.int(13)),
+      certificateSignature: rng.bytes(rng.pick([0, 96])),
+    },
   };
   return { header: b.signBlockHeader(unsigned, chainID, generator.privateKey), transactions, assets };
 };
@@ -46,7 +64,10 @@ describe('blocks against @klayr/chain', () => {
       const bytes = b.encodeBlock(block);
       const theirs = klayrChain.Block.fromBytes(bytes);
       assert.equal(b.blockHeaderID(block.header).toString('hex'), theirs.header.id.toString('hex'));
-      assert.equal(b.blockHeaderSigningBytes(block.header).toString('hex'), theirs.header.getSigningBytes().toString('hex'));
+      assert.equal(
+        b.blockHeaderSigningBytes(block.header).toString('hex'),
+        theirs.header.getSigningBytes().toString('hex'),
+      );
       assert.equal(theirs.getBytes().toString('hex'), bytes.toString('hex'));
       assert.deepStrictEqual(b.decodeBlock(bytes), block);
       b.validateBlock(block, validateTransaction);
@@ -63,7 +84,10 @@ describe('blocks against @klayr/chain', () => {
     assert.equal(b.verifyBlockHeaderSignature(signed, generator.publicKey, chainID), true);
     klayrChain.BlockHeader.fromBytes(b.encodeBlockHeader(signed)).validateSignature(generator.publicKey, chainID);
     assert.equal(b.verifyBlockHeaderSignature(signed, keyPairFromSeed(rng.bytes(32)).publicKey, chainID), false);
-    assert.equal(b.verifyBlockHeaderSignature({ ...signed, height: signed.height + 1 }, generator.publicKey, chainID), false);
+    assert.equal(
+      b.verifyBlockHeaderSignature({ ...signed, height: signed.height + 1 }, generator.publicKey, chainID),
+      false,
+    );
   });
 
   it('invalid blocks are refused as Klayr refuses them', () => {
@@ -73,8 +97,20 @@ describe('blocks against @klayr/chain', () => {
       [{ ...block, header: { ...block.header, transactionRoot: rng.bytes(32) } }, /Invalid transaction root/],
       [{ ...block, header: { ...block.header, assetRoot: rng.bytes(32) } }, /Invalid assets root/],
       [{ ...block, header: { ...block.header, signature: Buffer.alloc(10) } }, /Signature length must be 64 bytes/],
-      [{ ...block, header: { ...block.header, previousBlockID: Buffer.alloc(0) } }, /Previous block id must not be empty/],
-      [{ ...block, assets: [{ module: 'token', data: Buffer.alloc(1) }, { module: 'auth', data: Buffer.alloc(1) }] }, /not sorted/],
+      [
+        { ...block, header: { ...block.header, previousBlockID: Buffer.alloc(0) } },
+        /Previous block id must not be empty/,
+      ],
+      [
+        {
+          ...block,
+          assets: [
+            { module: 'token', data: Buffer.alloc(1) },
+            { module: 'auth', data: Buffer.alloc(1) },
+          ],
+        },
+        /not sorted/,
+      ],
       [{ ...block, assets: [{ module: 'token', data: Buffer.alloc(19) }] }, /more than 18 bytes/],
     ];
     for (const [bad, pattern] of cases) {
@@ -91,7 +127,10 @@ describe('the devnet genesis block', () => {
     const block = b.decodeBlock(blob);
     assert.equal(b.blockHeaderID(block.header).toString('hex'), GENESIS_ID);
     assert.equal(b.encodeBlock(block).toString('hex'), blob.toString('hex'));
-    assert.deepEqual(block.assets.map((a) => a.module), ['interoperability', 'legacy', 'pos', 'token']);
+    assert.deepEqual(
+      block.assets.map((a) => a.module),
+      ['interoperability', 'legacy', 'pos', 'token'],
+    );
     b.validateGenesisBlock(block);
     klayrChain.Block.fromBytes(blob).validateGenesis();
   });
@@ -104,6 +143,9 @@ describe('the devnet genesis block', () => {
       const altered: Block = { ...block, assets: block.assets.map((a, j) => (j === i ? { ...a, data } : a)) };
       assert.throws(() => b.validateGenesisBlock(altered), /Invalid assets root/);
     }
-    assert.throws(() => b.validateGenesisBlock({ ...block, header: { ...block.header, signature: Buffer.alloc(64) } }), /signature must be empty bytes/);
+    assert.throws(
+      () => b.validateGenesisBlock({ ...block, header: { ...block.header, signature: Buffer.alloc(64) } }),
+      /signature must be empty bytes/,
+    );
   });
 });

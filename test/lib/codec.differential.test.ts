@@ -12,7 +12,14 @@ describe('codec against @klayr/codec over every klayr-framework schema', () => {
 
   it('finds the framework schemas (block header, transaction, module stores, events, commands)', () => {
     const ids = new Set(schemas.map((s) => s.$id));
-    for (const id of ['/block/v2/header/', '/block/v2/transaction', '/klayr/transferParams', '/token/store/supply', '/pos/validator', '/modules/interoperability/channel']) {
+    for (const id of [
+      '/block/v2/header/',
+      '/block/v2/transaction',
+      '/klayr/transferParams',
+      '/token/store/supply',
+      '/pos/validator',
+      '/modules/interoperability/channel',
+    ]) {
       assert.ok(ids.has(id), `missing ${id}`);
     }
     assert.ok(schemas.length >= 150, `only ${schemas.length} schemas found`);

@@ -13,7 +13,11 @@ const decodeIsCanonical = (schema: Parameters<typeof codec.decode>[0], input: Bu
     assert.ok(e instanceof CodecError, `non-CodecError ${(e as Error).stack}`);
     return 'rejected';
   }
-  assert.equal(codec.encode(schema, value).toString('hex'), input.toString('hex'), `${schema.$id}: decoded value re-encodes differently`);
+  assert.equal(
+    codec.encode(schema, value).toString('hex'),
+    input.toString('hex'),
+    `${schema.$id}: decoded value re-encodes differently`,
+  );
   return 'ok';
 };
 
@@ -41,7 +45,8 @@ describe('codec fuzz', () => {
         const at = rng.int(mutated.length);
         if (op === 0) mutated[at] = rng.int(256);
         else if (op === 1) mutated = Buffer.concat([mutated.subarray(0, at), mutated.subarray(at + 1)]);
-        else if (op === 2) mutated = Buffer.concat([mutated.subarray(0, at), rng.bytes(1 + rng.int(3)), mutated.subarray(at)]);
+        else if (op === 2)
+          mutated = Buffer.concat([mutated.subarray(0, at), rng.bytes(1 + rng.int(3)), mutated.subarray(at)]);
         else mutated = mutated.subarray(0, at);
       }
       if (decodeIsCanonical(schema, mutated) === 'ok') accepted++;

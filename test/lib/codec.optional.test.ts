@@ -12,11 +12,17 @@ const withRandomRequired = (rng: Rng, schema: SchemaProperty, id?: string): Sche
   const properties: Record<string, SchemaProperty> = {};
   for (const [name, p] of Object.entries(schema.properties ?? {})) {
     if (p.type === 'object') properties[name] = withRandomRequired(rng, p);
-    else if (p.type === 'array' && p.items?.type === 'object') properties[name] = { ...p, items: withRandomRequired(rng, p.items) };
+    else if (p.type === 'array' && p.items?.type === 'object')
+      properties[name] = { ...p, items: withRandomRequired(rng, p.items) };
     else properties[name] = p;
   }
   const names = Object.keys(properties);
-  return { ...schema, ...(id !== undefined ? { $id: id } : {}), properties, required: names.filter(() => rng.next() < 0.5) };
+  return {
+    ...schema,
+    ...(id !== undefined ? { $id: id } : {}),
+    properties,
+    required: names.filter(() => rng.next() < 0.5),
+  };
 };
 
 /**
@@ -24,13 +30,21 @@ const withRandomRequired = (rng: Rng, schema: SchemaProperty, id?: string): Sche
  * any scalar that is undefined but reads a nested object or array unconditionally, so only
  * scalars are left out for the comparison.
  */
-const withoutOptionalScalars = (rng: Rng, schema: SchemaProperty, value: Record<string, unknown>): Record<string, unknown> => {
+const withoutOptionalScalars = (
+  rng: Rng,
+  schema: SchemaProperty,
+  value: Record<string, unknown>,
+): Record<string, unknown> => {
   const required = new Set(schema.required ?? []);
   const out: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(schema.properties ?? {})) {
     const v = value[name];
     if (p.type === 'object') out[name] = withoutOptionalScalars(rng, p, v as Record<string, unknown>);
-    else if (p.type === 'array') out[name] = p.items?.type === 'object' ? (v as Record<string, unknown>[]).map((item) => withoutOptionalScalars(rng, p.items!, item)) : v;
+    else if (p.type === 'array')
+      out[name] =
+        p.items?.type === 'object'
+          ? (v as Record<string, unknown>[]).map((item) => withoutOptionalScalars(rng, p.items!, item))
+          : v;
     else if (required.has(name) || rng.next() < 0.4) out[name] = v;
   }
   return out;
@@ -46,7 +60,11 @@ describe('codec: properties a schema does not require', () => {
       const full = randomObject(rng, schema);
       const value = withoutOptionalScalars(rng, schema, full);
       const ours = codec.encode(schema, value);
-      assert.equal(ours.toString('hex'), (klayrCodec.codec.encode(schema, value) as Buffer).toString('hex'), `${schema.$id} from ${sources[i % sources.length]!.$id}`);
+      assert.equal(
+        ours.toString('hex'),
+        (klayrCodec.codec.encode(schema, value) as Buffer).toString('hex'),
+        `${schema.$id} from ${sources[i % sources.length]!.$id}`,
+      );
       if (ours.length < codec.encode(schema, full).length) skipped++;
     }
     assert.ok(skipped > SCHEMAS_PER_RUN / 2, `only ${skipped} objects left a property out`);

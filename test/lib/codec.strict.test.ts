@@ -12,7 +12,11 @@ const schema = {
     b: { dataType: 'bytes', fieldNumber: 2 },
     c: { dataType: 'string', fieldNumber: 3 },
     list: { type: 'array', items: { dataType: 'uint64' }, fieldNumber: 4 },
-    nested: { type: 'object', fieldNumber: 5, properties: { flag: { dataType: 'boolean', fieldNumber: 1 }, n: { dataType: 'sint64', fieldNumber: 2 } } },
+    nested: {
+      type: 'object',
+      fieldNumber: 5,
+      properties: { flag: { dataType: 'boolean', fieldNumber: 1 }, n: { dataType: 'sint64', fieldNumber: 2 } },
+    },
   },
 } as const satisfies Schema;
 
@@ -20,7 +24,10 @@ const valid = { a: 300, b: Buffer.from('abcd', 'hex'), c: 'hi', list: [1n, 2n], 
 const bytes = codec.encode(schema, valid);
 
 const rejects = (input: Buffer, pattern: RegExp): void => {
-  assert.throws(() => codec.decode(schema, input), (e: unknown) => e instanceof CodecError && pattern.test((e as Error).message));
+  assert.throws(
+    () => codec.decode(schema, input),
+    (e: unknown) => e instanceof CodecError && pattern.test((e as Error).message),
+  );
 };
 
 describe('codec decoding is strict', () => {
@@ -46,47 +53,92 @@ describe('codec decoding is strict', () => {
   });
 
   it('out-of-order fields raise CodecError', () => {
-    const s = { $id: '/t/order', type: 'object', properties: { x: { dataType: 'uint32', fieldNumber: 1 }, y: { dataType: 'uint32', fieldNumber: 2 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/order',
+      type: 'object',
+      properties: { x: { dataType: 'uint32', fieldNumber: 1 }, y: { dataType: 'uint32', fieldNumber: 2 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(s, Buffer.from([0x10, 0x01, 0x08, 0x01])), /Expected field 1/);
   });
 
   it('a duplicated scalar field raises CodecError', () => {
-    const s = { $id: '/t/dup', type: 'object', properties: { x: { dataType: 'uint32', fieldNumber: 1 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/dup',
+      type: 'object',
+      properties: { x: { dataType: 'uint32', fieldNumber: 1 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(s, Buffer.from([0x08, 0x01, 0x08, 0x01])), /Unexpected bytes/);
   });
 
   it('a duplicated packed array raises CodecError', () => {
-    const s = { $id: '/t/duparr', type: 'object', properties: { x: { type: 'array', items: { dataType: 'uint32' }, fieldNumber: 1 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/duparr',
+      type: 'object',
+      properties: { x: { type: 'array', items: { dataType: 'uint32' }, fieldNumber: 1 } },
+    } as const satisfies Schema;
     assert.deepStrictEqual(codec.decode(s, Buffer.from([0x0a, 0x01, 0x05])), { x: [5] });
     assert.throws(() => codec.decode(s, Buffer.from([0x0a, 0x01, 0x05, 0x0a, 0x01, 0x06])), /Unexpected bytes/);
     assert.throws(() => codec.decode(s, Buffer.from([0x0a, 0x00])), /Empty packed array/);
   });
 
   it('non-minimal varints raise CodecError', () => {
-    const s = { $id: '/t/varint', type: 'object', properties: { x: { dataType: 'uint32', fieldNumber: 1 }, y: { dataType: 'uint64', fieldNumber: 2 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/varint',
+      type: 'object',
+      properties: { x: { dataType: 'uint32', fieldNumber: 1 }, y: { dataType: 'uint64', fieldNumber: 2 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(s, Buffer.from([0x08, 0x80, 0x00, 0x10, 0x01])), /Non-minimal/);
-    assert.throws(() => codec.decode(s, Buffer.from([0x08, 0x01, 0x10, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00])), /Non-minimal/);
+    assert.throws(
+      () => codec.decode(s, Buffer.from([0x08, 0x01, 0x10, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00])),
+      /Non-minimal/,
+    );
     // a key written non-minimally is not the expected key
     assert.throws(() => codec.decode(s, Buffer.from([0x88, 0x00, 0x01, 0x10, 0x01])), /Expected field 1/);
   });
 
   it('varints out of range raise CodecError', () => {
-    const s = { $id: '/t/range', type: 'object', properties: { x: { dataType: 'uint32', fieldNumber: 1 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/range',
+      type: 'object',
+      properties: { x: { dataType: 'uint32', fieldNumber: 1 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(s, Buffer.from([0x08, 0xff, 0xff, 0xff, 0xff, 0x1f])), /out of range/);
-    const s64 = { $id: '/t/range64', type: 'object', properties: { x: { dataType: 'uint64', fieldNumber: 1 } } } as const satisfies Schema;
-    assert.throws(() => codec.decode(s64, Buffer.from([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02])), /out of range/);
-    assert.deepStrictEqual(codec.decode(s64, Buffer.from([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])), { x: 2n ** 64n - 1n });
+    const s64 = {
+      $id: '/t/range64',
+      type: 'object',
+      properties: { x: { dataType: 'uint64', fieldNumber: 1 } },
+    } as const satisfies Schema;
+    assert.throws(
+      () => codec.decode(s64, Buffer.from([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02])),
+      /out of range/,
+    );
+    assert.deepStrictEqual(
+      codec.decode(s64, Buffer.from([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])),
+      { x: 2n ** 64n - 1n },
+    );
   });
 
   it('lengths running past their container raise CodecError', () => {
-    const s = { $id: '/t/len', type: 'object', properties: { x: { dataType: 'bytes', fieldNumber: 1 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/len',
+      type: 'object',
+      properties: { x: { dataType: 'bytes', fieldNumber: 1 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(s, Buffer.from([0x0a, 0x05, 0x01, 0x02])), /runs past the end/);
   });
 
   it('invalid booleans, invalid UTF-8 and non-NFC strings raise CodecError', () => {
-    const b = { $id: '/t/bool', type: 'object', properties: { x: { dataType: 'boolean', fieldNumber: 1 } } } as const satisfies Schema;
+    const b = {
+      $id: '/t/bool',
+      type: 'object',
+      properties: { x: { dataType: 'boolean', fieldNumber: 1 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(b, Buffer.from([0x08, 0x02])), /Invalid boolean/);
-    const s = { $id: '/t/str', type: 'object', properties: { x: { dataType: 'string', fieldNumber: 1 } } } as const satisfies Schema;
+    const s = {
+      $id: '/t/str',
+      type: 'object',
+      properties: { x: { dataType: 'string', fieldNumber: 1 } },
+    } as const satisfies Schema;
     assert.throws(() => codec.decode(s, Buffer.from([0x0a, 0x02, 0xc3, 0x28])), /Invalid UTF-8/);
     const decomposed = Buffer.from('e\u0301', 'utf8');
     assert.throws(() => codec.decode(s, Buffer.concat([Buffer.from([0x0a, decomposed.length]), decomposed])), /NFC/);
@@ -118,7 +170,10 @@ describe('codec encoding refuses values that do not fit the schema', () => {
   ];
   for (const [name, value, pattern] of cases) {
     it(`${name} raises CodecError`, () => {
-      assert.throws(() => codec.encode(schema, value as typeof valid), (e: unknown) => e instanceof CodecError && pattern.test((e as Error).message));
+      assert.throws(
+        () => codec.encode(schema, value as typeof valid),
+        (e: unknown) => e instanceof CodecError && pattern.test((e as Error).message),
+      );
     });
   }
 
@@ -138,14 +193,33 @@ describe('codec encoding refuses values that do not fit the schema', () => {
 describe('codec schemas are checked when compiled', () => {
   const bad: [string, unknown, RegExp][] = [
     ['missing fieldNumber', { $id: '/b/1', type: 'object', properties: { x: { dataType: 'uint32' } } }, /fieldNumber/],
-    ['duplicate fieldNumber', { $id: '/b/2', type: 'object', properties: { x: { dataType: 'uint32', fieldNumber: 1 }, y: { dataType: 'uint32', fieldNumber: 1 } } }, /duplicate/],
-    ['unknown dataType', { $id: '/b/3', type: 'object', properties: { x: { dataType: 'float', fieldNumber: 1 } } }, /dataType/],
-    ['array without items', { $id: '/b/4', type: 'object', properties: { x: { type: 'array', fieldNumber: 1 } } }, /items/],
+    [
+      'duplicate fieldNumber',
+      {
+        $id: '/b/2',
+        type: 'object',
+        properties: { x: { dataType: 'uint32', fieldNumber: 1 }, y: { dataType: 'uint32', fieldNumber: 1 } },
+      },
+      /duplicate/,
+    ],
+    [
+      'unknown dataType',
+      { $id: '/b/3', type: 'object', properties: { x: { dataType: 'float', fieldNumber: 1 } } },
+      /dataType/,
+    ],
+    [
+      'array without items',
+      { $id: '/b/4', type: 'object', properties: { x: { type: 'array', fieldNumber: 1 } } },
+      /items/,
+    ],
     ['non-object root', { $id: '/b/5', type: 'array' }, /root/],
   ];
   for (const [name, s, pattern] of bad) {
     it(`${name} is refused`, () => {
-      assert.throws(() => codec.encode(s as Schema, {}), (e: unknown) => e instanceof CodecError && pattern.test((e as Error).message));
+      assert.throws(
+        () => codec.encode(s as Schema, {}),
+        (e: unknown) => e instanceof CodecError && pattern.test((e as Error).message),
+      );
     });
   }
 });

@@ -35,7 +35,12 @@ describe('ed25519 and tagged signing', () => {
       assert.equal(hex(k.publicKeyFromPrivateKey(ours.privateKey)), hex(ours.publicKey));
       const chainID = rng.bytes(4);
       const data = rng.bytes(rng.int(200));
-      const tag = rng.pick([k.MESSAGE_TAG_TRANSACTION, k.MESSAGE_TAG_BLOCK_HEADER, k.MESSAGE_TAG_MULTISIG_REG, k.createMessageTag('CE')]);
+      const tag = rng.pick([
+        k.MESSAGE_TAG_TRANSACTION,
+        k.MESSAGE_TAG_BLOCK_HEADER,
+        k.MESSAGE_TAG_MULTISIG_REG,
+        k.createMessageTag('CE'),
+      ]);
       const signature = k.signData(tag, chainID, data, ours.privateKey);
       assert.equal(hex(signature), hex(klayrCrypto.ed.signDataWithPrivateKey(tag, chainID, data, ours.privateKey)));
       assert.equal(k.verifyData(tag, chainID, data, signature, ours.publicKey), true);
@@ -143,7 +148,10 @@ describe('key derivation', () => {
     for (const path of ['44/134', "m/44'/x'", 'm/4294967296', "m/2147483648'", 'n/1']) {
       assert.throws(() => k.parseKeyDerivationPath(path), /Invalid key derivation path|out of range/, path);
     }
-    assert.deepEqual(k.parseKeyDerivationPath("m/44'/134'/0'"), klayrCrypto.utils.parseKeyDerivationPath("m/44'/134'/0'"));
+    assert.deepEqual(
+      k.parseKeyDerivationPath("m/44'/134'/0'"),
+      klayrCrypto.utils.parseKeyDerivationPath("m/44'/134'/0'"),
+    );
   });
 });
 
@@ -167,15 +175,48 @@ describe('BLS', () => {
   it('aggregate commits: the signers selected by aggregation bits verify, with weights and threshold', () => {
     const message = rng.bytes(64);
     const signers = [0, 2, 3, 7];
-    const pairs = signers.map((i) => ({ publicKey: pks[i]!, signature: k.blsSignData(k.MESSAGE_TAG_CERTIFICATE, chainID, message, sks[i]!) }));
+    const pairs = signers.map((i) => ({
+      publicKey: pks[i]!,
+      signature: k.blsSignData(k.MESSAGE_TAG_CERTIFICATE, chainID, message, sks[i]!),
+    }));
     const { aggregationBits, signature } = k.createAggSig(pks, pairs);
     assert.equal(hex(aggregationBits), (1 | 4 | 8 | 128).toString(16).padStart(2, '0'));
     assert.equal(k.verifyAggSig(pks, aggregationBits, signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message), true);
-    assert.equal(k.verifyAggSig(pks, Buffer.from([1 | 4 | 8]), signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message), false);
-    assert.equal(k.verifyAggSig(pks, Buffer.from([0x8d, 0]), signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message), false);
+    assert.equal(
+      k.verifyAggSig(pks, Buffer.from([1 | 4 | 8]), signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message),
+      false,
+    );
+    assert.equal(
+      k.verifyAggSig(pks, Buffer.from([0x8d, 0]), signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message),
+      false,
+    );
     const weights = pks.map(() => 10n);
-    assert.equal(k.verifyWeightedAggSig(pks, aggregationBits, signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message, weights, 40n), true);
-    assert.equal(k.verifyWeightedAggSig(pks, aggregationBits, signature, k.MESSAGE_TAG_CERTIFICATE, chainID, message, weights, 41n), false);
+    assert.equal(
+      k.verifyWeightedAggSig(
+        pks,
+        aggregationBits,
+        signature,
+        k.MESSAGE_TAG_CERTIFICATE,
+        chainID,
+        message,
+        weights,
+        40n,
+      ),
+      true,
+    );
+    assert.equal(
+      k.verifyWeightedAggSig(
+        pks,
+        aggregationBits,
+        signature,
+        k.MESSAGE_TAG_CERTIFICATE,
+        chainID,
+        message,
+        weights,
+        41n,
+      ),
+      false,
+    );
     assert.equal(k.aggregationBitsValid(9, Buffer.from([0xff, 0x02])), false);
     assert.equal(k.aggregationBitsValid(9, Buffer.from([0xff, 0x01])), true);
   });
@@ -189,6 +230,12 @@ describe('BLS', () => {
     assert.equal(k.blsValidateKey(pks[0]!), true);
     assert.equal(k.blsValidateKey(Buffer.alloc(48)), false);
     assert.equal(k.blsValidateKey(Buffer.concat([Buffer.from([0xc0]), Buffer.alloc(47)])), false);
-    assert.throws(() => k.blsPublicKeyFromPrivateKey(Buffer.from('73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001', 'hex')), /not valid/);
+    assert.throws(
+      () =>
+        k.blsPublicKeyFromPrivateKey(
+          Buffer.from('73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001', 'hex'),
+        ),
+      /not valid/,
+    );
   });
 });

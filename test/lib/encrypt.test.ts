@@ -20,18 +20,21 @@ describe('password encryption of key material', () => {
   it('a key encrypted by @klayr/cryptography decrypts with Kestrel', async () => {
     const encrypted = await klayrCrypto.encrypt.encryptAES128GCMWithPassword(secret, 'pw', FAST);
     assert.equal((await decryptWithPassword(encrypted, 'pw')).toString('hex'), secret.toString('hex'));
-    const pbkdf2 = await klayrCrypto.encrypt.encryptAES128GCMWithPassword('text', 'pw', { kdf: 'PBKDF2', kdfparams: { iterations: 1000 } });
+    const pbkdf2 = await klayrCrypto.encrypt.encryptAES128GCMWithPassword('text', 'pw', {
+      kdf: 'PBKDF2',
+      kdfparams: { iterations: 1000 },
+    });
     assert.equal((await decryptWithPassword(pbkdf2, 'pw')).toString('utf8'), 'text');
   });
 
-  it('with Klayr\'s default parameters (2 GiB argon2id) both directions interoperate', async () => {
+  it("with Klayr's default parameters (2 GiB argon2id) both directions interoperate", async () => {
     const ours = await encryptWithPassword(secret, 'pw');
     assert.deepEqual({ ...ours.kdfparams, salt: '' }, { iterations: 1, parallelism: 4, memorySize: 2097023, salt: '' });
     const plain: Buffer = await klayrCrypto.encrypt.decryptAES128GCMWithPassword(ours, 'pw');
     assert.equal(plain.toString('hex'), secret.toString('hex'));
   });
 
-  it('aes-256-gcm (the spec\'s cipher) round-trips and is refused by Klayr, which knows only aes-128-gcm', async () => {
+  it("aes-256-gcm (the spec's cipher) round-trips and is refused by Klayr, which knows only aes-128-gcm", async () => {
     const encrypted = await encryptWithPassword(secret, 'pw', { ...FAST, cipher: 'aes-256-gcm' });
     assert.equal(encrypted.cipher, 'aes-256-gcm');
     assert.equal((await decryptWithPassword(encrypted, 'pw')).toString('hex'), secret.toString('hex'));

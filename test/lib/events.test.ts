@@ -24,7 +24,10 @@ describe('events', () => {
       assert.equal(encodeEvent(event).toString('hex'), theirs.getBytes().toString('hex'));
       assert.deepEqual(eventToJSON(event), theirs.toJSON());
       const ours = eventKeyPairs(event).map((p) => [p.key.toString('hex'), p.value.toString('hex')]);
-      const klayr = (theirs.keyPair() as { key: Buffer; value: Buffer }[]).map((p) => [p.key.toString('hex'), p.value.toString('hex')]);
+      const klayr = (theirs.keyPair() as { key: Buffer; value: Buffer }[]).map((p) => [
+        p.key.toString('hex'),
+        p.value.toString('hex'),
+      ]);
       assert.deepEqual(ours, klayr);
     }
   });
@@ -40,7 +43,13 @@ describe('events', () => {
     let two = { ...randomEvent(rng, 1), topics: [Buffer.from('b')] };
     for (let n = 0; firstBit(two) === firstBit(one); n++) two = { ...two, topics: [Buffer.from(`b${n}`)] };
     const pairs = [...eventKeyPairs(one), ...eventKeyPairs(two)].sort((x, y) => Buffer.compare(x.key, y.key));
-    assert.deepEqual(computeEventRoot([one, two]), smtBranchHash(smtLeafHash(pairs[0]!.key, pairs[0]!.value), smtLeafHash(pairs[1]!.key, pairs[1]!.value)));
-    assert.throws(() => eventKeyPairs({ ...one, topics: Array.from({ length: 5 }, () => Buffer.alloc(1)) }), /at most 4 topics/);
+    assert.deepEqual(
+      computeEventRoot([one, two]),
+      smtBranchHash(smtLeafHash(pairs[0]!.key, pairs[0]!.value), smtLeafHash(pairs[1]!.key, pairs[1]!.value)),
+    );
+    assert.throws(
+      () => eventKeyPairs({ ...one, topics: Array.from({ length: 5 }, () => Buffer.alloc(1)) }),
+      /at most 4 topics/,
+    );
   });
 });

@@ -20,12 +20,17 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
     const rng = new Rng(31);
     for (const size of sizes(rng)) {
       // distinct leaves: a proof addresses a leaf by its hash
-      const values: Buffer[] = Array.from({ length: size }, (_, i) => Buffer.concat([Buffer.from([i >> 8, i & 255]), rng.bytes(rng.int(48))]));
+      const values: Buffer[] = Array.from({ length: size }, (_, i) =>
+        Buffer.concat([Buffer.from([i >> 8, i & 255]), rng.bytes(rng.int(48))]),
+      );
       const ours = new t.MerkleTree(values);
       const theirs = new klayrTree.MerkleTree();
       await theirs.init(values);
       assert.equal(ours.root.toString('hex'), theirs.root.toString('hex'), `root of ${size}`);
-      assert.equal(t.merkleRoot(values).toString('hex'), klayrTree.regularMerkleTree.calculateMerkleRootWithLeaves(values).toString('hex'));
+      assert.equal(
+        t.merkleRoot(values).toString('hex'),
+        klayrTree.regularMerkleTree.calculateMerkleRootWithLeaves(values).toString('hex'),
+      );
       if (size === 0) {
         assert.deepEqual(ours.generateProof([]), await theirs.generateProof([]));
         continue;
@@ -37,20 +42,34 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
       if (rng.next() < 0.2) query.push(rng.bytes(32));
       const proof = ours.generateProof(query);
       const klayrProof = await theirs.generateProof(query);
-      assert.deepEqual({ ...proof, siblingHashes: hexes(proof.siblingHashes) }, { ...klayrProof, siblingHashes: hexes(klayrProof.siblingHashes) }, `proof of ${size}`);
+      assert.deepEqual(
+        { ...proof, siblingHashes: hexes(proof.siblingHashes) },
+        { ...klayrProof, siblingHashes: hexes(klayrProof.siblingHashes) },
+        `proof of ${size}`,
+      );
       const members = query.filter((_, i) => proof.idxs[i] !== 0);
       const memberProof = ours.generateProof(members);
       assert.equal(t.verifyProof(members, memberProof, ours.root), true);
       assert.equal(klayrTree.regularMerkleTree.verifyProof(members, memberProof, theirs.root), true);
-      const tampered = { ...memberProof, siblingHashes: memberProof.siblingHashes.map((h, i) => (i === 0 ? rng.bytes(32) : h)) };
+      const tampered = {
+        ...memberProof,
+        siblingHashes: memberProof.siblingHashes.map((h, i) => (i === 0 ? rng.bytes(32) : h)),
+      };
       if (tampered.siblingHashes.length > 0) assert.equal(t.verifyProof(members, tampered, ours.root), false);
       // update data
       const updates = memberProof.idxs.map(() => rng.bytes(10));
       const onlyLeaves = memberProof.idxs.every((idx) => Math.floor(Math.log2(idx)) === t.treeHeight(size));
       if (onlyLeaves) {
-        const updateProof = { size: memberProof.size, indexes: memberProof.idxs, siblingHashes: memberProof.siblingHashes };
+        const updateProof = {
+          size: memberProof.size,
+          indexes: memberProof.idxs,
+          siblingHashes: memberProof.siblingHashes,
+        };
         const root = t.calculateRootFromUpdateData(updates, updateProof);
-        assert.equal(root.toString('hex'), klayrTree.regularMerkleTree.calculateRootFromUpdateData(updates, updateProof).toString('hex'));
+        assert.equal(
+          root.toString('hex'),
+          klayrTree.regularMerkleTree.calculateRootFromUpdateData(updates, updateProof).toString('hex'),
+        );
         const updated: Buffer[] = values.slice();
         memberProof.idxs.forEach((idx, i) => (updated[idx - 2 ** t.treeHeight(size)] = updates[i]!));
         assert.equal(root.toString('hex'), t.merkleRoot(updated).toString('hex'));
@@ -60,15 +79,21 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
       const witness = ours.generateRightWitness(idx);
       assert.deepEqual(hexes(witness), hexes(await theirs.generateRightWitness(idx)), `right witness ${idx}/${size}`);
       const prefix = new t.MerkleTree(values.slice(0, idx));
-      assert.equal(t.verifyRightWitness(idx, prefix.appendPath, witness, ours.root), idx === 0 && size === 0 ? false : true);
+      assert.equal(
+        t.verifyRightWitness(idx, prefix.appendPath, witness, ours.root),
+        idx === 0 && size === 0 ? false : true,
+      );
       assert.equal(klayrTree.regularMerkleTree.verifyRightWitness(idx, prefix.appendPath, witness, ours.root), true);
       if (idx > 0) {
-        assert.deepEqual(hexes(t.calculateRightWitness(idx, values.slice(idx))), hexes(klayrTree.regularMerkleTree.calculateRightWitness(idx, values.slice(idx))));
+        assert.deepEqual(
+          hexes(t.calculateRightWitness(idx, values.slice(idx))),
+          hexes(klayrTree.regularMerkleTree.calculateRightWitness(idx, values.slice(idx))),
+        );
       }
     }
   });
 
-  it('incremental appends from the append path give the same roots and paths as Klayr\'s calculateMerkleRoot', () => {
+  it("incremental appends from the append path give the same roots and paths as Klayr's calculateMerkleRoot", () => {
     const rng = new Rng(5);
     let ours = { appendPath: [] as Buffer[], size: 0 };
     let theirs = { appendPath: [] as Buffer[], size: 0 };
@@ -77,7 +102,11 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
       const value = rng.bytes(rng.int(40));
       values.push(value);
       const next = t.appendToPath(ours, value);
-      const klayrNext = klayrTree.regularMerkleTree.calculateMerkleRoot({ value, appendPath: theirs.appendPath, size: theirs.size });
+      const klayrNext = klayrTree.regularMerkleTree.calculateMerkleRoot({
+        value,
+        appendPath: theirs.appendPath,
+        size: theirs.size,
+      });
       assert.equal(next.root.toString('hex'), klayrNext.root.toString('hex'));
       assert.deepEqual(hexes(next.appendPath), hexes(klayrNext.appendPath));
       assert.equal(next.root.toString('hex'), t.merkleRoot(values).toString('hex'));
@@ -98,17 +127,33 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
   });
 
   it('the empty tree has the empty hash as root; bad proofs and witnesses are refused', () => {
-    assert.equal(new t.MerkleTree().root.toString('hex'), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    assert.equal(
+      new t.MerkleTree().root.toString('hex'),
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    );
     assert.equal(t.verifyProof([Buffer.alloc(32)], { size: 0, idxs: [], siblingHashes: [] }, t.EMPTY_HASH), false);
-    assert.throws(() => t.calculateRootFromUpdateData([Buffer.alloc(1)], { size: 0, indexes: [], siblingHashes: [] }), /Invalid proof/);
+    assert.throws(
+      () => t.calculateRootFromUpdateData([Buffer.alloc(1)], { size: 0, indexes: [], siblingHashes: [] }),
+      /Invalid proof/,
+    );
     assert.throws(() => new t.MerkleTree([Buffer.alloc(1)]).generateRightWitness(2), /out of range/);
     assert.throws(() => t.calculateRightWitness(0, []), /empty tree/);
   });
 });
 
 describe('regular Merkle tree against Klayr SDK fixtures', () => {
-  interface UpdateCase { values: string[]; updateValues: string[]; size: number; indexes: number[]; siblingHashes: string[]; initialRoot: string; finalRoot: string }
-  const { cases } = JSON.parse(readFileSync(new URL('../../../test/fixtures/klayr_tree_update_vectors.json', import.meta.url), 'utf8')) as { cases: UpdateCase[] };
+  interface UpdateCase {
+    values: string[];
+    updateValues: string[];
+    size: number;
+    indexes: number[];
+    siblingHashes: string[];
+    initialRoot: string;
+    finalRoot: string;
+  }
+  const { cases } = JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/klayr_tree_update_vectors.json', import.meta.url), 'utf8'),
+  ) as { cases: UpdateCase[] };
 
   it(`reproduces ${cases.length} update-leaves fixtures: initial root, proof of the updated leaves, final root`, () => {
     for (const c of cases) {
@@ -119,7 +164,10 @@ describe('regular Merkle tree against Klayr SDK fixtures', () => {
       const proof = tree.generateProof(c.indexes.map((idx) => t.leafHash(values[idx - 2 ** height]!)));
       assert.deepEqual(proof.idxs, c.indexes);
       assert.deepEqual(hexes(proof.siblingHashes), c.siblingHashes);
-      const root = t.calculateRootFromUpdateData(c.updateValues.map((v) => Buffer.from(v, 'hex')), { size: c.size, indexes: c.indexes, siblingHashes: proof.siblingHashes });
+      const root = t.calculateRootFromUpdateData(
+        c.updateValues.map((v) => Buffer.from(v, 'hex')),
+        { size: c.size, indexes: c.indexes, siblingHashes: proof.siblingHashes },
+      );
       assert.equal(root.toString('hex'), c.finalRoot);
     }
   });

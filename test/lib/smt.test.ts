@@ -1,21 +1,45 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { EMPTY_HASH, InMemorySMTStore, isInclusionProofForKey, smtBranchHash, smtLeafHash, smtRootOf, SparseMerkleTree, verifySMTProof } from '../../src/lib/tree/index.js';
+import {
+  EMPTY_HASH,
+  InMemorySMTStore,
+  isInclusionProofForKey,
+  smtBranchHash,
+  smtLeafHash,
+  smtRootOf,
+  SparseMerkleTree,
+  verifySMTProof,
+} from '../../src/lib/tree/index.js';
 import type { SMTProof } from '../../src/lib/tree/index.js';
 import { Rng } from '../helpers/random.js';
 
 interface Vectors {
   trees: { source: string; keys: string[]; values: string[]; root: string }[];
-  proofs: { source: string; keys: string[]; values: string[]; root: string; queryKeys: string[]; siblingHashes: string[]; queries: { key: string; value: string; bitmap: string }[] }[];
+  proofs: {
+    source: string;
+    keys: string[];
+    values: string[];
+    root: string;
+    queryKeys: string[];
+    siblingHashes: string[];
+    queries: { key: string; value: string; bitmap: string }[];
+  }[];
 }
-const vectors = JSON.parse(readFileSync(new URL('../../../test/fixtures/lisk_db_smt_vectors.json', import.meta.url), 'utf8')) as Vectors;
+const vectors = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/lisk_db_smt_vectors.json', import.meta.url), 'utf8'),
+) as Vectors;
 const buf = (hex: string): Buffer => Buffer.from(hex, 'hex');
 
 const build = (keyLength: number, keys: Buffer[], values: Buffer[]) => {
   const store = new InMemorySMTStore();
   const tree = new SparseMerkleTree(keyLength, store);
-  const root = store.apply(tree.update(EMPTY_HASH, keys.map((key, i) => ({ key, value: values[i]! }))));
+  const root = store.apply(
+    tree.update(
+      EMPTY_HASH,
+      keys.map((key, i) => ({ key, value: values[i]! })),
+    ),
+  );
   return { store, tree, root };
 };
 
@@ -24,23 +48,43 @@ const referenceRoot = (entries: [Buffer, Buffer][], height = 0): Buffer => {
   if (entries.length === 0) return EMPTY_HASH;
   if (entries.length === 1) return smtLeafHash(entries[0]![0], entries[0]![1]);
   const bit = (k: Buffer): number => (k[height >> 3]! >> (7 - (height & 7))) & 1;
-  return smtBranchHash(referenceRoot(entries.filter(([k]) => bit(k) === 0), height + 1), referenceRoot(entries.filter(([k]) => bit(k) === 1), height + 1));
+  return smtBranchHash(
+    referenceRoot(
+      entries.filter(([k]) => bit(k) === 0),
+      height + 1,
+    ),
+    referenceRoot(
+      entries.filter(([k]) => bit(k) === 1),
+      height + 1,
+    ),
+  );
 };
 
 const proofHex = (p: SMTProof) => ({
   siblingHashes: p.siblingHashes.map((h) => h.toString('hex')),
-  queries: p.queries.map((q) => ({ key: q.key.toString('hex'), value: q.value.toString('hex'), bitmap: q.bitmap.toString('hex') })),
+  queries: p.queries.map((q) => ({
+    key: q.key.toString('hex'),
+    value: q.value.toString('hex'),
+    bitmap: q.bitmap.toString('hex'),
+  })),
 });
 
 describe('sparse Merkle tree (LIP 0039)', () => {
   it('the empty tree root is the empty hash', () => {
-    assert.equal(build(32, [], []).root.toString('hex'), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    assert.equal(
+      build(32, [], []).root.toString('hex'),
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    );
   });
 
   it('reproduces the roots of lisk-db smt.rs test vectors', () => {
     for (const v of [...vectors.trees, ...vectors.proofs]) {
       assert.equal(build(32, v.keys.map(buf), v.values.map(buf)).root.toString('hex'), v.root, v.source);
-      assert.equal(smtRootOf(v.keys.map((k, i) => ({ key: buf(k), value: buf(v.values[i]!) }))).toString('hex'), v.root, `smtRootOf ${v.source}`);
+      assert.equal(
+        smtRootOf(v.keys.map((k, i) => ({ key: buf(k), value: buf(v.values[i]!) }))).toString('hex'),
+        v.root,
+        `smtRootOf ${v.source}`,
+      );
     }
   });
 
@@ -56,9 +100,24 @@ describe('sparse Merkle tree (LIP 0039)', () => {
         keys.set(key.toString('hex'), key);
       }
       const entries = [...keys.values()].map((key) => ({ key, value: rng.bytes(32) }));
-      assert.equal(smtRootOf(entries).toString('hex'), build(keyLength, entries.map((e) => e.key), entries.map((e) => e.value)).root.toString('hex'), `round ${round}`);
+      assert.equal(
+        smtRootOf(entries).toString('hex'),
+        build(
+          keyLength,
+          entries.map((e) => e.key),
+          entries.map((e) => e.value),
+        ).root.toString('hex'),
+        `round ${round}`,
+      );
     }
-    assert.throws(() => smtRootOf([{ key: Buffer.alloc(12), value: Buffer.alloc(1) }, { key: Buffer.alloc(12), value: Buffer.alloc(2) }]), /Duplicate key/);
+    assert.throws(
+      () =>
+        smtRootOf([
+          { key: Buffer.alloc(12), value: Buffer.alloc(1) },
+          { key: Buffer.alloc(12), value: Buffer.alloc(2) },
+        ]),
+      /Duplicate key/,
+    );
   });
 
   it('reproduces the proofs of lisk-db smt.rs test vectors, and they verify', () => {
@@ -86,20 +145,31 @@ describe('sparse Merkle tree (LIP 0039)', () => {
           const r = rng.next();
           if (r < 0.3 && existing.length > 0) changes.set(rng.pick(existing), Buffer.alloc(0));
           else if (r < 0.5 && existing.length > 0) changes.set(rng.pick(existing), rng.bytes(1 + rng.int(40)));
-          else if (r < 0.55) changes.set(rng.bytes(keyLength).toString('hex'), Buffer.alloc(0)); // delete of an absent key
+          else if (r < 0.55)
+            changes.set(rng.bytes(keyLength).toString('hex'), Buffer.alloc(0)); // delete of an absent key
           else {
             // keys sharing long prefixes exercise deep paths
-            const key = rng.next() < 0.2 && existing.length > 0 ? Buffer.from(rng.pick(existing), 'hex') : rng.bytes(keyLength);
+            const key =
+              rng.next() < 0.2 && existing.length > 0 ? Buffer.from(rng.pick(existing), 'hex') : rng.bytes(keyLength);
             if (key.length === keyLength) key[keyLength - 1 - rng.int(2)] ^= 1 << rng.int(8);
             changes.set(key.toString('hex'), rng.bytes(1 + rng.int(40)));
           }
         }
-        root = store.apply(tree.update(root, [...changes].map(([k, value]) => ({ key: buf(k), value }))));
+        root = store.apply(
+          tree.update(
+            root,
+            [...changes].map(([k, value]) => ({ key: buf(k), value })),
+          ),
+        );
         for (const [k, v] of changes) {
           if (v.length === 0) data.delete(k);
           else data.set(k, v);
         }
-        assert.equal(root.toString('hex'), referenceRoot([...data].map(([k, v]) => [buf(k), v])).toString('hex'), `batch ${batch}`);
+        assert.equal(
+          root.toString('hex'),
+          referenceRoot([...data].map(([k, v]) => [buf(k), v])).toString('hex'),
+          `batch ${batch}`,
+        );
       }
       for (const [k, v] of data) assert.deepEqual(tree.get(root, buf(k)), v);
     }
@@ -110,18 +180,35 @@ describe('sparse Merkle tree (LIP 0039)', () => {
     for (let round = 0; round < 200; round++) {
       const n = rng.int(60);
       const keys = Array.from({ length: n }, () => rng.bytes(32));
-      const { tree, root } = build(32, keys, keys.map(() => rng.bytes(32)));
-      const queryKeys = Array.from({ length: 1 + rng.int(6) }, () => (n > 0 && rng.next() < 0.6 ? rng.pick(keys) : rng.bytes(32)));
+      const { tree, root } = build(
+        32,
+        keys,
+        keys.map(() => rng.bytes(32)),
+      );
+      const queryKeys = Array.from({ length: 1 + rng.int(6) }, () =>
+        n > 0 && rng.next() < 0.6 ? rng.pick(keys) : rng.bytes(32),
+      );
       const proof = tree.prove(root, queryKeys);
       assert.equal(verifySMTProof(queryKeys, proof, root, 32), true, `round ${round}`);
-      queryKeys.forEach((k, i) => assert.equal(isInclusionProofForKey(k, proof.queries[i]!), keys.some((x) => x.equals(k))));
+      queryKeys.forEach((k, i) =>
+        assert.equal(
+          isInclusionProofForKey(k, proof.queries[i]!),
+          keys.some((x) => x.equals(k)),
+        ),
+      );
       // tampering
       if (proof.siblingHashes.length > 0) {
         const bad = { ...proof, siblingHashes: proof.siblingHashes.map((h, i) => (i === 0 ? rng.bytes(32) : h)) };
         assert.equal(verifySMTProof(queryKeys, bad, root, 32), false);
-        assert.equal(verifySMTProof(queryKeys, { ...proof, siblingHashes: proof.siblingHashes.slice(1) }, root, 32), false);
+        assert.equal(
+          verifySMTProof(queryKeys, { ...proof, siblingHashes: proof.siblingHashes.slice(1) }, root, 32),
+          false,
+        );
       }
-      assert.equal(verifySMTProof(queryKeys, { ...proof, siblingHashes: [...proof.siblingHashes, rng.bytes(32)] }, root, 32), false);
+      assert.equal(
+        verifySMTProof(queryKeys, { ...proof, siblingHashes: [...proof.siblingHashes, rng.bytes(32)] }, root, 32),
+        false,
+      );
       const q0 = proof.queries[0]!;
       if (q0.value.length > 0) {
         const changedValue = { ...proof, queries: [{ ...q0, value: rng.bytes(32) }, ...proof.queries.slice(1)] };
@@ -130,7 +217,15 @@ describe('sparse Merkle tree (LIP 0039)', () => {
       if (q0.bitmap.length > 0) {
         const flipped = Buffer.from(q0.bitmap);
         flipped[flipped.length - 1]! ^= 1;
-        assert.equal(verifySMTProof(queryKeys, { ...proof, queries: [{ ...q0, bitmap: flipped }, ...proof.queries.slice(1)] }, root, 32), false);
+        assert.equal(
+          verifySMTProof(
+            queryKeys,
+            { ...proof, queries: [{ ...q0, bitmap: flipped }, ...proof.queries.slice(1)] },
+            root,
+            32,
+          ),
+          false,
+        );
       }
       assert.equal(verifySMTProof([...queryKeys, rng.bytes(32)], proof, root, 32), false);
       assert.equal(verifySMTProof(queryKeys, proof, rng.bytes(32), 32), false);
@@ -142,10 +237,20 @@ describe('sparse Merkle tree (LIP 0039)', () => {
     const tree = new SparseMerkleTree(38, store);
     assert.throws(() => tree.update(EMPTY_HASH, [{ key: Buffer.alloc(32), value: Buffer.alloc(1) }]), /38 bytes/);
     const key = Buffer.alloc(38, 1);
-    assert.throws(() => tree.update(EMPTY_HASH, [{ key, value: Buffer.alloc(1) }, { key, value: Buffer.alloc(2) }]), /Duplicate key/);
+    assert.throws(
+      () =>
+        tree.update(EMPTY_HASH, [
+          { key, value: Buffer.alloc(1) },
+          { key, value: Buffer.alloc(2) },
+        ]),
+      /Duplicate key/,
+    );
     assert.equal(store.size, 0);
     assert.throws(() => tree.prove(EMPTY_HASH, [Buffer.alloc(3)]), /38 bytes/);
-    assert.throws(() => tree.update(Buffer.alloc(32, 9), [{ key, value: Buffer.alloc(1) }]), /Missing sparse Merkle tree node/);
+    assert.throws(
+      () => tree.update(Buffer.alloc(32, 9), [{ key, value: Buffer.alloc(1) }]),
+      /Missing sparse Merkle tree node/,
+    );
     assert.throws(() => new SparseMerkleTree(0, store), /positive integer/);
   });
 });

@@ -36,17 +36,31 @@ describe('transactions against @klayr/transactions and @klayr/chain', () => {
       const params = transferParams();
       const t = unsigned(codec.encode(transferSchema, params));
       const signed = tx.signTransaction(t, chainID, sender.privateKey);
-      const theirs = klayrTransactions.signTransaction({ ...t, params, signatures: [] }, chainID, sender.privateKey, transferSchema);
+      const theirs = klayrTransactions.signTransaction(
+        { ...t, params, signatures: [] },
+        chainID,
+        sender.privateKey,
+        transferSchema,
+      );
       assert.equal(signed.signatures[0]!.toString('hex'), theirs.signatures[0].toString('hex'));
       assert.equal(tx.transactionID(signed).toString('hex'), theirs.id.toString('hex'));
-      assert.equal(tx.encodeTransaction(signed).toString('hex'), klayrTransactions.getBytes(theirs, transferSchema).toString('hex'));
-      assert.equal(tx.signingBytes(signed).toString('hex'), klayrTransactions.getSigningBytes(theirs, transferSchema).toString('hex'));
+      assert.equal(
+        tx.encodeTransaction(signed).toString('hex'),
+        klayrTransactions.getBytes(theirs, transferSchema).toString('hex'),
+      );
+      assert.equal(
+        tx.signingBytes(signed).toString('hex'),
+        klayrTransactions.getSigningBytes(theirs, transferSchema).toString('hex'),
+      );
       const chainTx = klayrChain.Transaction.fromBytes(tx.encodeTransaction(signed));
       assert.equal(chainTx.id.toString('hex'), tx.transactionID(signed).toString('hex'));
       assert.deepStrictEqual(tx.transactionToJSON(signed), chainTx.toJSON());
       assert.deepStrictEqual(tx.transactionFromJSON(chainTx.toJSON()), signed);
       tx.verifyTransactionSignatures(signed, chainID);
-      assert.equal(tx.signingBytesOfEncoded(signed, tx.encodeTransaction(signed)).toString('hex'), tx.signingBytes(signed).toString('hex'));
+      assert.equal(
+        tx.signingBytesOfEncoded(signed, tx.encodeTransaction(signed)).toString('hex'),
+        tx.signingBytes(signed).toString('hex'),
+      );
     }
   });
 
@@ -76,29 +90,71 @@ describe('transactions against @klayr/transactions and @klayr/chain', () => {
     let theirs = { ...ours, params, signatures: [] as Buffer[] };
     for (const m of [members[0]!, members[1]!, members[3]!]) {
       ours = tx.signMultiSignatureTransaction(ours, chainID, m.privateKey, { mandatoryKeys, optionalKeys });
-      theirs = klayrTransactions.signMultiSignatureTransaction(theirs, chainID, m.privateKey, { mandatoryKeys: [...mandatoryKeys], optionalKeys: [...optionalKeys] }, transferSchema);
+      theirs = klayrTransactions.signMultiSignatureTransaction(
+        theirs,
+        chainID,
+        m.privateKey,
+        { mandatoryKeys: [...mandatoryKeys], optionalKeys: [...optionalKeys] },
+        transferSchema,
+      );
     }
-    assert.deepStrictEqual(ours.signatures.map((s) => s.toString('hex')), theirs.signatures.map((s) => s.toString('hex')));
-    const sorted = { mandatoryKeys: [...mandatoryKeys].sort(Buffer.compare), optionalKeys: [...optionalKeys].sort(Buffer.compare) };
+    assert.deepStrictEqual(
+      ours.signatures.map((s) => s.toString('hex')),
+      theirs.signatures.map((s) => s.toString('hex')),
+    );
+    const sorted = {
+      mandatoryKeys: [...mandatoryKeys].sort(Buffer.compare),
+      optionalKeys: [...optionalKeys].sort(Buffer.compare),
+    };
     tx.verifyTransactionSignatures(ours, chainID, { numberOfSignatures: 3, ...sorted });
     // the signing bytes cut from the encoding, empty signature slots included
-    assert.equal(tx.signingBytesOfEncoded(ours, tx.encodeTransaction(ours)).toString('hex'), klayrTransactions.getSigningBytes(theirs, transferSchema).toString('hex'));
-    assert.throws(() => tx.verifyTransactionSignatures(ours, chainID, { numberOfSignatures: 4, ...sorted }), /does not match required number of signatures/);
+    assert.equal(
+      tx.signingBytesOfEncoded(ours, tx.encodeTransaction(ours)).toString('hex'),
+      klayrTransactions.getSigningBytes(theirs, transferSchema).toString('hex'),
+    );
+    assert.throws(
+      () => tx.verifyTransactionSignatures(ours, chainID, { numberOfSignatures: 4, ...sorted }),
+      /does not match required number of signatures/,
+    );
     const missingMandatory = { ...ours, signatures: ours.signatures.map((s, i) => (i === 0 ? Buffer.alloc(0) : s)) };
-    assert.throws(() => tx.verifyTransactionSignatures(missingMandatory, chainID, { numberOfSignatures: 2, ...sorted }), /mandatory key/);
+    assert.throws(
+      () => tx.verifyTransactionSignatures(missingMandatory, chainID, { numberOfSignatures: 2, ...sorted }),
+      /mandatory key/,
+    );
     const forged = { ...ours, signatures: ours.signatures.map((s, i) => (i === 1 ? Buffer.alloc(64, 1) : s)) };
-    assert.throws(() => tx.verifyTransactionSignatures(forged, chainID, { numberOfSignatures: 3, ...sorted }), /Failed to validate signature/);
+    assert.throws(
+      () => tx.verifyTransactionSignatures(forged, chainID, { numberOfSignatures: 3, ...sorted }),
+      /Failed to validate signature/,
+    );
   });
 
   it('a signature for another chain, a tampered field or two signatures fail verification', () => {
-    const signed = tx.signTransaction(unsigned(codec.encode(transferSchema, transferParams())), chainID, sender.privateKey);
+    const signed = tx.signTransaction(
+      unsigned(codec.encode(transferSchema, transferParams())),
+      chainID,
+      sender.privateKey,
+    );
     assert.throws(() => tx.verifyTransactionSignatures(signed, Buffer.from('04000001', 'hex')), /Failed to validate/);
-    assert.throws(() => tx.verifyTransactionSignatures({ ...signed, nonce: signed.nonce + 1n }, chainID), /Failed to validate/);
-    assert.throws(() => tx.verifyTransactionSignatures({ ...signed, signatures: [...signed.signatures, ...signed.signatures] }, chainID), /exactly one signature/);
+    assert.throws(
+      () => tx.verifyTransactionSignatures({ ...signed, nonce: signed.nonce + 1n }, chainID),
+      /Failed to validate/,
+    );
+    assert.throws(
+      () =>
+        tx.verifyTransactionSignatures(
+          { ...signed, signatures: [...signed.signatures, ...signed.signatures] },
+          chainID,
+        ),
+      /exactly one signature/,
+    );
   });
 
   it('validation refuses what @klayr/chain refuses', () => {
-    const good = tx.signTransaction(unsigned(codec.encode(transferSchema, transferParams())), chainID, sender.privateKey);
+    const good = tx.signTransaction(
+      unsigned(codec.encode(transferSchema, transferParams())),
+      chainID,
+      sender.privateKey,
+    );
     const bad: [Partial<TransactionObject>, RegExp][] = [
       [{ module: '' }, /fewer than 1/],
       [{ module: 'tok-en' }, /Invalid module name/],

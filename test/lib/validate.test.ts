@@ -20,7 +20,22 @@ const mutate = (rng: Rng, value: Record<string, unknown>): void => {
   if (keys.length === 0) return;
   const key = rng.pick(keys);
   const v = value[key];
-  const replacements: unknown[] = [undefined, 'text', -1, 2 ** 32, 1.5, true, null, [], {}, Buffer.alloc(0), Buffer.alloc(100), 5n, -5n, 2n ** 64n];
+  const replacements: unknown[] = [
+    undefined,
+    'text',
+    -1,
+    2 ** 32,
+    1.5,
+    true,
+    null,
+    [],
+    {},
+    Buffer.alloc(0),
+    Buffer.alloc(100),
+    5n,
+    -5n,
+    2n ** 64n,
+  ];
   if (typeof v === 'object' && v !== null && !Buffer.isBuffer(v) && !Array.isArray(v) && rng.next() < 0.5) {
     mutate(rng, v as Record<string, unknown>);
   } else if (Array.isArray(v) && v.length > 0 && rng.next() < 0.5) {
@@ -43,7 +58,11 @@ describe('schema validation agrees with @klayr/validator', () => {
         assert.equal(klayrAccepts(schema, value), true);
         mutate(rng, value);
         const ours = compileValidator(schema)(value).length === 0;
-        assert.equal(ours, klayrAccepts(schema, value), `${schema.$id}: disagreement on ${JSON.stringify(value, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x))}`);
+        assert.equal(
+          ours,
+          klayrAccepts(schema, value),
+          `${schema.$id}: disagreement on ${JSON.stringify(value, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x))}`,
+        );
         if (!ours) rejected++;
       }
     }
@@ -59,7 +78,13 @@ describe('JSON schema keywords', () => {
     properties: {
       name: { type: 'string', minLength: 2, maxLength: 4, pattern: '^[a-z]+$' },
       port: { type: 'integer', minimum: 1, maximum: 65535 },
-      modes: { type: 'array', items: { type: 'string', enum: ['ipc', 'ws', 'http'] }, uniqueItems: true, maxItems: 3, minItems: 1 },
+      modes: {
+        type: 'array',
+        items: { type: 'string', enum: ['ipc', 'ws', 'http'] },
+        uniqueItems: true,
+        maxItems: 3,
+        minItems: 1,
+      },
       host: { type: 'string', format: 'ip' },
       address: { type: 'string', format: 'klayr32' },
       amount: { type: 'string', format: 'uint64' },
@@ -73,7 +98,18 @@ describe('JSON schema keywords', () => {
 
   it('accepts a valid object', () => {
     assert.deepEqual(check(valid), []);
-    assert.deepEqual(check({ ...valid, host: '127.0.0.1', address: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad', amount: '18446744073709551615', id: 'ab', version: '1', choice: 3 }), []);
+    assert.deepEqual(
+      check({
+        ...valid,
+        host: '127.0.0.1',
+        address: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad',
+        amount: '18446744073709551615',
+        id: 'ab',
+        version: '1',
+        choice: 3,
+      }),
+      [],
+    );
   });
 
   const cases: [string, Record<string, unknown>, string, string][] = [
@@ -98,7 +134,10 @@ describe('JSON schema keywords', () => {
   for (const [name, value, dataPath, keyword] of cases) {
     it(`${name}: reports the keyword at its JSON path`, () => {
       const issues = check(value);
-      assert.ok(issues.some((i) => i.dataPath === dataPath && i.keyword === keyword), JSON.stringify(issues));
+      assert.ok(
+        issues.some((i) => i.dataPath === dataPath && i.keyword === keyword),
+        JSON.stringify(issues),
+      );
     });
   }
 
@@ -108,14 +147,25 @@ describe('JSON schema keywords', () => {
   });
 
   it('unknown keywords, types and formats are refused when compiling, never ignored', () => {
-    assert.throws(() => compileValidator({ type: 'object', patternProperties: {} }), /unsupported keyword "patternProperties"/);
+    assert.throws(
+      () => compileValidator({ type: 'object', patternProperties: {} }),
+      /unsupported keyword "patternProperties"/,
+    );
     assert.throws(() => compileValidator({ type: 'float' }), /unknown type/);
     assert.throws(() => compileValidator({ type: 'string', format: 'email' }), /unknown format/);
   });
 
   it('codec.validate throws a ValidationError listing the issues', () => {
-    const s = { $id: '/v/1', type: 'object', required: ['a'], properties: { a: { dataType: 'bytes', fieldNumber: 1, maxLength: 2 } } } as const;
-    assert.throws(() => codec.validate(s, { a: Buffer.alloc(3) }), (e: unknown) => e instanceof ValidationError && e.issues[0]!.dataPath === '.a');
+    const s = {
+      $id: '/v/1',
+      type: 'object',
+      required: ['a'],
+      properties: { a: { dataType: 'bytes', fieldNumber: 1, maxLength: 2 } },
+    } as const;
+    assert.throws(
+      () => codec.validate(s, { a: Buffer.alloc(3) }),
+      (e: unknown) => e instanceof ValidationError && e.issues[0]!.dataPath === '.a',
+    );
     codec.validate(s, { a: Buffer.alloc(2) });
   });
 });

@@ -4,26 +4,35 @@ import { compileValidator } from '../../src/lib/codec/index.js';
 import type { SchemaProperty } from '../../src/lib/codec/index.js';
 import { unboundedParams } from '../../src/rpc/param_rules.js';
 
-const messages = (schema: SchemaProperty, value: unknown, strict: boolean): string[] => compileValidator(schema, { strict })(value).map((i) => `${i.dataPath} ${i.message}`);
+const messages = (schema: SchemaProperty, value: unknown, strict: boolean): string[] =>
+  compileValidator(schema, { strict })(value).map((i) => `${i.dataPath} ${i.message}`);
 
 describe('strict validation (RPC params)', () => {
   const hex = { type: 'object', properties: { h: { type: 'string', format: 'hex' } } } as const;
 
   it('hex is whole bytes in either case by default (as @klayr/validator), lowercase whole bytes when strict', () => {
     for (const h of ['', 'ab', 'AB', 'aB09']) assert.deepEqual(messages(hex, { h }, false), [], h);
-    for (const h of ['a', 'abc', 'zz', '0x']) assert.deepEqual(messages(hex, { h }, false), ['.h must match format "hex"'], h);
+    for (const h of ['a', 'abc', 'zz', '0x'])
+      assert.deepEqual(messages(hex, { h }, false), ['.h must match format "hex"'], h);
     for (const h of ['', 'ab', '09af']) assert.deepEqual(messages(hex, { h }, true), [], h);
-    for (const h of ['a', 'AB', 'aB', 'zz', '0xab']) assert.deepEqual(messages(hex, { h }, true), ['.h must be lowercase hex with an even number of characters'], h);
+    for (const h of ['a', 'AB', 'aB', 'zz', '0xab'])
+      assert.deepEqual(messages(hex, { h }, true), ['.h must be lowercase hex with an even number of characters'], h);
   });
 
   it('objects that list properties refuse others when strict, at every depth, unless additionalProperties says otherwise', () => {
     const schema = {
       type: 'object',
-      properties: { list: { type: 'array', items: { type: 'object', properties: { a: { type: 'integer' } } } }, open: { type: 'object', properties: {}, additionalProperties: true } },
+      properties: {
+        list: { type: 'array', items: { type: 'object', properties: { a: { type: 'integer' } } } },
+        open: { type: 'object', properties: {}, additionalProperties: true },
+      },
     } as const;
     const value = { list: [{ a: 1, b: 2 }], open: { anything: 1 }, extra: true };
     assert.deepEqual(messages(schema, value, false), []);
-    assert.deepEqual(messages(schema, value, true), [".list.0 has extraneous property 'b'", " has extraneous property 'extra'"]);
+    assert.deepEqual(messages(schema, value, true), [
+      ".list.0 has extraneous property 'b'",
+      " has extraneous property 'extra'",
+    ]);
     assert.deepEqual(messages({ type: 'object', properties: {} }, {}, true), []);
   });
 
@@ -38,7 +47,10 @@ describe('strict validation (RPC params)', () => {
     } as const;
     assert.deepEqual(messages(schema, { kind: 'a', data: { x: 1 } }, true), []);
     assert.deepEqual(messages(schema, { kind: 'b', data: { y: 'z' } }, true), []);
-    assert.deepEqual(messages(schema, { kind: 'a', data: { y: 'z' } }, true), [".data must have required property 'x'", ".data has extraneous property 'y'"]);
+    assert.deepEqual(messages(schema, { kind: 'a', data: { y: 'z' } }, true), [
+      ".data must have required property 'x'",
+      ".data has extraneous property 'y'",
+    ]);
     assert.deepEqual(messages(schema, { kind: 'b', data: { x: 1 } }, false), [".data must have required property 'y'"]);
   });
 });
@@ -56,6 +68,10 @@ describe('unboundedParams: every hex field has a maxLength, every integer a maxi
       },
       then: { properties: { f: { type: 'object', properties: { g: { type: 'integer' } } } } },
     } as const;
-    assert.deepEqual(unboundedParams(schema), ['.a: hex without maxLength', '.b.items: integer without maximum', '.f.g: integer without maximum']);
+    assert.deepEqual(unboundedParams(schema), [
+      '.a: hex without maxLength',
+      '.b.items: integer without maximum',
+      '.f.g: integer without maximum',
+    ]);
   });
 });

@@ -18,7 +18,14 @@ const require = createRequire(import.meta.url);
 interface PathRule {
   name: string;
   from: { path?: string };
-  to: { path?: string; pathNot?: string; dependencyTypesNot?: string[]; circular?: boolean; couldNotResolve?: boolean; dependencyTypes?: string[] };
+  to: {
+    path?: string;
+    pathNot?: string;
+    dependencyTypesNot?: string[];
+    circular?: boolean;
+    couldNotResolve?: boolean;
+    dependencyTypes?: string[];
+  };
 }
 const config = require(join(root, '.dependency-cruiser.cjs')) as { forbidden: PathRule[] };
 
@@ -46,13 +53,24 @@ describe('architecture: imports run one way', () => {
     const missing = compiled.filter((f) => !existsSync(join(root, f)));
     assert.deepEqual(missing, [], 'build first: npx tsc -p tsconfig.json');
     const bin = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-    const run = spawnSync(process.execPath, [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...compiled], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const run = spawnSync(
+      process.execPath,
+      [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...compiled],
+      { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+    );
     assert.ok(run.stdout.startsWith('{'), `dependency-cruiser did not run: ${run.stderr}`);
     const { summary } = JSON.parse(run.stdout) as {
-      summary: { totalCruised: number; violations: { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }[] };
+      summary: {
+        totalCruised: number;
+        violations: { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }[];
+      };
     };
     assert.ok(summary.totalCruised >= compiled.length, `cruised ${summary.totalCruised} of ${compiled.length} modules`);
-    const violations = summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.cycle !== undefined ? v.cycle.map((c) => c.name).join(' -> ') : v.to }));
+    const violations = summary.violations.map((v) => ({
+      rule: v.rule.name,
+      from: v.from,
+      to: v.cycle !== undefined ? v.cycle.map((c) => c.name).join(' -> ') : v.to,
+    }));
     assert.equal(violations.length, 0, `\n${listed(violations)}`);
   });
 
@@ -65,20 +83,35 @@ describe('architecture: imports run one way', () => {
     for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/gm)) {
       const clause = m[3] ?? '';
       const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
-      const allNamedTypes = braces !== null && braces[1]!.split(',').map((s) => s.trim()).filter((s) => s !== '').every((s) => s.startsWith('type '));
+      const allNamedTypes =
+        braces !== null &&
+        braces[1]!
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+          .every((s) => s.startsWith('type '));
       found.push({ specifier: m[4]!, typeOnly: m[2] !== undefined || allNamedTypes });
     }
-    for (const m of text.matchAll(/(typeof\s+)?import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: m[2]!, typeOnly: m[1] !== undefined });
+    for (const m of text.matchAll(/(typeof\s+)?import\(\s*['"]([^'"]+)['"]\s*\)/g))
+      found.push({ specifier: m[2]!, typeOnly: m[1] !== undefined });
     return found
       .filter(({ specifier }) => specifier.startsWith('./') || specifier.startsWith('../'))
-      .map(({ specifier, typeOnly }) => ({ to: relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts'), typeOnly }));
+      .map(({ specifier, typeOnly }) => ({
+        to: relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts'),
+        typeOnly,
+      }));
   };
 
   it('the TypeScript sources follow the same layer rules, type-only imports included', () => {
-    const layerRules = config.forbidden.filter((r) => r.from.path !== undefined && r.to.path !== undefined && r.to.circular === undefined);
+    const layerRules = config.forbidden.filter(
+      (r) => r.from.path !== undefined && r.to.path !== undefined && r.to.circular === undefined,
+    );
     assert.ok(layerRules.length >= 9, 'one rule per layer at least');
     const imports = sources.flatMap((from) => importsOf(from).map((i) => ({ from, ...i })));
-    assert.ok(imports.some((i) => i.typeOnly) && imports.some((i) => !i.typeOnly), 'the scan sees type and value imports');
+    assert.ok(
+      imports.some((i) => i.typeOnly) && imports.some((i) => !i.typeOnly),
+      'the scan sees type and value imports',
+    );
     const violations: Violation[] = [];
     for (const { from, to, typeOnly } of imports) {
       for (const rule of layerRules) {

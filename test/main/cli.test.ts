@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../../src/main/cli.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('kestrel CLI', () => {
   it('--help lists the commands; every command has --help', () => {
@@ -17,7 +19,18 @@ describe('kestrel CLI', () => {
     assert.match(help.stdout, /config:show/);
     const sub = run('config:show', '--help');
     assert.equal(sub.status, 0);
-    for (const flag of ['--network', '--data-path', '--config', '--api-ipc', '--api-ws', '--api-http', '--api-port', '--api-host', '--log']) assert.match(sub.stdout, new RegExp(flag));
+    for (const flag of [
+      '--network',
+      '--data-path',
+      '--config',
+      '--api-ipc',
+      '--api-ws',
+      '--api-http',
+      '--api-port',
+      '--api-host',
+      '--log',
+    ])
+      assert.match(sub.stdout, new RegExp(flag));
   });
 
   it('--version prints the package version', () => {
@@ -27,7 +40,11 @@ describe('kestrel CLI', () => {
   it('config:show prints the merged config as JSON, flags applied', () => {
     const out = run('config:show', '--api-port', '8123', '-l', 'debug', '-d', '/tmp/kestrel-cli');
     assert.equal(out.status, 0, out.stderr);
-    const config = JSON.parse(out.stdout) as { rpc: { port: number }; system: { logLevel: string; dataPath: string }; genesis: { chainID: string } };
+    const config = JSON.parse(out.stdout) as {
+      rpc: { port: number };
+      system: { logLevel: string; dataPath: string };
+      genesis: { chainID: string };
+    };
     assert.equal(config.rpc.port, 8123);
     assert.equal(config.system.logLevel, 'debug');
     assert.equal(config.system.dataPath, '/tmp/kestrel-cli');
@@ -42,7 +59,13 @@ describe('kestrel CLI', () => {
     assert.match(out.stdout, /569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48/);
     const expected = readFileSync(new URL('../../../src/main/network/devnet/genesis_block.blob', import.meta.url));
     assert.deepEqual(readFileSync(join(dir, 'genesis_block.blob')), expected);
-    assert.equal((JSON.parse(readFileSync(join(dir, 'genesis_block.json'), 'utf8')) as { header: { id: string } }).header.id.slice(0, 8), '569d3da9');
+    assert.equal(
+      (JSON.parse(readFileSync(join(dir, 'genesis_block.json'), 'utf8')) as { header: { id: string } }).header.id.slice(
+        0,
+        8,
+      ),
+      '569d3da9',
+    );
     const bad = run('genesis-block:create', '-f', '/nonexistent.json', '-o', dir);
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /Cannot read the assets file/);

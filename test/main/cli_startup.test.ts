@@ -79,14 +79,21 @@ const loadedBy = (...args: string[]): string[] => {
   const dir = mkdtempSync(join(tmpdir(), 'kestrel-load-'));
   const log = join(dir, 'loaded.log');
   try {
-    spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RECORDER)}`, cliPath, ...args], { encoding: 'utf8', env: { ...process.env, KESTREL_LOAD_LOG: log } });
-    return readFileSync(log, 'utf8').split('\n').filter((l) => l !== '');
+    spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(RECORDER)}`, cliPath, ...args],
+      { encoding: 'utf8', env: { ...process.env, KESTREL_LOAD_LOG: log } },
+    );
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 };
 
-const HEAVY = /node_modules\/(lmdb|uWebSockets\.js|@trufflesuite\/uws-js-unofficial|zeromq|@chainsafe\/blst|sodium-native|pino|piscina)\//;
+const HEAVY =
+  /node_modules\/(lmdb|uWebSockets\.js|@trufflesuite\/uws-js-unofficial|zeromq|@chainsafe\/blst|sodium-native|pino|piscina)\//;
 
 describe('CLI start-up', () => {
   it(`--version and endpoint:invoke --help start within ${BOUND_MS} ms of a bare \`node -e 0\` (medians)`, () => {
@@ -97,7 +104,9 @@ describe('CLI start-up', () => {
       for (let attempt = 0; attempt < ATTEMPTS && over >= BOUND_MS; attempt++) {
         const m = medianOverBaselineMs(args);
         over = m.over;
-        attempts.push(`node -e 0: ${m.baseline.toFixed(0)} ms, kestrel ${args.join(' ')}: ${m.cli.toFixed(0)} ms, over: ${m.over.toFixed(0)} ms`);
+        attempts.push(
+          `node -e 0: ${m.baseline.toFixed(0)} ms, kestrel ${args.join(' ')}: ${m.cli.toFixed(0)} ms, over: ${m.over.toFixed(0)} ms`,
+        );
       }
       assert.ok(over < BOUND_MS, attempts.join('\n'));
     }
@@ -106,15 +115,31 @@ describe('CLI start-up', () => {
   it('--version and --help load no storage, RPC server, IPC, BLS, sodium or logger module and open no native addon', () => {
     for (const args of [['--version'], ['endpoint:invoke', '--help'], ['start', '--help'], ['keys:create', '--help']]) {
       const loaded = loadedBy(...args);
-      assert.ok(loaded.some((l) => l.includes('node_modules/commander/')), `the recorder saw commander load for ${args.join(' ')}`);
-      assert.deepEqual(loaded.filter((l) => HEAVY.test(l) || l.startsWith('dlopen ')), [], args.join(' '));
+      assert.ok(
+        loaded.some((l) => l.includes('node_modules/commander/')),
+        `the recorder saw commander load for ${args.join(' ')}`,
+      );
+      assert.deepEqual(
+        loaded.filter((l) => HEAVY.test(l) || l.startsWith('dlopen ')),
+        [],
+        args.join(' '),
+      );
     }
   });
 
   it('the recorder sees a heavy module when a command does load one (endpoint:invoke loads zeromq for IPC)', () => {
     const loaded = loadedBy('endpoint:invoke', 'system_getNodeInfo', '-d', join(tmpdir(), 'kestrel-no-node-here'));
-    assert.ok(loaded.some((l) => l.startsWith('resolve ') && l.includes('node_modules/zeromq/')), 'zeromq resolved');
-    assert.ok(loaded.some((l) => l.startsWith('dlopen ') && l.includes('zeromq')), 'zeromq addon opened');
-    assert.ok(!loaded.some((l) => /node_modules\/(lmdb|@chainsafe\/blst)\//.test(l)), 'endpoint:invoke loads no storage or BLS');
+    assert.ok(
+      loaded.some((l) => l.startsWith('resolve ') && l.includes('node_modules/zeromq/')),
+      'zeromq resolved',
+    );
+    assert.ok(
+      loaded.some((l) => l.startsWith('dlopen ') && l.includes('zeromq')),
+      'zeromq addon opened',
+    );
+    assert.ok(
+      !loaded.some((l) => /node_modules\/(lmdb|@chainsafe\/blst)\//.test(l)),
+      'endpoint:invoke loads no storage or BLS',
+    );
   });
 });

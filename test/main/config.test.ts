@@ -15,7 +15,7 @@ const writeConfig = (content: unknown): string => {
 };
 
 describe('config', () => {
-  it('defaults to Klayr Core\'s devnet: chain 04000000, block time 7, rpc port 7887, embedded genesis block and keys', (t) => {
+  it("defaults to Klayr Core's devnet: chain 04000000, block time 7, rpc port 7887, embedded genesis block and keys", (t) => {
     // a home of its own: a node started on this machine saves its config under ~/.klayr/kestrel, which would be read instead
     const home = process.env.HOME;
     process.env.HOME = mkdtempSync(join(tmpdir(), 'kestrel-home-'));
@@ -38,14 +38,25 @@ describe('config', () => {
   });
 
   it('flags override the config file, which overrides the preset', () => {
-    const file = writeConfig({ rpc: { port: 9000, host: '0.0.0.0', modes: ['ipc'] }, system: { logLevel: 'debug', keepEventsForHeights: 300 }, genesis: { block: { fromFile: './genesis.blob' } } });
+    const file = writeConfig({
+      rpc: { port: 9000, host: '0.0.0.0', modes: ['ipc'] },
+      system: { logLevel: 'debug', keepEventsForHeights: 300 },
+      genesis: { block: { fromFile: './genesis.blob' } },
+    });
     const fromFile = loadConfig({ config: file });
     assert.equal(fromFile.rpc.port, 9000);
     assert.deepEqual(fromFile.rpc.modes, ['ipc']);
     assert.equal(fromFile.system.logLevel, 'debug');
     assert.equal(fromFile.system.keepEventsForHeights, 300);
     assert.equal(fromFile.genesis.block.fromFile, join(file, '..', 'genesis.blob'), 'relative to the config file');
-    const flagged = loadConfig({ config: file, apiPort: 9100, apiHost: '127.0.0.2', apiWs: true, log: 'warn', dataPath: '/tmp/kestrel-x' });
+    const flagged = loadConfig({
+      config: file,
+      apiPort: 9100,
+      apiHost: '127.0.0.2',
+      apiWs: true,
+      log: 'warn',
+      dataPath: '/tmp/kestrel-x',
+    });
     assert.equal(flagged.rpc.port, 9100);
     assert.equal(flagged.rpc.host, '127.0.0.2');
     assert.deepEqual(flagged.rpc.modes, ['ipc', 'ws']);
@@ -54,13 +65,31 @@ describe('config', () => {
   });
 
   it('a wrong config is refused with the JSON path of every problem', () => {
-    const file = writeConfig({ rpc: { port: 80, modes: ['udp'] }, system: { logLevel: 'loud', backup: { height: -1 } }, genesis: { chainID: 'zz', blockTime: 1 }, unknown: 1, modules: { '1bad': {} } });
+    const file = writeConfig({
+      rpc: { port: 80, modes: ['udp'] },
+      system: { logLevel: 'loud', backup: { height: -1 } },
+      genesis: { chainID: 'zz', blockTime: 1 },
+      unknown: 1,
+      modules: { '1bad': {} },
+    });
     assert.throws(
       () => loadConfig({ config: file }),
       (e: unknown) => {
         assert.ok(e instanceof ConfigError);
-        for (const path of ['config.rpc.port', 'config.rpc.modes.0', 'config.system.logLevel', 'config.system.backup.height', 'config.genesis.chainID', 'config.genesis.blockTime', "config: has extraneous property 'unknown'", 'config.modules.1bad']) {
-          assert.ok(e.problems.some((p) => p.startsWith(path)), `no problem at ${path}: ${e.message}`);
+        for (const path of [
+          'config.rpc.port',
+          'config.rpc.modes.0',
+          'config.system.logLevel',
+          'config.system.backup.height',
+          'config.genesis.chainID',
+          'config.genesis.blockTime',
+          "config: has extraneous property 'unknown'",
+          'config.modules.1bad',
+        ]) {
+          assert.ok(
+            e.problems.some((p) => p.startsWith(path)),
+            `no problem at ${path}: ${e.message}`,
+          );
         }
         return true;
       },
@@ -70,7 +99,10 @@ describe('config', () => {
   it('a missing or malformed config file and an unknown network are clear errors', () => {
     assert.throws(() => loadConfig({ config: '/nonexistent/config.json' }), /does not exist/);
     assert.throws(() => loadConfig({ config: writeConfig('{not json') }), /not valid JSON/);
-    assert.throws(() => loadConfig({ network: 'betanet' }), /Unknown network "betanet". Available networks: devnet, testnet, mainnet/);
+    assert.throws(
+      () => loadConfig({ network: 'betanet' }),
+      /Unknown network "betanet". Available networks: devnet, testnet, mainnet/,
+    );
   });
 
   it('the logger honours levels, and "none" silences it', () => {

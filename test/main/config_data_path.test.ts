@@ -2,13 +2,20 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ConfigError, dataPathConfigFile, installNetworkConfig, loadConfig, unusedConfigKeys } from '../../src/main/config/index.js';
+import {
+  ConfigError,
+  dataPathConfigFile,
+  installNetworkConfig,
+  loadConfig,
+  unusedConfigKeys,
+} from '../../src/main/config/index.js';
 import { heldPort } from '../helpers/ports.js';
 import { runCLI } from '../helpers/cli.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
 
-const readJSON = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+const readJSON = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 const editSaved = (dataPath: string, edit: (config: Record<string, Record<string, unknown>>) => void): void => {
   const config = readJSON(dataPathConfigFile(dataPath)) as Record<string, Record<string, unknown>>;
   edit(config);
@@ -20,8 +27,8 @@ const writeConfigFile = (content: unknown): string => {
   return file;
 };
 
-describe('the config saved under the data path (Klayr Core\'s <dataPath>/config)', () => {
-  it('the first start saves the network\'s config files there, and its relative paths point into it', () => {
+describe("the config saved under the data path (Klayr Core's <dataPath>/config)", () => {
+  it("the first start saves the network's config files there, and its relative paths point into it", () => {
     const dataPath = tempDataPath();
     assert.equal(installNetworkConfig('devnet', dataPath, false), 'installed');
     for (const name of ['config.json', 'genesis_block.blob', 'dev-validators.json']) {
@@ -30,7 +37,11 @@ describe('the config saved under the data path (Klayr Core\'s <dataPath>/config)
     const config = loadConfig({ dataPath });
     assert.equal(config.genesis.block.fromFile, join(dataPath, 'config', 'genesis_block.blob'));
     assert.equal(config.generator?.keys.fromFile, join(dataPath, 'config', 'dev-validators.json'));
-    assert.equal(config.system.dataPath, dataPath, "the saved config's system.dataPath (Klayr's ~/.klayr) does not move the data path");
+    assert.equal(
+      config.system.dataPath,
+      dataPath,
+      "the saved config's system.dataPath (Klayr's ~/.klayr) does not move the data path",
+    );
     assert.equal(config.genesis.chainID, '04000000');
   });
 
@@ -46,11 +57,14 @@ describe('the config saved under the data path (Klayr Core\'s <dataPath>/config)
     assert.equal(config.rpc.port, 9123);
     assert.equal(config.system.logLevel, 'debug');
     assert.equal(loadConfig({ dataPath, apiPort: 9200 }).rpc.port, 9200);
-    assert.equal(loadConfig({ dataPath, config: writeConfigFile({ system: { logLevel: 'warn' } }) }).system.logLevel, 'warn');
+    assert.equal(
+      loadConfig({ dataPath, config: writeConfigFile({ system: { logLevel: 'warn' } }) }).system.logLevel,
+      'warn',
+    );
     assert.equal(loadConfig({ dataPath, config: writeConfigFile({ system: { logLevel: 'warn' } }) }).rpc.port, 9123);
   });
 
-  it('--overwrite-config replaces it with the network\'s', () => {
+  it("--overwrite-config replaces it with the network's", () => {
     const dataPath = tempDataPath();
     installNetworkConfig('devnet', dataPath, false);
     editSaved(dataPath, (c) => (c.rpc!.port = 9123));
@@ -63,9 +77,15 @@ describe('the config saved under the data path (Klayr Core\'s <dataPath>/config)
     const dataPath = tempDataPath();
     installNetworkConfig('devnet', dataPath, false);
     writeFileSync(join(dataPath, 'config', 'genesis_block.blob'), Buffer.from('other'));
-    assert.throws(() => installNetworkConfig('devnet', dataPath, false), (e: unknown) => e instanceof ConfigError && /already contains configs .* use --overwrite-config/.test(e.message));
+    assert.throws(
+      () => installNetworkConfig('devnet', dataPath, false),
+      (e: unknown) => e instanceof ConfigError && /already contains configs .* use --overwrite-config/.test(e.message),
+    );
     installNetworkConfig('devnet', dataPath, true);
-    assert.deepEqual(readFileSync(join(dataPath, 'config', 'genesis_block.blob')), readFileSync(devnetFile('genesis_block.blob')));
+    assert.deepEqual(
+      readFileSync(join(dataPath, 'config', 'genesis_block.blob')),
+      readFileSync(devnetFile('genesis_block.blob')),
+    );
   });
 
   it('an unknown network is a config error', () => {
@@ -78,7 +98,10 @@ describe('the config saved under the data path (Klayr Core\'s <dataPath>/config)
     editSaved(dataPath, (c) => (c.transactionPool!.maxTransactions = 77));
     const shown = await runCLI('config:show', '-d', dataPath);
     assert.equal(shown.code, 0, shown.stderr);
-    assert.equal((JSON.parse(shown.stdout) as { transactionPool: { maxTransactions: number } }).transactionPool.maxTransactions, 77);
+    assert.equal(
+      (JSON.parse(shown.stdout) as { transactionPool: { maxTransactions: number } }).transactionPool.maxTransactions,
+      77,
+    );
   });
 });
 
@@ -93,7 +116,12 @@ describe('config keys Kestrel accepts but does not act on', () => {
       plugins: { dashboard: {}, faucet: { port: 4004 } },
       system: { backup: { height: 100 } },
       legacy: { sync: true, brackets: [] },
-      modules: { random: { maxLengthReveals: 206 }, pos: { numberActiveValidators: 51, futureSetting: 1 }, fee: { feePoolAddress: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad' }, nft: {} },
+      modules: {
+        random: { maxLengthReveals: 206 },
+        pos: { numberActiveValidators: 51, futureSetting: 1 },
+        fee: { feePoolAddress: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad' },
+        nft: {},
+      },
     });
     const keys = unusedConfigKeys(loadConfig({ dataPath: tempDataPath(), config: file })).map((u) => u.key);
     assert.deepEqual(keys.sort(), [
@@ -127,21 +155,34 @@ describe('kestrel start with the saved config', () => {
     assert.deepEqual(readJSON(dataPathConfigFile(dataPath)), readJSON(devnetFile('config.json')));
     editSaved(dataPath, (c) => (c.rpc!.port = busyPort));
     const reused = await runCLI('start', '-d', dataPath);
-    assert.match(reused.stderr, new RegExp(`Port ${busyPort} on 127\\.0\\.0\\.1 is already in use`), `the saved rpc.port was used: ${reused.stderr}`);
+    assert.match(
+      reused.stderr,
+      new RegExp(`Port ${busyPort} on 127\\.0\\.0\\.1 is already in use`),
+      `the saved rpc.port was used: ${reused.stderr}`,
+    );
     const overwritten = await runCLI('start', '-d', dataPath, '--overwrite-config', '--api-port', String(busyPort));
     assert.equal(overwritten.code, 1);
     assert.equal((readJSON(dataPathConfigFile(dataPath)).rpc as { port: number }).port, 7887);
   });
 
   it('warns once at start about each config key it ignores', async () => {
-    const file = writeConfigFile({ network: { seedPeers: [{ ip: '127.0.0.1', port: 7667 }] }, plugins: { dashboard: {} } });
+    const file = writeConfigFile({
+      network: { seedPeers: [{ ip: '127.0.0.1', port: 7667 }] },
+      plugins: { dashboard: {} },
+    });
     const run = await runCLI('start', '-d', tempDataPath(), '-c', file, '--api-port', String(busyPort));
     const warnings = run.stderr
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { level: number; key?: string; msg: string })
       .filter((r) => r.level === 40);
-    assert.deepEqual(warnings.map((w) => w.key), ['network.seedPeers', 'plugins.dashboard']);
-    assert.match(warnings[0]!.msg, /^Config key network\.seedPeers is accepted but not used: Kestrel has no peer-to-peer networking yet$/);
+    assert.deepEqual(
+      warnings.map((w) => w.key),
+      ['network.seedPeers', 'plugins.dashboard'],
+    );
+    assert.match(
+      warnings[0]!.msg,
+      /^Config key network\.seedPeers is accepted but not used: Kestrel has no peer-to-peer networking yet$/,
+    );
   });
 });

@@ -11,8 +11,10 @@ import { tempDataPath } from '../helpers/state.js';
 const lockModule = new URL('../../src/main/lock/data_path_lock.js', import.meta.url).href;
 const onLinux = existsSync('/proc/self/stat');
 
-const holderIn = (dataPath: string): { pid: number; startedAt: string } => JSON.parse(readFileSync(join(dataPath, LOCK_FILE), 'utf8')) as { pid: number; startedAt: string };
-const writeLock = (dataPath: string, content: unknown): void => writeFileSync(join(dataPath, LOCK_FILE), typeof content === 'string' ? content : JSON.stringify(content));
+const holderIn = (dataPath: string): { pid: number; startedAt: string } =>
+  JSON.parse(readFileSync(join(dataPath, LOCK_FILE), 'utf8')) as { pid: number; startedAt: string };
+const writeLock = (dataPath: string, content: unknown): void =>
+  writeFileSync(join(dataPath, LOCK_FILE), typeof content === 'string' ? content : JSON.stringify(content));
 
 /** A process that has exited (and been reaped): its pid names nobody now. */
 const deadPid = async (): Promise<number> => {
@@ -40,7 +42,10 @@ describe('data path lock', () => {
       writeLock(dataPath, { ...processIdentity(child.pid), startedAt: '2025-01-02T03:04:05.000Z' });
       assert.throws(
         () => DataPathLock.acquire(dataPath),
-        (e: unknown) => e instanceof DataPathInUseError && e.message.includes(`process ${child.pid}, started 2025-01-02T03:04:05.000Z`) && e.message.includes(dataPath),
+        (e: unknown) =>
+          e instanceof DataPathInUseError &&
+          e.message.includes(`process ${child.pid}, started 2025-01-02T03:04:05.000Z`) &&
+          e.message.includes(dataPath),
       );
       assert.equal(holderIn(dataPath).pid, child.pid, 'the holder keeps its lock');
     } finally {
@@ -65,7 +70,9 @@ describe('data path lock', () => {
     lock.release();
   });
 
-  it('takes over the lock of a pid that now names another process (Linux: another start time)', { skip: !onLinux && 'needs /proc' }, () => {
+  it('takes over the lock of a pid that now names another process (Linux: another start time)', {
+    skip: !onLinux && 'needs /proc',
+  }, () => {
     const dataPath = tempDataPath();
     const me = processIdentity();
     assert.ok(stillRunning(me));
@@ -93,7 +100,11 @@ describe('data path lock', () => {
 
   it('is removed when its process exits without releasing it (a start that failed)', async () => {
     const dataPath = tempDataPath();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', `import { DataPathLock } from ${JSON.stringify(lockModule)}; DataPathLock.acquire(${JSON.stringify(dataPath)}); process.exit(3);`]);
+    const child = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { DataPathLock } from ${JSON.stringify(lockModule)}; DataPathLock.acquire(${JSON.stringify(dataPath)}); process.exit(3);`,
+    ]);
     const [code] = (await once(child, 'exit')) as [number];
     assert.equal(code, 3);
     assert.equal(existsSync(join(dataPath, LOCK_FILE)), false);

@@ -24,7 +24,6 @@ const transferSchema: any = require('klayr-framework/dist-node/modules/token/sch
 const chainID = Buffer.from('04000000', 'hex');
 const TOKEN_ID = '0400000000000000';
 
-
 describe('end to end: the devnet node with @klayr/api-client and @klayr/transactions', () => {
   it('transfers are included, balances and nonces move, a transfer of more than the balance fails but pays its fee, headers check with @klayr/chain', async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
@@ -34,15 +33,27 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
     const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     try {
       // the devnet passphrase account (a validator: it may earn the fees of blocks it generates) funds a fresh account
-      const funderKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
-      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath('kestrel end to end test account', "m/44'/134'/0'");
+      const funderKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(
+        devnetPassphrase(),
+        "m/44'/134'/0'",
+      );
+      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(
+        'kestrel end to end test account',
+        "m/44'/134'/0'",
+      );
       const publicKey: Buffer = klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey);
       const sender = klayrCrypto.address.getKlayr32AddressFromPublicKey(publicKey);
-      const recipient = klayrCrypto.address.getKlayr32AddressFromPublicKey(Buffer.from(devValidators()[5]!.publicKey, 'hex'));
-      const balanceOf = async (address: string) => BigInt((await client.invoke('token_getBalance', { address, tokenID: TOKEN_ID })).availableBalance);
-      const nonceOf = async () => client.invoke('auth_getAuthAccount', { address: sender }).then((a: { nonce: string }) => BigInt(a.nonce));
+      const recipient = klayrCrypto.address.getKlayr32AddressFromPublicKey(
+        Buffer.from(devValidators()[5]!.publicKey, 'hex'),
+      );
+      const balanceOf = async (address: string) =>
+        BigInt((await client.invoke('token_getBalance', { address, tokenID: TOKEN_ID })).availableBalance);
+      const nonceOf = async () =>
+        client.invoke('auth_getAuthAccount', { address: sender }).then((a: { nonce: string }) => BigInt(a.nonce));
       const newBlocks: string[] = [];
-      client.subscribe('chain_newBlock', (data: { blockHeader: { id: string } }) => newBlocks.push(data.blockHeader.id));
+      client.subscribe('chain_newBlock', (data: { blockHeader: { id: string } }) =>
+        newBlocks.push(data.blockHeader.id),
+      );
 
       const transfer = (nonce: bigint, amount: bigint, fee = 200000n, from = privateKey, to = recipient) => {
         const tx = {
@@ -51,7 +62,12 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
           nonce,
           fee,
           senderPublicKey: klayrCrypto.ed.getPublicKeyFromPrivateKey(from),
-          params: { tokenID: Buffer.from(TOKEN_ID, 'hex'), amount, recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(to), data: 'kestrel' },
+          params: {
+            tokenID: Buffer.from(TOKEN_ID, 'hex'),
+            amount,
+            recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(to),
+            data: 'kestrel',
+          },
           signatures: [],
         };
         const signed = klayrTransactions.signTransaction(tx, chainID, from, transferSchema);
@@ -77,7 +93,9 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       };
       const resultEvent = async (id: string) => {
         const events = await client.invoke('chain_getEvents', { height: await heightOf(id) });
-        return events.find((e: { name: string; topics: string[] }) => e.name === 'commandExecutionResult' && e.topics[0] === `04${id}`);
+        return events.find(
+          (e: { name: string; topics: string[] }) => e.name === 'commandExecutionResult' && e.topics[0] === `04${id}`,
+        );
       };
 
       // the new account's initialization fee (5000000) comes out of the transaction's fee
@@ -91,15 +109,23 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const before = await balanceOf(sender);
       const recipientBefore = await balanceOf(recipient);
       const ok = transfer(nonce0, 123456789n);
-      assert.deepEqual(await client.invoke('txpool_postTransaction', { transaction: ok.hex }), { transactionId: ok.id });
+      assert.deepEqual(await client.invoke('txpool_postTransaction', { transaction: ok.hex }), {
+        transactionId: ok.id,
+      });
       const pooled = await client.invoke('txpool_getTransactionsFromPool', { address: sender });
       assert.ok(pooled.length <= 1);
       await included(ok.id);
-      assert.ok((await balanceOf(recipient)) >= recipientBefore + 123456789n, 'the recipient (a validator) got the amount, and maybe fees');
+      assert.ok(
+        (await balanceOf(recipient)) >= recipientBefore + 123456789n,
+        'the recipient (a validator) got the amount, and maybe fees',
+      );
       assert.equal(await balanceOf(sender), before - 123456789n - 200000n);
       assert.equal(await nonceOf(), nonce0 + 1n);
       const okEvent = await resultEvent(ok.id);
-      assert.equal(klayrCodec.codec.decode(klayrChain.standardEventDataSchema, Buffer.from(okEvent.data, 'hex')).success, true);
+      assert.equal(
+        klayrCodec.codec.decode(klayrChain.standardEventDataSchema, Buffer.from(okEvent.data, 'hex')).success,
+        true,
+      );
 
       // passes verification (amount <= balance) but the locked fee leaves too little: included, fails, fee paid, nonce used
       const balance = await balanceOf(sender);
@@ -109,15 +135,26 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       await client.invoke('txpool_postTransaction', { transaction: tooMuch.hex });
       await included(tooMuch.id);
       const failEvent = await resultEvent(tooMuch.id);
-      assert.equal(klayrCodec.codec.decode(klayrChain.standardEventDataSchema, Buffer.from(failEvent.data, 'hex')).success, false);
+      assert.equal(
+        klayrCodec.codec.decode(klayrChain.standardEventDataSchema, Buffer.from(failEvent.data, 'hex')).success,
+        false,
+      );
       assert.equal(await balanceOf(sender), balance - 200000n);
       assert.equal(await nonceOf(), nonce0 + 2n);
 
       // @klayr/api-client builds and signs a transfer from the metadata Kestrel serves, and sends it
       const meta = await client.invoke('system_getMetadata');
-      assert.deepEqual(meta.modules.find((m: { name: string }) => m.name === 'token').commands.map((c: { name: string }) => c.name), ['transfer', 'transferCrossChain']);
+      assert.deepEqual(
+        meta.modules.find((m: { name: string }) => m.name === 'token').commands.map((c: { name: string }) => c.name),
+        ['transfer', 'transferCrossChain'],
+      );
       const built = await client.transaction.create(
-        { module: 'token', command: 'transfer', fee: '200000', params: { tokenID: TOKEN_ID, amount: '1000', recipientAddress: recipient, data: 'via api-client' } },
+        {
+          module: 'token',
+          command: 'transfer',
+          fee: '200000',
+          params: { tokenID: TOKEN_ID, amount: '1000', recipientAddress: recipient, data: 'via api-client' },
+        },
         privateKey.toString('hex'),
       );
       const sent = await client.transaction.send(built);
@@ -126,55 +163,139 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
 
       // state and event proofs against the roots in the headers
       const tip = await client.invoke('chain_getLastBlock');
-      const userKey = Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), klayrCrypto.address.getAddressFromKlayr32Address(sender), Buffer.from(TOKEN_ID, 'hex')]);
+      const userKey = Buffer.concat([
+        computeStorePrefix('token'),
+        computeSubstorePrefix(0),
+        klayrCrypto.address.getAddressFromKlayr32Address(sender),
+        Buffer.from(TOKEN_ID, 'hex'),
+      ]);
       const { proof } = await client.invoke('state_prove', { queryKeys: [userKey.toString('hex')] });
-      const stateProof = { siblingHashes: proof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: proof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
+      const stateProof = {
+        siblingHashes: proof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')),
+        queries: proof.queries.map((q: Record<string, string>) => ({
+          key: Buffer.from(q.key!, 'hex'),
+          value: Buffer.from(q.value!, 'hex'),
+          bitmap: Buffer.from(q.bitmap!, 'hex'),
+        })),
+      };
       // proved against the tip when asked: the block seen before the call or one committed since
-      const since = await client.invoke('chain_getBlocksByHeightBetween', { from: tip.header.height, to: tip.header.height + 2 });
+      const since = await client.invoke('chain_getBlocksByHeightBetween', {
+        from: tip.header.height,
+        to: tip.header.height + 2,
+      });
       assert.equal(stateProof.queries[0]!.value.length > 0, true, 'an inclusion proof');
-      assert.ok(since.some((b: { header: { stateRoot: string } }) => verifySMTProof([stateSMTKey(userKey)], stateProof, Buffer.from(b.header.stateRoot, 'hex'), 38)));
+      assert.ok(
+        since.some((b: { header: { stateRoot: string } }) =>
+          verifySMTProof([stateSMTKey(userKey)], stateProof, Buffer.from(b.header.stateRoot, 'hex'), 38),
+        ),
+      );
       assert.ok(!verifySMTProof([stateSMTKey(userKey)], stateProof, Buffer.alloc(32, 1), 38));
       const eventHeight = await heightOf(ok.id);
       const block = await client.invoke('chain_getBlockByHeight', { height: eventHeight });
       const blockEvents = await client.invoke('chain_getEvents', { height: eventHeight });
-      const eventKey = eventKeyPairs({ ...blockEvents[0], data: Buffer.from(blockEvents[0].data, 'hex'), topics: blockEvents[0].topics.map((t: string) => Buffer.from(t, 'hex')) })[0]!.key;
-      const eventProof = await client.invoke('chain_proveEvents', { height: eventHeight, queries: [eventKey.toString('hex')] });
-      const asProof = { siblingHashes: eventProof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: eventProof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
+      const eventKey = eventKeyPairs({
+        ...blockEvents[0],
+        data: Buffer.from(blockEvents[0].data, 'hex'),
+        topics: blockEvents[0].topics.map((t: string) => Buffer.from(t, 'hex')),
+      })[0]!.key;
+      const eventProof = await client.invoke('chain_proveEvents', {
+        height: eventHeight,
+        queries: [eventKey.toString('hex')],
+      });
+      const asProof = {
+        siblingHashes: eventProof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')),
+        queries: eventProof.queries.map((q: Record<string, string>) => ({
+          key: Buffer.from(q.key!, 'hex'),
+          value: Buffer.from(q.value!, 'hex'),
+          bitmap: Buffer.from(q.bitmap!, 'hex'),
+        })),
+      };
       assert.ok(verifySMTProof([eventKey], asProof, Buffer.from(block.header.eventRoot, 'hex'), 12));
 
       // the devnet config's system.inclusionProofKeys are proved after every block (Klayr's chain_getInclusionProofsAtHeight)
       const inclusionKey = Buffer.from(config.system.inclusionProofKeys[0]!, 'hex');
       const inclusion = await client.invoke('chain_getInclusionProofsAtHeight', { height: eventHeight });
-      const inclusionProof = { siblingHashes: inclusion.proof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')), queries: inclusion.proof.queries.map((q: Record<string, string>) => ({ key: Buffer.from(q.key!, 'hex'), value: Buffer.from(q.value!, 'hex'), bitmap: Buffer.from(q.bitmap!, 'hex') })) };
+      const inclusionProof = {
+        siblingHashes: inclusion.proof.siblingHashes.map((h: string) => Buffer.from(h, 'hex')),
+        queries: inclusion.proof.queries.map((q: Record<string, string>) => ({
+          key: Buffer.from(q.key!, 'hex'),
+          value: Buffer.from(q.value!, 'hex'),
+          bitmap: Buffer.from(q.bitmap!, 'hex'),
+        })),
+      };
       assert.equal(inclusionProof.queries.length, 1);
-      assert.ok(verifySMTProof([stateSMTKey(inclusionKey)], inclusionProof, Buffer.from(block.header.stateRoot, 'hex'), 38));
+      assert.ok(
+        verifySMTProof([stateSMTKey(inclusionKey)], inclusionProof, Buffer.from(block.header.stateRoot, 'hex'), 38),
+      );
 
       // hash onions: set (computed in the onion pool) and read back; bad shapes refused
       // a validator outside the active set, so that no block it generates uses the onion meanwhile
-      const active = new Set((await client.invoke('chain_getGeneratorList')).list.map((g: { address: string }) => g.address));
+      const active = new Set(
+        (await client.invoke('chain_getGeneratorList')).list.map((g: { address: string }) => g.address),
+      );
       const validatorAddress = devValidators().find((v) => !active.has(v.address))!.address;
-      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), { hasSeed: false, remaining: 0 });
-      await client.invoke('random_setHashOnion', { address: validatorAddress, seed: 'ab'.repeat(16), count: 2000, distance: 100 });
-      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), { hasSeed: true, remaining: 2000 });
+      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), {
+        hasSeed: false,
+        remaining: 0,
+      });
+      await client.invoke('random_setHashOnion', {
+        address: validatorAddress,
+        seed: 'ab'.repeat(16),
+        count: 2000,
+        distance: 100,
+      });
+      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), {
+        hasSeed: true,
+        remaining: 2000,
+      });
       const seeds = await client.invoke('random_getHashOnionSeeds');
-      assert.deepEqual(seeds.seeds.find((x: { address: string }) => x.address === validatorAddress), { address: validatorAddress, seed: 'ab'.repeat(16), count: 2000, distance: 100 });
-      assert.equal((await client.invoke('random_getHashOnionUsage', { address: validatorAddress })).seed, 'ab'.repeat(16));
-      await assert.rejects(() => client.invoke('random_setHashOnion', { address: validatorAddress, count: 100, distance: 1000 }), /greater than distance/);
-      await assert.rejects(() => client.invoke('random_setHashOnion', { address: validatorAddress, seed: 'xyz', count: 100 }), /hex|must NOT/);
-      await assert.rejects(() => client.invoke('random_setHashOnion', { address: validatorAddress, count: 0 }), /must be >= 1/);
-      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), { hasSeed: true, remaining: 2000 });
+      assert.deepEqual(
+        seeds.seeds.find((x: { address: string }) => x.address === validatorAddress),
+        { address: validatorAddress, seed: 'ab'.repeat(16), count: 2000, distance: 100 },
+      );
+      assert.equal(
+        (await client.invoke('random_getHashOnionUsage', { address: validatorAddress })).seed,
+        'ab'.repeat(16),
+      );
+      await assert.rejects(
+        () => client.invoke('random_setHashOnion', { address: validatorAddress, count: 100, distance: 1000 }),
+        /greater than distance/,
+      );
+      await assert.rejects(
+        () => client.invoke('random_setHashOnion', { address: validatorAddress, seed: 'xyz', count: 100 }),
+        /hex|must NOT/,
+      );
+      await assert.rejects(
+        () => client.invoke('random_setHashOnion', { address: validatorAddress, count: 0 }),
+        /must be >= 1/,
+      );
+      assert.deepEqual(await client.invoke('random_hasHashOnion', { address: validatorAddress }), {
+        hasSeed: true,
+        remaining: 2000,
+      });
 
       // bad input is refused and changes nothing
       await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: 'zz' }), /format|hex/);
       const badSignature = Buffer.from(transfer(nonce0 + 3n, 1n).hex, 'hex');
       badSignature[badSignature.length - 5]! ^= 1;
-      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: badSignature.toString('hex') }), /Failed to validate signature/);
-      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0, 1n).hex }), /nonce is lower than account nonce/);
-      await assert.rejects(() => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 3n, 1n, 10n).hex }), /Insufficient transaction fee/);
+      await assert.rejects(
+        () => client.invoke('txpool_postTransaction', { transaction: badSignature.toString('hex') }),
+        /Failed to validate signature/,
+      );
+      await assert.rejects(
+        () => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0, 1n).hex }),
+        /nonce is lower than account nonce/,
+      );
+      await assert.rejects(
+        () => client.invoke('txpool_postTransaction', { transaction: transfer(nonce0 + 3n, 1n, 10n).hex }),
+        /Insufficient transaction fee/,
+      );
 
       // deleting the tip (how a switch to a better chain starts): chain_deleteBlock is published, its transfer returns to the pool and is included again
       const deletedIDs: string[] = [];
-      client.subscribe('chain_deleteBlock', (data: { blockHeader: { id: string } }) => deletedIDs.push(data.blockHeader.id));
+      client.subscribe('chain_deleteBlock', (data: { blockHeader: { id: string } }) =>
+        deletedIDs.push(data.blockHeader.id),
+      );
       let deleted: { blockID: string; height: number; transferID: string } | undefined;
       for (let attempt = 0n; attempt < 5n && deleted === undefined; attempt++) {
         const again = transfer(nonce0 + 3n + attempt, 1000n);
@@ -183,20 +304,29 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
         // checked and deleted in one turn: no block can land in between
         if (node.chain!.lastBlock().transactions.some((tx) => transactionID(tx).toString('hex') === again.id)) {
           const block = await node.deleteLastBlock();
-          deleted = { blockID: blockHeaderID(block.header).toString('hex'), height: block.header.height, transferID: again.id };
+          deleted = {
+            blockID: blockHeaderID(block.header).toString('hex'),
+            height: block.header.height,
+            transferID: again.id,
+          };
         }
       }
       assert.ok(deleted, 'a tip holding the transfer was deleted');
       await assert.rejects(() => client.invoke('chain_getBlockByID', { id: deleted!.blockID }), /does not exist/);
       await included(deleted.transferID);
       assert.deepEqual(deletedIDs, [deleted.blockID]);
-      assert.notEqual((await client.invoke('chain_getBlockByHeight', { height: deleted.height })).header.id, deleted.blockID);
+      assert.notEqual(
+        (await client.invoke('chain_getBlockByHeight', { height: deleted.height })).header.id,
+        deleted.blockID,
+      );
 
       // the headers served decode and check with @klayr/chain
       const last = await client.invoke('chain_getLastBlock');
       const header = klayrChain.BlockHeader.fromJSON(last.header);
       assert.equal(header.id.toString('hex'), last.header.id);
-      const generator = devValidators().find((v) => v.address === klayrCrypto.address.getKlayr32AddressFromAddress(header.generatorAddress))!;
+      const generator = devValidators().find(
+        (v) => v.address === klayrCrypto.address.getKlayr32AddressFromAddress(header.generatorAddress),
+      )!;
       header.validateSignature(Buffer.from(generator.plain.generatorKey, 'hex'), chainID);
       assert.ok(newBlocks.length >= 2, 'chain_newBlock events arrived');
       const info = await client.invoke('system_getNodeInfo');
@@ -204,12 +334,18 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const heights = await client.invoke('consensus_getBFTHeights');
       assert.ok(heights.maxHeightPrevoted >= 0);
       assert.equal((await client.invoke('consensus_getBFTParameters', { height: 1 })).validators.length, 51);
-      await assert.rejects(client.invoke('consensus_getBFTParameters', { height: 0 }), /No BFT parameters apply at height 0/);
+      await assert.rejects(
+        client.invoke('consensus_getBFTParameters', { height: 0 }),
+        /No BFT parameters apply at height 0/,
+      );
       assert.equal((await client.invoke('chain_getGeneratorList')).list.length, 51);
       const report = await client.invoke('system_getMetricsReport');
       const heightMetric = report.find((m: { name: string }) => m.name === 'kestrel_chain_height');
       assert.ok(heightMetric.values[0].value >= 2);
-      assert.match(await client.invoke('system_getMetricsReport', { inString: true }), /kestrel_chain_finalized_height \d+/);
+      assert.match(
+        await client.invoke('system_getMetricsReport', { inString: true }),
+        /kestrel_chain_finalized_height \d+/,
+      );
     } finally {
       await client.disconnect();
       await node.stop();

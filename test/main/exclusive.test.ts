@@ -20,12 +20,17 @@ const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const apiClient: any = require('@klayr/api-client');
 
-const lockHolder = (dataPath: string): { pid: number; startedAt: string } => JSON.parse(readFileSync(join(dataPath, LOCK_FILE), 'utf8')) as { pid: number; startedAt: string };
+const lockHolder = (dataPath: string): { pid: number; startedAt: string } =>
+  JSON.parse(readFileSync(join(dataPath, LOCK_FILE), 'utf8')) as { pid: number; startedAt: string };
 
 /** Blocks keep coming: the height goes up by two more (3-second blocks). */
 const keepsGenerating = async (node: NodeProcess): Promise<void> => {
   const from = (await nodeHeight(node.port))!;
-  await waitUntil(`node on port ${node.port} passes height ${from + 1}`, async () => ((await nodeHeight(node.port)) ?? -1) >= from + 2, 30_000);
+  await waitUntil(
+    `node on port ${node.port} passes height ${from + 1}`,
+    async () => ((await nodeHeight(node.port)) ?? -1) >= from + 2,
+    30_000,
+  );
 };
 
 describe('one node per data path and per port (kestrel start)', () => {
@@ -46,16 +51,24 @@ describe('one node per data path and per port (kestrel start)', () => {
     const second = await runCLI('start', '-d', dataPath, '--api-port', String(await freePort()), '-c', config);
     assert.ok(Date.now() - started < 5000, 'refused before any slow work');
     assert.equal(second.code, 1);
-    assert.match(second.stderr, new RegExp(`Error: Data path ${dataPath} is in use by another Kestrel node: process ${first.child.pid}, started ${holder.startedAt.replace(/\./g, '\\.')}`));
+    assert.match(
+      second.stderr,
+      new RegExp(
+        `Error: Data path ${dataPath} is in use by another Kestrel node: process ${first.child.pid}, started ${holder.startedAt.replace(/\./g, '\\.')}`,
+      ),
+    );
     assert.deepEqual(lockHolder(dataPath), holder, 'the running node keeps its lock');
     await keepsGenerating(first);
   });
 
-  it('a node whose RPC port is taken is refused before it opens its data path; the port stays the first node\'s', async () => {
+  it("a node whose RPC port is taken is refused before it opens its data path; the port stays the first node's", async () => {
     const other = tempDataPath();
     const refused = await runCLI('start', '-d', other, '--api-port', String(first.port), '-c', config);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, new RegExp(`Error: Port ${first.port} on 127\\.0\\.0\\.1 is already in use \\(rpc\\.port\\)`));
+    assert.match(
+      refused.stderr,
+      new RegExp(`Error: Port ${first.port} on 127\\.0\\.0\\.1 is already in use \\(rpc\\.port\\)`),
+    );
     assert.equal(existsSync(join(other, 'data')), false, 'no LMDB environment was created');
     assert.equal(existsSync(join(other, LOCK_FILE)), false, 'its lock was released');
     await keepsGenerating(first);
@@ -81,7 +94,7 @@ describe('one node per data path and per port (kestrel start)', () => {
     try {
       await waitUntil('the next node answers', async () => (await nodeHeight(next.port)) !== undefined);
       assert.equal(lockHolder(dataPath).pid, next.child.pid);
-      assert.ok((await nodeHeight(next.port))! >= height, 'the chain resumed at the killed node\'s height');
+      assert.ok((await nodeHeight(next.port))! >= height, "the chain resumed at the killed node's height");
       await keepsGenerating(next);
     } finally {
       await next.stop();
@@ -91,8 +104,19 @@ describe('one node per data path and per port (kestrel start)', () => {
 
 describe('RPC listeners refuse what is taken', () => {
   const silent = pino({ level: 'silent' });
-  const server = (engine: 'uws' | 'node', port: number, modes: ('http' | 'ipc')[] = ['http'], dataPath = tempDataPath()) =>
-    new RPCServer({ rpc: { modes, host: '127.0.0.1', port, allowedMethods: ['*'] }, dataPath, registry: testRegistry(), logger: silent, engine });
+  const server = (
+    engine: 'uws' | 'node',
+    port: number,
+    modes: ('http' | 'ipc')[] = ['http'],
+    dataPath = tempDataPath(),
+  ) =>
+    new RPCServer({
+      rpc: { modes, host: '127.0.0.1', port, allowedMethods: ['*'] },
+      dataPath,
+      registry: testRegistry(),
+      logger: silent,
+      engine,
+    });
 
   let plain: Server;
   let plainPort: number;
@@ -118,17 +142,26 @@ describe('RPC listeners refuse what is taken', () => {
   for (const engine of ['uws', 'node'] as const) {
     it(`${engine}: a port held by another server is an error naming it, whether that server shares ports or not`, async () => {
       for (const port of [plainPort, reusing.port]) {
-        await assert.rejects(() => server(engine, port).start(), { name: 'PortInUseError', message: `Port ${port} on 127.0.0.1 is already in use (rpc.port)` });
+        await assert.rejects(() => server(engine, port).start(), {
+          name: 'PortInUseError',
+          message: `Port ${port} on 127.0.0.1 is already in use (rpc.port)`,
+        });
       }
     });
 
     it(`${engine}: a second server on the first one's port is refused and every request still reaches the first`, async () => {
       const first = await startTestServer({ modes: ['http'] }, engine);
       try {
-        await assert.rejects(() => server(engine === 'uws' ? 'node' : 'uws', first.server.port!).start(), /already in use \(rpc\.port\)/);
+        await assert.rejects(
+          () => server(engine === 'uws' ? 'node' : 'uws', first.server.port!).start(),
+          /already in use \(rpc\.port\)/,
+        );
         await assert.rejects(() => server(engine, first.server.port!).start(), /already in use \(rpc\.port\)/);
         for (let i = 0; i < 10; i++) {
-          const res = await fetch(first.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'test_echo', params: { text: 'x' } }) });
+          const res = await fetch(first.url, {
+            method: 'POST',
+            body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'test_echo', params: { text: 'x' } }),
+          });
           assert.deepEqual(await res.json(), { jsonrpc: '2.0', id: i, result: { text: 'x', transport: 'http' } });
         }
       } finally {
@@ -140,7 +173,10 @@ describe('RPC listeners refuse what is taken', () => {
   it('IPC: a data path whose sockets another server serves is refused, and the first keeps answering; once it stops, the sockets are free', async () => {
     const first = await startTestServer({ modes: ['ipc'] });
     try {
-      await assert.rejects(() => server('uws', 0, ['ipc'], first.dataPath).start(), /IPC socket .*engine\.external\.rpc\.ipc is already in use by another process/);
+      await assert.rejects(
+        () => server('uws', 0, ['ipc'], first.dataPath).start(),
+        /IPC socket .*engine\.external\.rpc\.ipc is already in use by another process/,
+      );
       const client = await apiClient.createIPCClient(first.dataPath);
       assert.deepEqual(await client.invoke('test_echo', { text: 'still' }), { text: 'still', transport: 'ipc' });
       await client.disconnect();

@@ -23,17 +23,32 @@ describe("a wallet's first transaction with the real @klayr/api-client", () => {
     await node.start();
     const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     try {
-      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
-      const sender: string = klayrCrypto.address.getKlayr32AddressFromPublicKey(klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey));
+      const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(
+        devnetPassphrase(),
+        "m/44'/134'/0'",
+      );
+      const sender: string = klayrCrypto.address.getKlayr32AddressFromPublicKey(
+        klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey),
+      );
       const recipient = devValidators()[7]!.address;
       // the devnet genesis has token accounts but no auth entries: the default account, as Klayr's
-      assert.deepEqual(await client.invoke('auth_getAuthAccount', { address: sender }), { nonce: '0', numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] });
+      assert.deepEqual(await client.invoke('auth_getAuthAccount', { address: sender }), {
+        nonce: '0',
+        numberOfSignatures: 0,
+        mandatoryKeys: [],
+        optionalKeys: [],
+      });
       const unseen: string = klayrCrypto.address.getKlayr32AddressFromAddress(Buffer.alloc(20, 7));
       await assert.rejects(() => client.invoke('auth_getAuthAccount', { address: unseen }), /does not exist/);
 
       // create asks auth_getAuthAccount for the nonce and fails on any error; sign likewise
       const tx = await client.transaction.create(
-        { module: 'token', command: 'transfer', fee: '200000', params: { tokenID: TOKEN_ID, amount: '100000000', recipientAddress: recipient, data: 'first transaction' } },
+        {
+          module: 'token',
+          command: 'transfer',
+          fee: '200000',
+          params: { tokenID: TOKEN_ID, amount: '100000000', recipientAddress: recipient, data: 'first transaction' },
+        },
         privateKey.toString('hex'),
       );
       assert.equal(tx.nonce, '0');
@@ -48,7 +63,12 @@ describe("a wallet's first transaction with the real @klayr/api-client", () => {
       assert.equal((await client.invoke('auth_getAuthAccount', { address: sender })).nonce, '1');
       // and the next one, now that the auth entry exists
       const second = await client.transaction.create(
-        { module: 'token', command: 'transfer', fee: '200000', params: { tokenID: TOKEN_ID, amount: '1', recipientAddress: recipient, data: '' } },
+        {
+          module: 'token',
+          command: 'transfer',
+          fee: '200000',
+          params: { tokenID: TOKEN_ID, amount: '1', recipientAddress: recipient, data: '' },
+        },
         privateKey.toString('hex'),
       );
       assert.equal(second.nonce, '1');

@@ -25,37 +25,119 @@ describe('generator namespace', () => {
       const [plain, encrypted] = [devValidators()[3]!, devValidators()[4]!];
       const zero = { height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 };
       assert.deepEqual(await client.invoke('generator_hasKeys', { address: plain.address }), { hasKey: false });
-      await assert.rejects(() => client.invoke('generator_setStatus', { address: plain.address, ...zero }), /is not registered/);
-      await assert.rejects(() => client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: true, ...zero }), /does not have keys registered/);
+      await assert.rejects(
+        () => client.invoke('generator_setStatus', { address: plain.address, ...zero }),
+        /is not registered/,
+      );
+      await assert.rejects(
+        () => client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: true, ...zero }),
+        /does not have keys registered/,
+      );
 
-      const plainData = { generatorKey: plain.plain.generatorKey, generatorPrivateKey: plain.plain.generatorPrivateKey, blsKey: plain.plain.blsKey, blsPrivateKey: plain.plain.blsPrivateKey };
+      const plainData = {
+        generatorKey: plain.plain.generatorKey,
+        generatorPrivateKey: plain.plain.generatorPrivateKey,
+        blsKey: plain.plain.blsKey,
+        blsPrivateKey: plain.plain.blsPrivateKey,
+      };
       await client.invoke('generator_setKeys', { address: plain.address, type: 'plain', data: plainData });
       assert.deepEqual(await client.invoke('generator_hasKeys', { address: plain.address }), { hasKey: true });
-      assert.deepEqual((await client.invoke('generator_getAllKeys')).keys, [{ address: plain.address, type: 'plain', data: plainData }]);
-      await assert.rejects(() => client.invoke('generator_setKeys', { address: plain.address, type: 'plain', data: { ...plainData, blsKey: 'zz' } }), /Property '.data.blsKey' must NOT have fewer than 96 characters/);
+      assert.deepEqual((await client.invoke('generator_getAllKeys')).keys, [
+        { address: plain.address, type: 'plain', data: plainData },
+      ]);
+      await assert.rejects(
+        () =>
+          client.invoke('generator_setKeys', {
+            address: plain.address,
+            type: 'plain',
+            data: { ...plainData, blsKey: 'zz' },
+          }),
+        /Property '.data.blsKey' must NOT have fewer than 96 characters/,
+      );
 
-      assert.deepEqual(await client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: true, ...zero }), { address: plain.address, enabled: true });
-      const status = (await client.invoke('generator_getStatus')).status.find((s: { address: string }) => s.address === plain.address);
-      assert.deepEqual(status, { ...zero, generatorKey: plain.plain.generatorKey, blsKey: plain.plain.blsKey, address: plain.address, enabled: true });
+      assert.deepEqual(
+        await client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: true, ...zero }),
+        { address: plain.address, enabled: true },
+      );
+      const status = (await client.invoke('generator_getStatus')).status.find(
+        (s: { address: string }) => s.address === plain.address,
+      );
+      assert.deepEqual(status, {
+        ...zero,
+        generatorKey: plain.plain.generatorKey,
+        blsKey: plain.plain.blsKey,
+        address: plain.address,
+        enabled: true,
+      });
       // generated info now exists: enabling again must repeat it exactly
-      await assert.rejects(() => client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: true, height: 5, maxHeightGenerated: 0, maxHeightPrevoted: 0 }), /not synced|does not match/);
-      assert.deepEqual(await client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: false, ...zero }), { address: plain.address, enabled: false });
+      await assert.rejects(
+        () =>
+          client.invoke('generator_updateStatus', {
+            address: plain.address,
+            password: '',
+            enable: true,
+            height: 5,
+            maxHeightGenerated: 0,
+            maxHeightPrevoted: 0,
+          }),
+        /not synced|does not match/,
+      );
+      assert.deepEqual(
+        await client.invoke('generator_updateStatus', { address: plain.address, password: '', enable: false, ...zero }),
+        { address: plain.address, enabled: false },
+      );
 
       // encrypted at rest: the password is needed to enable
       const message = await encryptWithPassword(
-        GeneratorKeyStore.encodePlain({ generatorKey: Buffer.from(encrypted.plain.generatorKey, 'hex'), generatorPrivateKey: Buffer.from(encrypted.plain.generatorPrivateKey, 'hex'), blsKey: Buffer.from(encrypted.plain.blsKey, 'hex'), blsPrivateKey: Buffer.from(encrypted.plain.blsPrivateKey, 'hex') }),
+        GeneratorKeyStore.encodePlain({
+          generatorKey: Buffer.from(encrypted.plain.generatorKey, 'hex'),
+          generatorPrivateKey: Buffer.from(encrypted.plain.generatorPrivateKey, 'hex'),
+          blsKey: Buffer.from(encrypted.plain.blsKey, 'hex'),
+          blsPrivateKey: Buffer.from(encrypted.plain.blsPrivateKey, 'hex'),
+        }),
         'correct horse',
         { kdfparams: { memorySize: 1024 } },
       );
       await client.invoke('generator_setKeys', { address: encrypted.address, type: 'encrypted', data: message });
-      await assert.rejects(() => client.invoke('generator_updateStatus', { address: encrypted.address, password: 'wrong', enable: true, ...zero }), /Wrong password/);
-      assert.deepEqual(await client.invoke('generator_updateStatus', { address: encrypted.address, password: 'correct horse', enable: true, ...zero }), { address: encrypted.address, enabled: true });
-      const stored = (await client.invoke('generator_getAllKeys')).keys.find((k: { address: string }) => k.address === encrypted.address);
+      await assert.rejects(
+        () =>
+          client.invoke('generator_updateStatus', {
+            address: encrypted.address,
+            password: 'wrong',
+            enable: true,
+            ...zero,
+          }),
+        /Wrong password/,
+      );
+      assert.deepEqual(
+        await client.invoke('generator_updateStatus', {
+          address: encrypted.address,
+          password: 'correct horse',
+          enable: true,
+          ...zero,
+        }),
+        { address: encrypted.address, enabled: true },
+      );
+      const stored = (await client.invoke('generator_getAllKeys')).keys.find(
+        (k: { address: string }) => k.address === encrypted.address,
+      );
       assert.equal(stored.type, 'encrypted');
       assert.equal(stored.data.ciphertext, message.ciphertext);
 
-      await assert.rejects(() => client.invoke('generator_estimateSafeStatus', { timeShutdown: 0 }), /At least one block after the genesis block must be finalized/);
-      await assert.rejects(() => client.invoke('generator_setStatus', { address: plain.address, height: 3, maxHeightGenerated: 9, maxHeightPrevoted: 0 }), /cannot be above height/);
+      await assert.rejects(
+        () => client.invoke('generator_estimateSafeStatus', { timeShutdown: 0 }),
+        /At least one block after the genesis block must be finalized/,
+      );
+      await assert.rejects(
+        () =>
+          client.invoke('generator_setStatus', {
+            address: plain.address,
+            height: 3,
+            maxHeightGenerated: 9,
+            maxHeightPrevoted: 0,
+          }),
+        /cannot be above height/,
+      );
     } finally {
       await client.disconnect();
       await node.stop();

@@ -25,7 +25,8 @@ const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const tokenSchemas: any = require('klayr-framework/dist-node/modules/token/schemas');
 const interopSchemas: any = require('klayr-framework/dist-node/modules/interoperability/schemas');
-const certificateSchema: any = require('klayr-framework/dist-node/engine/consensus/certificate_generation/schema').certificateSchema;
+const certificateSchema: any =
+  require('klayr-framework/dist-node/engine/consensus/certificate_generation/schema').certificateSchema;
 
 const KLY = '0400000000000000';
 const RELAY_TIMEOUT_MS = 600_000;
@@ -34,7 +35,11 @@ const MESSAGE_FEE = 10_000_000n;
 
 /** A JSON-RPC call over HTTP that throws the node's error. */
 const rpc = async (port: number, method: string, params: Record<string, unknown> = {}): Promise<any> => {
-  const res = await fetch(`http://127.0.0.1:${port}/rpc`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(`http://127.0.0.1:${port}/rpc`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -52,15 +57,46 @@ const escrowed = async (port: number, chainID: string, tokenID: string): Promise
 };
 
 /** Signs and posts a transaction as a wallet does; returns its ID. */
-const post = async (port: number, chainID: string, key: KeyEntry, module: string, command: string, schema: any, params: any, fee: bigint): Promise<string> => {
+const post = async (
+  port: number,
+  chainID: string,
+  key: KeyEntry,
+  module: string,
+  command: string,
+  schema: any,
+  params: any,
+  fee: bigint,
+): Promise<string> => {
   const { nonce } = await rpc(port, 'auth_getAuthAccount', { address: key.address });
-  const tx = { module, command, nonce: BigInt(nonce), fee, senderPublicKey: Buffer.from(key.publicKey, 'hex'), params, signatures: [] };
-  const signed = klayrTransactions.signTransaction(tx, Buffer.from(chainID, 'hex'), Buffer.from(key.privateKey, 'hex'), schema);
-  const { transactionId } = await rpc(port, 'txpool_postTransaction', { transaction: klayrTransactions.getBytes(signed, schema).toString('hex') });
+  const tx = {
+    module,
+    command,
+    nonce: BigInt(nonce),
+    fee,
+    senderPublicKey: Buffer.from(key.publicKey, 'hex'),
+    params,
+    signatures: [],
+  };
+  const signed = klayrTransactions.signTransaction(
+    tx,
+    Buffer.from(chainID, 'hex'),
+    Buffer.from(key.privateKey, 'hex'),
+    schema,
+  );
+  const { transactionId } = await rpc(port, 'txpool_postTransaction', {
+    transaction: klayrTransactions.getBytes(signed, schema).toString('hex'),
+  });
   return transactionId;
 };
 
-const transferCrossChain = (port: number, chainID: string, key: KeyEntry, receivingChainID: string, recipient: KeyEntry, amount: bigint): Promise<string> =>
+const transferCrossChain = (
+  port: number,
+  chainID: string,
+  key: KeyEntry,
+  receivingChainID: string,
+  recipient: KeyEntry,
+  amount: bigint,
+): Promise<string> =>
   post(
     port,
     chainID,
@@ -105,8 +141,14 @@ describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
   });
 
   it('registers each chain on the other', async () => {
-    assert.equal((await rpc(main, 'interoperability_getChainAccount', { chainID: SIDECHAIN_ID })).name, 'kestrel_sidechain');
-    assert.equal((await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })).name, 'klayr_mainchain');
+    assert.equal(
+      (await rpc(main, 'interoperability_getChainAccount', { chainID: SIDECHAIN_ID })).name,
+      'kestrel_sidechain',
+    );
+    assert.equal(
+      (await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })).name,
+      'klayr_mainchain',
+    );
     assert.equal((await rpc(side, 'interoperability_getOwnChainAccount')).name, 'kestrel_sidechain');
   });
 
@@ -121,8 +163,16 @@ describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
     const escrowBefore = await escrowed(main, SIDECHAIN_ID, KLY);
     await transferCrossChain(main, MAINCHAIN_ID, devnet[0]!, SIDECHAIN_ID, recipient, toSidechain);
     // the message fee, in the mainchain's native token, is escrowed for the sidechain with the amount
-    await waitUntil('the transfer is escrowed', async () => (await escrowed(main, SIDECHAIN_ID, KLY)) === escrowBefore + toSidechain + MESSAGE_FEE, 60_000);
-    await waitUntil('the KLY arrive on the sidechain', async () => (await balance(side, recipient.address, KLY)) === toSidechain, RELAY_TIMEOUT_MS);
+    await waitUntil(
+      'the transfer is escrowed',
+      async () => (await escrowed(main, SIDECHAIN_ID, KLY)) === escrowBefore + toSidechain + MESSAGE_FEE,
+      60_000,
+    );
+    await waitUntil(
+      'the KLY arrive on the sidechain',
+      async () => (await balance(side, recipient.address, KLY)) === toSidechain,
+      RELAY_TIMEOUT_MS,
+    );
   });
 
   it('the mainchain connector lists the CCUs it sent, and the sidechain took their certificates', async () => {
@@ -142,19 +192,30 @@ describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
     const before = await balance(main, recipient.address, KLY);
     const escrowBefore = await escrowed(main, SIDECHAIN_ID, KLY);
     await transferCrossChain(side, SIDECHAIN_ID, sideKeys[0]!, MAINCHAIN_ID, recipient, back);
-    await waitUntil('the KLY arrive on the mainchain', async () => (await balance(main, recipient.address, KLY)) === before + back, RELAY_TIMEOUT_MS);
+    await waitUntil(
+      'the KLY arrive on the mainchain',
+      async () => (await balance(main, recipient.address, KLY)) === before + back,
+      RELAY_TIMEOUT_MS,
+    );
     // the amount and the message fee (paid to the relayer on the mainchain) leave the escrow
     assert.equal(await escrowed(main, SIDECHAIN_ID, KLY), escrowBefore - back - MESSAGE_FEE);
     assert.ok((await rpc(side, 'chainConnector_getSentCCUs')).total >= 1);
   });
 
   it('the mainchain certificate on the sidechain keeps advancing', async () => {
-    const first = (await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })).lastCertificate.height;
-    const firstOnMain = (await rpc(main, 'interoperability_getChainAccount', { chainID: SIDECHAIN_ID })).lastCertificate.height;
+    const first = (await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })).lastCertificate
+      .height;
+    const firstOnMain = (await rpc(main, 'interoperability_getChainAccount', { chainID: SIDECHAIN_ID })).lastCertificate
+      .height;
     assert.ok(firstOnMain > 0);
     // a new CCU needs a CCM to carry or a new certificate; another transfer makes one
     await transferCrossChain(main, MAINCHAIN_ID, devnet[0]!, SIDECHAIN_ID, sideKeys[1]!, 1n);
-    await waitUntil('a later mainchain certificate', async () => (await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })).lastCertificate.height > first, RELAY_TIMEOUT_MS);
+    await waitUntil(
+      'a later mainchain certificate',
+      async () =>
+        (await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })).lastCertificate.height > first,
+      RELAY_TIMEOUT_MS,
+    );
   });
 
   it("each chain's inbox of the other equals the other's outbox once relayed", async () => {
@@ -163,15 +224,26 @@ describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
       const inbox = (await rpc(to, 'interoperability_getChannel', { chainID: fromID })).inbox;
       return outbox.size === inbox.size && outbox.root === inbox.root;
     };
-    await waitUntil('mainchain outbox = sidechain inbox', () => agree(main, side, MAINCHAIN_ID, SIDECHAIN_ID), RELAY_TIMEOUT_MS);
-    await waitUntil('sidechain outbox = mainchain inbox', () => agree(side, main, SIDECHAIN_ID, MAINCHAIN_ID), RELAY_TIMEOUT_MS);
+    await waitUntil(
+      'mainchain outbox = sidechain inbox',
+      () => agree(main, side, MAINCHAIN_ID, SIDECHAIN_ID),
+      RELAY_TIMEOUT_MS,
+    );
+    await waitUntil(
+      'sidechain outbox = mainchain inbox',
+      () => agree(side, main, SIDECHAIN_ID, MAINCHAIN_ID),
+      RELAY_TIMEOUT_MS,
+    );
   });
 
   it('a CCU with a tampered certificate is refused and changes nothing', async () => {
     const sent = (await rpc(main, 'chainConnector_getSentCCUs')).list;
     const last = sent[sent.length - 1];
     const { params: paramsHex } = await rpc(side, 'chain_getTransactionByID', { id: last.id });
-    const params = klayrCodec.codec.decode(interopSchemas.crossChainUpdateTransactionParams, Buffer.from(paramsHex, 'hex'));
+    const params = klayrCodec.codec.decode(
+      interopSchemas.crossChainUpdateTransactionParams,
+      Buffer.from(paramsHex, 'hex'),
+    );
     const account = await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID });
     const certificate = klayrCodec.codec.decode(certificateSchema, params.certificate);
     // a newer height than any taken, the old signature: only the signature check can refuse it
@@ -180,15 +252,35 @@ describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
     let refusedAtPost = false;
     let id: string | undefined;
     try {
-      id = await post(side, SIDECHAIN_ID, sideKeys[2]!, 'interoperability', 'submitSidechainCrossChainUpdate', interopSchemas.crossChainUpdateTransactionParams, tamperedParams, 100_000_000n);
+      id = await post(
+        side,
+        SIDECHAIN_ID,
+        sideKeys[2]!,
+        'interoperability',
+        'submitSidechainCrossChainUpdate',
+        interopSchemas.crossChainUpdateTransactionParams,
+        tamperedParams,
+        100_000_000n,
+      );
     } catch {
       refusedAtPost = true;
     }
     if (!refusedAtPost) {
       // verify() cannot check the certificate signature before execution: the block's execution refuses it
-      await waitUntil('the tampered CCU is in a block', async () => rpc(side, 'chain_getTransactionByID', { id: id! }).then(() => true, () => false), 60_000);
+      await waitUntil(
+        'the tampered CCU is in a block',
+        async () =>
+          rpc(side, 'chain_getTransactionByID', { id: id! }).then(
+            () => true,
+            () => false,
+          ),
+        60_000,
+      );
     }
     const now = await rpc(side, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID });
-    assert.notDeepEqual({ height: now.lastCertificate.height, stateRoot: now.lastCertificate.stateRoot }, { height: tampered.height, stateRoot: certificate.stateRoot.toString('hex') });
+    assert.notDeepEqual(
+      { height: now.lastCertificate.height, stateRoot: now.lastCertificate.stateRoot },
+      { height: tampered.height, stateRoot: certificate.stateRoot.toString('hex') },
+    );
   });
 });

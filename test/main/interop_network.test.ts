@@ -14,12 +14,28 @@ import { loadConfig } from '../../src/main/config/load.js';
 import { deriveKeys } from '../../src/main/commands/keys/derive.js';
 import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
 import { posWindows, readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
-import { MAINCHAIN_ID, SIDECHAIN_ID, SIDECHAIN_NAME, SIDECHAIN_TOKEN_ID, SIDECHAIN_VALIDATORS } from '../../src/main/interop_network/constants.js';
-import { createNetwork, devnetKeys, readSettings, sidechainKeys } from '../../src/main/interop_network/create_network.js';
+import {
+  MAINCHAIN_ID,
+  SIDECHAIN_ID,
+  SIDECHAIN_NAME,
+  SIDECHAIN_TOKEN_ID,
+  SIDECHAIN_VALIDATORS,
+} from '../../src/main/interop_network/constants.js';
+import {
+  createNetwork,
+  devnetKeys,
+  readSettings,
+  sidechainKeys,
+} from '../../src/main/interop_network/create_network.js';
 import { stringifyEncryptedMessage } from '../../src/main/interop_network/encrypted_message.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
 import { assertPortFree } from '../../src/main/interop_network/port_check.js';
-import { CHAIN_REGISTRATION_FEE, activeValidators, registerMainchainTransaction, registerSidechainTransaction } from '../../src/main/interop_network/registration.js';
+import {
+  CHAIN_REGISTRATION_FEE,
+  activeValidators,
+  registerMainchainTransaction,
+  registerSidechainTransaction,
+} from '../../src/main/interop_network/registration.js';
 import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';
 import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { runCLI } from '../helpers/cli.js';
@@ -43,7 +59,14 @@ after(() => {
 
 let sidechainKeySet: Promise<KeyEntry[]> | undefined;
 const someSidechainKeys = (): Promise<KeyEntry[]> =>
-  (sidechainKeySet ??= deriveKeys('pulse toward ride shallow ankle rug cry dynamic vibrant cycle ostrich tiger', { count: 4, offset: 0, chainid: 1, addLegacy: false, password: undefined, cipher: 'aes-128-gcm' }));
+  (sidechainKeySet ??= deriveKeys('pulse toward ride shallow ankle rug cry dynamic vibrant cycle ostrich tiger', {
+    count: 4,
+    offset: 0,
+    chainid: 1,
+    addLegacy: false,
+    password: undefined,
+    cipher: 'aes-128-gcm',
+  }));
 
 const bftOf = (keys: readonly KeyEntry[], weights: bigint[], certificateThreshold: bigint): BFTParametersJSON => ({
   validators: keys.map((k, i) => ({ blsKey: k.plain.blsKey, bftWeight: weights[i]!.toString() })),
@@ -53,7 +76,11 @@ const bftOf = (keys: readonly KeyEntry[], weights: bigint[], certificateThreshol
 /** The devnet's first 51 validators with weight 1 and Klayr's threshold, as the devnet's BFT parameters read after genesis. */
 const devnetBFT = (): BFTParametersJSON => {
   const keys = devnetKeys().slice(0, 51);
-  return bftOf(keys, keys.map(() => 1n), 35n);
+  return bftOf(
+    keys,
+    keys.map(() => 1n),
+    35n,
+  );
 };
 
 const klayrDecodeTx = (bytes: Buffer): any => klayrCodec.codec.decode(klayrTxSchema, bytes);
@@ -61,7 +88,9 @@ const klayrDecodeTx = (bytes: Buffer): any => klayrCodec.codec.decode(klayrTxSch
 describe('network:interop — relayer keys in the chainConnector config', () => {
   it("the key string is one @klayr/cryptography parses and decrypts to the relayer's private key", async () => {
     const privateKey = devnetKeys()[1]!.privateKey;
-    const encrypted = await encryptWithPassword(privateKey, 'a password', { kdfparams: { iterations: 1, parallelism: 4, memorySize: 1024 } });
+    const encrypted = await encryptWithPassword(privateKey, 'a password', {
+      kdfparams: { iterations: 1, parallelism: 4, memorySize: 1024 },
+    });
     const text = stringifyEncryptedMessage(encrypted);
     const parsed = klayrCrypto.encrypt.parseEncryptedMessage(text);
     assert.equal(text, klayrCrypto.encrypt.stringifyEncryptedMessage(parsed));
@@ -85,8 +114,14 @@ describe('network:interop — registerSidechain (mainchain)', () => {
     assert.deepEqual(params.chainID, Buffer.from(SIDECHAIN_ID, 'hex'));
     assert.equal(params.name, SIDECHAIN_NAME);
     assert.equal(params.sidechainCertificateThreshold, 3n);
-    const expected = keys.filter((_, i) => i !== 2).map((k) => Buffer.from(k.plain.blsKey, 'hex')).sort(Buffer.compare);
-    assert.deepEqual(params.sidechainValidators.map((v: any) => v.blsKey), expected);
+    const expected = keys
+      .filter((_, i) => i !== 2)
+      .map((k) => Buffer.from(k.plain.blsKey, 'hex'))
+      .sort(Buffer.compare);
+    assert.deepEqual(
+      params.sidechainValidators.map((v: any) => v.blsKey),
+      expected,
+    );
     assert.ok(params.sidechainValidators.every((v: any) => v.bftWeight === 1n));
     assert.deepEqual(klayrCodec.codec.encode(klayrInteropSchemas.sidechainRegParams, params), tx.params);
   });
@@ -106,11 +141,24 @@ describe('network:interop — registerSidechain (mainchain)', () => {
     assert.equal(decoded.command, 'registerSidechain');
     assert.equal(decoded.nonce, 3n);
     assert.equal(decoded.senderPublicKey.toString('hex'), sender.publicKey);
-    const withParams = { ...decoded, params: klayrCodec.codec.decode(klayrInteropSchemas.sidechainRegParams, decoded.params) };
+    const withParams = {
+      ...decoded,
+      params: klayrCodec.codec.decode(klayrInteropSchemas.sidechainRegParams, decoded.params),
+    };
     const signingBytes = klayrTransactions.getSigningBytes(withParams, klayrInteropSchemas.sidechainRegParams);
-    assert.ok(klayrCrypto.ed.verifyData(klayrTransactions.TAG_TRANSACTION, Buffer.from(MAINCHAIN_ID, 'hex'), signingBytes, decoded.signatures[0], decoded.senderPublicKey));
+    assert.ok(
+      klayrCrypto.ed.verifyData(
+        klayrTransactions.TAG_TRANSACTION,
+        Buffer.from(MAINCHAIN_ID, 'hex'),
+        signingBytes,
+        decoded.signatures[0],
+        decoded.senderPublicKey,
+      ),
+    );
     assert.throws(() => verifyTransactionSignatures(tx, Buffer.from(SIDECHAIN_ID, 'hex')));
-    const minFee = klayrTransactions.computeMinFee(withParams, klayrInteropSchemas.sidechainRegParams, { additionalFee: CHAIN_REGISTRATION_FEE + 5_000_000n });
+    const minFee = klayrTransactions.computeMinFee(withParams, klayrInteropSchemas.sidechainRegParams, {
+      additionalFee: CHAIN_REGISTRATION_FEE + 5_000_000n,
+    });
     assert.equal(tx.fee, BigInt(minFee));
     assert.equal(CHAIN_REGISTRATION_FEE, klayrInteropConstants.CHAIN_REGISTRATION_FEE);
     assert.equal(transactionID(tx).length, 32);
@@ -127,10 +175,19 @@ describe('network:interop — registerMainchain (sidechain)', () => {
       ownName: SIDECHAIN_NAME,
       mainchain,
       sidechain,
-      blsPrivateKeys: signers.map((i) => ({ blsKey: Buffer.from(keys[i]!.plain.blsKey, 'hex'), blsPrivateKey: Buffer.from(keys[i]!.plain.blsPrivateKey, 'hex') })),
+      blsPrivateKeys: signers.map((i) => ({
+        blsKey: Buffer.from(keys[i]!.plain.blsKey, 'hex'),
+        blsPrivateKey: Buffer.from(keys[i]!.plain.blsPrivateKey, 'hex'),
+      })),
       sender: { privateKey: Buffer.from(keys[0]!.privateKey, 'hex'), nonce: 0n },
     });
-    return { tx, keys, mainchain, sidechain, params: klayrCodec.codec.decode(klayrInteropSchemas.mainchainRegParams, tx.params) };
+    return {
+      tx,
+      keys,
+      mainchain,
+      sidechain,
+      params: klayrCodec.codec.decode(klayrInteropSchemas.mainchainRegParams, tx.params),
+    };
   };
 
   /** What klayr-framework's RegisterMainchainCommand.execute checks, with its schema and @klayr/cryptography. */
@@ -159,7 +216,10 @@ describe('network:interop — registerMainchain (sidechain)', () => {
     assert.deepEqual(params.ownChainID, Buffer.from(SIDECHAIN_ID, 'hex'));
     assert.equal(params.ownName, SIDECHAIN_NAME);
     assert.equal(params.mainchainCertificateThreshold, 35n);
-    assert.deepEqual(params.mainchainValidators.map((v: any) => v.blsKey.toString('hex')), mainchain.validators.map((v) => v.blsKey).sort());
+    assert.deepEqual(
+      params.mainchainValidators.map((v: any) => v.blsKey.toString('hex')),
+      mainchain.validators.map((v) => v.blsKey).sort(),
+    );
     assert.deepEqual(klayrCodec.codec.encode(klayrInteropSchemas.mainchainRegParams, params), tx.params);
     assert.equal(tx.command, 'registerMainchain');
   });
@@ -190,7 +250,7 @@ describe('network:interop — registerMainchain (sidechain)', () => {
     assert.ok(klayrVerifies(params, sidechain));
   });
 
-  it('no active key among the holder\'s is an error, not a transaction', async () => {
+  it("no active key among the holder's is an error, not a transaction", async () => {
     await assert.rejects(build([2], [1n, 1n, 0n, 1n], 3n), /None of the sidechain validators/);
   });
 });
@@ -211,7 +271,10 @@ describe('network:interop — creating the network', () => {
     const config = loadConfig({ dataPath: layout.mainchain });
     assert.equal(config.genesis.chainID, MAINCHAIN_ID);
     assert.equal(config.genesis.blockTime, 3);
-    assert.deepEqual(readFileSync(join(layout.mainchain, 'config', 'genesis_block.blob')), readFileSync(new URL('../../../src/main/network/devnet/genesis_block.blob', import.meta.url)));
+    assert.deepEqual(
+      readFileSync(join(layout.mainchain, 'config', 'genesis_block.blob')),
+      readFileSync(new URL('../../../src/main/network/devnet/genesis_block.blob', import.meta.url)),
+    );
     const connector = (config.plugins as any).chainConnector;
     assert.equal(connector.receivingChainID, SIDECHAIN_ID);
     assert.ok(config.rpc.allowedMethods?.includes('chainConnector'));
@@ -229,41 +292,70 @@ describe('network:interop — creating the network', () => {
     assert.equal(statSync(join(layout.sidechain, 'config', 'passphrase.json')).mode & 0o777, 0o600);
     assert.equal(statSync(layout.settings).mode & 0o777, 0o600);
     const block = decodeBlock(readFileSync(config.genesis.block.fromFile!));
-    assert.deepEqual(block.assets.map((a) => a.module), ['interoperability', 'pos', 'token']);
+    assert.deepEqual(
+      block.assets.map((a) => a.module),
+      ['interoperability', 'pos', 'token'],
+    );
     assert.equal(block.header.height, 0);
     assert.equal((config.plugins as any).chainConnector.receivingChainID, MAINCHAIN_ID);
   });
 
-  it('the sidechain genesis gives every key the sidechain token and makes every key a genesis validator (decoded with Klayr\'s schemas)', async () => {
+  it("the sidechain genesis gives every key the sidechain token and makes every key a genesis validator (decoded with Klayr's schemas)", async () => {
     const layout = networkLayout((await network()).root);
     const config = loadConfig({ dataPath: layout.sidechain });
     const block = decodeBlock(readFileSync(config.genesis.block.fromFile!));
     const keys = sidechainKeys(layout.sidechain);
     const tokenSchema = require('klayr-framework/dist-node/modules/token/schemas').genesisTokenStoreSchema;
     const posSchema = require('klayr-framework/dist-node/modules/pos/schemas').genesisStoreSchema;
-    const token = klayrCodec.codec.toJSON(tokenSchema, klayrCodec.codec.decode(tokenSchema, block.assets.find((a) => a.module === 'token')!.data));
-    const pos = klayrCodec.codec.toJSON(posSchema, klayrCodec.codec.decode(posSchema, block.assets.find((a) => a.module === 'pos')!.data));
+    const token = klayrCodec.codec.toJSON(
+      tokenSchema,
+      klayrCodec.codec.decode(tokenSchema, block.assets.find((a) => a.module === 'token')!.data),
+    );
+    const pos = klayrCodec.codec.toJSON(
+      posSchema,
+      klayrCodec.codec.decode(posSchema, block.assets.find((a) => a.module === 'pos')!.data),
+    );
     assert.deepEqual(new Set(token.userSubstore.map((u: any) => u.address)), new Set(keys.map((k) => k.address)));
     assert.ok(token.userSubstore.every((u: any) => u.tokenID === SIDECHAIN_TOKEN_ID));
-    assert.deepEqual(pos.genesisData.initValidators, keys.map((k) => k.address));
-    assert.deepEqual(pos.validators.map((v: any) => v.blsKey), keys.map((k) => k.plain.blsKey));
+    assert.deepEqual(
+      pos.genesisData.initValidators,
+      keys.map((k) => k.address),
+    );
+    assert.deepEqual(
+      pos.validators.map((v: any) => v.blsKey),
+      keys.map((k) => k.plain.blsKey),
+    );
   });
 
-  it('each run sets its ports in both configs: the own RPC port and the receiving chain\'s WS URL', async () => {
+  it("each run sets its ports in both configs: the own RPC port and the receiving chain's WS URL", async () => {
     const layout = networkLayout((await network()).root);
     setPorts(layout.mainchain, 21001, 21002);
     setPorts(layout.sidechain, 21002, 21001);
     assert.equal(readSavedConfig(layout.mainchain).rpc.port, 21001);
-    assert.equal(readSavedConfig(layout.mainchain).plugins.chainConnector.receivingChainWsURL, 'ws://127.0.0.1:21002/rpc-ws');
-    assert.equal(readSavedConfig(layout.sidechain).plugins.chainConnector.receivingChainWsURL, 'ws://127.0.0.1:21001/rpc-ws');
-    assert.ok(readSavedConfig(layout.mainchain).plugins.chainConnector.encryptedPrivateKey.startsWith('kdf=argon2id&cipher=aes-128-gcm&'));
+    assert.equal(
+      readSavedConfig(layout.mainchain).plugins.chainConnector.receivingChainWsURL,
+      'ws://127.0.0.1:21002/rpc-ws',
+    );
+    assert.equal(
+      readSavedConfig(layout.sidechain).plugins.chainConnector.receivingChainWsURL,
+      'ws://127.0.0.1:21001/rpc-ws',
+    );
+    assert.ok(
+      readSavedConfig(layout.mainchain).plugins.chainConnector.encryptedPrivateKey.startsWith(
+        'kdf=argon2id&cipher=aes-128-gcm&',
+      ),
+    );
   });
 
-  it('network.json opens both relayer keys: the mainchain connector\'s is a sidechain account, the sidechain connector\'s a mainchain account', async () => {
+  it("network.json opens both relayer keys: the mainchain connector's is a sidechain account, the sidechain connector's a mainchain account", async () => {
     const layout = networkLayout((await network()).root);
     const { relayerPassword } = readSettings(layout)!;
     const open = async (dataPath: string): Promise<string> =>
-      klayrCrypto.encrypt.decryptMessageWithPassword(klayrCrypto.encrypt.parseEncryptedMessage(readSavedConfig(dataPath).plugins.chainConnector.encryptedPrivateKey), relayerPassword, 'utf-8');
+      klayrCrypto.encrypt.decryptMessageWithPassword(
+        klayrCrypto.encrypt.parseEncryptedMessage(readSavedConfig(dataPath).plugins.chainConnector.encryptedPrivateKey),
+        relayerPassword,
+        'utf-8',
+      );
     assert.equal(await open(layout.mainchain), sidechainKeys(layout.sidechain)[1]!.privateKey);
     assert.equal(await open(layout.sidechain), devnetKeys()[1]!.privateKey);
   });
@@ -281,7 +373,8 @@ describe('network:interop — flags', () => {
   it('--help names the data path, both ports and the block time', async () => {
     const { code, stdout } = await runCLI('network:interop', '--help');
     assert.equal(code, 0);
-    for (const flag of ['--data-path', '--mainchain-port', '--sidechain-port', '--block-time']) assert.match(stdout, new RegExp(flag));
+    for (const flag of ['--data-path', '--mainchain-port', '--sidechain-port', '--block-time'])
+      assert.match(stdout, new RegExp(flag));
     assert.match(stdout, /7887/);
     assert.match(stdout, /7888/);
   });
@@ -304,7 +397,15 @@ describe('network:interop — flags', () => {
   it('refuses equal ports, creating nothing', async () => {
     const dir = tmp('interop-same');
     const port = await freePort();
-    const { code, stderr } = await runCLI('network:interop', '-d', join(dir, 'net'), '--mainchain-port', String(port), '--sidechain-port', String(port));
+    const { code, stderr } = await runCLI(
+      'network:interop',
+      '-d',
+      join(dir, 'net'),
+      '--mainchain-port',
+      String(port),
+      '--sidechain-port',
+      String(port),
+    );
     assert.equal(code, 1);
     assert.match(stderr, /must differ/);
     assert.ok(!existsSync(join(dir, 'net')));
@@ -316,7 +417,15 @@ describe('network:interop — flags', () => {
     await new Promise((r) => server.once('listening', r));
     const busy = (server.address() as AddressInfo).port;
     try {
-      const { code, stderr } = await runCLI('network:interop', '-d', join(dir, 'net'), '--mainchain-port', String(await freePort()), '--sidechain-port', String(busy));
+      const { code, stderr } = await runCLI(
+        'network:interop',
+        '-d',
+        join(dir, 'net'),
+        '--mainchain-port',
+        String(await freePort()),
+        '--sidechain-port',
+        String(busy),
+      );
       assert.equal(code, 1);
       assert.match(stderr, new RegExp(`Port ${busy} on 127.0.0.1 is already in use \\(--sidechain-port\\)`));
       assert.ok(!existsSync(join(dir, 'net')));
@@ -326,12 +435,22 @@ describe('network:interop — flags', () => {
     }
   });
 
-  it('refuses --block-time different from an existing network\'s', async () => {
+  it("refuses --block-time different from an existing network's", async () => {
     const root = join(tmp('interop-blocktime'), 'net');
     mkdirSync(join(root, 'mainchain'), { recursive: true });
     mkdirSync(join(root, 'sidechain'), { recursive: true });
     writeFileSync(join(root, 'network.json'), JSON.stringify({ blockTime: 3, relayerPassword: 'x' }));
-    const { code, stderr } = await runCLI('network:interop', '-d', root, '--mainchain-port', String(await freePort()), '--sidechain-port', String(await freePort()), '--block-time', '5');
+    const { code, stderr } = await runCLI(
+      'network:interop',
+      '-d',
+      root,
+      '--mainchain-port',
+      String(await freePort()),
+      '--sidechain-port',
+      String(await freePort()),
+      '--block-time',
+      '5',
+    );
     assert.equal(code, 1);
     assert.match(stderr, /runs with 3-second blocks; --block-time 5 applies only when a network is created/);
   });
@@ -352,7 +471,12 @@ describe('network:interop — the sidechain genesis block against klayr-framewor
     const { applicationModules } = await import('../../src/main/modules.js');
     const block = decodeBlock(blob);
     const ours = computeGenesis(block, Buffer.from(SIDECHAIN_ID, 'hex'), applicationModules(config), EMPTY_STATE);
-    const oursEntries = new Map(ours.state.overlay.changes().filter((c) => c.value !== undefined).map((c) => [c.key.toString('hex'), c.value!.toString('hex')]));
+    const oursEntries = new Map(
+      ours.state.overlay
+        .changes()
+        .filter((c) => c.value !== undefined)
+        .map((c) => [c.key.toString('hex'), c.value!.toString('hex')]),
+    );
     const theirs = new Map([...klayr.store.data].map(([k, v]) => [k, v.toString('hex')]));
     assert.deepEqual(oursEntries, theirs);
     assert.deepEqual(ours.stateRoot, block.header.stateRoot);
@@ -375,7 +499,8 @@ describe('network:interop — PoS windows for short block times', () => {
     it(`at ${blockTime}-second blocks Klayr's PoS module accepts both chains' PoS config`, async () => {
       const root = join(tmp(`interop-pos-${blockTime}`), 'net');
       await createNetwork(networkLayout(root), blockTime);
-      for (const chain of ['mainchain', 'sidechain']) await klayrPoS(blockTime, readSavedConfig(join(root, chain)).modules.pos);
+      for (const chain of ['mainchain', 'sidechain'])
+        await klayrPoS(blockTime, readSavedConfig(join(root, chain)).modules.pos);
     });
   }
 
@@ -392,9 +517,18 @@ describe('network:interop — a stop asked for before the nodes start', () => {
     const { runInteropNetwork } = await import('../../src/main/interop_network/run_network.js');
     const root = join(tmp('interop-early-stop'), 'net');
     const lines: string[] = [];
-    await runInteropNetwork({ dataPath: root, mainchainPort: await freePort(), sidechainPort: await freePort(), blockTime: 3, connectorFlags: [], progress: (l) => lines.push(l), stopRequested: Promise.resolve('SIGINT') });
+    await runInteropNetwork({
+      dataPath: root,
+      mainchainPort: await freePort(),
+      sidechainPort: await freePort(),
+      blockTime: 3,
+      connectorFlags: [],
+      progress: (l) => lines.push(l),
+      stopRequested: Promise.resolve('SIGINT'),
+    });
     assert.match(lines.join('\n'), /SIGINT: the network is ready, its nodes not started/);
     assert.ok(existsSync(join(root, 'network.json')));
-    for (const chain of ['mainchain', 'sidechain']) assert.ok(!existsSync(join(root, chain, 'kestrel.log')), `${chain} never started`);
+    for (const chain of ['mainchain', 'sidechain'])
+      assert.ok(!existsSync(join(root, chain, 'kestrel.log')), `${chain} never started`);
   });
 });

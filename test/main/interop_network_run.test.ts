@@ -44,9 +44,13 @@ describe('kestrel network:interop — two nodes, registration, clean stop', { ti
   it('registers the sidechain on the mainchain and the mainchain on the sidechain', async () => {
     assert.match(network!.output(), /Sidechain 04000001 \(kestrel_sidechain\) on the mainchain: done/);
     assert.match(network!.output(), /Mainchain 04000000 on the sidechain: done/);
-    const sidechainAccount = (await httpRPC(ports.mainchain, 'interoperability_getChainAccount', { chainID: SIDECHAIN_ID })) as { name: string };
+    const sidechainAccount = (await httpRPC(ports.mainchain, 'interoperability_getChainAccount', {
+      chainID: SIDECHAIN_ID,
+    })) as { name: string };
     assert.equal(sidechainAccount.name, 'kestrel_sidechain');
-    const mainchainAccount = (await httpRPC(ports.sidechain, 'interoperability_getChainAccount', { chainID: MAINCHAIN_ID })) as { name: string };
+    const mainchainAccount = (await httpRPC(ports.sidechain, 'interoperability_getChainAccount', {
+      chainID: MAINCHAIN_ID,
+    })) as { name: string };
     assert.equal(mainchainAccount.name, 'klayr_mainchain');
   });
 
@@ -69,7 +73,8 @@ describe('kestrel network:interop — two nodes, registration, clean stop', { ti
     assert.doesNotMatch(network.output(), /Creating the network/);
     assert.match(network.output(), /Sidechain 04000001 \(kestrel_sidechain\) on the mainchain: already registered/);
     assert.match(network.output(), /Mainchain 04000000 on the sidechain: already registered/);
-    for (const [name, port] of Object.entries(ports)) assert.ok((await nodeHeight(port))! >= heights[name]!, `${name} kept its chain`);
+    for (const [name, port] of Object.entries(ports))
+      assert.ok((await nodeHeight(port))! >= heights[name]!, `${name} kept its chain`);
     assert.deepEqual(await network.stop('SIGINT'), { code: 0, signal: null });
     network = undefined;
   });
@@ -90,7 +95,7 @@ describe('kestrel network:interop — two nodes, registration, clean stop', { ti
 });
 
 describe('kestrel network:interop — a node that cannot start', { timeout: 120_000 }, () => {
-  it('stops the other node and exits 1 with the end of the failing node\'s log', async () => {
+  it("stops the other node and exits 1 with the end of the failing node's log", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-interop-broken-'));
     try {
       const root = join(dir, 'net');

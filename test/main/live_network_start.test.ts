@@ -17,12 +17,15 @@ describe("Klayr Core's live networks embedded as presets (-n testnet, -n mainnet
     assert.ok(networkPreset('devnet').generator?.keys.fromFile?.endsWith('dev-validators.json'));
   });
 
-  it('a first start on testnet saves Klayr\'s config and the decompressed genesis block under the data path, processes the genesis block and serves it', async () => {
+  it("a first start on testnet saves Klayr's config and the decompressed genesis block under the data path, processes the genesis block and serves it", async () => {
     const dataPath = tempDataPath();
     assert.equal(installNetworkConfig('testnet', dataPath, false), 'installed');
     const saved = join(dataPath, 'config', 'genesis_block.blob');
     assert.ok(existsSync(saved));
-    assert.equal(JSON.parse(readFileSync(join(dataPath, 'config', 'config.json'), 'utf8')).genesis.block.fromFile, './config/genesis_block.blob');
+    assert.equal(
+      JSON.parse(readFileSync(join(dataPath, 'config', 'config.json'), 'utf8')).genesis.block.fromFile,
+      './config/genesis_block.blob',
+    );
     // the same network again keeps it; another network's genesis needs --overwrite-config
     assert.equal(installNetworkConfig('testnet', dataPath, false), 'kept');
     assert.throws(() => installNetworkConfig('mainnet', dataPath, false), /another genesis block than mainnet's/);
@@ -33,11 +36,20 @@ describe("Klayr Core's live networks embedded as presets (-n testnet, -n mainnet
     const node = new KestrelNode(config, pino({ level: 'silent' }));
     await node.start();
     try {
-      const info = (await node.registry.get('system_getNodeInfo')!.handler({ params: {}, transport: 'ipc' })) as { chainID: string; height: number; genesisHeight: number };
+      const info = (await node.registry.get('system_getNodeInfo')!.handler({ params: {}, transport: 'ipc' })) as {
+        chainID: string;
+        height: number;
+        genesisHeight: number;
+      };
       assert.equal(info.chainID, '01000000');
       assert.equal(info.height, 0);
-      const genesis = (await node.registry.get('chain_getBlockByHeight')!.handler({ params: { height: 0 }, transport: 'ipc' })) as { assets: { module: string }[] };
-      assert.deepEqual(genesis.assets.map((a) => a.module), ['auth', 'interoperability', 'pos', 'token']);
+      const genesis = (await node.registry
+        .get('chain_getBlockByHeight')!
+        .handler({ params: { height: 0 }, transport: 'ipc' })) as { assets: { module: string }[] };
+      assert.deepEqual(
+        genesis.assets.map((a) => a.module),
+        ['auth', 'interoperability', 'pos', 'token'],
+      );
     } finally {
       await node.stop();
     }

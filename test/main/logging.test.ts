@@ -28,7 +28,8 @@ const sink = (): { stream: Writable; text: () => string } => {
 /** Records what a logger is asked to log. */
 const recorder = () => {
   const lines: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
-  const at = (level: string) => (obj: object, msg: string) => lines.push({ level, obj: obj as Record<string, unknown>, msg });
+  const at = (level: string) => (obj: object, msg: string) =>
+    lines.push({ level, obj: obj as Record<string, unknown>, msg });
   return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 };
 
@@ -42,7 +43,10 @@ describe('log format', () => {
 
   it('JSON: one object a line, addresses as kly addresses', async () => {
     const out = sink();
-    createLogger('info', 'kestrel', { format: 'json', destination: out.stream }).info({ height: 3, generatorAddress: HEX, nested: { address: Buffer.from(HEX, 'hex') }, id: 'ab'.repeat(32) }, 'Generated new block');
+    createLogger('info', 'kestrel', { format: 'json', destination: out.stream }).info(
+      { height: 3, generatorAddress: HEX, nested: { address: Buffer.from(HEX, 'hex') }, id: 'ab'.repeat(32) },
+      'Generated new block',
+    );
     await tick();
     const record = JSON.parse(out.text()) as Record<string, unknown>;
     assert.equal(record.msg, 'Generated new block');
@@ -54,7 +58,10 @@ describe('log format', () => {
 
   it('pretty: local time, level and message on one line, addresses as kly addresses', async () => {
     const out = sink();
-    createLogger('info', 'kestrel', { format: 'pretty', destination: out.stream }).warn({ generatorAddress: HEX, height: 3 }, 'Something to see');
+    createLogger('info', 'kestrel', { format: 'pretty', destination: out.stream }).warn(
+      { generatorAddress: HEX, height: 3 },
+      'Something to see',
+    );
     await tick();
     const line = out.text();
     const time = /^\[(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\] WARN: Something to see /.exec(line);
@@ -85,10 +92,30 @@ describe('log format', () => {
       const lines = json.stderr.split('\n').filter((l) => l.startsWith('{'));
       assert.ok(lines.length >= 2, json.stderr);
       assert.ok(lines.some((l) => (JSON.parse(l) as { key?: string }).key === 'plugins.dashboard'));
-      const pretty = await runCLI('start', '-d', tempDataPath(), '-c', config, '--api-port', String(port), '--log-format', 'pretty');
+      const pretty = await runCLI(
+        'start',
+        '-d',
+        tempDataPath(),
+        '-c',
+        config,
+        '--api-port',
+        String(port),
+        '--log-format',
+        'pretty',
+      );
       assert.match(pretty.stderr, /^\[[\d-]+ [\d:.]+\] WARN: Config key plugins\.dashboard is accepted but not used/m);
       assert.ok(!pretty.stderr.split('\n').some((l) => l.startsWith('{')), pretty.stderr);
-      const forcedJSON = await runCLI('start', '-d', tempDataPath(), '-c', config, '--api-port', String(port), '--log-format', 'json');
+      const forcedJSON = await runCLI(
+        'start',
+        '-d',
+        tempDataPath(),
+        '-c',
+        config,
+        '--api-port',
+        String(port),
+        '--log-format',
+        'json',
+      );
       assert.ok(forcedJSON.stderr.split('\n').some((l) => l.startsWith('{') && l.includes('plugins.dashboard')));
       assert.match((await runCLI('start', '--log-format', 'xml')).stderr, /Allowed choices are pretty, json/);
     });
@@ -118,7 +145,10 @@ describe('a failure repeated on every tick', () => {
     repeated.report(new Error('a'), 'Job failed');
     repeated.report(new Error('a'), 'Job failed');
     repeated.report(new Error('b'), 'Job failed');
-    assert.deepEqual(log.lines.map((l) => l.msg), ['Job failed', 'Job failed: repeated 1 times in 0 s', 'Job failed']);
+    assert.deepEqual(
+      log.lines.map((l) => l.msg),
+      ['Job failed', 'Job failed: repeated 1 times in 0 s', 'Job failed'],
+    );
     assert.equal((log.lines[2]!.obj.err as Error).message, 'b');
   });
 
@@ -127,7 +157,10 @@ describe('a failure repeated on every tick', () => {
     let now = 0;
     const repeated = new RepeatedLog(log, { level: 'warn', summaryIntervalMs: 60_000, now: () => now });
     for (; now <= 150_000; now += 1000) repeated.report(new Error('x'), 'Job failed');
-    assert.deepEqual(log.lines.map((l) => l.msg), ['Job failed', 'Job failed: repeated 60 times in 60 s', 'Job failed: repeated 60 times in 60 s']);
+    assert.deepEqual(
+      log.lines.map((l) => l.msg),
+      ['Job failed', 'Job failed: repeated 60 times in 60 s', 'Job failed: repeated 60 times in 60 s'],
+    );
     assert.ok(log.lines.every((l) => l.level === 'warn'));
   });
 
@@ -138,7 +171,16 @@ describe('a failure repeated on every tick', () => {
         throw new Error('the store is closed');
       },
     };
-    const generator = new Generator({ chain: chain as never, executor: {} as never, aggregateCommits: {} as never, chainID: Buffer.alloc(4), db: {} as never, keys: [], maxTransactionsSize: 15360, logger: log as never });
+    const generator = new Generator({
+      chain: chain as never,
+      executor: {} as never,
+      aggregateCommits: {} as never,
+      chainID: Buffer.alloc(4),
+      db: {} as never,
+      keys: [],
+      maxTransactionsSize: 15360,
+      logger: log as never,
+    });
     for (let i = 0; i < 30; i++) assert.equal(await generator.tick(), undefined);
     assert.equal(log.lines.length, 1);
     assert.equal(log.lines[0]!.msg, 'Block generation failed');

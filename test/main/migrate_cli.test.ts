@@ -19,7 +19,10 @@ import type { SyntheticSnapshot } from '../../bench/migration_snapshot.js';
 const HEIGHT = 1030;
 const temp = (): string => mkdtempSync(join(tmpdir(), 'kestrel-migrate-cli-'));
 
-const run = (args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+const run = (
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env } });
     let stdout = '';
@@ -31,7 +34,13 @@ const run = (args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 const configWithBackupHeight = (height: number): string => {
   const file = join(temp(), 'config.json');
-  writeFileSync(file, JSON.stringify({ system: { backup: { height } }, rpc: { port: 7999, allowedMethods: ['generator', 'system', 'random'] } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      system: { backup: { height } },
+      rpc: { port: 7999, allowedMethods: ['generator', 'system', 'random'] },
+    }),
+  );
   return file;
 };
 
@@ -40,23 +49,59 @@ describe('kestrel migrate (CLI)', () => {
   let config: string;
   let home: string;
   before(() => {
-    fixture = writeSyntheticSnapshot(temp(), { height: HEIGHT, accounts: 50, validators: 6, active: 5, legacyAccounts: 2 });
+    fixture = writeSyntheticSnapshot(temp(), {
+      height: HEIGHT,
+      accounts: 50,
+      validators: 6,
+      active: 5,
+      legacyAccounts: 2,
+    });
     config = configWithBackupHeight(HEIGHT);
     home = temp();
   });
-  const base = (): string[] => ['migrate', '--snapshot-height', String(HEIGHT), '-d', fixture.dataPath, '-c', config, '--successor-data-path', join(temp(), 'successor'), '--init-validators', '3'];
+  const base = (): string[] => [
+    'migrate',
+    '--snapshot-height',
+    String(HEIGHT),
+    '-d',
+    fixture.dataPath,
+    '-c',
+    config,
+    '--successor-data-path',
+    join(temp(), 'successor'),
+    '--init-validators',
+    '3',
+  ];
 
   it('--help lists every flag, --auto-start-klayr-core-v4 included', async () => {
     const { code, stdout } = await run(['migrate', '--help']);
     assert.equal(code, 0);
-    for (const flag of ['--snapshot-height', '--output', '--auto-migrate-config', '--auto-start', '--auto-start-klayr-core-v4', '--page-size', '--data-path', '--config', '--chain-id']) assert.ok(stdout.includes(flag), flag);
+    for (const flag of [
+      '--snapshot-height',
+      '--output',
+      '--auto-migrate-config',
+      '--auto-start',
+      '--auto-start-klayr-core-v4',
+      '--page-size',
+      '--data-path',
+      '--config',
+      '--chain-id',
+    ])
+      assert.ok(stdout.includes(flag), flag);
   });
 
   it('writes the genesis block, its SHA-256, its JSON, forgingStatus.json and config.json under ~/.klayr/kestrel-migrator/<chainID> by default; prints progress and a summary', async () => {
     const { code, stdout, stderr } = await run(base(), { HOME: home });
     assert.equal(code, 0, stderr);
     const out = join(home, '.klayr', 'kestrel-migrator', '04000000');
-    for (const f of ['genesis_block.blob', 'genesis_block.blob.SHA256', 'genesis_block.json', 'forgingStatus.json', 'config.json']) assert.ok(existsSync(join(out, f)), f);
+    for (const f of [
+      'genesis_block.blob',
+      'genesis_block.blob.SHA256',
+      'genesis_block.json',
+      'forgingStatus.json',
+      'config.json',
+    ])
+      assert.ok(existsSync(join(out, f)), f);
     const block = decodeBlock(readFileSync(join(out, 'genesis_block.blob')));
     assert.equal(block.header.height, HEIGHT + 1);
     assert.match(stdout, /auth accounts +5 /);
@@ -71,18 +116,33 @@ describe('kestrel migrate (CLI)', () => {
     const status = JSON.parse(readFileSync(join(out, 'forgingStatus.json'), 'utf8')) as object[];
     assert.deepEqual(Object.keys(status[0]!), ['address', 'height', 'maxHeightPrevoted', 'maxHeightGenerated']);
     // without --auto-migrate-config: only what the chain needs
-    const minimal = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')) as { genesis: { chainID: string; block: { fromFile: string } }; rpc?: unknown; system: { backup: { height: number } } };
+    const minimal = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')) as {
+      genesis: { chainID: string; block: { fromFile: string } };
+      rpc?: unknown;
+      system: { backup: { height: number } };
+    };
     assert.equal(minimal.genesis.chainID, '04000000');
     assert.equal(minimal.genesis.block.fromFile, './genesis_block.blob');
     assert.equal(minimal.rpc, undefined);
     assert.equal(minimal.system.backup.height, 0);
   });
 
-  it('--auto-migrate-config carries the old node\'s settings (rpc included) with the new chain ID; --chain-id changes the tokens in module settings', async () => {
+  it("--auto-migrate-config carries the old node's settings (rpc included) with the new chain ID; --chain-id changes the tokens in module settings", async () => {
     const output = join(temp(), 'out');
-    const { code, stderr } = await run([...base(), '--output', output, '--auto-migrate-config', '--chain-id', '02000000']);
+    const { code, stderr } = await run([
+      ...base(),
+      '--output',
+      output,
+      '--auto-migrate-config',
+      '--chain-id',
+      '02000000',
+    ]);
     assert.equal(code, 0, stderr);
-    const migrated = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as { rpc: { port: number; allowedMethods: string[] }; genesis: { chainID: string }; modules: { fee: { feeTokenID: string } } };
+    const migrated = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as {
+      rpc: { port: number; allowedMethods: string[] };
+      genesis: { chainID: string };
+      modules: { fee: { feeTokenID: string } };
+    };
     assert.equal(migrated.rpc.port, 7999);
     assert.deepEqual(migrated.rpc.allowedMethods, ['generator', 'system', 'random']);
     assert.equal(migrated.genesis.chainID, '02000000');
@@ -90,49 +150,135 @@ describe('kestrel migrate (CLI)', () => {
   });
 
   it('validators without a BLS key: the successor config sets modules.pos.useInvalidBLSKey and the summary says so', async () => {
-    const keyless = writeSyntheticSnapshot(temp(), { height: HEIGHT, accounts: 30, validators: 5, active: 5, withoutBLSKey: [1] });
+    const keyless = writeSyntheticSnapshot(temp(), {
+      height: HEIGHT,
+      accounts: 30,
+      validators: 5,
+      active: 5,
+      withoutBLSKey: [1],
+    });
     const output = join(temp(), 'out');
-    const { code, stdout, stderr } = await run(['migrate', '--snapshot-height', String(HEIGHT), '-d', keyless.dataPath, '-c', config, '--successor-data-path', join(temp(), 's'), '--output', output, '--init-validators', '3']);
+    const { code, stdout, stderr } = await run([
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT),
+      '-d',
+      keyless.dataPath,
+      '-c',
+      config,
+      '--successor-data-path',
+      join(temp(), 's'),
+      '--output',
+      output,
+      '--init-validators',
+      '3',
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /validators +5 \(5 banned, 1 without a BLS key\)/);
     assert.match(stdout, /useInvalidBLSKey +true/);
-    const written = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as { modules: { pos: { useInvalidBLSKey: boolean } } };
+    const written = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as {
+      modules: { pos: { useInvalidBLSKey: boolean } };
+    };
     assert.equal(written.modules.pos.useInvalidBLSKey, true);
   });
 
   it('--snapshot-height other than system.backup.height: a clear error, nothing written', async () => {
     const output = join(temp(), 'out');
-    const { code, stderr } = await run(['migrate', '--snapshot-height', String(HEIGHT + 1), '-d', fixture.dataPath, '-c', config, '--output', output]);
+    const { code, stderr } = await run([
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT + 1),
+      '-d',
+      fixture.dataPath,
+      '-c',
+      config,
+      '--output',
+      output,
+    ]);
     assert.equal(code, 1);
     assert.match(stderr, /--snapshot-height 1031 is not the old node's system.backup.height \(1030\)/);
     assert.ok(!existsSync(output));
   });
 
   it('no snapshot of that height under the data path: a clear error', async () => {
-    const { code, stderr } = await run(['migrate', '--snapshot-height', String(HEIGHT), '-d', temp(), '-c', config, '--successor-data-path', join(temp(), 's'), '--output', join(temp(), 'o')]);
+    const { code, stderr } = await run([
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT),
+      '-d',
+      temp(),
+      '-c',
+      config,
+      '--successor-data-path',
+      join(temp(), 's'),
+      '--output',
+      join(temp(), 'o'),
+    ]);
     assert.equal(code, 1);
     assert.match(stderr, /No backup under/);
     const other = configWithBackupHeight(HEIGHT + 5);
-    const mismatch = await run(['migrate', '--snapshot-height', String(HEIGHT + 5), '-d', fixture.dataPath, '-c', other, '--successor-data-path', join(temp(), 's'), '--output', join(temp(), 'o')]);
+    const mismatch = await run([
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT + 5),
+      '-d',
+      fixture.dataPath,
+      '-c',
+      other,
+      '--successor-data-path',
+      join(temp(), 's'),
+      '--output',
+      join(temp(), 'o'),
+    ]);
     assert.equal(mismatch.code, 1);
     assert.match(mismatch.stderr, /snapshot under .* is of height 1030, not --snapshot-height 1035/);
   });
 
-  it('--output inside the successor\'s default data directory is refused', async () => {
-    const { code, stderr } = await run([...base(), '--output', join(home, '.klayr', 'kestrel', 'genesis')], { HOME: home });
+  it("--output inside the successor's default data directory is refused", async () => {
+    const { code, stderr } = await run([...base(), '--output', join(home, '.klayr', 'kestrel', 'genesis')], {
+      HOME: home,
+    });
     assert.equal(code, 1);
     assert.match(stderr, /is not allowed: it is the successor node's default data directory/);
   });
 
-  it('the successor data path may not be the old node\'s', async () => {
-    const { code, stderr } = await run(['migrate', '--snapshot-height', String(HEIGHT), '-d', fixture.dataPath, '-c', config, '--successor-data-path', fixture.dataPath, '--output', join(temp(), 'o')]);
+  it("the successor data path may not be the old node's", async () => {
+    const { code, stderr } = await run([
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT),
+      '-d',
+      fixture.dataPath,
+      '-c',
+      config,
+      '--successor-data-path',
+      fixture.dataPath,
+      '--output',
+      join(temp(), 'o'),
+    ]);
     assert.equal(code, 1);
     assert.match(stderr, /overlaps the old node's/);
   });
 
   it('bad flag values are refused by the parser', async () => {
-    for (const args of [['--snapshot-height', '-1'], ['--snapshot-height', 'x'], ['--snapshot-height', '5', '--page-size', '0'], ['--snapshot-height', '5', '--chain-id', 'zz']]) {
-      const { code } = await run(['migrate', ...args, '-d', temp(), '-c', configWithBackupHeight(5), '--successor-data-path', join(temp(), 's'), '--output', join(temp(), 'o')]);
+    for (const args of [
+      ['--snapshot-height', '-1'],
+      ['--snapshot-height', 'x'],
+      ['--snapshot-height', '5', '--page-size', '0'],
+      ['--snapshot-height', '5', '--chain-id', 'zz'],
+    ]) {
+      const { code } = await run([
+        'migrate',
+        ...args,
+        '-d',
+        temp(),
+        '-c',
+        configWithBackupHeight(5),
+        '--successor-data-path',
+        join(temp(), 's'),
+        '--output',
+        join(temp(), 'o'),
+      ]);
       assert.equal(code, 1, args.join(' '));
     }
   });
@@ -154,13 +300,35 @@ describe('kestrel migrate (CLI)', () => {
 });
 
 describe('kestrel migrate --auto-start', () => {
-  it('starts the successor as a supervised child once the old node is stopped, waits until it answers RPC; SIGTERM stops both', { timeout: 120_000 }, async () => {
+  it('starts the successor as a supervised child once the old node is stopped, waits until it answers RPC; SIGTERM stops both', {
+    timeout: 120_000,
+  }, async () => {
     const fixture = writeSyntheticSnapshot(temp(), { height: HEIGHT, accounts: 20, validators: 4, active: 4 });
     const port = await freePort();
     const config = join(temp(), 'config.json');
-    writeFileSync(config, JSON.stringify({ system: { backup: { height: HEIGHT } }, rpc: { port, modes: ['ipc', 'http'] } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ system: { backup: { height: HEIGHT } }, rpc: { port, modes: ['ipc', 'http'] } }),
+    );
     const successor = join(temp(), 'successor');
-    const child = spawn(process.execPath, [cliPath, 'migrate', '--snapshot-height', String(HEIGHT), '-d', fixture.dataPath, '-c', config, '--successor-data-path', successor, '--output', join(temp(), 'out'), '--auto-migrate-config', '--init-validators', '3', '--auto-start']);
+    const child = spawn(process.execPath, [
+      cliPath,
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT),
+      '-d',
+      fixture.dataPath,
+      '-c',
+      config,
+      '--successor-data-path',
+      successor,
+      '--output',
+      join(temp(), 'out'),
+      '--auto-migrate-config',
+      '--init-validators',
+      '3',
+      '--auto-start',
+    ]);
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', () => undefined);
@@ -185,16 +353,23 @@ describe('the output path rule', () => {
     assert.equal(isWithin('/h/.klayr/kestrel-migrator/04000000', '/h/.klayr/kestrel'), false);
     assert.equal(isWithin('/h/.klayr', '/h/.klayr/kestrel'), false);
     assert.throws(() => checkOutputPath('/h/.klayr/kestrel/../kestrel/out', '/h/.klayr/kestrel'), /not allowed/);
-    assert.equal(checkOutputPath('/h/.klayr/kestrel-migrator/04000000', '/h/.klayr/kestrel'), '/h/.klayr/kestrel-migrator/04000000');
+    assert.equal(
+      checkOutputPath('/h/.klayr/kestrel-migrator/04000000', '/h/.klayr/kestrel'),
+      '/h/.klayr/kestrel-migrator/04000000',
+    );
   });
 });
 
 describe('the progress bar', () => {
   const stream = (isTTY: boolean) => {
     let text = '';
-    return { isTTY, write: (chunk: string) => ((text += chunk), true), text: () => text } as unknown as NodeJS.WriteStream & { text(): string };
+    return {
+      isTTY,
+      write: (chunk: string) => ((text += chunk), true),
+      text: () => text,
+    } as unknown as NodeJS.WriteStream & { text(): string };
   };
-  it('on a terminal: a bar redrawn in place, ending with the step\'s time', () => {
+  it("on a terminal: a bar redrawn in place, ending with the step's time", () => {
     const out = stream(true);
     const step = progressBar(out).step('Migrating auth accounts', 4);
     step.tick(2);
@@ -214,12 +389,22 @@ describe('the progress bar', () => {
 
 describe('the successor config', () => {
   const old = (): ApplicationConfig => loadConfig({ dataPath: temp() });
-  it('carried (--auto-migrate-config): the old settings, the new chain ID and genesis file, no backup height, the old chain\'s token IDs turned into the new chain\'s, other tokens kept', () => {
+  it("carried (--auto-migrate-config): the old settings, the new chain ID and genesis file, no backup height, the old chain's token IDs turned into the new chain's, other tokens kept", () => {
     const base = old();
     base.system.backup.height = 99;
     base.modules.fee = { feeTokenID: '0400000000000000' };
-    base.modules.token = { userAccountInitializationFee: '5000000', escrowAccountInitializationFee: '5000000', other: '0400000100000000' } as Record<string, unknown>;
-    const c = successorConfig(base, { chainID: '02000000', dataPath: '/s', genesisFile: './genesis_block.blob', useInvalidBLSKey: false, carry: true });
+    base.modules.token = {
+      userAccountInitializationFee: '5000000',
+      escrowAccountInitializationFee: '5000000',
+      other: '0400000100000000',
+    } as Record<string, unknown>;
+    const c = successorConfig(base, {
+      chainID: '02000000',
+      dataPath: '/s',
+      genesisFile: './genesis_block.blob',
+      useInvalidBLSKey: false,
+      carry: true,
+    });
     assert.equal(c.genesis!.chainID, '02000000');
     assert.deepEqual(c.genesis!.block, { fromFile: './genesis_block.blob' });
     assert.equal(c.system!.dataPath, '/s');
@@ -229,9 +414,14 @@ describe('the successor config', () => {
     assert.equal((c.modules!.token as { other: string }).other, '0400000100000000');
   });
   it('not carried: only the chain, the genesis file, the data path (and useInvalidBLSKey when needed)', () => {
-    const c = successorConfig(old(), { chainID: '04000000', dataPath: '/s', genesisFile: './genesis_block.blob', useInvalidBLSKey: true, carry: false });
+    const c = successorConfig(old(), {
+      chainID: '04000000',
+      dataPath: '/s',
+      genesisFile: './genesis_block.blob',
+      useInvalidBLSKey: true,
+      carry: false,
+    });
     assert.deepEqual(Object.keys(c).sort(), ['genesis', 'modules', 'system']);
     assert.deepEqual(c.modules, { pos: { useInvalidBLSKey: true } });
   });
 });
-

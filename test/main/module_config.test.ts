@@ -10,7 +10,8 @@ import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const klayrSchema = (module: string): any => require(`klayr-framework/dist-node/modules/${module}/schemas`).configSchema;
+const klayrSchema = (module: string): any =>
+  require(`klayr-framework/dist-node/modules/${module}/schemas`).configSchema;
 const klayrFolder: Record<string, string> = { token: 'token', fee: 'fee', pos: 'pos', dynamicReward: 'dynamic_reward' };
 
 /** Klayr validates the module's whole config (defaults merged in); without its required list, the settings given. */
@@ -55,11 +56,17 @@ describe("modules.<name> settings checked against the modules' config schemas (K
     });
   }
 
-  it('valid settings pass on both sides; every embedded network\'s config loads', () => {
-    const settings = { pos: { numberActiveValidators: 101, maxBFTWeightCap: 1000 }, fee: { minFeePerByte: 1000 }, token: { userAccountInitializationFee: '1' }, dynamicReward: { offset: 10, brackets: ['5'] } };
+  it("valid settings pass on both sides; every embedded network's config loads", () => {
+    const settings = {
+      pos: { numberActiveValidators: 101, maxBFTWeightCap: 1000 },
+      fee: { minFeePerByte: 1000 },
+      token: { userAccountInitializationFee: '1' },
+      dynamicReward: { offset: 10, brackets: ['5'] },
+    };
     for (const [module, value] of Object.entries(settings)) assert.equal(klayrRefuses(module, value), false, module);
     assert.deepEqual(moduleConfigProblems(settings, 10), []);
-    for (const network of NETWORKS) assert.doesNotThrow(() => loadConfig({ network, dataPath: tempDataPath() }), network);
+    for (const network of NETWORKS)
+      assert.doesNotThrow(() => loadConfig({ network, dataPath: tempDataPath() }), network);
   });
 
   /** Klayr's PoSModule validates its whole config (defaults merged) against bounds derived from the block time. */
@@ -69,7 +76,10 @@ describe("modules.<name> settings checked against the modules' config schemas (K
     // _getConfigSchema writes the bounds into Klayr's shared schema object: validate at once, restore the 10-second bounds after
     const schema = new pos.PoSModule()._getConfigSchema(blockTime);
     try {
-      klayrValidator.validator.validate({ ...schema, $id: `/pos/config/kestrel-test-${blockTime}` }, { ...defaultConfig, posTokenID: '0400000000000000', ...settings });
+      klayrValidator.validator.validate(
+        { ...schema, $id: `/pos/config/kestrel-test-${blockTime}` },
+        { ...defaultConfig, posTokenID: '0400000000000000', ...settings },
+      );
       return false;
     } catch {
       return true;
@@ -92,13 +102,20 @@ describe("modules.<name> settings checked against the modules' config schemas (K
       assert.equal(klayrPoSRefuses(blockTime, settings), refused, 'klayr-framework');
       const problems = moduleConfigProblems({ pos: settings }, blockTime);
       assert.equal(problems.length > 0, refused, problems.join('; '));
-      if (refused) assert.match(problems[0]!, /^config\.modules\.pos\.(failSafeInactiveWindow|punishmentWindowSelfStaking): must be [<>]= \d+/);
+      if (refused)
+        assert.match(
+          problems[0]!,
+          /^config\.modules\.pos\.(failSafeInactiveWindow|punishmentWindowSelfStaking): must be [<>]= \d+/,
+        );
     });
   }
 
   it('a config file with a bad module setting stops loading with the path of the problem', () => {
     const file = join(tempDataPath(), 'config.json');
     writeFileSync(file, JSON.stringify({ modules: { pos: { numberStandbyValidators: 3 } } }));
-    assert.throws(() => loadConfig({ config: file, dataPath: tempDataPath() }), /config\.modules\.pos\.numberStandbyValidators: must be <= 2/);
+    assert.throws(
+      () => loadConfig({ config: file, dataPath: tempDataPath() }),
+      /config\.modules\.pos\.numberStandbyValidators: must be <= 2/,
+    );
   });
 });

@@ -14,7 +14,6 @@ const require = createRequire(import.meta.url);
 const apiClient: any = require('@klayr/api-client');
 const GENESIS_ID = '569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48';
 
-
 const nodeAt = async (dataPath: string, overrides: Record<string, unknown> = {}): Promise<KestrelNode> => {
   const config = loadConfig({ dataPath, apiPort: await freePort(), ...overrides });
   // these tests look at the genesis state: no block generation
@@ -38,7 +37,10 @@ describe('kestrel node on the embedded devnet', () => {
       const header = klayrChain.BlockHeader.fromJSON(block.header);
       assert.equal(header.id.toString('hex'), GENESIS_ID);
       await assert.rejects(() => ws.invoke('chain_getBlockByHeight', { height: 5 }), /does not exist/);
-      await assert.rejects(() => ws.invoke('chain_getBlockByID', { id: 'zz' }), /lowercase hex with an even number of characters/);
+      await assert.rejects(
+        () => ws.invoke('chain_getBlockByID', { id: 'zz' }),
+        /lowercase hex with an even number of characters/,
+      );
       await ws.disconnect();
       const ipc = await apiClient.createIPCClient(dataPath);
       assert.equal((await ipc.invoke('chain_getLastBlock')).header.id, GENESIS_ID);
@@ -48,13 +50,22 @@ describe('kestrel node on the embedded devnet', () => {
       const klayrEvents = (await klayrDevnetGenesis()).events.map((e) => new klayrChain.Event(e).toJSON());
       assert.deepEqual(events, klayrEvents);
       assert.deepEqual(await ipc.invoke('chain_getEvents', { height: 1 }), []);
-      assert.equal((await ipc.invoke('chain_getBlocksByIDs', { ids: [GENESIS_ID, '11'.repeat(32), GENESIS_ID] })).length, 1);
+      assert.equal(
+        (await ipc.invoke('chain_getBlocksByIDs', { ids: [GENESIS_ID, '11'.repeat(32), GENESIS_ID] })).length,
+        1,
+      );
       assert.equal((await ipc.invoke('chain_getBlocksByHeightBetween', { from: 0, to: 10 })).length, 1);
-      assert.deepEqual((await ipc.invoke('chain_getAssetsByHeight', { height: 0 })).map((a: { module: string }) => a.module), ['interoperability', 'legacy', 'pos', 'token']);
+      assert.deepEqual(
+        (await ipc.invoke('chain_getAssetsByHeight', { height: 0 })).map((a: { module: string }) => a.module),
+        ['interoperability', 'legacy', 'pos', 'token'],
+      );
       assert.deepEqual(await ipc.invoke('chain_getTransactionsByHeight', { height: 0 }), []);
       const supply = await ipc.invoke('token_getTotalSupply');
       assert.equal(supply.totalSupply[0].tokenID, '0400000000000000');
-      const funded = await ipc.invoke('token_getBalance', { address: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad', tokenID: '0400000000000000' });
+      const funded = await ipc.invoke('token_getBalance', {
+        address: 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad',
+        tokenID: '0400000000000000',
+      });
       assert.ok(BigInt(funded.availableBalance) > 0n);
       await ipc.disconnect();
     } finally {

@@ -7,12 +7,15 @@ import { KestrelNode } from '../../src/main/node.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
-const tasks = (metrics: string, pool: string): number => Number(new RegExp(`^kestrel_pool_tasks_completed_total\\{pool="${pool}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+const tasks = (metrics: string, pool: string): number =>
+  Number(new RegExp(`^kestrel_pool_tasks_completed_total\\{pool="${pool}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
 
 // The devnet finalizes its first block after about 70 blocks (51 active validators, all local here):
 // with 2-second blocks (the shortest a node generates at: slots are whole seconds) about two and a half minutes.
 describe('a devnet node after finality starts', () => {
-  it('checks the aggregate commits its blocks carry in the bls pool: /metrics counts bls tasks beyond the genesis proofs of possession', { timeout: 360_000 }, async () => {
+  it('checks the aggregate commits its blocks carry in the bls pool: /metrics counts bls tasks beyond the genesis proofs of possession', {
+    timeout: 360_000,
+  }, async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     config.rpc.modes = ['http'];
     config.genesis.blockTime = 2;
@@ -29,7 +32,10 @@ describe('a devnet node after finality starts', () => {
         const tip = chain.lastBlock().header;
         if (tip.aggregateCommit.certificateSignature.length > 0) certified = tip.height;
       }
-      assert.ok(certified !== undefined, `no block carried a certificate signature (height ${chain.lastBlock().header.height}, finalized ${chain.finalizedHeight()})`);
+      assert.ok(
+        certified !== undefined,
+        `no block carried a certificate signature (height ${chain.lastBlock().header.height}, finalized ${chain.finalizedHeight()})`,
+      );
       assert.ok(chain.finalizedHeight() > 0);
       assert.ok(tasks(await scrape(), 'bls') > atGenesis, 'the aggregate commit was checked in the bls pool');
     } finally {

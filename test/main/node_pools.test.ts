@@ -10,7 +10,8 @@ import { devValidators } from '../helpers/devnet.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
-const tasks = (metrics: string, pool: string): number => Number(new RegExp(`^kestrel_pool_tasks_completed_total\\{pool="${pool}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+const tasks = (metrics: string, pool: string): number =>
+  Number(new RegExp(`^kestrel_pool_tasks_completed_total\\{pool="${pool}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
 
 describe("a devnet node's worker pools on /metrics", () => {
   it('lists every pool; the bls pool checked the genesis proofs of possession, the verify pool a posted transaction', async () => {
@@ -26,17 +27,37 @@ describe("a devnet node's worker pools on /metrics", () => {
         assert.match(first, new RegExp(`kestrel_pool_queue_depth\\{pool="${pool}"\\} 0`));
         assert.match(first, new RegExp(`kestrel_pool_task_seconds_total\\{pool="${pool}"\\}`));
       }
-      assert.ok(tasks(first, 'bls') >= 1, 'the genesis validators\' proofs of possession');
+      assert.ok(tasks(first, 'bls') >= 1, "the genesis validators' proofs of possession");
       assert.equal(tasks(first, 'verify'), 0);
 
       const v = devValidators()[0]!;
       const chainID = Buffer.from(config.genesis.chainID, 'hex');
-      const base = { module: 'token', command: 'transfer', nonce: 0n, senderPublicKey: Buffer.from(v.publicKey, 'hex'), params: codec.encode(transferParamsSchema, { tokenID: Buffer.from('0400000000000000', 'hex'), amount: 1n, recipientAddress: Buffer.alloc(20, 1), data: '' }) };
-      const tx = signTransaction({ ...base, fee: computeMinFee(base) + 5000000n, signatures: [] }, chainID, Buffer.from(v.privateKey, 'hex'));
+      const base = {
+        module: 'token',
+        command: 'transfer',
+        nonce: 0n,
+        senderPublicKey: Buffer.from(v.publicKey, 'hex'),
+        params: codec.encode(transferParamsSchema, {
+          tokenID: Buffer.from('0400000000000000', 'hex'),
+          amount: 1n,
+          recipientAddress: Buffer.alloc(20, 1),
+          data: '',
+        }),
+      };
+      const tx = signTransaction(
+        { ...base, fee: computeMinFee(base) + 5000000n, signatures: [] },
+        chainID,
+        Buffer.from(v.privateKey, 'hex'),
+      );
       const reply = await fetch(`http://127.0.0.1:${config.rpc.port}/rpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'txpool_postTransaction', params: { transaction: encodeTransaction(tx).toString('hex') } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'txpool_postTransaction',
+          params: { transaction: encodeTransaction(tx).toString('hex') },
+        }),
       });
       assert.ok(((await reply.json()) as { result?: unknown }).result, 'the transaction is admitted');
       assert.equal(tasks(await scrape(), 'verify'), 1);

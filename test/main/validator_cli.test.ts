@@ -28,16 +28,32 @@ const runAsync = async (...args: string[]) => {
 };
 
 describe('validator CLI', () => {
-  it('keys:create reproduces Klayr Core\'s devnet key file (103 keys, chain id 4) from its passphrase; encrypted keys decrypt to the plain ones', async () => {
+  it("keys:create reproduces Klayr Core's devnet key file (103 keys, chain id 4) from its passphrase; encrypted keys decrypt to the plain ones", async () => {
     const passphrase = devnetPassphrase();
     const out = run('keys:create', '--passphrase', passphrase, '--no-encrypt', '--count', '103', '--chainid', '4');
     assert.equal(out.status, 0, out.stderr);
     assert.deepEqual(JSON.parse(out.stdout), JSON.parse(readFileSync(devnetFile('dev-validators.json'), 'utf8')));
     const file = join(tempDataPath(), 'keys', 'validator.json');
-    const encrypted = run('keys:create', '--passphrase', passphrase, '--password', 'kestrel', '--offset', '7', '--chainid', '4', '--output', file);
+    const encrypted = run(
+      'keys:create',
+      '--passphrase',
+      passphrase,
+      '--password',
+      'kestrel',
+      '--offset',
+      '7',
+      '--chainid',
+      '4',
+      '--output',
+      file,
+    );
     assert.equal(encrypted.status, 0, encrypted.stderr);
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    const [entry] = (JSON.parse(readFileSync(file, 'utf8')) as { keys: { address: string; plain: Record<string, string>; encrypted: EncryptedMessage }[] }).keys;
+    const [entry] = (
+      JSON.parse(readFileSync(file, 'utf8')) as {
+        keys: { address: string; plain: Record<string, string>; encrypted: EncryptedMessage }[];
+      }
+    ).keys;
     assert.equal(entry!.address, devValidators()[7]!.address);
     assert.equal(entry!.encrypted.cipher, 'aes-128-gcm');
     const decrypted = GeneratorKeyStore.decodePlain(await decryptWithPassword(entry!.encrypted, 'kestrel'));
@@ -48,36 +64,131 @@ describe('validator CLI', () => {
 
   it('keys:encrypt adds encrypted keys that decrypt to the plain ones; passphrase:encrypt and passphrase:decrypt round-trip', async () => {
     const file = join(tempDataPath(), 'plain.json');
-    assert.equal(run('keys:create', '--passphrase', devnetPassphrase(), '--no-encrypt', '--offset', '2', '--chainid', '4', '--output', file).status, 0);
+    assert.equal(
+      run(
+        'keys:create',
+        '--passphrase',
+        devnetPassphrase(),
+        '--no-encrypt',
+        '--offset',
+        '2',
+        '--chainid',
+        '4',
+        '--output',
+        file,
+      ).status,
+      0,
+    );
     const encrypted = run('keys:encrypt', '--file-path', file, '--password', 'pw');
     assert.equal(encrypted.status, 0, encrypted.stderr);
-    const [entry] = (JSON.parse(readFileSync(file, 'utf8')) as { keys: { plain: Record<string, string>; encrypted: EncryptedMessage }[] }).keys;
-    assert.equal(GeneratorKeyStore.decodePlain(await decryptWithPassword(entry!.encrypted, 'pw')).blsPrivateKey.toString('hex'), entry!.plain.blsPrivateKey);
-    const out = run('passphrase:encrypt', '--passphrase', devnetPassphrase(), '--password', 'pw', '--output-public-key');
+    const [entry] = (
+      JSON.parse(readFileSync(file, 'utf8')) as {
+        keys: { plain: Record<string, string>; encrypted: EncryptedMessage }[];
+      }
+    ).keys;
+    assert.equal(
+      GeneratorKeyStore.decodePlain(await decryptWithPassword(entry!.encrypted, 'pw')).blsPrivateKey.toString('hex'),
+      entry!.plain.blsPrivateKey,
+    );
+    const out = run(
+      'passphrase:encrypt',
+      '--passphrase',
+      devnetPassphrase(),
+      '--password',
+      'pw',
+      '--output-public-key',
+    );
     assert.equal(out.status, 0, out.stderr);
     const secretFile = join(tempDataPath(), 'secret.json');
     writeFileSync(secretFile, out.stdout);
     assert.equal(JSON.parse(out.stdout).publicKey, devValidators()[0]!.publicKey);
-    assert.equal(JSON.parse(run('passphrase:decrypt', '--file-path', secretFile, '--password', 'pw').stdout), devnetPassphrase());
+    assert.equal(
+      JSON.parse(run('passphrase:decrypt', '--file-path', secretFile, '--password', 'pw').stdout),
+      devnetPassphrase(),
+    );
   });
 
   it('transaction:create --offline equals @klayr/transactions signing the same transfer; transaction:sign re-signs; bad input exits 1', async () => {
     const passphrase = devnetPassphrase();
     const recipient = devValidators()[5]!.address;
     const params = { tokenID: '0400000000000000', amount: '12345', recipientAddress: recipient, data: 'cli' };
-    const out = run('transaction:create', 'token', 'transfer', '200000', '--params', JSON.stringify(params), '--passphrase', passphrase, '--nonce', '3', '--offline');
+    const out = run(
+      'transaction:create',
+      'token',
+      'transfer',
+      '200000',
+      '--params',
+      JSON.stringify(params),
+      '--passphrase',
+      passphrase,
+      '--nonce',
+      '3',
+      '--offline',
+    );
     assert.equal(out.status, 0, out.stderr);
     const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(passphrase, "m/44'/134'/0'");
     const schema = require('klayr-framework/dist-node/modules/token/schemas').transferParamsSchema;
-    const tx = { module: 'token', command: 'transfer', nonce: 3n, fee: 200000n, senderPublicKey: klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey), params: { tokenID: Buffer.from(params.tokenID, 'hex'), amount: 12345n, recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(recipient), data: 'cli' }, signatures: [] };
-    const expected = (klayrTransactions.getBytes(klayrTransactions.signTransaction(tx, Buffer.from('04000000', 'hex'), privateKey, schema), schema) as Buffer).toString('hex');
+    const tx = {
+      module: 'token',
+      command: 'transfer',
+      nonce: 3n,
+      fee: 200000n,
+      senderPublicKey: klayrCrypto.ed.getPublicKeyFromPrivateKey(privateKey),
+      params: {
+        tokenID: Buffer.from(params.tokenID, 'hex'),
+        amount: 12345n,
+        recipientAddress: klayrCrypto.address.getAddressFromKlayr32Address(recipient),
+        data: 'cli',
+      },
+      signatures: [],
+    };
+    const expected = (
+      klayrTransactions.getBytes(
+        klayrTransactions.signTransaction(tx, Buffer.from('04000000', 'hex'), privateKey, schema),
+        schema,
+      ) as Buffer
+    ).toString('hex');
     assert.equal(JSON.parse(out.stdout).transaction, expected);
     const resigned = run('transaction:sign', expected, '--passphrase', passphrase);
     assert.equal(JSON.parse(resigned.stdout).transaction, expected);
-    assert.match(run('transaction:sign', expected, '--passphrase', 'wrong words').stderr, /does not belong to the sender/);
-    assert.match(run('transaction:create', 'token', 'nope', '1', '--passphrase', passphrase, '--nonce', '0', '--offline').stderr, /token:nope is not registered/);
-    assert.match(run('transaction:create', 'token', 'transfer', '1', '--params', '{"amount":"x"}', '--passphrase', passphrase, '--nonce', '0', '--offline').stderr, /Error/);
-    assert.match(run('transaction:create', 'token', 'transfer', '1', '--params', JSON.stringify(params), '--passphrase', passphrase, '--offline').stderr, /--nonce is required/);
+    assert.match(
+      run('transaction:sign', expected, '--passphrase', 'wrong words').stderr,
+      /does not belong to the sender/,
+    );
+    assert.match(
+      run('transaction:create', 'token', 'nope', '1', '--passphrase', passphrase, '--nonce', '0', '--offline').stderr,
+      /token:nope is not registered/,
+    );
+    assert.match(
+      run(
+        'transaction:create',
+        'token',
+        'transfer',
+        '1',
+        '--params',
+        '{"amount":"x"}',
+        '--passphrase',
+        passphrase,
+        '--nonce',
+        '0',
+        '--offline',
+      ).stderr,
+      /Error/,
+    );
+    assert.match(
+      run(
+        'transaction:create',
+        'token',
+        'transfer',
+        '1',
+        '--params',
+        JSON.stringify(params),
+        '--passphrase',
+        passphrase,
+        '--offline',
+      ).stderr,
+      /--nonce is required/,
+    );
   });
 
   it('over IPC with allowedMethods ["generator","system","random"] (the spec\'s validator setup): allowed commands work, others fail with the disabled-namespace message', async () => {
@@ -94,9 +205,21 @@ describe('validator CLI', () => {
       assert.equal(JSON.parse(info.stdout).chainID, '04000000');
       const status = await runAsync('generator:status', '--data-path', dataPath);
       assert.deepEqual(JSON.parse(status.stdout), { status: [] });
-      const onion = await runAsync('endpoint:invoke', 'random_setHashOnion', JSON.stringify({ address: devValidators()[30]!.address, count: 100, distance: 10 }), '--data-path', dataPath);
+      const onion = await runAsync(
+        'endpoint:invoke',
+        'random_setHashOnion',
+        JSON.stringify({ address: devValidators()[30]!.address, count: 100, distance: 10 }),
+        '--data-path',
+        dataPath,
+      );
       assert.equal(onion.status, 0, onion.stderr);
-      const denied = await runAsync('endpoint:invoke', 'token_getBalances', JSON.stringify({ address: devValidators()[30]!.address }), '--data-path', dataPath);
+      const denied = await runAsync(
+        'endpoint:invoke',
+        'token_getBalances',
+        JSON.stringify({ address: devValidators()[30]!.address }),
+        '--data-path',
+        dataPath,
+      );
       assert.equal(denied.status, 1);
       assert.match(denied.stderr, /Requested method or namespace is disabled in node config/);
     } finally {
@@ -122,7 +245,13 @@ describe('validator CLI', () => {
     const out = run('hash-onion', '--count', '3000', '--distance', '100', '--seed', seed);
     assert.equal(out.status, 0, out.stderr);
     const onion = JSON.parse(out.stdout) as { count: number; distance: number; hashes: string[] };
-    assert.deepEqual(onion, { count: 3000, distance: 100, hashes: (klayrCrypto.utils.hashOnion(Buffer.from(seed, 'hex'), 3000, 100) as Buffer[]).map((h) => h.toString('hex')) });
+    assert.deepEqual(onion, {
+      count: 3000,
+      distance: 100,
+      hashes: (klayrCrypto.utils.hashOnion(Buffer.from(seed, 'hex'), 3000, 100) as Buffer[]).map((h) =>
+        h.toString('hex'),
+      ),
+    });
     const bad = run('hash-onion', '--count', '100', '--distance', '1000');
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /Count must be greater than distance/);
@@ -143,20 +272,61 @@ describe('validator CLI', () => {
       assert.equal(JSON.parse(info.stdout).chainID, '04000000');
       const validator = devValidators()[6]!;
       const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator.plain;
-      await client.invoke('generator_setKeys', { address: validator.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
+      await client.invoke('generator_setKeys', {
+        address: validator.address,
+        type: 'plain',
+        data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey },
+      });
       // as Klayr Core: --use-status-value needs the status the node holds (generator_setStatus)
-      const noStatus = await runAsync('generator:enable', validator.address, '--use-status-value', '--password', 'unused', '--ws', ws);
+      const noStatus = await runAsync(
+        'generator:enable',
+        validator.address,
+        '--use-status-value',
+        '--password',
+        'unused',
+        '--ws',
+        ws,
+      );
       assert.equal(noStatus.status, 1);
       assert.match(noStatus.stderr, new RegExp(`Status for ${validator.address} not found in the node`));
-      await client.invoke('generator_setStatus', { address: validator.address, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 });
-      const enabled = await runAsync('generator:enable', validator.address, '--use-status-value', '--password', 'unused', '--ws', ws);
+      await client.invoke('generator_setStatus', {
+        address: validator.address,
+        height: 0,
+        maxHeightGenerated: 0,
+        maxHeightPrevoted: 0,
+      });
+      const enabled = await runAsync(
+        'generator:enable',
+        validator.address,
+        '--use-status-value',
+        '--password',
+        'unused',
+        '--ws',
+        ws,
+      );
       assert.equal(enabled.status, 0, enabled.stderr);
       assert.deepEqual(JSON.parse(enabled.stdout), { address: validator.address, enabled: true });
       const status = await runAsync('generator:status', '--ws', ws);
-      assert.equal(JSON.parse(status.stdout).status.find((s: { address: string }) => s.address === validator.address).enabled, true);
+      assert.equal(
+        JSON.parse(status.stdout).status.find((s: { address: string }) => s.address === validator.address).enabled,
+        true,
+      );
       const disabled = await runAsync('generator:disable', validator.address, '--password', 'unused', '--ws', ws);
       assert.deepEqual(JSON.parse(disabled.stdout), { address: validator.address, enabled: false });
-      const unknown = await runAsync('generator:enable', devValidators()[7]!.address, '--height', '0', '--max-height-generated', '0', '--max-height-prevoted', '0', '--password', 'x', '--ws', ws);
+      const unknown = await runAsync(
+        'generator:enable',
+        devValidators()[7]!.address,
+        '--height',
+        '0',
+        '--max-height-generated',
+        '0',
+        '--max-height-prevoted',
+        '0',
+        '--password',
+        'x',
+        '--ws',
+        ws,
+      );
       assert.equal(unknown.status, 1);
       assert.match(unknown.stderr, /does not have keys registered/);
       const missing = await runAsync('generator:enable', validator.address, '--password', 'x', '--ws', ws);
@@ -164,17 +334,59 @@ describe('validator CLI', () => {
 
       // keys:import of a keys:create file (plain keys), then keys:export of what the node holds
       const keysFile = join(tempDataPath(), 'keys.json');
-      assert.equal(run('keys:create', '--passphrase', devnetPassphrase(), '--no-encrypt', '--count', '2', '--offset', '20', '--chainid', '4', '--output', keysFile).status, 0);
+      assert.equal(
+        run(
+          'keys:create',
+          '--passphrase',
+          devnetPassphrase(),
+          '--no-encrypt',
+          '--count',
+          '2',
+          '--offset',
+          '20',
+          '--chainid',
+          '4',
+          '--output',
+          keysFile,
+        ).status,
+        0,
+      );
       const imported = await runAsync('keys:import', '--file-path', keysFile, '--ws', ws);
       assert.equal(imported.status, 0, imported.stderr);
-      assert.deepEqual(JSON.parse(imported.stdout).imported, [devValidators()[20]!.address, devValidators()[21]!.address]);
-      assert.deepEqual(await client.invoke('generator_hasKeys', { address: devValidators()[21]!.address }), { hasKey: true });
+      assert.deepEqual(JSON.parse(imported.stdout).imported, [
+        devValidators()[20]!.address,
+        devValidators()[21]!.address,
+      ]);
+      assert.deepEqual(await client.invoke('generator_hasKeys', { address: devValidators()[21]!.address }), {
+        hasKey: true,
+      });
       const exportFile = join(tempDataPath(), 'export.json');
       assert.equal((await runAsync('keys:export', '--output', exportFile, '--ws', ws)).status, 0);
-      const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { keys: { address: string; plain: { blsKey: string } }[] };
-      assert.equal(exported.keys.find((k) => k.address === devValidators()[20]!.address)!.plain.blsKey, devValidators()[20]!.plain.blsKey);
+      const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as {
+        keys: { address: string; plain: { blsKey: string } }[];
+      };
+      assert.equal(
+        exported.keys.find((k) => k.address === devValidators()[20]!.address)!.plain.blsKey,
+        devValidators()[20]!.plain.blsKey,
+      );
       // transaction:create asks the node for the nonce; transaction:send posts it
-      const created = await runAsync('transaction:create', 'token', 'transfer', '300000', '--params', JSON.stringify({ tokenID: '0400000000000000', amount: '1', recipientAddress: devValidators()[9]!.address, data: '' }), '--passphrase', devnetPassphrase(), '--ws', ws);
+      const created = await runAsync(
+        'transaction:create',
+        'token',
+        'transfer',
+        '300000',
+        '--params',
+        JSON.stringify({
+          tokenID: '0400000000000000',
+          amount: '1',
+          recipientAddress: devValidators()[9]!.address,
+          data: '',
+        }),
+        '--passphrase',
+        devnetPassphrase(),
+        '--ws',
+        ws,
+      );
       assert.equal(created.status, 0, created.stderr);
       const sent = await runAsync('transaction:send', JSON.parse(created.stdout).transaction, '--ws', ws);
       assert.equal(sent.status, 0, sent.stderr);
@@ -183,17 +395,28 @@ describe('validator CLI', () => {
       // generator:export writes keys and generated info; generator:import sets the generated info back
       const infoFile = join(tempDataPath(), 'generator_info.json');
       assert.equal((await runAsync('generator:export', '--output', infoFile, '--ws', ws)).status, 0);
-      const exportedInfo = JSON.parse(readFileSync(infoFile, 'utf8')) as { keys: { address: string }[]; generatorInfo: { address: string; height: number }[] };
+      const exportedInfo = JSON.parse(readFileSync(infoFile, 'utf8')) as {
+        keys: { address: string }[];
+        generatorInfo: { address: string; height: number }[];
+      };
       assert.ok(exportedInfo.keys.some((k) => k.address === validator.address));
       const mine = exportedInfo.generatorInfo.find((g) => g.address === validator.address)!;
-      writeFileSync(infoFile, JSON.stringify({ ...exportedInfo, generatorInfo: [{ ...mine, height: mine.height + 10 }] }));
+      writeFileSync(
+        infoFile,
+        JSON.stringify({ ...exportedInfo, generatorInfo: [{ ...mine, height: mine.height + 10 }] }),
+      );
       const importedInfo = await runAsync('generator:import', '--file-path', infoFile, '--ws', ws);
       assert.equal(importedInfo.status, 0, importedInfo.stderr);
-      const afterImport = (await client.invoke('generator_getStatus')).status.find((s: { address: string }) => s.address === validator.address);
+      const afterImport = (await client.invoke('generator_getStatus')).status.find(
+        (s: { address: string }) => s.address === validator.address,
+      );
       assert.equal(afterImport.height, mine.height + 10);
       // lowering it again would allow contradicting blocks
       writeFileSync(infoFile, JSON.stringify({ ...exportedInfo, generatorInfo: [mine] }));
-      assert.match((await runAsync('generator:import', '--file-path', infoFile, '--ws', ws)).stderr, /would allow contradicting blocks/);
+      assert.match(
+        (await runAsync('generator:import', '--file-path', infoFile, '--ws', ws)).stderr,
+        /would allow contradicting blocks/,
+      );
       const badFile = join(tempDataPath(), 'bad.json');
       writeFileSync(badFile, '{"nope": 1}');
       assert.match((await runAsync('keys:import', '--file-path', badFile, '--ws', ws)).stderr, /expected \{ "keys"/);

@@ -58,13 +58,19 @@ const HEIGHT = 1030;
 const temp = (): string => mkdtempSync(join(tmpdir(), 'kestrel-migration-'));
 const baseConfig = (): ApplicationConfig => loadConfig({ dataPath: temp() });
 
-const migrate = async (fixture: SyntheticSnapshot, options: { initValidators?: number; initRounds?: number; chainID?: Buffer; genesisTimeGap?: number } = {}): Promise<MigrationResult & { config: (invalid: boolean) => ApplicationConfig }> => {
+const migrate = async (
+  fixture: SyntheticSnapshot,
+  options: { initValidators?: number; initRounds?: number; chainID?: Buffer; genesisTimeGap?: number } = {},
+): Promise<MigrationResult & { config: (invalid: boolean) => ApplicationConfig }> => {
   const old = baseConfig();
   const configFor = (useInvalidBLSKey: boolean): ApplicationConfig => {
     const c = structuredClone(old);
     if (options.chainID !== undefined) c.genesis.chainID = options.chainID.toString('hex');
     c.modules = { ...c.modules, pos: { ...(c.modules.pos ?? {}), useInvalidBLSKey } };
-    if (options.chainID !== undefined) c.modules = JSON.parse(JSON.stringify(c.modules).replaceAll('"04000000', `"${options.chainID.toString('hex')}`)) as ApplicationConfig['modules'];
+    if (options.chainID !== undefined)
+      c.modules = JSON.parse(
+        JSON.stringify(c.modules).replaceAll('"04000000', `"${options.chainID.toString('hex')}`),
+      ) as ApplicationConfig['modules'];
     return c;
   };
   const snapshot = Snapshot.open(fixture.dataPath);
@@ -81,10 +87,19 @@ const migrate = async (fixture: SyntheticSnapshot, options: { initValidators?: n
   }
 };
 
-const asset = <T>(block: Block, module: string, schema: Parameters<typeof compile>[0]): T => compile<T>(schema).decode(block.assets.find((a) => a.module === module)!.data);
+const asset = <T>(block: Block, module: string, schema: Parameters<typeof compile>[0]): T =>
+  compile<T>(schema).decode(block.assets.find((a) => a.module === module)!.data);
 
 const fixtureOf = (options: Partial<SyntheticSnapshotOptions> = {}): SyntheticSnapshot =>
-  writeSyntheticSnapshot(temp(), { height: HEIGHT, accounts: 300, validators: 8, active: 6, banned: [7], legacyAccounts: 5, ...options });
+  writeSyntheticSnapshot(temp(), {
+    height: HEIGHT,
+    accounts: 300,
+    validators: 8,
+    active: 6,
+    banned: [7],
+    legacyAccounts: 5,
+    ...options,
+  });
 
 describe('migration: snapshot -> successor genesis block', () => {
   let fixture: SyntheticSnapshot;
@@ -95,7 +110,7 @@ describe('migration: snapshot -> successor genesis block', () => {
   });
 
   describe('the header (klayr-migrator createGenesisBlock)', () => {
-    it('height is the snapshot height + 1, the previous block is the snapshot block, the timestamp the snapshot block\'s + 3600 s', () => {
+    it("height is the snapshot height + 1, the previous block is the snapshot block, the timestamp the snapshot block's + 3600 s", () => {
       const { header } = result.block;
       assert.equal(header.height, HEIGHT + 1);
       assert.ok(header.previousBlockID.equals(fixture.blockID));
@@ -105,17 +120,28 @@ describe('migration: snapshot -> successor genesis block', () => {
     });
 
     it('Kestrel accepts the block: its asset, state and event roots and validators hash check in genesis processing', () => {
-      const processed = processGenesisBlock(result.block, Buffer.from('04000000', 'hex'), applicationModules(result.config(false)), EMPTY_STATE);
+      const processed = processGenesisBlock(
+        result.block,
+        Buffer.from('04000000', 'hex'),
+        applicationModules(result.config(false)),
+        EMPTY_STATE,
+      );
       assert.equal(processed.stateRoot.toString('hex'), result.summary.stateRoot);
     });
 
-    it('assets are sorted by module and decode with klayr-framework\'s genesis schemas (@klayr/codec, @klayr/validator)', () => {
-      assert.deepEqual(result.block.assets.map((a) => a.module), ['auth', 'interoperability', 'legacy', 'pos', 'token']);
+    it("assets are sorted by module and decode with klayr-framework's genesis schemas (@klayr/codec, @klayr/validator)", () => {
+      assert.deepEqual(
+        result.block.assets.map((a) => a.module),
+        ['auth', 'interoperability', 'legacy', 'pos', 'token'],
+      );
       for (const a of result.block.assets) {
         if (klayrSchemas[a.module] === undefined) continue;
         const decoded = klayrCodec.codec.decode(klayrSchemas[a.module], a.data);
         klayrValidator.validator.validate(klayrSchemas[a.module], decoded);
-        assert.ok(klayrCodec.codec.encode(klayrSchemas[a.module], decoded).equals(a.data), `${a.module} re-encodes byte for byte`);
+        assert.ok(
+          klayrCodec.codec.encode(klayrSchemas[a.module], decoded).equals(a.data),
+          `${a.module} re-encodes byte for byte`,
+        );
       }
     });
 
@@ -127,7 +153,12 @@ describe('migration: snapshot -> successor genesis block', () => {
 
   describe('auth', () => {
     it('every auth account, multisignature keys kept, nonces reset to 0', () => {
-      const { authDataSubstore } = asset<{ authDataSubstore: { address: Buffer; authAccount: { nonce: bigint; numberOfSignatures: number; mandatoryKeys: Buffer[] } }[] }>(result.block, 'auth', genesisAuthStoreSchema);
+      const { authDataSubstore } = asset<{
+        authDataSubstore: {
+          address: Buffer;
+          authAccount: { nonce: bigint; numberOfSignatures: number; mandatoryKeys: Buffer[] };
+        }[];
+      }>(result.block, 'auth', genesisAuthStoreSchema);
       assert.equal(authDataSubstore.length, 30);
       assert.equal(result.summary.authAccounts, 30);
       assert.ok(authDataSubstore.every((a) => a.authAccount.nonce === 0n));
@@ -140,27 +171,40 @@ describe('migration: snapshot -> successor genesis block', () => {
   });
 
   describe('token', () => {
-    const tokenAsset = (): GenesisTokenStore => asset<GenesisTokenStore>(result.block, 'token', genesisTokenStoreSchema);
+    const tokenAsset = (): GenesisTokenStore =>
+      asset<GenesisTokenStore>(result.block, 'token', genesisTokenStoreSchema);
     it('one entry per account and token; stakes and pending unlocks returned to available balances; only the legacy reserve keeps its lock', () => {
       const { userSubstore } = tokenAsset();
       assert.equal(userSubstore.length, 300 + 8 + 1);
       for (const u of userSubstore) {
-        if (u.address.equals(ADDRESS_LEGACY_RESERVE)) assert.deepEqual(u.lockedBalances.map((l) => l.module), ['legacy']);
+        if (u.address.equals(ADDRESS_LEGACY_RESERVE))
+          assert.deepEqual(
+            u.lockedBalances.map((l) => l.module),
+            ['legacy'],
+          );
         else assert.deepEqual(u.lockedBalances, []);
       }
-      const sorted = [...userSubstore].sort((a, b) => Buffer.compare(a.address, b.address) || Buffer.compare(a.tokenID, b.tokenID));
-      assert.deepEqual(userSubstore.map((u) => u.address.toString('hex')), sorted.map((u) => u.address.toString('hex')));
+      const sorted = [...userSubstore].sort(
+        (a, b) => Buffer.compare(a.address, b.address) || Buffer.compare(a.tokenID, b.tokenID),
+      );
+      assert.deepEqual(
+        userSubstore.map((u) => u.address.toString('hex')),
+        sorted.map((u) => u.address.toString('hex')),
+      );
     });
 
     it('total supply is the same before and after, and equals the supply store entry', () => {
       const { userSubstore, supplySubstore } = tokenAsset();
-      const sum = userSubstore.reduce((s, u) => s + u.availableBalance + u.lockedBalances.reduce((t, l) => t + l.amount, 0n), 0n);
+      const sum = userSubstore.reduce(
+        (s, u) => s + u.availableBalance + u.lockedBalances.reduce((t, l) => t + l.amount, 0n),
+        0n,
+      );
       assert.equal(sum, fixture.supply);
       assert.deepEqual(supplySubstore, [{ tokenID: SNAPSHOT_TOKEN_ID, totalSupply: fixture.supply }]);
       assert.deepEqual(result.summary.totalSupply, { [SNAPSHOT_TOKEN_ID.toString('hex')]: fixture.supply.toString() });
     });
 
-    it('a staker\'s unclaimed rewards, held locked by its validator, go to the staker (klayr-migrator processRewards)', () => {
+    it("a staker's unclaimed rewards, held locked by its validator, go to the staker (klayr-migrator processRewards)", () => {
       const { userSubstore } = tokenAsset();
       assert.ok(fixture.rewards.length > 0 && fixture.rewards.every((r) => r.amount > 0n));
       const stakerI = (staker: Buffer) => Number(fixture.stakers.findIndex((s) => s.equals(staker)) + 1);
@@ -172,18 +216,28 @@ describe('migration: snapshot -> successor genesis block', () => {
       }
       const validator0 = userSubstore.find((u) => u.address.equals(fixture.validators[0]!))!;
       // its balance at the snapshot was 5000 KLY, the stakers' rewards included
-      assert.equal(validator0.availableBalance, 5000n * 100_000_000n - fixture.rewards.reduce((s, r) => s + r.amount, 0n));
+      assert.equal(
+        validator0.availableBalance,
+        5000n * 100_000_000n - fixture.rewards.reduce((s, r) => s + r.amount, 0n),
+      );
       assert.equal(result.summary.unclaimedRewardsPaid, fixture.rewards.reduce((s, r) => s + r.amount, 0n).toString());
     });
   });
 
   describe('pos', () => {
-    const posAsset = (block = result.block): GenesisPoSStore => asset<GenesisPoSStore>(block, 'pos', genesisStoreSchema);
+    const posAsset = (block = result.block): GenesisPoSStore =>
+      asset<GenesisPoSStore>(block, 'pos', genesisStoreSchema);
     it('every validator with name, keys, proof of possession (read from the old genesis block), commission and standing; no stakers', () => {
       const { validators, stakers } = posAsset();
       assert.equal(validators.length, 8);
       assert.deepEqual(stakers, []);
-      assert.ok(validators.every((v, i) => v.name === `validator_${fixture.validators.findIndex((a) => a.equals(v.address))}` && (i === 0 || Buffer.compare(validators[i - 1]!.address, v.address) < 0)));
+      assert.ok(
+        validators.every(
+          (v, i) =>
+            v.name === `validator_${fixture.validators.findIndex((a) => a.equals(v.address))}` &&
+            (i === 0 || Buffer.compare(validators[i - 1]!.address, v.address) < 0),
+        ),
+      );
       const seven = validators.find((v) => v.address.equals(fixture.validators[7]!))!;
       assert.equal(seven.isBanned, true, 'a banned validator stays banned');
       assert.deepEqual(seven.reportMisbehaviorHeights, [HEIGHT - 5]);
@@ -197,15 +251,24 @@ describe('migration: snapshot -> successor genesis block', () => {
       const { genesisData } = posAsset();
       // the active set is validators 7, 6, 5, 4, 3, 2 (highest first); 7 is banned
       const expected = [6, 5, 4, 3].map((i) => fixture.validators[i]!).sort(Buffer.compare);
-      assert.deepEqual(genesisData.initValidators.map((a) => a.toString('hex')), expected.map((a) => a.toString('hex')));
+      assert.deepEqual(
+        genesisData.initValidators.map((a) => a.toString('hex')),
+        expected.map((a) => a.toString('hex')),
+      );
       assert.equal(genesisData.initRounds, 10);
     });
 
     it('after the active set, eligible validators by stake weight fill the initial set', async () => {
       const r = await migrate(fixture, { initValidators: 7 });
       // active 6,5,4,3,2 then eligible by weight: 0, 1
-      assert.deepEqual(posAsset(r.block).genesisData.initValidators.map((a) => a.toString('hex')), [6, 5, 4, 3, 2, 0, 1].map((i) => fixture.validators[i]!).sort(Buffer.compare).map((a) => a.toString('hex')));
-      assert.equal(posAsset(r.block).genesisData.initRounds, 587, 'Klayr\'s bootstrap period by default');
+      assert.deepEqual(
+        posAsset(r.block).genesisData.initValidators.map((a) => a.toString('hex')),
+        [6, 5, 4, 3, 2, 0, 1]
+          .map((i) => fixture.validators[i]!)
+          .sort(Buffer.compare)
+          .map((a) => a.toString('hex')),
+      );
+      assert.equal(posAsset(r.block).genesisData.initRounds, 587, "Klayr's bootstrap period by default");
     });
 
     it('validators without a registered BLS key: the successor registers every validator without one (useInvalidBLSKey) and bans them all until legacy registerKeys', async () => {
@@ -233,25 +296,50 @@ describe('migration: snapshot -> successor genesis block', () => {
       const address = f.validators[2]!;
       assert.equal(getValidatorAccount(view, address).isBanned, true);
       const dev = devValidators()[2]!;
-      const base = { module: 'legacy', command: 'registerKeys', nonce: 0n, senderPublicKey: Buffer.from(dev.publicKey, 'hex'), params: codec.encode(registerKeysParamsSchema, { blsKey: Buffer.from(dev.plain.blsKey, 'hex'), proofOfPossession: Buffer.from(dev.plain.blsProofOfPossession, 'hex'), generatorKey: Buffer.from(dev.plain.generatorKey, 'hex') }) };
-      const tx = signTransaction({ ...base, fee: computeMinFee(base), signatures: [] }, chainID, Buffer.from(dev.privateKey, 'hex'));
+      const base = {
+        module: 'legacy',
+        command: 'registerKeys',
+        nonce: 0n,
+        senderPublicKey: Buffer.from(dev.publicKey, 'hex'),
+        params: codec.encode(registerKeysParamsSchema, {
+          blsKey: Buffer.from(dev.plain.blsKey, 'hex'),
+          proofOfPossession: Buffer.from(dev.plain.blsProofOfPossession, 'hex'),
+          generatorKey: Buffer.from(dev.plain.generatorKey, 'hex'),
+        }),
+      };
+      const tx = signTransaction(
+        { ...base, fee: computeMinFee(base), signatures: [] },
+        chainID,
+        Buffer.from(dev.privateKey, 'hex'),
+      );
       const validators = getValidatorsParams(view).validators;
       const timestamp = r.block.header.timestamp + config.genesis.blockTime;
       const block: Block = {
-        header: { ...r.block.header, version: 2, height: r.block.header.height + 1, previousBlockID: blockHeaderID(r.block.header), timestamp, generatorAddress: validators[Math.floor(timestamp / config.genesis.blockTime) % validators.length]!.address },
+        header: {
+          ...r.block.header,
+          version: 2,
+          height: r.block.header.height + 1,
+          previousBlockID: blockHeaderID(r.block.header),
+          timestamp,
+          generatorAddress: validators[Math.floor(timestamp / config.genesis.blockTime) % validators.length]!.address,
+        },
         transactions: [tx],
         assets: [{ module: 'random', data: codec.encode(randomAssetSchema, { seedReveal: Buffer.alloc(16, 1) }) }],
       };
       const executed = new StateMachine(modules).executeBlock(block, chainID, state);
       assert.deepEqual(executed.results, [1]);
       assert.equal(getValidatorAccount(view, address).isBanned, false);
-      assert.ok(validatorsStore(view, 'validatorKeys').getWithSchema<{ blsKey: Buffer }>(address, validatorKeysSchema)!.blsKey.equals(Buffer.from(dev.plain.blsKey, 'hex')));
+      assert.ok(
+        validatorsStore(view, 'validatorKeys')
+          .getWithSchema<{ blsKey: Buffer }>(address, validatorKeysSchema)!
+          .blsKey.equals(Buffer.from(dev.plain.blsKey, 'hex')),
+      );
       assert.equal(getValidatorAccount(view, f.validators[3]!).isBanned, true, 'the others stay banned');
     });
   });
 
   describe('bootstrap finality', () => {
-    it('51 initial validators need 35 for finality: Kestrel\'s BFT sets the precommit threshold floor(2n/3)+1', async () => {
+    it("51 initial validators need 35 for finality: Kestrel's BFT sets the precommit threshold floor(2n/3)+1", async () => {
       const f = fixtureOf({ validators: 56, active: 53, banned: [55] });
       const r = await migrate(f);
       assert.equal(r.summary.initValidators, 51);
@@ -262,8 +350,12 @@ describe('migration: snapshot -> successor genesis block', () => {
   });
 
   describe('interoperability and legacy', () => {
-    it('the own chain name is carried, its nonce reset (Klayr requires 0 without chains); the legacy accounts too, backed by the reserve\'s kept lock', () => {
-      const interop = asset<{ ownChainName: string; ownChainNonce: bigint; chainInfos: unknown[] }>(result.block, 'interoperability', genesisInteroperabilitySchema);
+    it("the own chain name is carried, its nonce reset (Klayr requires 0 without chains); the legacy accounts too, backed by the reserve's kept lock", () => {
+      const interop = asset<{ ownChainName: string; ownChainNonce: bigint; chainInfos: unknown[] }>(
+        result.block,
+        'interoperability',
+        genesisInteroperabilitySchema,
+      );
       assert.equal(interop.ownChainName, 'klayr_mainchain');
       assert.equal(interop.ownChainNonce, 0n);
       assert.deepEqual(interop.chainInfos, []);
@@ -279,7 +371,7 @@ describe('migration: snapshot -> successor genesis block', () => {
   });
 
   describe('a new chain ID', () => {
-    it('the old chain\'s tokens become the successor\'s (same local ID); the block processes on the new chain', async () => {
+    it("the old chain's tokens become the successor's (same local ID); the block processes on the new chain", async () => {
       const chainID = Buffer.from('02000000', 'hex');
       const r = await migrate(fixture, { initValidators: 4, chainID });
       const { userSubstore, supplySubstore } = asset<GenesisTokenStore>(r.block, 'token', genesisTokenStoreSchema);
@@ -294,13 +386,23 @@ describe('migration: snapshot -> successor genesis block', () => {
     it('each validator the old node holds keys for or generated with: address, height, maxHeightPrevoted, maxHeightGenerated', () => {
       const byAddress = new Map(result.forgingStatus.map((s) => [s.address, s]));
       assert.equal(result.forgingStatus.length, 2);
-      assert.deepEqual(byAddress.get(addressToKlayr32(fixture.validators[0]!)), { address: addressToKlayr32(fixture.validators[0]!), height: HEIGHT, maxHeightPrevoted: HEIGHT - 2, maxHeightGenerated: HEIGHT - 3 });
-      assert.deepEqual(byAddress.get(addressToKlayr32(fixture.validators[1]!)), { address: addressToKlayr32(fixture.validators[1]!), height: 0, maxHeightPrevoted: 0, maxHeightGenerated: 0 });
+      assert.deepEqual(byAddress.get(addressToKlayr32(fixture.validators[0]!)), {
+        address: addressToKlayr32(fixture.validators[0]!),
+        height: HEIGHT,
+        maxHeightPrevoted: HEIGHT - 2,
+        maxHeightGenerated: HEIGHT - 3,
+      });
+      assert.deepEqual(byAddress.get(addressToKlayr32(fixture.validators[1]!)), {
+        address: addressToKlayr32(fixture.validators[1]!),
+        height: 0,
+        maxHeightPrevoted: 0,
+        maxHeightGenerated: 0,
+      });
     });
   });
 
   describe('more rules', () => {
-    it('every staker\'s stake and pending unlock return to its available balance (no reward: its whole balance)', () => {
+    it("every staker's stake and pending unlock return to its available balance (no reward: its whole balance)", () => {
       const { userSubstore } = asset<GenesisTokenStore>(result.block, 'token', genesisTokenStoreSchema);
       const rewarded = new Set(fixture.rewards.map((r) => r.staker.toString('hex')));
       let checked = 0;
@@ -314,11 +416,15 @@ describe('migration: snapshot -> successor genesis block', () => {
       assert.equal(result.summary.stakersReturned, fixture.stakers.length);
     });
 
-    it('a new chain ID also turns the validators\' sharing coefficient token IDs into the successor\'s', async () => {
+    it("a new chain ID also turns the validators' sharing coefficient token IDs into the successor's", async () => {
       const chainID = Buffer.from('02000000', 'hex');
       const r = await migrate(fixture, { initValidators: 4, chainID });
       const { validators } = asset<GenesisPoSStore>(r.block, 'pos', genesisStoreSchema);
-      assert.ok(validators.every((v) => v.sharingCoefficients.every((c) => c.tokenID.equals(Buffer.concat([chainID, Buffer.alloc(4)])))));
+      assert.ok(
+        validators.every((v) =>
+          v.sharingCoefficients.every((c) => c.tokenID.equals(Buffer.concat([chainID, Buffer.alloc(4)]))),
+        ),
+      );
     });
 
     it('no active validator that is not banned: refused (the successor would have no initial validators)', async () => {
@@ -326,7 +432,7 @@ describe('migration: snapshot -> successor genesis block', () => {
       await assert.rejects(migrate(f), /no active validator that is not banned/);
     });
 
-    it('the genesis time gap is configurable (0: the snapshot block\'s own timestamp)', async () => {
+    it("the genesis time gap is configurable (0: the snapshot block's own timestamp)", async () => {
       const r = await migrate(fixture, { initValidators: 4, genesisTimeGap: 0 });
       assert.equal(r.block.header.timestamp, 1_700_000_000);
     });
@@ -334,8 +440,19 @@ describe('migration: snapshot -> successor genesis block', () => {
     it('a snapshot with a registered sidechain is refused: cross-chain state is not migrated', async () => {
       const f = fixtureOf();
       const dbs = openDatabases(join(f.dataPath, 'backup'));
-      const chainAccount = compile(chainAccountSchema).encode({ name: 'sidechain', lastCertificate: { height: 1, timestamp: 1, stateRoot: Buffer.alloc(32), validatorsHash: Buffer.alloc(32) }, status: 1 });
-      await dbs.state.put(Buffer.concat([computeStorePrefix('interoperability'), computeSubstorePrefix(1), Buffer.from('04000001', 'hex')]), chainAccount);
+      const chainAccount = compile(chainAccountSchema).encode({
+        name: 'sidechain',
+        lastCertificate: { height: 1, timestamp: 1, stateRoot: Buffer.alloc(32), validatorsHash: Buffer.alloc(32) },
+        status: 1,
+      });
+      await dbs.state.put(
+        Buffer.concat([
+          computeStorePrefix('interoperability'),
+          computeSubstorePrefix(1),
+          Buffer.from('04000001', 'hex'),
+        ]),
+        chainAccount,
+      );
       await dbs.root.close();
       await assert.rejects(migrate(f), /registered chain \(04000001\): migrating cross-chain state is not supported/);
     });
@@ -360,7 +477,7 @@ describe('migration: snapshot -> successor genesis block', () => {
       assert.throws(() => Snapshot.open(f.dataPath), /incomplete/);
     });
 
-    it('a manifest whose height is not the database\'s: refused', () => {
+    it("a manifest whose height is not the database's: refused", () => {
       const f = fixtureOf();
       const file = join(f.dataPath, 'backup', 'manifest.json');
       const manifest = JSON.parse(readFileSync(file, 'utf8')) as { height: number };

@@ -41,14 +41,20 @@ const call = async (endpoint: EndpointDefinition, params: Record<string, unknown
 
 const klayrCall = async (fn: (ctx: unknown) => unknown, ctx: unknown): Promise<unknown> => fn(ctx);
 
-describe('token endpoints answer as klayr-framework\'s TokenEndpoint on the devnet genesis state', () => {
-  const ours = tokenEndpoints(view, { chainID, userAccountInitializationFee: 5000000n, escrowAccountInitializationFee: 5000000n });
+describe("token endpoints answer as klayr-framework's TokenEndpoint on the devnet genesis state", () => {
+  const ours = tokenEndpoints(view, {
+    chainID,
+    userAccountInitializationFee: 5000000n,
+    escrowAccountInitializationFee: 5000000n,
+  });
 
   it('for funded, unknown and malformed addresses and native, mainchain and foreign token IDs', async () => {
     const klayr = await klayrDevnetGenesis();
     const endpoint = klayr.modules.token.endpoint;
     const rng = new Rng(17);
-    const funded = klayr.entries.filter((e) => e.key.subarray(0, 6).toString('hex') === '3c469e9d0000').map((e) => e.key.subarray(6, 26));
+    const funded = klayr.entries
+      .filter((e) => e.key.subarray(0, 6).toString('hex') === '3c469e9d0000')
+      .map((e) => e.key.subarray(6, 26));
     const addresses = [...funded.slice(0, 5).map((a) => addressToKlayr32(a)), addressToKlayr32(rng.bytes(20))];
     const tokenIDs = ['0400000000000000', '0400000100000000', '0100000000000000', '0000000000000000'];
     const cases: [string, Record<string, unknown>][] = [
@@ -57,26 +63,42 @@ describe('token endpoints answer as klayr-framework\'s TokenEndpoint on the devn
       ['getEscrowedAmounts', {}],
       ['getInitializationFees', {}],
       ...addresses.map((address): [string, Record<string, unknown>] => ['getBalances', { address }]),
-      ...addresses.flatMap((address) => tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['getBalance', { address, tokenID }])),
-      ...addresses.flatMap((address) => tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['hasUserAccount', { address, tokenID }])),
+      ...addresses.flatMap((address) =>
+        tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['getBalance', { address, tokenID }]),
+      ),
+      ...addresses.flatMap((address) =>
+        tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['hasUserAccount', { address, tokenID }]),
+      ),
       ...tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['isSupported', { tokenID }]),
-      ...tokenIDs.map((tokenID): [string, Record<string, unknown>] => ['hasEscrowAccount', { tokenID, escrowChainID: '04000001' }]),
+      ...tokenIDs.map((tokenID): [string, Record<string, unknown>] => [
+        'hasEscrowAccount',
+        { tokenID, escrowChainID: '04000001' },
+      ]),
     ];
     for (const [method, params] of cases) {
       const theirs = await klayrCall((ctx) => endpoint[method](ctx), klayr.endpointContext(params));
       assert.deepEqual(await call(ours[method]!, params), theirs, `${method} ${JSON.stringify(params)}`);
     }
-    assert.equal(((await call(ours.getBalances!, { address: addresses[0] })) as { balances: unknown[] }).balances.length, 1);
+    assert.equal(
+      ((await call(ours.getBalances!, { address: addresses[0] })) as { balances: unknown[] }).balances.length,
+      1,
+    );
   });
 
-  it('refuses malformed params with the schema\'s reason', async () => {
-    await assert.rejects(() => call(ours.getBalance!, { address: 'kly123', tokenID: '0400000000000000' }), /format "klayr32"/);
-    await assert.rejects(() => call(ours.getBalance!, { address: addressToKlayr32(Buffer.alloc(20)), tokenID: '04' }), /fewer than 16/);
+  it("refuses malformed params with the schema's reason", async () => {
+    await assert.rejects(
+      () => call(ours.getBalance!, { address: 'kly123', tokenID: '0400000000000000' }),
+      /format "klayr32"/,
+    );
+    await assert.rejects(
+      () => call(ours.getBalance!, { address: addressToKlayr32(Buffer.alloc(20)), tokenID: '04' }),
+      /fewer than 16/,
+    );
     await assert.rejects(() => call(ours.isSupported!, {}), /required property 'tokenID'/);
   });
 });
 
-describe('validators endpoints answer as klayr-framework\'s ValidatorsEndpoint on the devnet genesis state', () => {
+describe("validators endpoints answer as klayr-framework's ValidatorsEndpoint on the devnet genesis state", () => {
   const ours = validatorsEndpoints(view);
 
   it('getValidator for validators and other addresses; validateBLSKey is {valid:false} for a registered key or a wrong proof, never an error', async () => {
@@ -97,8 +119,15 @@ describe('validators endpoints answer as klayr-framework\'s ValidatorsEndpoint o
       const theirs = await endpoint[method](klayr.endpointContext(params));
       assert.deepEqual(await call(ours[method]!, params), theirs, `${method} ${JSON.stringify(params)}`);
     }
-    assert.deepEqual(await call(ours.validateBLSKey!, fresh), { valid: false }, 'a registered key is not valid for registration');
-    await assert.rejects(() => call(ours.validateBLSKey!, { blsKey: 'zz', proofOfPossession: '00' }), /format "hex"|characters/);
+    assert.deepEqual(
+      await call(ours.validateBLSKey!, fresh),
+      { valid: false },
+      'a registered key is not valid for registration',
+    );
+    await assert.rejects(
+      () => call(ours.validateBLSKey!, { blsKey: 'zz', proofOfPossession: '00' }),
+      /format "hex"|characters/,
+    );
   });
 });
 
@@ -106,10 +135,17 @@ describe('auth and fee endpoints against klayr-framework on the devnet genesis s
   const auth = authEndpoints(view, chainID);
   const fee = feeEndpoints(feeConfig(chainID, loadConfig().modules.fee));
 
-  it('isValidSignature, isValidNonce, sortMultisignatureGroup, the multisig schema and tag, and the fee settings equal Klayr\'s', async () => {
+  it("isValidSignature, isValidNonce, sortMultisignatureGroup, the multisig schema and tag, and the fee settings equal Klayr's", async () => {
     const klayr = await klayrDevnetGenesis();
     const sender = ed25519KeyPairFromPassphraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
-    const base = { module: 'token', command: 'transfer', fee: 1000000n, senderPublicKey: sender.publicKey, params: Buffer.alloc(10), signatures: [] };
+    const base = {
+      module: 'token',
+      command: 'transfer',
+      fee: 1000000n,
+      senderPublicKey: sender.publicKey,
+      params: Buffer.alloc(10),
+      signatures: [],
+    };
     const good = signTransaction({ ...base, nonce: 0n }, chainID, sender.privateKey);
     const laterNonce = signTransaction({ ...base, nonce: 3n }, chainID, sender.privateKey);
     const wrongKey = signTransaction({ ...base, nonce: 0n }, chainID, keyPairFromSeed(Buffer.alloc(32, 5)).privateKey);
@@ -117,24 +153,52 @@ describe('auth and fee endpoints against klayr-framework on the devnet genesis s
     for (const tx of [good, laterNonce, wrongKey, otherChain]) {
       const params = { transaction: encodeTransaction(tx).toString('hex') };
       for (const method of ['isValidSignature', 'isValidNonce']) {
-        assert.deepEqual(await call(auth[method]!, params), await klayr.modules.auth.endpoint[method](klayr.endpointContext(params)), method);
+        assert.deepEqual(
+          await call(auth[method]!, params),
+          await klayr.modules.auth.endpoint[method](klayr.endpointContext(params)),
+          method,
+        );
       }
     }
-    assert.deepEqual(await call(auth.isValidSignature!, { transaction: encodeTransaction(wrongKey).toString('hex') }), { verified: false });
+    assert.deepEqual(await call(auth.isValidSignature!, { transaction: encodeTransaction(wrongKey).toString('hex') }), {
+      verified: false,
+    });
     const rng = new Rng(29);
-    const pair = (sig = 128) => ({ publicKey: rng.bytes(32).toString('hex'), signature: rng.bytes(sig / 2).toString('hex') });
+    const pair = (sig = 128) => ({
+      publicKey: rng.bytes(32).toString('hex'),
+      signature: rng.bytes(sig / 2).toString('hex'),
+    });
     const group = { mandatory: [pair(), pair(), pair()], optional: [pair(), pair(0), pair()] };
-    assert.deepEqual(await call(auth.sortMultisignatureGroup!, group), klayr.modules.auth.endpoint.sortMultisignatureGroup(klayr.endpointContext(group)));
-    assert.deepEqual(await call(auth.getMultiSigRegMsgSchema!, {}), await klayr.modules.auth.endpoint.getMultiSigRegMsgSchema(klayr.endpointContext({})));
-    assert.deepEqual(await call(auth.getMultiSigRegMsgTag!, {}), klayr.modules.auth.endpoint.getMultiSigRegMsgTag(klayr.endpointContext({})));
-    assert.deepEqual(await call(fee.getFeeTokenID!, {}), await klayr.modules.fee.endpoint.getFeeTokenID(klayr.endpointContext({})));
-    assert.deepEqual(await call(fee.getMinFeePerByte!, {}), await klayr.modules.fee.endpoint.getMinFeePerByte(klayr.endpointContext({})));
+    assert.deepEqual(
+      await call(auth.sortMultisignatureGroup!, group),
+      klayr.modules.auth.endpoint.sortMultisignatureGroup(klayr.endpointContext(group)),
+    );
+    assert.deepEqual(
+      await call(auth.getMultiSigRegMsgSchema!, {}),
+      await klayr.modules.auth.endpoint.getMultiSigRegMsgSchema(klayr.endpointContext({})),
+    );
+    assert.deepEqual(
+      await call(auth.getMultiSigRegMsgTag!, {}),
+      klayr.modules.auth.endpoint.getMultiSigRegMsgTag(klayr.endpointContext({})),
+    );
+    assert.deepEqual(
+      await call(fee.getFeeTokenID!, {}),
+      await klayr.modules.fee.endpoint.getFeeTokenID(klayr.endpointContext({})),
+    );
+    assert.deepEqual(
+      await call(fee.getMinFeePerByte!, {}),
+      await klayr.modules.fee.endpoint.getMinFeePerByte(klayr.endpointContext({})),
+    );
   });
 
-  it('getAuthAccount answers Klayr\'s default auth account for an address with a token account and no auth entry yet (equal to klayr-framework\'s answer)', async () => {
+  it("getAuthAccount answers Klayr's default auth account for an address with a token account and no auth entry yet (equal to klayr-framework's answer)", async () => {
     const klayr = await klayrDevnetGenesis();
     const address = devValidators()[0]!.address;
-    const funded = await call(tokenEndpoints(view, { chainID, userAccountInitializationFee: 0n, escrowAccountInitializationFee: 0n }).getBalances!, { address }) as { balances: unknown[] };
+    const funded = (await call(
+      tokenEndpoints(view, { chainID, userAccountInitializationFee: 0n, escrowAccountInitializationFee: 0n })
+        .getBalances!,
+      { address },
+    )) as { balances: unknown[] };
     assert.ok(funded.balances.length > 0, 'the devnet validator holds a token account');
     const expected = { nonce: '0', numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
     assert.deepEqual(await call(auth.getAuthAccount!, { address }), expected);
@@ -143,7 +207,10 @@ describe('auth and fee endpoints against klayr-framework on the devnet genesis s
 
   it('getAuthAccount errors for an address the chain has never seen (no auth entry, no token account), as the interface spec says', async () => {
     const unseen = addressToKlayr32(new Rng(404).bytes(20));
-    await assert.rejects(() => call(auth.getAuthAccount!, { address: unseen }), new RegExp(`Auth account for address ${unseen} does not exist`));
+    await assert.rejects(
+      () => call(auth.getAuthAccount!, { address: unseen }),
+      new RegExp(`Auth account for address ${unseen} does not exist`),
+    );
     await assert.rejects(() => call(auth.getAuthAccount!, { address: 'kly0' }), /format "klayr32"/);
     await assert.rejects(() => call(auth.isValidNonce!, { transaction: 'zz' }), /format "hex"/);
     await assert.rejects(() => call(auth.isValidNonce!, { transaction: '0a' }), /CodecError|Truncated|Missing/);
@@ -160,18 +227,37 @@ describe('mainchain interoperability endpoints against klayr-framework on the de
       ['getRegistrationFee', {}],
       ['getMinimumMessageFee', {}],
       ['getOwnChainAccount', {}],
-      ...['04000000', '04000001', '04123456', '05000001'].map((chainID): [string, Record<string, unknown>] => ['isChainIDAvailable', { chainID }]),
-      ...['klayr_mainchain', 'mysidechain', 'a'].map((name): [string, Record<string, unknown>] => ['isChainNameAvailable', { name }]),
+      ...['04000000', '04000001', '04123456', '05000001'].map((chainID): [string, Record<string, unknown>] => [
+        'isChainIDAvailable',
+        { chainID },
+      ]),
+      ...['klayr_mainchain', 'mysidechain', 'a'].map((name): [string, Record<string, unknown>] => [
+        'isChainNameAvailable',
+        { name },
+      ]),
       ['getAllChainAccounts', { chainID: '00000000' }],
       ['getCCMSchema', {}],
     ];
     for (const [method, params] of cases) {
-      assert.deepEqual(await call(ours[method]!, params), await endpoint[method](klayr.endpointContext(params)), `${method} ${JSON.stringify(params)}`);
+      assert.deepEqual(
+        await call(ours[method]!, params),
+        await endpoint[method](klayr.endpointContext(params)),
+        `${method} ${JSON.stringify(params)}`,
+      );
     }
     await assert.rejects(() => call(ours.isChainNameAvailable!, { name: 'Bad Name' }), /Invalid name property/);
-    await assert.rejects(() => endpoint.isChainNameAvailable(klayr.endpointContext({ name: 'Bad Name' })), /Invalid name property/);
+    await assert.rejects(
+      () => endpoint.isChainNameAvailable(klayr.endpointContext({ name: 'Bad Name' })),
+      /Invalid name property/,
+    );
     // no sidechain is registered on the devnet: every per-chain reader errors, on both sides
-    for (const method of ['getChainAccount', 'getChannel', 'getTerminatedStateAccount', 'getTerminatedOutboxAccount', 'getChainValidators']) {
+    for (const method of [
+      'getChainAccount',
+      'getChannel',
+      'getTerminatedStateAccount',
+      'getTerminatedOutboxAccount',
+      'getChainValidators',
+    ]) {
       await assert.rejects(() => call(ours[method]!, { chainID: '04000001' }), /does not exist/, method);
       await assert.rejects(async () => endpoint[method](klayr.endpointContext({ chainID: '04000001' })), Error, method);
       await assert.rejects(() => call(ours[method]!, { chainID: 'zzzzzzzz' }), /format|hex/, method);
@@ -182,7 +268,11 @@ describe('mainchain interoperability endpoints against klayr-framework on the de
 describe('dynamicReward endpoints against klayr-framework on the devnet genesis state', () => {
   const config = loadConfig();
   let tip = 0;
-  const ours = dynamicRewardEndpoints(view, rewardConfig(chainID, config.modules.dynamicReward), { blockTime: config.genesis.blockTime, roundLength: 53, height: () => tip });
+  const ours = dynamicRewardEndpoints(view, rewardConfig(chainID, config.modules.dynamicReward), {
+    blockTime: config.genesis.blockTime,
+    roundLength: 53,
+    height: () => tip,
+  });
 
   it('default reward and annual inflation at heights around every bracket, reward token, expected rewards of active, standby and unknown addresses', async () => {
     const klayr = await klayrDevnetGenesis();
@@ -191,49 +281,107 @@ describe('dynamicReward endpoints against klayr-framework on the devnet genesis 
     const validators = devValidators();
     const cases: [string, Record<string, unknown>][] = [
       ['getRewardTokenID', {}],
-      ...heights.flatMap((height): [string, Record<string, unknown>][] => [['getDefaultRewardAtHeight', { height }], ['getAnnualInflation', { height }]]),
-      ...[validators[0]!.address, validators[60]!.address, validators[102]!.address, addressToKlayr32(Buffer.alloc(20, 1))].map((validatorAddress): [string, Record<string, unknown>] => ['getExpectedValidatorRewards', { validatorAddress }]),
+      ...heights.flatMap((height): [string, Record<string, unknown>][] => [
+        ['getDefaultRewardAtHeight', { height }],
+        ['getAnnualInflation', { height }],
+      ]),
+      ...[
+        validators[0]!.address,
+        validators[60]!.address,
+        validators[102]!.address,
+        addressToKlayr32(Buffer.alloc(20, 1)),
+      ].map((validatorAddress): [string, Record<string, unknown>] => [
+        'getExpectedValidatorRewards',
+        { validatorAddress },
+      ]),
     ];
     for (tip of [0, 5000]) {
       for (const [method, params] of cases) {
-        assert.deepEqual(await call(ours[method]!, params), await endpoint[method](klayr.endpointContext(params, tip)), `${method} ${JSON.stringify(params)} at ${tip}`);
+        assert.deepEqual(
+          await call(ours[method]!, params),
+          await endpoint[method](klayr.endpointContext(params, tip)),
+          `${method} ${JSON.stringify(params)} at ${tip}`,
+        );
       }
     }
-    assert.notEqual(((await call(ours.getExpectedValidatorRewards!, { validatorAddress: validators[0]!.address })) as { blockReward: string }).blockReward, '0');
+    assert.notEqual(
+      (
+        (await call(ours.getExpectedValidatorRewards!, { validatorAddress: validators[0]!.address })) as {
+          blockReward: string;
+        }
+      ).blockReward,
+      '0',
+    );
     await assert.rejects(() => call(ours.getDefaultRewardAtHeight!, { height: -1 }), /must be >= 0/);
   });
 });
 
 describe('pos and random endpoints against klayr-framework on the devnet genesis state', () => {
-  const pos = posEndpoints(view, posConfig(chainID, loadConfig().modules.pos), () => ({ height: 0, aggregateCommit: { height: 0, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) } }));
+  const pos = posEndpoints(view, posConfig(chainID, loadConfig().modules.pos), () => ({
+    height: 0,
+    aggregateCommit: { height: 0, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) },
+  }));
   const random = randomEndpoints(view);
 
   it('validators, stakes, locks, unlocks, rewards, constants, PoS token and registration fee; seed reveals without previous reveals', async () => {
     const klayr = await klayrDevnetGenesis();
     const validators = devValidators();
-    const cases: [Record<string, EndpointDefinition>, Record<string, (ctx: unknown) => unknown>, string, Record<string, unknown>][] = [
+    const cases: [
+      Record<string, EndpointDefinition>,
+      Record<string, (ctx: unknown) => unknown>,
+      string,
+      Record<string, unknown>,
+    ][] = [
       [pos, klayr.modules.pos.endpoint, 'getAllValidators', {}],
       [pos, klayr.modules.pos.endpoint, 'getConstants', {}],
       [pos, klayr.modules.pos.endpoint, 'getPoSTokenID', {}],
       [pos, klayr.modules.pos.endpoint, 'getRegistrationFee', {}],
       [pos, klayr.modules.pos.endpoint, 'getValidator', { address: validators[0]!.address }],
       [pos, klayr.modules.pos.endpoint, 'getValidator', { address: validators[77]!.address }],
-      ...[validators[0]!.address, validators[60]!.address, addressToKlayr32(Buffer.alloc(20, 9))].flatMap((address): [Record<string, EndpointDefinition>, Record<string, (ctx: unknown) => unknown>, string, Record<string, unknown>][] => [
-        [pos, klayr.modules.pos.endpoint, 'getLockedStakedAmount', { address }],
-        [pos, klayr.modules.pos.endpoint, 'getPendingUnlocks', { address }],
-        [pos, klayr.modules.pos.endpoint, 'getClaimableRewards', { address }],
-        [pos, klayr.modules.pos.endpoint, 'getLockedReward', { address, tokenID: '0400000000000000' }],
-        [pos, klayr.modules.pos.endpoint, 'getLockedReward', { address, tokenID: '0400000100000000' }],
-      ]),
+      ...[validators[0]!.address, validators[60]!.address, addressToKlayr32(Buffer.alloc(20, 9))].flatMap(
+        (
+          address,
+        ): [
+          Record<string, EndpointDefinition>,
+          Record<string, (ctx: unknown) => unknown>,
+          string,
+          Record<string, unknown>,
+        ][] => [
+          [pos, klayr.modules.pos.endpoint, 'getLockedStakedAmount', { address }],
+          [pos, klayr.modules.pos.endpoint, 'getPendingUnlocks', { address }],
+          [pos, klayr.modules.pos.endpoint, 'getClaimableRewards', { address }],
+          [pos, klayr.modules.pos.endpoint, 'getLockedReward', { address, tokenID: '0400000000000000' }],
+          [pos, klayr.modules.pos.endpoint, 'getLockedReward', { address, tokenID: '0400000100000000' }],
+        ],
+      ),
       [pos, klayr.modules.pos.endpoint, 'getValidatorsByStake', {}],
       [pos, klayr.modules.pos.endpoint, 'getValidatorsByStake', { limit: -1 }],
       [pos, klayr.modules.pos.endpoint, 'getValidatorsByStake', { limit: 3 }],
-      [pos, klayr.modules.pos.endpoint, 'getExpectedSharedRewards', { validatorAddress: validators[0]!.address, validatorReward: '100000000', stake: '1000000000' }],
-      [pos, klayr.modules.pos.endpoint, 'getExpectedSharedRewards', { validatorAddress: validators[9]!.address, validatorReward: '123456789', stake: '1000' }],
-      [random, klayr.modules.random.endpoint, 'isSeedRevealValid', { generatorAddress: validators[0]!.address, seedReveal: '00'.repeat(16) }],
+      [
+        pos,
+        klayr.modules.pos.endpoint,
+        'getExpectedSharedRewards',
+        { validatorAddress: validators[0]!.address, validatorReward: '100000000', stake: '1000000000' },
+      ],
+      [
+        pos,
+        klayr.modules.pos.endpoint,
+        'getExpectedSharedRewards',
+        { validatorAddress: validators[9]!.address, validatorReward: '123456789', stake: '1000' },
+      ],
+      [
+        random,
+        klayr.modules.random.endpoint,
+        'isSeedRevealValid',
+        { generatorAddress: validators[0]!.address, seedReveal: '00'.repeat(16) },
+      ],
     ];
     for (const [ours, theirs, method, params] of cases) {
-      assert.deepEqual(await call(ours[method]!, params), await theirs[method]!.call(theirs, klayr.endpointContext(params)), `${method} ${JSON.stringify(params)}`);
+      assert.deepEqual(
+        await call(ours[method]!, params),
+        await theirs[method]!.call(theirs, klayr.endpointContext(params)),
+        `${method} ${JSON.stringify(params)}`,
+      );
     }
     assert.equal(((await call(pos.getAllValidators!, {})) as { validators: unknown[] }).validators.length, 103);
     const unknown = addressToKlayr32(Buffer.alloc(20, 3));
@@ -242,7 +390,7 @@ describe('pos and random endpoints against klayr-framework on the devnet genesis
     await assert.rejects(() => call(pos.getStaker!, { address: unknown }), /does not exist/);
   });
 
-  it('a seed reveal is valid only when it hashes to the generator\'s last revealed seed', async () => {
+  it("a seed reveal is valid only when it hashes to the generator's last revealed seed", async () => {
     const { isSeedValidInput } = await import('../../src/modules/random/method.js');
     const { sha256 } = await import('../../src/lib/crypto/hash.js');
     const generator = Buffer.alloc(20, 1);

@@ -26,22 +26,44 @@ const BLOCKS = 300;
 const SEED = Number(process.env.GENESIS_RANDOM_SEED ?? 20261123);
 const LEGACY = computeStorePrefix('legacy');
 // the devnet's 103 validator BLS keys with their proofs of possession: proofs are too costly to make per block
-const blsPool = devValidators().map((v) => ({ blsKey: Buffer.from(v.plain.blsKey, 'hex'), proofOfPossession: Buffer.from(v.plain.blsProofOfPossession, 'hex') }));
+const blsPool = devValidators().map((v) => ({
+  blsKey: Buffer.from(v.plain.blsKey, 'hex'),
+  proofOfPossession: Buffer.from(v.plain.blsProofOfPossession, 'hex'),
+}));
 const baseConfig = loadConfig();
 
 const configWith = (overrides: GeneratedGenesis['moduleOverrides']): ApplicationConfig => ({
   ...baseConfig,
-  modules: { ...baseConfig.modules, ...Object.fromEntries(Object.entries(overrides).map(([name, values]) => [name, { ...baseConfig.modules[name], ...values }])) },
+  modules: {
+    ...baseConfig.modules,
+    ...Object.fromEntries(
+      Object.entries(overrides).map(([name, values]) => [name, { ...baseConfig.modules[name], ...values }]),
+    ),
+  },
 });
 
-const hexMap = (entries: readonly { key: Buffer; value: Buffer }[]): Map<string, string> => new Map(entries.map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
-const hexEvent = (e: { module: string; name: string; data: Buffer; topics: Buffer[]; height: number; index: number }) => ({ ...e, data: e.data.toString('hex'), topics: e.topics.map((t) => t.toString('hex')) });
+const hexMap = (entries: readonly { key: Buffer; value: Buffer }[]): Map<string, string> =>
+  new Map(entries.map((e) => [e.key.toString('hex'), e.value.toString('hex')]));
+const hexEvent = (e: {
+  module: string;
+  name: string;
+  data: Buffer;
+  topics: Buffer[];
+  height: number;
+  index: number;
+}) => ({ ...e, data: e.data.toString('hex'), topics: e.topics.map((t) => t.toString('hex')) });
 const stateRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer =>
-  new SparseMerkleTree(38, new InMemorySMTStore()).update(EMPTY_HASH, entries.map((e) => ({ key: stateSMTKey(e.key), value: stateSMTValue(e.value) }))).root;
+  new SparseMerkleTree(38, new InMemorySMTStore()).update(
+    EMPTY_HASH,
+    entries.map((e) => ({ key: stateSMTKey(e.key), value: stateSMTValue(e.value) })),
+  ).root;
 
 /** Klayr Core's legacy store for the asset's accounts (klayr-framework has no legacy module), written here independently of Kestrel's module. */
 const legacyEntries = (accounts: GeneratedGenesis['legacyAccounts'] = []) =>
-  accounts.map((a) => ({ key: Buffer.concat([LEGACY, computeSubstorePrefix(0), a.address]), value: codec.encode(legacyAccountStoreSchema, { balance: a.balance }) }));
+  accounts.map((a) => ({
+    key: Buffer.concat([LEGACY, computeSubstorePrefix(0), a.address]),
+    value: codec.encode(legacyAccountStoreSchema, { balance: a.balance }),
+  }));
 
 /** Everything klayr-framework's genesis (plus Klayr Core's legacy store) implies, to compare Kestrel's against. */
 const expected = (klayr: KlayrGenesisResult, generated: GeneratedGenesis) => {
@@ -66,25 +88,63 @@ const checkBlock = async (generated: GeneratedGenesis, label: string): Promise<v
   assert.equal(ours.stateRoot.toString('hex'), want.stateRoot.toString('hex'), `${label}: state root`);
   assert.equal(ours.eventRoot.toString('hex'), want.eventRoot.toString('hex'), `${label}: event root`);
   assert.equal(ours.validatorsHash.toString('hex'), want.validatorsHash.toString('hex'), `${label}: validators hash`);
-  const next = (vs: readonly { address: Buffer; bftWeight: bigint; blsKey: Buffer; generatorKey: Buffer }[]) => vs.map((v) => [v.address.toString('hex'), v.bftWeight, v.blsKey.toString('hex'), v.generatorKey.toString('hex')]);
+  const next = (vs: readonly { address: Buffer; bftWeight: bigint; blsKey: Buffer; generatorKey: Buffer }[]) =>
+    vs.map((v) => [v.address.toString('hex'), v.bftWeight, v.blsKey.toString('hex'), v.generatorKey.toString('hex')]);
   assert.deepEqual(next(ours.nextValidators.validators), next(klayr.nextValidators), `${label}: next validators`);
   assert.equal(ours.nextValidators.certificateThreshold, klayr.certificateThreshold, `${label}: certificate threshold`);
   assert.equal(ours.nextValidators.precommitThreshold, klayr.precommitThreshold, `${label}: precommit threshold`);
   // the block with Klayr's roots in its header is accepted by Kestrel's genesis block processing
-  const header = { ...generated.block.header, stateRoot: want.stateRoot, eventRoot: want.eventRoot, validatorsHash: want.validatorsHash };
+  const header = {
+    ...generated.block.header,
+    stateRoot: want.stateRoot,
+    eventRoot: want.eventRoot,
+    validatorsHash: want.validatorsHash,
+  };
   processGenesisBlock({ ...generated.block, header }, CHAIN_ID, modules, EMPTY_STATE);
 };
 
 /** Every feature the generator must have produced across the blocks, so no field goes untested. */
 const REQUIRED_FEATURES = [
-  'auth:keys=0', 'auth:keys=some', 'auth:keys=64', 'auth:multisignature', 'auth:optional keys, no signatures', 'auth:mandatory and optional', 'auth:empty', 'auth:no asset',
-  'token:several locks', 'token:max supply', 'token:escrow of a foreign token', 'token:foreign token user', 'token:zero supply of an unheld token', 'token:all tokens supported', 'token:supported chains', 'token:whole chain supported', 'token:no asset',
-  'pos:useInvalidBLSKey=true', 'pos:useInvalidBLSKey=false', 'pos:sharing coefficients', 'pos:repeated coefficient token', 'pos:banned validator', 'pos:punished validator', 'pos:pending unlocks', 'pos:self-stake', 'pos:stake coefficients', 'pos:max stakes', 'pos:maxNumberSentStakes config', 'pos:hundreds of init rounds', 'pos:no validators',
-  'interop:no chains', 'interop:status=0', 'interop:status=1', 'interop:status=2', 'interop:terminated outbox', 'interop:many chain validators',
+  'auth:keys=0',
+  'auth:keys=some',
+  'auth:keys=64',
+  'auth:multisignature',
+  'auth:optional keys, no signatures',
+  'auth:mandatory and optional',
+  'auth:empty',
+  'auth:no asset',
+  'token:several locks',
+  'token:max supply',
+  'token:escrow of a foreign token',
+  'token:foreign token user',
+  'token:zero supply of an unheld token',
+  'token:all tokens supported',
+  'token:supported chains',
+  'token:whole chain supported',
+  'token:no asset',
+  'pos:useInvalidBLSKey=true',
+  'pos:useInvalidBLSKey=false',
+  'pos:sharing coefficients',
+  'pos:repeated coefficient token',
+  'pos:banned validator',
+  'pos:punished validator',
+  'pos:pending unlocks',
+  'pos:self-stake',
+  'pos:stake coefficients',
+  'pos:max stakes',
+  'pos:maxNumberSentStakes config',
+  'pos:hundreds of init rounds',
+  'pos:no validators',
+  'interop:no chains',
+  'interop:status=0',
+  'interop:status=1',
+  'interop:status=2',
+  'interop:terminated outbox',
+  'interop:many chain validators',
   'legacy:no accounts',
 ];
 
-describe('random genesis blocks: Kestrel\'s modules against klayr-framework\'s', () => {
+describe("random genesis blocks: Kestrel's modules against klayr-framework's", () => {
   it(`${BLOCKS} generated genesis blocks give Klayr's state entries, events, roots and next validators (seed ${SEED})`, async () => {
     const features = new Map<string, number>();
     let multisig = 0;
@@ -130,18 +190,27 @@ describe('random genesis blocks with one field changed: Kestrel refuses exactly 
         ours = error as Error;
       }
       const theirs = await klayrVerdict(generated);
-      assert.equal(ours === undefined, theirs === undefined, `${label}: Kestrel ${ours === undefined ? 'accepts' : `refuses (${ours.message})`}, Klayr ${theirs === undefined ? 'accepts' : `refuses (${theirs.message})`}`);
+      assert.equal(
+        ours === undefined,
+        theirs === undefined,
+        `${label}: Kestrel ${ours === undefined ? 'accepts' : `refuses (${ours.message})`}, Klayr ${theirs === undefined ? 'accepts' : `refuses (${theirs.message})`}`,
+      );
       if (ours === undefined) {
         verdicts.accepted++;
         await checkBlock(generated, label);
       } else verdicts.refused++;
     }
-    assert.ok(verdicts.refused >= MUTATIONS / 4 && verdicts.accepted >= MUTATIONS / 10, `verdicts: ${JSON.stringify(verdicts)}`);
+    assert.ok(
+      verdicts.refused >= MUTATIONS / 4 && verdicts.accepted >= MUTATIONS / 10,
+      `verdicts: ${JSON.stringify(verdicts)}`,
+    );
   });
 });
 
 const withAssets = (block: Block, extra: { module: string; data: Buffer }[], drop: string[] = []): Block => {
-  const assets = [...block.assets.filter((a) => !drop.includes(a.module)), ...extra].sort((a, b) => (a.module < b.module ? -1 : 1));
+  const assets = [...block.assets.filter((a) => !drop.includes(a.module)), ...extra].sort((a, b) =>
+    a.module < b.module ? -1 : 1,
+  );
   return { ...block, header: { ...block.header, assetRoot: computeAssetRoot(assets) }, assets };
 };
 
@@ -151,15 +220,24 @@ describe('genesis assets no registered module reads', () => {
 
   it('refuses an asset for a module that is not registered, naming it (klayr-framework ignores it)', async () => {
     const block = withAssets(generated.block, [{ module: 'foo', data: Buffer.from('0801', 'hex') }]);
-    assert.throws(() => computeGenesis(block, CHAIN_ID, modules, EMPTY_STATE), /Genesis block has an asset for module "foo", which is not registered\./);
-    assert.throws(() => processGenesisBlock(block, CHAIN_ID, modules, EMPTY_STATE), /module "foo", which is not registered/);
+    assert.throws(
+      () => computeGenesis(block, CHAIN_ID, modules, EMPTY_STATE),
+      /Genesis block has an asset for module "foo", which is not registered\./,
+    );
+    assert.throws(
+      () => processGenesisBlock(block, CHAIN_ID, modules, EMPTY_STATE),
+      /module "foo", which is not registered/,
+    );
     const klayr = await runKlayrGenesis(encodeBlock(block), generated.moduleOverrides);
     assert.ok(klayr.entries.length > 0);
   });
 
   it('accepts and ignores, as Klayr does, an asset for a registered module without a genesis asset (fee, validators)', async () => {
     const plain = computeGenesis(generated.block, CHAIN_ID, modules, EMPTY_STATE);
-    const block = withAssets(generated.block, [{ module: 'fee', data: Buffer.from('0801', 'hex') }, { module: 'validators', data: Buffer.from('0802', 'hex') }]);
+    const block = withAssets(generated.block, [
+      { module: 'fee', data: Buffer.from('0801', 'hex') },
+      { module: 'validators', data: Buffer.from('0802', 'hex') },
+    ]);
     const ours = computeGenesis(block, CHAIN_ID, modules, EMPTY_STATE);
     assert.equal(ours.stateRoot.toString('hex'), plain.stateRoot.toString('hex'));
     assert.equal(ours.eventRoot.toString('hex'), plain.eventRoot.toString('hex'));

@@ -3,11 +3,21 @@ import { describe, it } from 'node:test';
 import { compileValidator } from '../../src/lib/codec/index.js';
 import type { EndpointDefinition, Endpoints } from '../../src/lib/endpoint/definition.js';
 import type { EndpointServices } from '../../src/engine/state_machine/module.js';
-import { blsValidators, MAINCHAIN_ID, mainchainFixture, registerPartner, SIDECHAIN_ID, sidechainFixture } from '../helpers/interop_fixture.js';
+import {
+  blsValidators,
+  MAINCHAIN_ID,
+  mainchainFixture,
+  registerPartner,
+  SIDECHAIN_ID,
+  sidechainFixture,
+} from '../helpers/interop_fixture.js';
 import type { Fixture } from '../helpers/interop_fixture.js';
 
 /** As the dispatcher calls them: the params schema first, then the handler. */
-const call = async (endpoint: EndpointDefinition | undefined, params: Record<string, unknown> = {}): Promise<unknown> => {
+const call = async (
+  endpoint: EndpointDefinition | undefined,
+  params: Record<string, unknown> = {},
+): Promise<unknown> => {
   assert.ok(endpoint !== undefined, 'endpoint served');
   if (endpoint.params !== undefined) {
     const issues = compileValidator(endpoint.params)(params);
@@ -16,7 +26,8 @@ const call = async (endpoint: EndpointDefinition | undefined, params: Record<str
   return endpoint.handler({ params, transport: 'ipc' });
 };
 
-const endpointsOf = (f: Fixture<{ endpoints(s: EndpointServices): Endpoints }>): Endpoints => f.module.endpoints({ state: () => f } as unknown as EndpointServices);
+const endpointsOf = (f: Fixture<{ endpoints(s: EndpointServices): Endpoints }>): Endpoints =>
+  f.module.endpoints({ state: () => f } as unknown as EndpointServices);
 const validators = blsValidators(2, 21);
 
 describe('sidechain interoperability endpoints', () => {
@@ -39,7 +50,7 @@ describe('sidechain interoperability endpoints', () => {
     assert.deepEqual(f.module.endpointDeclarations.published.map((e) => e.name).sort(), Object.keys(endpoints).sort());
   });
 
-  it('getMainchainID: the network\'s mainchain of any chain ID', async () => {
+  it("getMainchainID: the network's mainchain of any chain ID", async () => {
     assert.deepEqual(await call(endpoints.getMainchainID, { chainID: '04abcdef' }), { mainchainID: '04000000' });
     assert.deepEqual(await call(endpoints.getMainchainID, { chainID: '01000000' }), { mainchainID: '01000000' });
   });
@@ -51,21 +62,46 @@ describe('sidechain interoperability endpoints', () => {
   }
 
   it('getChainAccount, getChannel, getChainValidators and getOwnChainAccount answer as JSON', async () => {
-    const account = (await call(endpoints.getChainAccount, { chainID: '04000000' })) as { name: string; status: number; lastCertificate: { height: number; stateRoot: string } };
-    assert.deepEqual([account.name, account.status, account.lastCertificate.height, typeof account.lastCertificate.stateRoot], ['klayr_mainchain', 1, 5, 'string']);
+    const account = (await call(endpoints.getChainAccount, { chainID: '04000000' })) as {
+      name: string;
+      status: number;
+      lastCertificate: { height: number; stateRoot: string };
+    };
+    assert.deepEqual(
+      [account.name, account.status, account.lastCertificate.height, typeof account.lastCertificate.stateRoot],
+      ['klayr_mainchain', 1, 5, 'string'],
+    );
     const channel = (await call(endpoints.getChannel, { chainID: '04000000' })) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(channel).sort(), ['inbox', 'messageFeeTokenID', 'minReturnFeePerByte', 'outbox', 'partnerChainOutboxRoot']);
+    assert.deepEqual(Object.keys(channel).sort(), [
+      'inbox',
+      'messageFeeTokenID',
+      'minReturnFeePerByte',
+      'outbox',
+      'partnerChainOutboxRoot',
+    ]);
     assert.equal(channel.minReturnFeePerByte, '1000');
-    const chainValidators = (await call(endpoints.getChainValidators, { chainID: '04000000' })) as { activeValidators: { blsKey: string; bftWeight: string }[]; certificateThreshold: string };
-    assert.deepEqual(chainValidators.activeValidators.map((v) => v.blsKey), validators.map((v) => v.blsKey.toString('hex')));
+    const chainValidators = (await call(endpoints.getChainValidators, { chainID: '04000000' })) as {
+      activeValidators: { blsKey: string; bftWeight: string }[];
+      certificateThreshold: string;
+    };
+    assert.deepEqual(
+      chainValidators.activeValidators.map((v) => v.blsKey),
+      validators.map((v) => v.blsKey.toString('hex')),
+    );
     assert.equal(chainValidators.certificateThreshold, '14');
-    assert.deepEqual(await call(endpoints.getOwnChainAccount), { chainID: SIDECHAIN_ID.toString('hex'), name: 'sidechain_one', nonce: '1' });
+    assert.deepEqual(await call(endpoints.getOwnChainAccount), {
+      chainID: SIDECHAIN_ID.toString('hex'),
+      name: 'sidechain_one',
+      nonce: '1',
+    });
     assert.deepEqual(await call(endpoints.getAllChainAccounts, { chainID: '00000000' }), { chains: [account] });
   });
 
   it('errors for a chain it does not know', async () => {
     await assert.rejects(call(endpoints.getChainAccount, { chainID: '04000009' }));
-    await assert.rejects(call(endpoints.getChainValidators, { chainID: '04000009' }), { message: 'Chain account does not exist.' });
+    await assert.rejects(call(endpoints.getChainValidators, { chainID: '04000009' }), {
+      message: 'Chain account does not exist.',
+    });
     await assert.rejects(call(endpoints.getTerminatedStateAccount, { chainID: '04000009' }));
   });
 });
@@ -76,11 +112,19 @@ describe('mainchain interoperability endpoints', () => {
   const endpoints = endpointsOf(f);
 
   it('serves the base set, the mainchain set and getCCMSchema, not getMainchainID', () => {
-    for (const name of ['getRegistrationFee', 'getMinimumMessageFee', 'isChainIDAvailable', 'isChainNameAvailable', 'getChainAccount', 'getCCMSchema']) assert.ok(endpoints[name] !== undefined, name);
+    for (const name of [
+      'getRegistrationFee',
+      'getMinimumMessageFee',
+      'isChainIDAvailable',
+      'isChainNameAvailable',
+      'getChainAccount',
+      'getCCMSchema',
+    ])
+      assert.ok(endpoints[name] !== undefined, name);
     assert.equal(endpoints.getMainchainID, undefined);
   });
 
-  it('isChainIDAvailable: false for a registered chain, its own and another network\'s; true otherwise', async () => {
+  it("isChainIDAvailable: false for a registered chain, its own and another network's; true otherwise", async () => {
     assert.deepEqual(await call(endpoints.isChainIDAvailable, { chainID: '04000001' }), { result: false });
     assert.deepEqual(await call(endpoints.isChainIDAvailable, { chainID: '04000000' }), { result: false });
     assert.deepEqual(await call(endpoints.isChainIDAvailable, { chainID: '05000001' }), { result: false });

@@ -4,17 +4,51 @@ import { compile } from '../../src/lib/codec/index.js';
 import type { CCMessage, SendContext } from '../../src/engine/state_machine/cross_chain.js';
 import { interoperabilityEventSchemas } from '../../src/modules/interoperability/events.js';
 import { EMPTY_HASH } from '../../src/modules/interoperability/base/constants.js';
-import { chainAccounts, channels, getOwnChainAccount, outboxRoots, terminatedStates } from '../../src/modules/interoperability/base/state.js';
+import {
+  chainAccounts,
+  channels,
+  getOwnChainAccount,
+  outboxRoots,
+  terminatedStates,
+} from '../../src/modules/interoperability/base/state.js';
 import { tokenStore, userKey } from '../../src/modules/token/stores.js';
 import { userStoreSchema } from '../../src/modules/token/schemas.js';
-import { blsValidators, ccmCtx, emptyCCU, eventList, HEADER_TIMESTAMP, KLY, MAINCHAIN_ID, mainchainFixture, registerPartner, SENDER, SIDECHAIN_ID, sidechainFixture } from '../helpers/interop_fixture.js';
+import {
+  blsValidators,
+  ccmCtx,
+  emptyCCU,
+  eventList,
+  HEADER_TIMESTAMP,
+  KLY,
+  MAINCHAIN_ID,
+  mainchainFixture,
+  registerPartner,
+  SENDER,
+  SIDECHAIN_ID,
+  sidechainFixture,
+} from '../helpers/interop_fixture.js';
 import type { Fixture } from '../helpers/interop_fixture.js';
 
 const validators = blsValidators(1, 31);
 const OTHER = Buffer.from('04000002', 'hex');
-const sendCtx = (f: Fixture<unknown>): SendContext => ({ events: f.events, contextStore: f.contextStore, store: f.store, chainID: f.chainID, state: f.state, header: f.header });
-const sentFailedCode = (f: Fixture<unknown>) => compile<{ code: number }>(interoperabilityEventSchemas.ccmSentFailed).decode(eventList(f.events).find((e) => e.name === 'ccmSentFailed')!.data).code;
-const fund = (f: Fixture<unknown>, amount: bigint) => tokenStore(f, 'user').setWithSchema(userKey(SENDER, KLY), { availableBalance: amount, lockedBalances: [] }, userStoreSchema);
+const sendCtx = (f: Fixture<unknown>): SendContext => ({
+  events: f.events,
+  contextStore: f.contextStore,
+  store: f.store,
+  chainID: f.chainID,
+  state: f.state,
+  header: f.header,
+});
+const sentFailedCode = (f: Fixture<unknown>) =>
+  compile<{ code: number }>(interoperabilityEventSchemas.ccmSentFailed).decode(
+    eventList(f.events).find((e) => e.name === 'ccmSentFailed')!.data,
+  ).code;
+const fund = (f: Fixture<unknown>, amount: bigint) =>
+  tokenStore(f, 'user').setWithSchema(
+    userKey(SENDER, KLY),
+    { availableBalance: amount, lockedBalances: [] },
+    userStoreSchema,
+  );
 
 const sidechainWithMainchain = (status = 1) => {
   const f = sidechainFixture();
@@ -33,10 +67,18 @@ describe('InteroperabilityMethod.send', () => {
     assert.equal(event!.name, 'ccmSendSuccess');
     assert.deepEqual(event!.topics.slice(0, 2), [SIDECHAIN_ID.toString('hex'), OTHER.toString('hex')]);
     const { ccm } = compile<{ ccm: CCMessage }>(interoperabilityEventSchemas.ccmSendSuccess).decode(event!.data);
-    assert.deepEqual({ nonce: ccm.nonce, status: ccm.status, sendingChainID: ccm.sendingChainID, receivingChainID: ccm.receivingChainID }, { nonce: 1n, status: 0, sendingChainID: SIDECHAIN_ID, receivingChainID: OTHER });
+    assert.deepEqual(
+      {
+        nonce: ccm.nonce,
+        status: ccm.status,
+        sendingChainID: ccm.sendingChainID,
+        receivingChainID: ccm.receivingChainID,
+      },
+      { nonce: 1n, status: 0, sendingChainID: SIDECHAIN_ID, receivingChainID: OTHER },
+    );
   });
 
-  it('pays the message fee into the receiving chain\'s escrow (KLY is not the sidechain\'s token: the sender\'s balance only)', () => {
+  it("pays the message fee into the receiving chain's escrow (KLY is not the sidechain's token: the sender's balance only)", () => {
     const f = sidechainWithMainchain();
     fund(f, 1000n);
     f.module.method.send(sendCtx(f), SENDER, 'token', 'crossChainTransfer', MAINCHAIN_ID, 400n, Buffer.alloc(0));
@@ -44,19 +86,43 @@ describe('InteroperabilityMethod.send', () => {
   });
 
   const failures: [string, (f: ReturnType<typeof sidechainFixture>) => void, number, string][] = [
-    ['a module name that is not alphanumeric', (f) => f.module.method.send(sendCtx(f), SENDER, 'to-ken', 'transfer', MAINCHAIN_ID, 0n, Buffer.alloc(0)), 13, 'Invalid CCM format.'],
-    ['params over the CCM size limit', (f) => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', MAINCHAIN_ID, 0n, Buffer.alloc(10_240)), 13, 'Invalid CCM format.'],
-    ['its own chain as receiver', (f) => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', SIDECHAIN_ID, 0n, Buffer.alloc(0)), 14, 'Sending chain cannot be the receiving chain.'],
+    [
+      'a module name that is not alphanumeric',
+      (f) => f.module.method.send(sendCtx(f), SENDER, 'to-ken', 'transfer', MAINCHAIN_ID, 0n, Buffer.alloc(0)),
+      13,
+      'Invalid CCM format.',
+    ],
+    [
+      'params over the CCM size limit',
+      (f) => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', MAINCHAIN_ID, 0n, Buffer.alloc(10_240)),
+      13,
+      'Invalid CCM format.',
+    ],
+    [
+      'its own chain as receiver',
+      (f) => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', SIDECHAIN_ID, 0n, Buffer.alloc(0)),
+      14,
+      'Sending chain cannot be the receiving chain.',
+    ],
     [
       'a terminated receiving chain',
       (f) => {
-        terminatedStates.set(f, OTHER, { stateRoot: EMPTY_HASH, mainchainStateRoot: Buffer.alloc(32, 1), initialized: false });
+        terminatedStates.set(f, OTHER, {
+          stateRoot: EMPTY_HASH,
+          mainchainStateRoot: Buffer.alloc(32, 1),
+          initialized: false,
+        });
         f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', OTHER, 0n, Buffer.alloc(0));
       },
       1,
       'Receiving chain is not live.',
     ],
-    ['a fee the sender cannot pay', (f) => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', MAINCHAIN_ID, 5n, Buffer.alloc(0)), 11, 'Failed to pay message fee.'],
+    [
+      'a fee the sender cannot pay',
+      (f) => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', MAINCHAIN_ID, 5n, Buffer.alloc(0)),
+      11,
+      'Failed to pay message fee.',
+    ],
   ];
   for (const [what, send, code, message] of failures) {
     it(`refuses ${what}: ccmSentFailed code ${code}, kept`, () => {
@@ -69,14 +135,20 @@ describe('InteroperabilityMethod.send', () => {
 
   it('refuses a receiving chain that is registered but not active (code 1)', () => {
     const f = sidechainWithMainchain(0);
-    assert.throws(() => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', MAINCHAIN_ID, 0n, Buffer.alloc(0)), { message: 'Receiving chain is not active.' });
+    assert.throws(
+      () => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', MAINCHAIN_ID, 0n, Buffer.alloc(0)),
+      { message: 'Receiving chain is not active.' },
+    );
     assert.equal(sentFailedCode(f), 1);
   });
 
   it('on the mainchain, requires the timestamp', () => {
     const f = mainchainFixture();
     registerPartner(f, SIDECHAIN_ID, 'side', validators, 10n, 1);
-    assert.throws(() => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', SIDECHAIN_ID, 0n, Buffer.alloc(0)), { message: 'Timestamp must be provided in mainchain context.' });
+    assert.throws(
+      () => f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', SIDECHAIN_ID, 0n, Buffer.alloc(0)),
+      { message: 'Timestamp must be provided in mainchain context.' },
+    );
     f.module.method.send(sendCtx(f), SENDER, 'token', 'transfer', SIDECHAIN_ID, 0n, Buffer.alloc(0), HEADER_TIMESTAMP);
     assert.equal(channels.get(f, SIDECHAIN_ID)!.outbox.size, 1);
   });
@@ -85,20 +157,42 @@ describe('InteroperabilityMethod.send', () => {
 describe('InteroperabilityMethod.error, terminateChain and the fee token lookups', () => {
   it('error refuses the reserved statuses 0 to 63', () => {
     const f = sidechainWithMainchain();
-    const ccm: CCMessage = { module: 'token', crossChainCommand: 'transfer', nonce: 0n, fee: 0n, sendingChainID: MAINCHAIN_ID, receivingChainID: SIDECHAIN_ID, status: 0, params: Buffer.alloc(0) };
+    const ccm: CCMessage = {
+      module: 'token',
+      crossChainCommand: 'transfer',
+      nonce: 0n,
+      fee: 0n,
+      sendingChainID: MAINCHAIN_ID,
+      receivingChainID: SIDECHAIN_ID,
+      status: 0,
+      params: Buffer.alloc(0),
+    };
     const ctx = ccmCtx(f, ccm, emptyCCU(MAINCHAIN_ID, 10n));
-    for (const status of [0, 63]) assert.throws(() => f.module.method.error(ctx, ccm, status), { message: 'Error codes from 0 to 63 (inclusive) are reserved to the Interoperability module.' });
+    for (const status of [0, 63])
+      assert.throws(() => f.module.method.error(ctx, ccm, status), {
+        message: 'Error codes from 0 to 63 (inclusive) are reserved to the Interoperability module.',
+      });
     f.module.method.error(ctx, ccm, 64);
     assert.equal(channels.get(f, MAINCHAIN_ID)!.outbox.size, 1);
   });
 
   it('terminateChain sends channelTerminated and creates the terminated state account once', () => {
     const f = sidechainWithMainchain();
-    chainAccounts.set(f, MAINCHAIN_ID, { ...chainAccounts.get(f, MAINCHAIN_ID)!, lastCertificate: { ...chainAccounts.get(f, MAINCHAIN_ID)!.lastCertificate, stateRoot: Buffer.alloc(32, 4) } });
+    chainAccounts.set(f, MAINCHAIN_ID, {
+      ...chainAccounts.get(f, MAINCHAIN_ID)!,
+      lastCertificate: { ...chainAccounts.get(f, MAINCHAIN_ID)!.lastCertificate, stateRoot: Buffer.alloc(32, 4) },
+    });
     f.module.method.terminateChain(sendCtx(f), OTHER);
     f.module.method.terminateChain(sendCtx(f), OTHER);
-    assert.deepEqual(terminatedStates.get(f, OTHER), { stateRoot: EMPTY_HASH, mainchainStateRoot: Buffer.alloc(32, 4), initialized: false });
-    assert.deepEqual(eventList(f.events).map((e) => e.name), ['ccmSendSuccess', 'terminatedStateCreated']);
+    assert.deepEqual(terminatedStates.get(f, OTHER), {
+      stateRoot: EMPTY_HASH,
+      mainchainStateRoot: Buffer.alloc(32, 4),
+      initialized: false,
+    });
+    assert.deepEqual(
+      eventList(f.events).map((e) => e.name),
+      ['ccmSendSuccess', 'terminatedStateCreated'],
+    );
   });
 
   it('terminating the mainchain itself marks its account terminated and removes its outbox root', () => {
@@ -109,16 +203,18 @@ describe('InteroperabilityMethod.error, terminateChain and the fee token lookups
     assert.equal(terminatedStates.get(f, MAINCHAIN_ID)!.initialized, true);
   });
 
-  it('getMessageFeeTokenID: the channel\'s, the mainchain\'s for unknown chains on a sidechain, errors otherwise', () => {
+  it("getMessageFeeTokenID: the channel's, the mainchain's for unknown chains on a sidechain, errors otherwise", () => {
     const side = sidechainWithMainchain();
     assert.deepEqual(side.module.method.getMessageFeeTokenID(side, OTHER), KLY);
-    assert.throws(() => side.module.method.getMessageFeeTokenID(side, SIDECHAIN_ID), { message: 'Channel with own chain account does not exist.' });
+    assert.throws(() => side.module.method.getMessageFeeTokenID(side, SIDECHAIN_ID), {
+      message: 'Channel with own chain account does not exist.',
+    });
     const main = mainchainFixture();
     assert.throws(() => main.module.method.getMessageFeeTokenID(main, OTHER), { message: 'Channel does not exist.' });
     assert.equal(side.module.method.getMinReturnFeePerByte(side, MAINCHAIN_ID), 1000n);
   });
 
-  it('isChannelActive follows the variant\'s rules', () => {
+  it("isChannelActive follows the variant's rules", () => {
     const side = sidechainWithMainchain();
     assert.equal(side.module.method.isChannelActive(side, MAINCHAIN_ID), true);
     assert.equal(side.module.method.isChannelActive(side, OTHER), true);

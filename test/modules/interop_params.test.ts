@@ -5,7 +5,10 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { compile } from '../../src/lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../src/lib/codec/index.js';
-import { MainchainInteroperabilityModule, SidechainInteroperabilityModule } from '../../src/modules/interoperability/index.js';
+import {
+  MainchainInteroperabilityModule,
+  SidechainInteroperabilityModule,
+} from '../../src/modules/interoperability/index.js';
 import { klayrValidator } from '../helpers/klayr.js';
 
 const require = createRequire(import.meta.url);
@@ -15,12 +18,24 @@ const klayrSchemas = fw('modules/interoperability/schemas');
 
 const key = (n: number) => Buffer.alloc(48, n);
 const hash = (n: number) => Buffer.alloc(32, n);
-const validators = (n: number) => Array.from({ length: n }, (_, i) => ({ blsKey: Buffer.concat([Buffer.from([i >> 8, i & 255]), Buffer.alloc(46)]), bftWeight: 1n }));
+const validators = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    blsKey: Buffer.concat([Buffer.from([i >> 8, i & 255]), Buffer.alloc(46)]),
+    bftWeight: 1n,
+  }));
 
-const cases: Record<string, { klayr: Schema; good: Record<string, unknown>; bad: [string, Record<string, unknown>][] }> = {
+const cases: Record<
+  string,
+  { klayr: Schema; good: Record<string, unknown>; bad: [string, Record<string, unknown>][] }
+> = {
   registerSidechain: {
     klayr: klayrSchemas.sidechainRegParams,
-    good: { chainID: Buffer.alloc(4, 1), name: 'side', sidechainValidators: validators(1), sidechainCertificateThreshold: 1n },
+    good: {
+      chainID: Buffer.alloc(4, 1),
+      name: 'side',
+      sidechainValidators: validators(1),
+      sidechainCertificateThreshold: 1n,
+    },
     bad: [
       ['a 3-byte chain ID', { chainID: Buffer.alloc(3) }],
       ['an empty name', { name: '' }],
@@ -32,7 +47,14 @@ const cases: Record<string, { klayr: Schema; good: Record<string, unknown>; bad:
   },
   registerMainchain: {
     klayr: klayrSchemas.mainchainRegParams,
-    good: { ownChainID: Buffer.alloc(4, 1), ownName: 'side', mainchainValidators: validators(1), mainchainCertificateThreshold: 1n, signature: Buffer.alloc(96), aggregationBits: Buffer.alloc(1) },
+    good: {
+      ownChainID: Buffer.alloc(4, 1),
+      ownName: 'side',
+      mainchainValidators: validators(1),
+      mainchainCertificateThreshold: 1n,
+      signature: Buffer.alloc(96),
+      aggregationBits: Buffer.alloc(1),
+    },
     bad: [
       ['52 mainchain validators', { mainchainValidators: validators(52) }],
       ['a 95-byte signature', { signature: Buffer.alloc(95) }],
@@ -45,14 +67,40 @@ const cases: Record<string, { klayr: Schema; good: Record<string, unknown>; bad:
     good: {
       sendingChainID: Buffer.alloc(4, 1),
       certificate: Buffer.alloc(0),
-      activeValidatorsUpdate: { blsKeysUpdate: [key(1)], bftWeightsUpdate: [1n], bftWeightsUpdateBitmap: Buffer.alloc(1) },
+      activeValidatorsUpdate: {
+        blsKeysUpdate: [key(1)],
+        bftWeightsUpdate: [1n],
+        bftWeightsUpdateBitmap: Buffer.alloc(1),
+      },
       certificateThreshold: 1n,
-      inboxUpdate: { crossChainMessages: [Buffer.alloc(3)], messageWitnessHashes: [hash(1)], outboxRootWitness: { bitmap: Buffer.alloc(1), siblingHashes: [hash(2)] } },
+      inboxUpdate: {
+        crossChainMessages: [Buffer.alloc(3)],
+        messageWitnessHashes: [hash(1)],
+        outboxRootWitness: { bitmap: Buffer.alloc(1), siblingHashes: [hash(2)] },
+      },
     },
     bad: [
       ['a 3-byte sending chain ID', { sendingChainID: Buffer.alloc(3) }],
-      ['a 49-byte new key', { activeValidatorsUpdate: { blsKeysUpdate: [Buffer.alloc(49)], bftWeightsUpdate: [], bftWeightsUpdateBitmap: Buffer.alloc(0) } }],
-      ['a 31-byte witness hash', { inboxUpdate: { crossChainMessages: [], messageWitnessHashes: [Buffer.alloc(31)], outboxRootWitness: { bitmap: Buffer.alloc(0), siblingHashes: [] } } }],
+      [
+        'a 49-byte new key',
+        {
+          activeValidatorsUpdate: {
+            blsKeysUpdate: [Buffer.alloc(49)],
+            bftWeightsUpdate: [],
+            bftWeightsUpdateBitmap: Buffer.alloc(0),
+          },
+        },
+      ],
+      [
+        'a 31-byte witness hash',
+        {
+          inboxUpdate: {
+            crossChainMessages: [],
+            messageWitnessHashes: [Buffer.alloc(31)],
+            outboxRootWitness: { bitmap: Buffer.alloc(0), siblingHashes: [] },
+          },
+        },
+      ],
     ],
   },
   terminateSidechainForLiveness: {
@@ -72,15 +120,44 @@ const cases: Record<string, { klayr: Schema; good: Record<string, unknown>; bad:
   },
   recoverState: {
     klayr: klayrSchemas.stateRecoveryParamsSchema,
-    good: { chainID: Buffer.alloc(4, 1), module: 'token', storeEntries: [{ substorePrefix: Buffer.alloc(2), storeKey: Buffer.alloc(28), storeValue: Buffer.alloc(3), bitmap: Buffer.alloc(1) }], siblingHashes: [] },
+    good: {
+      chainID: Buffer.alloc(4, 1),
+      module: 'token',
+      storeEntries: [
+        {
+          substorePrefix: Buffer.alloc(2),
+          storeKey: Buffer.alloc(28),
+          storeValue: Buffer.alloc(3),
+          bitmap: Buffer.alloc(1),
+        },
+      ],
+      siblingHashes: [],
+    },
     bad: [
       ['an empty module name', { module: '' }],
-      ['a 3-byte substore prefix', { storeEntries: [{ substorePrefix: Buffer.alloc(3), storeKey: Buffer.alloc(1), storeValue: Buffer.alloc(1), bitmap: Buffer.alloc(0) }] }],
+      [
+        'a 3-byte substore prefix',
+        {
+          storeEntries: [
+            {
+              substorePrefix: Buffer.alloc(3),
+              storeKey: Buffer.alloc(1),
+              storeValue: Buffer.alloc(1),
+              bitmap: Buffer.alloc(0),
+            },
+          ],
+        },
+      ],
     ],
   },
   initializeStateRecovery: {
     klayr: klayrSchemas.stateRecoveryInitParamsSchema,
-    good: { chainID: Buffer.alloc(4, 1), sidechainAccount: Buffer.alloc(3), bitmap: Buffer.alloc(1), siblingHashes: [] },
+    good: {
+      chainID: Buffer.alloc(4, 1),
+      sidechainAccount: Buffer.alloc(3),
+      bitmap: Buffer.alloc(1),
+      siblingHashes: [],
+    },
     bad: [['a 4-byte sibling hash', { siblingHashes: [Buffer.alloc(4)] }]],
   },
 };
@@ -105,7 +182,7 @@ const refusedByKlayr = (schema: Schema, value: unknown) => {
   }
 };
 
-describe('interoperability command params, against klayr-framework\'s schemas and validator', () => {
+describe("interoperability command params, against klayr-framework's schemas and validator", () => {
   for (const [name, { klayr, good, bad }] of Object.entries(cases)) {
     it(`${name}: good params accepted by both`, () => {
       assert.equal(refusedByUs(ours(name), good), false);

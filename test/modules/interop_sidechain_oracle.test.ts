@@ -25,25 +25,48 @@ import type { Command, CommandContext, Module } from '../../src/engine/state_mac
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../src/modules/fee/method.js';
-import { mainchainRegParamsSchema, stateRecoveryInitParamsSchema } from '../../src/modules/interoperability/base/command_schemas.js';
+import {
+  mainchainRegParamsSchema,
+  stateRecoveryInitParamsSchema,
+} from '../../src/modules/interoperability/base/command_schemas.js';
 import { chainAccountSchema } from '../../src/modules/interoperability/schemas.js';
 import { interoperabilityStoreKey } from '../../src/lib/interop/store_keys.js';
 import { stateSMTKey } from '../../src/lib/state/keys.js';
 import type { MainchainRegParams } from '../../src/modules/interoperability/base/command_schemas.js';
-import { chainAccounts, channels, setOwnChainAccount, terminatedStates } from '../../src/modules/interoperability/base/state.js';
+import {
+  chainAccounts,
+  channels,
+  setOwnChainAccount,
+  terminatedStates,
+} from '../../src/modules/interoperability/base/state.js';
 import { outboxRootSchema } from '../../src/modules/interoperability/stores.js';
 import { validatorsParamsSchema } from '../../src/modules/validators/schemas.js';
 import { validatorsStore } from '../../src/modules/validators/stores.js';
 import '../helpers/interop_oracle_smt.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { MemoryStateReadWriter } from '../helpers/klayr_genesis.js';
-import { blsValidators, HEADER_TIMESTAMP, KLY, MAINCHAIN_ID, SENDER, SIDECHAIN_ID, signedCertificate } from '../helpers/interop_fixture.js';
+import {
+  blsValidators,
+  HEADER_TIMESTAMP,
+  KLY,
+  MAINCHAIN_ID,
+  SENDER,
+  SIDECHAIN_ID,
+  signedCertificate,
+} from '../helpers/interop_fixture.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
-const silent: any = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: () => undefined, trace: () => undefined, fatal: () => undefined };
+const silent: any = {
+  info: () => undefined,
+  debug: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  trace: () => undefined,
+  fatal: () => undefined,
+};
 
 const own = blsValidators(3, 71);
 const mainchain = blsValidators(4, 72);
@@ -69,7 +92,11 @@ const klayrSidechain = async () => {
   const { StateMachine } = fw('state_machine');
   const machine = new StateMachine();
   for (const m of [validators, token, fee, interop]) machine.registerModule(m);
-  const genesisConfig = { ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis, ...config.genesis, chainID: SIDECHAIN_ID.toString('hex') };
+  const genesisConfig = {
+    ...fw('schema/application_config_schema').applicationConfigSchema.default.genesis,
+    ...config.genesis,
+    chainID: SIDECHAIN_ID.toString('hex'),
+  };
   await machine.init(silent, genesisConfig, config.modules);
   return interop;
 };
@@ -84,7 +111,9 @@ class Sides {
   private constructor(readonly klayr: any) {
     const config = loadConfig();
     config.genesis.chainID = SIDECHAIN_ID.toString('hex');
-    this.interop = applicationModules(config).find((m) => m.name === 'interoperability') as Module & { commands: readonly Command<never>[] };
+    this.interop = applicationModules(config).find((m) => m.name === 'interoperability') as Module & {
+      commands: readonly Command<never>[];
+    };
   }
 
   static async create(): Promise<Sides> {
@@ -94,14 +123,25 @@ class Sides {
   /** Copies Kestrel's state to Klayr's store (the same start). */
   sync(): void {
     this.klayrStore.data.clear();
-    for (const c of this.state.overlay.changes()) if (c.value !== undefined) this.klayrStore.data.set(c.key.toString('hex'), Buffer.from(c.value));
+    for (const c of this.state.overlay.changes())
+      if (c.value !== undefined) this.klayrStore.data.set(c.key.toString('hex'), Buffer.from(c.value));
   }
 
   entries(): Map<string, string> {
-    return new Map(this.state.overlay.changes().filter((c) => c.value !== undefined).map((c) => [c.key.toString('hex'), c.value!.toString('hex')]));
+    return new Map(
+      this.state.overlay
+        .changes()
+        .filter((c) => c.value !== undefined)
+        .map((c) => [c.key.toString('hex'), c.value!.toString('hex')]),
+    );
   }
 
-  async run<P>(name: string, params: P, schema: Schema, fee = 10_000_000_000n): Promise<{ ours: string | undefined; theirs: string | undefined }> {
+  async run<P>(
+    name: string,
+    params: P,
+    schema: Schema,
+    fee = 10_000_000_000n,
+  ): Promise<{ ours: string | undefined; theirs: string | undefined }> {
     this.sync();
     const encoded = compile<P>(schema).encode(params);
     const header = { height: 20, timestamp: HEADER_TIMESTAMP };
@@ -118,7 +158,15 @@ class Sides {
       store: this.store,
       asset: () => undefined,
       setNextValidators: () => undefined,
-      transaction: { module: 'interoperability', command: name, nonce: 0n, fee, senderPublicKey: Buffer.alloc(32), params: encoded, signatures: [] },
+      transaction: {
+        module: 'interoperability',
+        command: name,
+        nonce: 0n,
+        fee,
+        senderPublicKey: Buffer.alloc(32),
+        params: encoded,
+        signatures: [],
+      },
       transactionID: sha256(encoded),
       senderAddress: SENDER,
       transactionSize: encoded.length,
@@ -168,8 +216,23 @@ class Sides {
     const klayrEntries = new Map([...this.klayrStore.data].map(([k, v]) => [k, v.toString('hex')]));
     if (ours === undefined && theirs === undefined) {
       assert.deepEqual(this.entries(), klayrEntries, `${name}: state`);
-      const mine = events.getEvents().map((e) => ({ module: e.module, name: e.name, topics: e.topics.map((t) => t.toString('hex')), data: e.data.toString('hex') }));
-      const klayrs = klayrEvents.getEvents().map((e: any) => e.toObject()).map((e: any) => ({ module: e.module, name: e.name, topics: e.topics.map((t: Buffer) => t.toString('hex')), data: e.data.toString('hex') }));
+      const mine = events
+        .getEvents()
+        .map((e) => ({
+          module: e.module,
+          name: e.name,
+          topics: e.topics.map((t) => t.toString('hex')),
+          data: e.data.toString('hex'),
+        }));
+      const klayrs = klayrEvents
+        .getEvents()
+        .map((e: any) => e.toObject())
+        .map((e: any) => ({
+          module: e.module,
+          name: e.name,
+          topics: e.topics.map((t: Buffer) => t.toString('hex')),
+          data: e.data.toString('hex'),
+        }));
       assert.deepEqual(mine, klayrs, `${name}: events`);
       assert.ok(mine.length > 0, `${name}: events logged`);
     }
@@ -178,57 +241,127 @@ class Sides {
 }
 
 const registrationParams = (signers = own): MainchainRegParams => {
-  const p = { ownChainID: SIDECHAIN_ID, ownName: 'sidechain_one', mainchainValidators: mainchainEntries, mainchainCertificateThreshold: THRESHOLD };
+  const p = {
+    ownChainID: SIDECHAIN_ID,
+    ownName: 'sidechain_one',
+    mainchainValidators: mainchainEntries,
+    mainchainCertificateThreshold: THRESHOLD,
+  };
   const message = compile(registrationSignatureMessageSchema).encode(p);
-  const sigs = signers.map((v) => ({ publicKey: v.blsKey, signature: blsSign(v.sk, sha256(tagMessage('KLY_CRM_', SIDECHAIN_ID, message))) }));
-  return { ...p, ...createAggSig(own.map((v) => v.blsKey), sigs) };
+  const sigs = signers.map((v) => ({
+    publicKey: v.blsKey,
+    signature: blsSign(v.sk, sha256(tagMessage('KLY_CRM_', SIDECHAIN_ID, message))),
+  }));
+  return {
+    ...p,
+    ...createAggSig(
+      own.map((v) => v.blsKey),
+      sigs,
+    ),
+  };
 };
 
 const seed = (sides: Sides) => {
   validatorsStore(sides, 'validatorsParams').setWithSchema(
     Buffer.alloc(0),
-    { preCommitThreshold: 21n, certificateThreshold: 21n, validators: own.map((v, i) => ({ address: Buffer.alloc(20, i + 1), bftWeight: v.bftWeight, generatorKey: Buffer.alloc(32, i), blsKey: v.blsKey })) },
+    {
+      preCommitThreshold: 21n,
+      certificateThreshold: 21n,
+      validators: own.map((v, i) => ({
+        address: Buffer.alloc(20, i + 1),
+        bftWeight: v.bftWeight,
+        generatorKey: Buffer.alloc(32, i),
+        blsKey: v.blsKey,
+      })),
+    },
     validatorsParamsSchema,
   );
 };
 
 /** A CCU from the mainchain carrying `ccms` after `received` earlier ones, its outbox root proven in the certificate's state root. */
-const ccuFromMainchain = (ccms: Buffer[], sent: Buffer[], height: number, extra: { key: Buffer; value: Buffer }[] = []): CCUParams => {
-  const outboxRoot = [...sent, ...ccms].reduce((b, c) => appendToPath(b, sha256(c)), { appendPath: [] as Buffer[], size: 0, root: EMPTY_HASH }).root;
+const ccuFromMainchain = (
+  ccms: Buffer[],
+  sent: Buffer[],
+  height: number,
+  extra: { key: Buffer; value: Buffer }[] = [],
+): CCUParams => {
+  const outboxRoot = [...sent, ...ccms].reduce((b, c) => appendToPath(b, sha256(c)), {
+    appendPath: [] as Buffer[],
+    size: 0,
+    root: EMPTY_HASH,
+  }).root;
   const store = new InMemorySMTStore();
   const smt = new SparseMerkleTree(38, store);
   const key = outboxRootStateTreeKey(SIDECHAIN_ID);
-  const root = store.apply(smt.update(EMPTY_HASH, [{ key, value: sha256(compile(outboxRootSchema).encode({ root: outboxRoot })) }, { key: Buffer.alloc(38, 0xbb), value: Buffer.alloc(32, 4) }, ...extra]));
+  const root = store.apply(
+    smt.update(EMPTY_HASH, [
+      { key, value: sha256(compile(outboxRootSchema).encode({ root: outboxRoot })) },
+      { key: Buffer.alloc(38, 0xbb), value: Buffer.alloc(32, 4) },
+      ...extra,
+    ]),
+  );
   const proof = smt.prove(root, [key]);
   return {
     sendingChainID: MAINCHAIN_ID,
-    certificate: signedCertificate(MAINCHAIN_ID, mainchain, { blockID: Buffer.alloc(32, height), height, timestamp: HEADER_TIMESTAMP - 50 + height, stateRoot: root, validatorsHash: computeValidatorsHash(mainchainEntries, THRESHOLD) }),
+    certificate: signedCertificate(MAINCHAIN_ID, mainchain, {
+      blockID: Buffer.alloc(32, height),
+      height,
+      timestamp: HEADER_TIMESTAMP - 50 + height,
+      stateRoot: root,
+      validatorsHash: computeValidatorsHash(mainchainEntries, THRESHOLD),
+    }),
     activeValidatorsUpdate: { blsKeysUpdate: [], bftWeightsUpdate: [], bftWeightsUpdateBitmap: Buffer.alloc(0) },
     certificateThreshold: THRESHOLD,
-    inboxUpdate: { crossChainMessages: ccms, messageWitnessHashes: [], outboxRootWitness: { bitmap: proof.queries[0]!.bitmap, siblingHashes: proof.siblingHashes } },
+    inboxUpdate: {
+      crossChainMessages: ccms,
+      messageWitnessHashes: [],
+      outboxRootWitness: { bitmap: proof.queries[0]!.bitmap, siblingHashes: proof.siblingHashes },
+    },
   };
 };
 
 const ccm = (over: Partial<CCMessage>): Buffer =>
-  ccmCodec.encode({ module: 'interoperability', crossChainCommand: 'registration', nonce: 0n, fee: 0n, sendingChainID: MAINCHAIN_ID, receivingChainID: SIDECHAIN_ID, status: 0, params: Buffer.alloc(0), ...over });
+  ccmCodec.encode({
+    module: 'interoperability',
+    crossChainCommand: 'registration',
+    nonce: 0n,
+    fee: 0n,
+    sendingChainID: MAINCHAIN_ID,
+    receivingChainID: SIDECHAIN_ID,
+    status: 0,
+    params: Buffer.alloc(0),
+    ...over,
+  });
 
 /** The mainchain's state tree entry of another sidechain's account (what initializeStateRecovery proves). */
-const otherAccount = (status: number) => compile(chainAccountSchema).encode({ name: 'other', lastCertificate: { height: 5, timestamp: 100, stateRoot: Buffer.alloc(32, 8), validatorsHash: Buffer.alloc(32, 2) }, status });
+const otherAccount = (status: number) =>
+  compile(chainAccountSchema).encode({
+    name: 'other',
+    lastCertificate: { height: 5, timestamp: 100, stateRoot: Buffer.alloc(32, 8), validatorsHash: Buffer.alloc(32, 2) },
+    status,
+  });
 const otherAccountKey = stateSMTKey(interoperabilityStoreKey('chainAccount', OTHER));
 
-describe('the sidechain interoperability commands against klayr-framework\'s', () => {
+describe("the sidechain interoperability commands against klayr-framework's", () => {
   it('registerMainchain: refusals alike, then the same state and events', async () => {
     const sides = await Sides.create();
     seed(sides);
     const below = await sides.run('registerMainchain', registrationParams(own.slice(0, 1)), mainchainRegParamsSchema);
     assert.equal(below.ours, below.theirs);
     assert.equal(below.ours, 'Invalid signature property.');
-    const wrongID = await sides.run('registerMainchain', { ...registrationParams(), ownChainID: Buffer.from('04000009', 'hex') }, mainchainRegParamsSchema);
+    const wrongID = await sides.run(
+      'registerMainchain',
+      { ...registrationParams(), ownChainID: Buffer.from('04000009', 'hex') },
+      mainchainRegParamsSchema,
+    );
     assert.equal(wrongID.ours, wrongID.theirs);
     const done = await sides.run('registerMainchain', registrationParams(), mainchainRegParamsSchema);
     assert.deepEqual(done, { ours: undefined, theirs: undefined });
     const again = await sides.run('registerMainchain', registrationParams(), mainchainRegParamsSchema);
-    assert.deepEqual(again, { ours: 'Mainchain has already been registered.', theirs: 'Mainchain has already been registered.' });
+    assert.deepEqual(again, {
+      ours: 'Mainchain has already been registered.',
+      theirs: 'Mainchain has already been registered.',
+    });
   });
 
   it('submitSidechainCrossChainUpdate: activation by the registration CCM, bounces, token transfers (one bounced), then channelTerminated', async () => {
@@ -236,20 +369,65 @@ describe('the sidechain interoperability commands against klayr-framework\'s', (
     seed(sides);
     await sides.run('registerMainchain', registrationParams(), mainchainRegParamsSchema);
     setOwnChainAccount(sides, { name: 'sidechain_one', chainID: SIDECHAIN_ID, nonce: 1n });
-    const registration = ccm({ params: compile(registrationCCMParamsSchema).encode({ name: 'sidechain_one', chainID: SIDECHAIN_ID, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n }) });
+    const registration = ccm({
+      params: compile(registrationCCMParamsSchema).encode({
+        name: 'sidechain_one',
+        chainID: SIDECHAIN_ID,
+        messageFeeTokenID: KLY,
+        minReturnFeePerByte: 1000n,
+      }),
+    });
     const sent: Buffer[] = [];
     const step = async (ccms: Buffer[], height: number) => {
-      const outcome = await sides.run('submitSidechainCrossChainUpdate', ccuFromMainchain(ccms, sent, height), crossChainUpdateParamsSchema);
+      const outcome = await sides.run(
+        'submitSidechainCrossChainUpdate',
+        ccuFromMainchain(ccms, sent, height),
+        crossChainUpdateParamsSchema,
+      );
       assert.deepEqual(outcome.ours, outcome.theirs, `height ${height}`);
       if (outcome.ours === undefined) sent.push(...ccms);
       return outcome;
     };
     assert.deepEqual(await step([registration], 30), { ours: undefined, theirs: undefined });
-    assert.deepEqual(await step([ccm({ module: 'nft', crossChainCommand: 'transfer', nonce: 1n, fee: 10n ** 9n }), ccm({ module: 'interoperability', crossChainCommand: 'nothing', nonce: 2n })], 31), { ours: undefined, theirs: undefined });
+    assert.deepEqual(
+      await step(
+        [
+          ccm({ module: 'nft', crossChainCommand: 'transfer', nonce: 1n, fee: 10n ** 9n }),
+          ccm({ module: 'interoperability', crossChainCommand: 'nothing', nonce: 2n }),
+        ],
+        31,
+      ),
+      { ours: undefined, theirs: undefined },
+    );
     const transfer = (nonce: bigint, tokenID: Buffer, fee: bigint) =>
-      ccm({ module: 'token', crossChainCommand: 'crossChainTransfer', nonce, fee, params: compile(crossChainTransferParamsSchema).encode({ tokenID, amount: 5000n, senderAddress: Buffer.alloc(20, 1), recipientAddress: Buffer.alloc(20, 2), data: 'hi' }) });
-    assert.deepEqual(await step([transfer(3n, KLY, 0n), transfer(4n, Buffer.from('0400000100000000', 'hex'), 0n), transfer(5n, Buffer.from('0400000900000000', 'hex'), 10n ** 8n)], 32), { ours: undefined, theirs: undefined });
-    assert.deepEqual(await step([ccm({ crossChainCommand: 'channelTerminated', nonce: 6n })], 33), { ours: undefined, theirs: undefined });
+      ccm({
+        module: 'token',
+        crossChainCommand: 'crossChainTransfer',
+        nonce,
+        fee,
+        params: compile(crossChainTransferParamsSchema).encode({
+          tokenID,
+          amount: 5000n,
+          senderAddress: Buffer.alloc(20, 1),
+          recipientAddress: Buffer.alloc(20, 2),
+          data: 'hi',
+        }),
+      });
+    assert.deepEqual(
+      await step(
+        [
+          transfer(3n, KLY, 0n),
+          transfer(4n, Buffer.from('0400000100000000', 'hex'), 0n),
+          transfer(5n, Buffer.from('0400000900000000', 'hex'), 10n ** 8n),
+        ],
+        32,
+      ),
+      { ours: undefined, theirs: undefined },
+    );
+    assert.deepEqual(await step([ccm({ crossChainCommand: 'channelTerminated', nonce: 6n })], 33), {
+      ours: undefined,
+      theirs: undefined,
+    });
     assert.equal(chainAccounts.get(sides, MAINCHAIN_ID)!.status, 2);
     assert.equal(channels.get(sides, MAINCHAIN_ID)!.inbox.size, 7);
     assert.equal(channels.get(sides, MAINCHAIN_ID)!.outbox.size, 3);
@@ -259,24 +437,49 @@ describe('the sidechain interoperability commands against klayr-framework\'s', (
     const sides = await Sides.create();
     seed(sides);
     await sides.run('registerMainchain', registrationParams(), mainchainRegParamsSchema);
-    const registration = ccm({ params: compile(registrationCCMParamsSchema).encode({ name: 'sidechain_one', chainID: SIDECHAIN_ID, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n }) });
-    await sides.run('submitSidechainCrossChainUpdate', ccuFromMainchain([registration], [], 30), crossChainUpdateParamsSchema);
-    const outcome = await sides.run('submitSidechainCrossChainUpdate', ccuFromMainchain([Buffer.from('ffff', 'hex')], [registration], 31), crossChainUpdateParamsSchema);
+    const registration = ccm({
+      params: compile(registrationCCMParamsSchema).encode({
+        name: 'sidechain_one',
+        chainID: SIDECHAIN_ID,
+        messageFeeTokenID: KLY,
+        minReturnFeePerByte: 1000n,
+      }),
+    });
+    await sides.run(
+      'submitSidechainCrossChainUpdate',
+      ccuFromMainchain([registration], [], 30),
+      crossChainUpdateParamsSchema,
+    );
+    const outcome = await sides.run(
+      'submitSidechainCrossChainUpdate',
+      ccuFromMainchain([Buffer.from('ffff', 'hex')], [registration], 31),
+      crossChainUpdateParamsSchema,
+    );
     assert.deepEqual(outcome, { ours: undefined, theirs: undefined });
     assert.equal(chainAccounts.get(sides, MAINCHAIN_ID)!.status, 2);
     assert.equal(terminatedStates.get(sides, MAINCHAIN_ID)!.initialized, true);
   });
 });
 
-describe('initializeStateRecovery against klayr-framework\'s', () => {
-  it('refusals alike, then the terminated state account from the account proven in the mainchain\'s certified state', async () => {
+describe("initializeStateRecovery against klayr-framework's", () => {
+  it("refusals alike, then the terminated state account from the account proven in the mainchain's certified state", async () => {
     const sides = await Sides.create();
     seed(sides);
     await sides.run('registerMainchain', registrationParams(), mainchainRegParamsSchema);
-    const registration = ccm({ params: compile(registrationCCMParamsSchema).encode({ name: 'sidechain_one', chainID: SIDECHAIN_ID, messageFeeTokenID: KLY, minReturnFeePerByte: 1000n }) });
+    const registration = ccm({
+      params: compile(registrationCCMParamsSchema).encode({
+        name: 'sidechain_one',
+        chainID: SIDECHAIN_ID,
+        messageFeeTokenID: KLY,
+        minReturnFeePerByte: 1000n,
+      }),
+    });
     const account = otherAccount(2);
     const ccu = ccuFromMainchain([registration], [], 30, [{ key: otherAccountKey, value: sha256(account) }]);
-    assert.deepEqual(await sides.run('submitSidechainCrossChainUpdate', ccu, crossChainUpdateParamsSchema), { ours: undefined, theirs: undefined });
+    assert.deepEqual(await sides.run('submitSidechainCrossChainUpdate', ccu, crossChainUpdateParamsSchema), {
+      ours: undefined,
+      theirs: undefined,
+    });
     const stateRoot = chainAccounts.get(sides, MAINCHAIN_ID)!.lastCertificate.stateRoot;
     const store = new InMemorySMTStore();
     const rebuilt = new SparseMerkleTree(38, store);
@@ -284,20 +487,35 @@ describe('initializeStateRecovery against klayr-framework\'s', () => {
     const outboxRoot = appendToPath({ appendPath: [], size: 0 }, sha256(registration)).root;
     const root = store.apply(
       rebuilt.update(EMPTY_HASH, [
-        { key: outboxRootStateTreeKey(SIDECHAIN_ID), value: sha256(compile(outboxRootSchema).encode({ root: outboxRoot })) },
+        {
+          key: outboxRootStateTreeKey(SIDECHAIN_ID),
+          value: sha256(compile(outboxRootSchema).encode({ root: outboxRoot })),
+        },
         { key: Buffer.alloc(38, 0xbb), value: Buffer.alloc(32, 4) },
         { key: otherAccountKey, value: sha256(account) },
       ]),
     );
     assert.deepEqual(root, stateRoot);
     const proof = rebuilt.prove(root, [otherAccountKey]);
-    const params = { chainID: OTHER, sidechainAccount: account, bitmap: proof.queries[0]!.bitmap, siblingHashes: proof.siblingHashes };
-    for (const bad of [{ ...params, chainID: MAINCHAIN_ID }, { ...params, sidechainAccount: otherAccount(0) }, { ...params, siblingHashes: [] }]) {
+    const params = {
+      chainID: OTHER,
+      sidechainAccount: account,
+      bitmap: proof.queries[0]!.bitmap,
+      siblingHashes: proof.siblingHashes,
+    };
+    for (const bad of [
+      { ...params, chainID: MAINCHAIN_ID },
+      { ...params, sidechainAccount: otherAccount(0) },
+      { ...params, siblingHashes: [] },
+    ]) {
       const outcome = await sides.run('initializeStateRecovery', bad, stateRecoveryInitParamsSchema);
       assert.ok(outcome.ours !== undefined);
       assert.equal(outcome.ours, outcome.theirs);
     }
-    assert.deepEqual(await sides.run('initializeStateRecovery', params, stateRecoveryInitParamsSchema), { ours: undefined, theirs: undefined });
+    assert.deepEqual(await sides.run('initializeStateRecovery', params, stateRecoveryInitParamsSchema), {
+      ours: undefined,
+      theirs: undefined,
+    });
     assert.equal(terminatedStates.get(sides, OTHER)!.initialized, true);
   });
 });

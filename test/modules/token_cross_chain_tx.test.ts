@@ -48,7 +48,11 @@ const transferCrossChainBlock = (rng: Rng) => {
   add(tokenID, rng.next() < 0.85 ? amount : amount / 2n);
   add(messageFeeTokenID, rng.next() < 0.85 ? messageFee : 0n);
   const entries = world.setup.entries.filter((e) => !e.key.subarray(6, 26).equals(sender));
-  for (const [t, v] of balances) entries.push({ key: key(0, Buffer.concat([sender, hex(t)])), value: userCodec.encode({ availableBalance: v + BigInt(rng.int(3)), lockedBalances: [] }) });
+  for (const [t, v] of balances)
+    entries.push({
+      key: key(0, Buffer.concat([sender, hex(t)])),
+      value: userCodec.encode({ availableBalance: v + BigInt(rng.int(3)), lockedBalances: [] }),
+    });
   const params = paramsCodec.encode({
     tokenID,
     amount,
@@ -58,11 +62,23 @@ const transferCrossChainBlock = (rng: Rng) => {
     messageFee,
     messageFeeTokenID: rng.next() < 0.95 ? messageFeeTokenID : feeTokenID,
   });
-  const transaction: TransactionObject = { module: 'token', command: 'transferCrossChain', nonce: BigInt(rng.int(5)), fee, senderPublicKey, params, signatures: [rng.bytes(64)] };
-  return { setup: { ...world.setup, entries, contextStore: [] }, header: headerAt(rng, rng.next() < 0.5 ? rng.pick(world.addresses) : rng.bytes(20)), transaction };
+  const transaction: TransactionObject = {
+    module: 'token',
+    command: 'transferCrossChain',
+    nonce: BigInt(rng.int(5)),
+    fee,
+    senderPublicKey,
+    params,
+    signatures: [rng.bytes(64)],
+  };
+  return {
+    setup: { ...world.setup, entries, contextStore: [] },
+    header: headerAt(rng, rng.next() < 0.5 ? rng.pick(world.addresses) : rng.bytes(20)),
+    transaction,
+  };
 };
 
-describe('token:transferCrossChain in a block, against klayr-framework 0.12.3\'s StateMachine with its token and fee modules', () => {
+describe("token:transferCrossChain in a block, against klayr-framework 0.12.3's StateMachine with its token and fee modules", () => {
   it('verifies and executes as Klayr: results, state, events with their topics, and the CCMs sent', async () => {
     const rng = new Rng(3303);
     const seen = new Map<string, number>();
@@ -71,11 +87,19 @@ describe('token:transferCrossChain in a block, against klayr-framework 0.12.3\'s
       const klayr = await runKlayrBlock(setup, header, [transaction]);
       const ours = runKestrelBlock(setup, header, [transaction]);
       assert.deepEqual(ours, klayr, `block ${i}`);
-      const outcome = klayr.results[0]!.replace(/kly\w+ balance \d+ for [0-9a-f]+ is not sufficient for \d+\./, 'insufficient balance');
+      const outcome = klayr.results[0]!.replace(
+        /kly\w+ balance \d+ for [0-9a-f]+ is not sufficient for \d+\./,
+        'insufficient balance',
+      );
       seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
     }
     // executed (with escrow accounts created out of the fee), failed (out of fee), and refused by verify
-    for (const expected of ['ok', 'fail', 'verify: insufficient balance', 'verify: Token must be native to either the sending or the receiving chain.']) {
+    for (const expected of [
+      'ok',
+      'fail',
+      'verify: insufficient balance',
+      'verify: Token must be native to either the sending or the receiving chain.',
+    ]) {
       assert.ok((seen.get(expected) ?? 0) > 0, `${expected} in ${[...seen].join(' | ')}`);
     }
   });
@@ -86,8 +110,23 @@ describe('token:transferCrossChain params outside the schema', () => {
     const rng = new Rng(3304);
     const { setup, header, transaction } = transferCrossChainBlock(rng);
     const valid = paramsCodec.decode(transaction.params);
-    const encode = (change: Record<string, unknown>) => compile({ ...crossChainTransferParamsSchema, properties: { ...crossChainTransferParamsSchema.properties, tokenID: { dataType: 'bytes', fieldNumber: 1 }, receivingChainID: { dataType: 'bytes', fieldNumber: 3 }, recipientAddress: { dataType: 'bytes', fieldNumber: 4 }, data: { dataType: 'string', fieldNumber: 5 } } }).encode({ ...valid, ...change });
-    for (const change of [{ data: 'x'.repeat(65) }, { tokenID: valid.tokenID.subarray(0, 7) }, { receivingChainID: Buffer.concat([PARTNER, hex('00')]) }, { recipientAddress: rng.bytes(19) }]) {
+    const encode = (change: Record<string, unknown>) =>
+      compile({
+        ...crossChainTransferParamsSchema,
+        properties: {
+          ...crossChainTransferParamsSchema.properties,
+          tokenID: { dataType: 'bytes', fieldNumber: 1 },
+          receivingChainID: { dataType: 'bytes', fieldNumber: 3 },
+          recipientAddress: { dataType: 'bytes', fieldNumber: 4 },
+          data: { dataType: 'string', fieldNumber: 5 },
+        },
+      }).encode({ ...valid, ...change });
+    for (const change of [
+      { data: 'x'.repeat(65) },
+      { tokenID: valid.tokenID.subarray(0, 7) },
+      { receivingChainID: Buffer.concat([PARTNER, hex('00')]) },
+      { recipientAddress: rng.bytes(19) },
+    ]) {
       const tx = { ...transaction, params: encode(change) };
       const klayr = await runKlayrBlock(setup, header, [tx]);
       const ours = runKestrelBlock(setup, header, [tx]);

@@ -8,20 +8,42 @@ import { openState, tempDataPath } from '../helpers/state.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
 import { calculateMessageWitnesses } from '../../src/lib/interop/ccu_inbox_update.js';
 import type { CCMWithHeight } from '../../src/lib/interop/ccu_inbox_update.js';
-import { calculateActiveValidatorsUpdate, getActiveValidatorsUpdate } from '../../src/lib/interop/ccu_validators_update.js';
+import {
+  calculateActiveValidatorsUpdate,
+  getActiveValidatorsUpdate,
+} from '../../src/lib/interop/ccu_validators_update.js';
 import { outboxRootStoreKey } from '../../src/lib/interop/store_keys.js';
 import { createLocalCCUBuilder } from '../../src/engine/pools/ccu_builder.js';
 import type { CCUBuilder } from '../../src/engine/pools/ccu_builder.js';
 import { openReadOnly, proveStateKeys } from '../../src/storage/snapshot.js';
 import { createPooledCCUBuilder } from '../../src/workers/ccu_builder.js';
-import { checkChainOfTrust, getNextCertificateFromAggregateCommits } from '../../src/plugins/chain_connector/certificate_choice.js';
+import {
+  checkChainOfTrust,
+  getNextCertificateFromAggregateCommits,
+} from '../../src/plugins/chain_connector/certificate_choice.js';
 import type { LastCertificate } from '../../src/plugins/chain_connector/certificate_choice.js';
 import { CCUSender } from '../../src/plugins/chain_connector/ccu_sender.js';
 import { CHAIN_CONNECTOR_DEFAULTS } from '../../src/plugins/chain_connector/config.js';
 import type { OwnChainView, PluginLogger, RemoteChainClient } from '../../src/plugins/types.js';
-import { aggregationBits, buildChain, klayrCertificateSchemas, klayrDBOver, klayrInteropSchemas, klayrPlugin, OWN_CHAIN_ID, randomCCM, randomValidators, RECEIVING_CHAIN_ID } from './fixtures.js';
+import {
+  aggregationBits,
+  buildChain,
+  klayrCertificateSchemas,
+  klayrDBOver,
+  klayrInteropSchemas,
+  klayrPlugin,
+  OWN_CHAIN_ID,
+  randomCCM,
+  randomValidators,
+  RECEIVING_CHAIN_ID,
+} from './fixtures.js';
 
-const silent: PluginLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: PluginLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 const klayrLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe('inbox update (calculateMessageWitnesses)', () => {
@@ -29,8 +51,11 @@ describe('inbox update (calculateMessageWitnesses)', () => {
   it("equals Klayr's over 300 random cases: sizes, the last sent CCM skipped, maxCCUSize cut-offs", () => {
     for (let n = 0; n < 300; n++) {
       const count = rng.int(12);
-      const ccms = Array.from({ length: count }, (_, i) => randomCCM(rng, 5 + Math.floor(i / 3), BigInt(i), rng.int(400)));
-      const lastSent = rng.next() < 0.5 && count > 0 ? { height: ccms[0]!.height, nonce: ccms[0]!.nonce } : { height: 4, nonce: -1n };
+      const ccms = Array.from({ length: count }, (_, i) =>
+        randomCCM(rng, 5 + Math.floor(i / 3), BigInt(i), rng.int(400)),
+      );
+      const lastSent =
+        rng.next() < 0.5 && count > 0 ? { height: ccms[0]!.height, nonce: ccms[0]!.nonce } : { height: 4, nonce: -1n };
       const inbox = 1 + rng.int(20);
       const outbox = rng.next() < 0.1 ? inbox : inbox + count;
       const max = rng.pick([1, 50, 200, 500, 1000, 10240]);
@@ -44,7 +69,10 @@ describe('inbox update (calculateMessageWitnesses)', () => {
 
   it('leaves out every CCM when the receiving inbox is not behind the outbox', () => {
     const ccms = [randomCCM(rng, 3, 1n)];
-    assert.deepEqual(calculateMessageWitnesses(5, 5, { height: 0, nonce: -1n }, ccms, 10240), { crossChainMessages: [], messageWitnessHashes: [] });
+    assert.deepEqual(calculateMessageWitnesses(5, 5, { height: 0, nonce: -1n }, ccms, 10240), {
+      crossChainMessages: [],
+      messageWitnessHashes: [],
+    });
   });
 });
 
@@ -53,25 +81,41 @@ describe('active validators update', () => {
   it("getActiveValidatorsUpdate equals Klayr's: added, removed and reweighted validators, bitmap over both sets", () => {
     for (let n = 0; n < 200; n++) {
       const current = randomValidators(rng, rng.int(12));
-      const kept = current.filter(() => rng.next() < 0.6).map((v) => (rng.next() < 0.3 ? { ...v, bftWeight: v.bftWeight + BigInt(1 + rng.int(5)) } : v));
+      const kept = current
+        .filter(() => rng.next() < 0.6)
+        .map((v) => (rng.next() < 0.3 ? { ...v, bftWeight: v.bftWeight + BigInt(1 + rng.int(5)) } : v));
       const next = [...kept, ...randomValidators(rng, rng.int(5))];
-      assert.deepEqual(getActiveValidatorsUpdate(current, next), klayrPlugin.validators().getActiveValidatorsUpdate(current, next), `case ${n}`);
+      assert.deepEqual(
+        getActiveValidatorsUpdate(current, next),
+        klayrPlugin.validators().getActiveValidatorsUpdate(current, next),
+        `case ${n}`,
+      );
     }
   });
 
   it("calculateActiveValidatorsUpdate equals Klayr's, with the same and with another threshold", () => {
     const a = randomValidators(rng, 6);
     const b = [...a.slice(1), ...randomValidators(rng, 2)];
-    for (const [ta, tb] of [[40n, 40n], [40n, 55n]] as const) {
+    for (const [ta, tb] of [
+      [40n, 40n],
+      [40n, 55n],
+    ] as const) {
       const last = { validators: a, certificateThreshold: ta, validatorsHash: rng.bytes(32) };
       const next = { validators: b, certificateThreshold: tb, validatorsHash: rng.bytes(32) };
-      assert.deepEqual(calculateActiveValidatorsUpdate(last, next), klayrPlugin.validators().calculateActiveValidatorsUpdate(last, next));
+      assert.deepEqual(
+        calculateActiveValidatorsUpdate(last, next),
+        klayrPlugin.validators().calculateActiveValidatorsUpdate(last, next),
+      );
     }
   });
 
   it('an update between equal sets is empty with a zero bitmap of the set size', () => {
     const a = randomValidators(rng, 9);
-    assert.deepEqual(getActiveValidatorsUpdate(a, a), { blsKeysUpdate: [], bftWeightsUpdate: [], bftWeightsUpdateBitmap: Buffer.alloc(2) });
+    assert.deepEqual(getActiveValidatorsUpdate(a, a), {
+      blsKeysUpdate: [],
+      bftWeightsUpdate: [],
+      bftWeightsUpdateBitmap: Buffer.alloc(2),
+    });
   });
 });
 
@@ -86,20 +130,30 @@ describe('certificate choice', () => {
   it("checkChainOfTrust: a commit over the last certificate's validators is trusted, as Klayr", async () => {
     const commit = chain.store.aggregateCommit(14)!;
     assert.equal(checkChainOfTrust(chain.setA.validatorsHash, weights, 50n, commit, chain.store), true);
-    assert.equal(await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db), true);
+    assert.equal(
+      await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db),
+      true,
+    );
   });
 
   it('checkChainOfTrust: a signer unknown to the last validators breaks the chain of trust, as Klayr', async () => {
     const commit = chain.store.aggregateCommit(17)!;
     assert.equal(checkChainOfTrust(chain.setA.validatorsHash, weights, 50n, commit, chain.store), false);
-    assert.equal(await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db), false);
+    assert.equal(
+      await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db),
+      false,
+    );
   });
 
   it("checkChainOfTrust reads the aggregation bits as certificates do (Klayr's plugin reads their hex digits)", async () => {
     // only the validators of set B that were in set A sign, with enough of A's weight
     const b = [...chain.setB.validators].sort((x, y) => Buffer.compare(x.blsKey, y.blsKey));
     const known = b.flatMap((v, i) => (weights.has(v.blsKey.toString('hex')) ? [i] : []));
-    const commit = { height: 17, aggregationBits: aggregationBits(b.length, known), certificateSignature: rng.bytes(96) };
+    const commit = {
+      height: 17,
+      aggregationBits: aggregationBits(b.length, known),
+      certificateSignature: rng.bytes(96),
+    };
     const knownWeight = known.reduce((sum, i) => sum + weights.get(b[i]!.blsKey.toString('hex'))!, 0n);
     assert.ok(knownWeight >= 50n);
     assert.equal(checkChainOfTrust(chain.setA.validatorsHash, weights, 50n, commit, chain.store), true);
@@ -116,29 +170,53 @@ describe('certificate choice', () => {
       }
       return weight >= 50n;
     })();
-    assert.equal(await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db), klayrRule);
+    assert.equal(
+      await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db),
+      klayrRule,
+    );
     assert.equal(klayrRule, false, 'here Klayr finds no signer and refuses what the receiving chain would accept');
   });
 
   it('checkChainOfTrust errors as Klayr when the header below the commit or its validators data is missing', async () => {
     const commit = { height: 40, aggregationBits: Buffer.alloc(1), certificateSignature: Buffer.alloc(96) };
-    const expected = await klayrPlugin.certificates().checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db).catch((e: Error) => e.message);
-    assert.throws(() => checkChainOfTrust(chain.setA.validatorsHash, weights, 50n, commit, chain.store), { message: expected });
+    const expected = await klayrPlugin
+      .certificates()
+      .checkChainOfTrust(chain.setA.validatorsHash, weightsObject, 50n, commit, db)
+      .catch((e: Error) => e.message);
+    assert.throws(() => checkChainOfTrust(chain.setA.validatorsHash, weights, 50n, commit, chain.store), {
+      message: expected,
+    });
   });
 
   it("getNextCertificateFromAggregateCommits: the highest trusted commit after the last certificate, equal to Klayr's", async () => {
-    for (const [lastHeight, maxHeightCertified] of [[10, 18], [10, 15], [14, 14], [3, 9]] as const) {
+    for (const [lastHeight, maxHeightCertified] of [
+      [10, 18],
+      [10, 15],
+      [14, 14],
+      [3, 9],
+    ] as const) {
       const last = { height: lastHeight };
       const ours = getNextCertificateFromAggregateCommits(chain.store, { maxHeightCertified }, last);
-      const theirs = await klayrPlugin.certificates().getNextCertificateFromAggregateCommits(db, { maxHeightCertified }, last);
+      const theirs = await klayrPlugin
+        .certificates()
+        .getNextCertificateFromAggregateCommits(db, { maxHeightCertified }, last);
       assert.deepEqual(ours, theirs, `last ${lastHeight}, certified ${maxHeightCertified}`);
     }
-    assert.equal(getNextCertificateFromAggregateCommits(chain.store, { maxHeightCertified: 18 }, { height: 10 })?.height, 16);
+    assert.equal(
+      getNextCertificateFromAggregateCommits(chain.store, { maxHeightCertified: 18 }, { height: 10 })?.height,
+      16,
+    );
   });
 
   it('getNextCertificateFromAggregateCommits errors as Klayr without the header at the last certified height', async () => {
-    const expected = await klayrPlugin.certificates().getNextCertificateFromAggregateCommits(db, { maxHeightCertified: 30 }, { height: 25 }).catch((e: Error) => e.message);
-    assert.throws(() => getNextCertificateFromAggregateCommits(chain.store, { maxHeightCertified: 30 }, { height: 25 }), { message: expected });
+    const expected = await klayrPlugin
+      .certificates()
+      .getNextCertificateFromAggregateCommits(db, { maxHeightCertified: 30 }, { height: 25 })
+      .catch((e: Error) => e.message);
+    assert.throws(
+      () => getNextCertificateFromAggregateCommits(chain.store, { maxHeightCertified: 30 }, { height: 25 }),
+      { message: expected },
+    );
   });
 });
 
@@ -160,7 +238,10 @@ const committedChain = (seed: number) => {
 };
 
 const overBoth = (suite: (builder: () => CCUBuilder) => void): void => {
-  for (const [kind, create] of Object.entries({ local: () => createLocalCCUBuilder(), pooled: () => createPooledCCUBuilder(1) })) {
+  for (const [kind, create] of Object.entries({
+    local: () => createLocalCCUBuilder(),
+    pooled: () => createPooledCCUBuilder(1),
+  })) {
     describe(kind, () => {
       let builder: CCUBuilder;
       before(() => {
@@ -174,7 +255,12 @@ const overBoth = (suite: (builder: () => CCUBuilder) => void): void => {
 
 describe('the whole CCU', () => {
   const { dataPath, chain } = committedChain(44);
-  const last: LastCertificate = { height: 10, timestamp: chain.headers.get(10)!.timestamp, stateRoot: chain.headers.get(10)!.stateRoot, validatorsHash: chain.setA.validatorsHash };
+  const last: LastCertificate = {
+    height: 10,
+    timestamp: chain.headers.get(10)!.timestamp,
+    stateRoot: chain.headers.get(10)!.stateRoot,
+    validatorsHash: chain.setA.validatorsHash,
+  };
   const inboxSize = 4;
   const outboxSize = inboxSize + chain.ccms.length;
   const maxCCUSize = 400;
@@ -183,7 +269,15 @@ describe('the whole CCU', () => {
 
   const klayrCCU = async (lastCertificate: LastCertificate = last) => {
     const { CCUHandler } = klayrPlugin.ccuHandler();
-    const handler = new CCUHandler({ maxCCUSize, ownChainID: OWN_CHAIN_ID, receivingChainID: RECEIVING_CHAIN_ID, registrationHeight: 1, ccuFee: '0', isSaveCCU: false, noFeeHeight: 0 });
+    const handler = new CCUHandler({
+      maxCCUSize,
+      ownChainID: OWN_CHAIN_ID,
+      receivingChainID: RECEIVING_CHAIN_ID,
+      registrationHeight: 1,
+      ccuFee: '0',
+      isSaveCCU: false,
+      noFeeHeight: 0,
+    });
     const dbs = openReadOnly(dataPath);
     handler.load({
       db: klayrDBOver(chain.store, ccmsInRange),
@@ -193,9 +287,13 @@ describe('the whole CCU', () => {
       sendingChainAPIClient: {
         getChannelAccount: async () => ({ outbox: { size: outboxSize } }),
         getBFTHeights: async () => ({ maxHeightCertified: 18 }),
-        getSavedInclusionProofAtHeight: async (height: number) => ({ proof: proveStateKeys(dbs, chain.headers.get(height)!.stateRoot, [outboxRootStoreKey(RECEIVING_CHAIN_ID)]) }),
+        getSavedInclusionProofAtHeight: async (height: number) => ({
+          proof: proveStateKeys(dbs, chain.headers.get(height)!.stateRoot, [outboxRootStoreKey(RECEIVING_CHAIN_ID)]),
+        }),
       },
-      interoperabilityMetadata: { stores: [{ key: '83ed0d250000', data: { $id: '/modules/interoperability/outbox' } }] },
+      interoperabilityMetadata: {
+        stores: [{ key: '83ed0d250000', data: { $id: '/modules/interoperability/outbox' } }],
+      },
     });
     return handler.computeCCU(lastCertificate, undefined);
   };
@@ -213,7 +311,15 @@ describe('the whole CCU', () => {
       },
       ccuBuilder: builder,
     };
-    return new CCUSender({ config: { ...CHAIN_CONNECTOR_DEFAULTS, maxCCUSize, receivingChainID: '04000000', encryptedPrivateKey: '' }, store: chain.store, chain: chainView, logger: silent, receivingChainID: RECEIVING_CHAIN_ID, receivingIsMainchain: true, privateKey: () => undefined });
+    return new CCUSender({
+      config: { ...CHAIN_CONNECTOR_DEFAULTS, maxCCUSize, receivingChainID: '04000000', encryptedPrivateKey: '' },
+      store: chain.store,
+      chain: chainView,
+      logger: silent,
+      receivingChainID: RECEIVING_CHAIN_ID,
+      receivingIsMainchain: true,
+      privateKey: () => undefined,
+    });
   };
   const remote: RemoteChainClient = {
     invoke: async (method) => {
@@ -233,17 +339,31 @@ describe('the whole CCU', () => {
       assert.deepEqual(ours.lastCCMToBeSent, theirs.lastCCMToBeSent);
       // the case covers every part: a validator change, CCMs carried and CCMs left to witnesses
       assert.ok(theirs.ccuParams.activeValidatorsUpdate.blsKeysUpdate.length > 0);
-      assert.ok(theirs.ccuParams.inboxUpdate.crossChainMessages.length > 0 && theirs.ccuParams.inboxUpdate.messageWitnessHashes.length > 0);
+      assert.ok(
+        theirs.ccuParams.inboxUpdate.crossChainMessages.length > 0 &&
+          theirs.ccuParams.inboxUpdate.messageWitnessHashes.length > 0,
+      );
       assert.ok(theirs.ccuParams.inboxUpdate.outboxRootWitness.siblingHashes.length > 0);
     });
 
     it("the first CCU (nothing certified yet) certifies the highest aggregate commit from registrationHeight on, as Klayr's _findCertificate", async () => {
-      const first: LastCertificate = { height: 0, timestamp: 0, stateRoot: Buffer.alloc(32), validatorsHash: chain.setA.validatorsHash };
+      const first: LastCertificate = {
+        height: 0,
+        timestamp: 0,
+        stateRoot: Buffer.alloc(32),
+        validatorsHash: chain.setA.validatorsHash,
+      };
       const theirs = await klayrCCU(first);
       const ours = (await sender(builder()).computeCCU(first, remote))!;
-      assert.deepEqual(ours.params, klayrCodec.codec.encode(klayrInteropSchemas().crossChainUpdateTransactionParams, theirs.ccuParams));
+      assert.deepEqual(
+        ours.params,
+        klayrCodec.codec.encode(klayrInteropSchemas().crossChainUpdateTransactionParams, theirs.ccuParams),
+      );
       assert.deepEqual(ours.lastCCMToBeSent, theirs.lastCCMToBeSent);
-      assert.equal(klayrCodec.codec.decode(klayrCertificateSchemas().certificateSchema, theirs.ccuParams.certificate).height, 18);
+      assert.equal(
+        klayrCodec.codec.decode(klayrCertificateSchemas().certificateSchema, theirs.ccuParams.certificate).height,
+        18,
+      );
     });
 
     it('counts its tasks', async () => {
@@ -266,7 +386,12 @@ describe('the whole CCU', () => {
     });
 
     it('without a new certificate, pending CCMs go with an empty certificate and witness', async () => {
-      const none = { height: 14, timestamp: 0, stateRoot: chain.headers.get(14)!.stateRoot, validatorsHash: chain.setA.validatorsHash };
+      const none = {
+        height: 14,
+        timestamp: 0,
+        stateRoot: chain.headers.get(14)!.stateRoot,
+        validatorsHash: chain.setA.validatorsHash,
+      };
       const ours = (await sender(builder(), 14).computeCCU(none, remote))!;
       const params = klayrCodec.codec.decode(klayrInteropSchemas().crossChainUpdateTransactionParams, ours.params);
       assert.equal(params.certificate.length, 0);
@@ -276,13 +401,26 @@ describe('the whole CCU', () => {
     });
 
     it('without a new certificate and without pending CCMs there is nothing to send', async () => {
-      const none = { height: 13, timestamp: 0, stateRoot: chain.headers.get(13)!.stateRoot, validatorsHash: chain.setA.validatorsHash };
+      const none = {
+        height: 13,
+        timestamp: 0,
+        stateRoot: chain.headers.get(13)!.stateRoot,
+        validatorsHash: chain.setA.validatorsHash,
+      };
       assert.equal(await sender(builder(), 13).computeCCU(none, remote), undefined);
     });
 
     it('refuses a snapshot whose root differs from the certificate state root', async () => {
       const ccm: CCMWithHeight = chain.ccms[0]!;
-      const certificate = { blockID: Buffer.alloc(32), height: 16, timestamp: 1, stateRoot: Buffer.alloc(32, 7), validatorsHash: chain.setA.validatorsHash, aggregationBits: Buffer.alloc(1), signature: Buffer.alloc(96) };
+      const certificate = {
+        blockID: Buffer.alloc(32),
+        height: 16,
+        timestamp: 1,
+        stateRoot: Buffer.alloc(32, 7),
+        validatorsHash: chain.setA.validatorsHash,
+        aggregationBits: Buffer.alloc(1),
+        signature: Buffer.alloc(96),
+      };
       await assert.rejects(
         builder().build({
           dataPath,
@@ -301,9 +439,28 @@ describe('the whole CCU', () => {
     });
 
     it('refuses a certificate of a height the store never committed', async () => {
-      const certificate = { blockID: Buffer.alloc(32), height: 500, timestamp: 1, stateRoot: Buffer.alloc(32, 7), validatorsHash: chain.setA.validatorsHash, aggregationBits: Buffer.alloc(1), signature: Buffer.alloc(96) };
+      const certificate = {
+        blockID: Buffer.alloc(32),
+        height: 500,
+        timestamp: 1,
+        stateRoot: Buffer.alloc(32, 7),
+        validatorsHash: chain.setA.validatorsHash,
+        aggregationBits: Buffer.alloc(1),
+        signature: Buffer.alloc(96),
+      };
       await assert.rejects(
-        builder().build({ dataPath, sendingChainID: OWN_CHAIN_ID, certificate, validatorsAtLastCertificate: chain.setA, outboxRootStoreKey: outboxRootStoreKey(RECEIVING_CHAIN_ID), inboxSizeOnReceivingChain: 0, outboxSizeOnSendingChain: 0, lastSentCCM: { height: 0, nonce: -1n }, ccms: [], maxCCUSize: 10240 }),
+        builder().build({
+          dataPath,
+          sendingChainID: OWN_CHAIN_ID,
+          certificate,
+          validatorsAtLastCertificate: chain.setA,
+          outboxRootStoreKey: outboxRootStoreKey(RECEIVING_CHAIN_ID),
+          inboxSizeOnReceivingChain: 0,
+          outboxSizeOnSendingChain: 0,
+          lastSentCCM: { height: 0, nonce: -1n },
+          ccms: [],
+          maxCCUSize: 10240,
+        }),
         /Snapshot mismatch at height 500/,
       );
     });

@@ -7,7 +7,12 @@ import { Rng } from '../helpers/random.js';
 import { openState, tempDataPath } from '../helpers/state.js';
 import { addressFromPublicKey, addressToKlayr32, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { outboxRootStoreKey } from '../../src/lib/interop/store_keys.js';
-import { decodeTransaction, transactionID, verifyTransactionSignatures, computeMinFee } from '../../src/lib/transaction/index.js';
+import {
+  decodeTransaction,
+  transactionID,
+  verifyTransactionSignatures,
+  computeMinFee,
+} from '../../src/lib/transaction/index.js';
 import { createLocalCCUBuilder } from '../../src/engine/pools/ccu_builder.js';
 import { createAccessCheck } from '../../src/rpc/access.js';
 import { EndpointRegistry } from '../../src/rpc/registry.js';
@@ -16,22 +21,60 @@ import { decryptRelayerKey, parseEncryptedMessage } from '../../src/plugins/chai
 import { ChainConnectorPlugin } from '../../src/plugins/chain_connector/index.js';
 import { KEEP_HEIGHTS } from '../../src/plugins/chain_connector/retention.js';
 import { PluginHost } from '../../src/plugins/host.js';
-import type { CommittedBlock, OwnChainView, Plugin, PluginContext, PluginLogger, RemoteChainClient } from '../../src/plugins/types.js';
+import type {
+  CommittedBlock,
+  OwnChainView,
+  Plugin,
+  PluginContext,
+  PluginLogger,
+  RemoteChainClient,
+} from '../../src/plugins/types.js';
 import { buildChain, OWN_CHAIN_ID, RECEIVING_CHAIN_ID, tempDir } from './fixtures.js';
 
-const silent: PluginLogger & { child: () => PluginLogger } = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
+const silent: PluginLogger & { child: () => PluginLogger } = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silent,
+};
 const relayer = keyPairFromSeed(Buffer.alloc(32, 21));
 const PASSWORD = 'relayer password';
 
 /** The relayer key encrypted as Klayr's plugin expects it (@klayr/cryptography, a small argon2id memory to keep the test fast). */
 const encryptedRelayerKey = async (): Promise<string> =>
-  klayrCrypto.encrypt.stringifyEncryptedMessage(await klayrCrypto.encrypt.encryptMessageWithPassword(relayer.privateKey.toString('hex'), PASSWORD, { kdfparams: { memorySize: 1024, iterations: 1, parallelism: 1 } }));
+  klayrCrypto.encrypt.stringifyEncryptedMessage(
+    await klayrCrypto.encrypt.encryptMessageWithPassword(relayer.privateKey.toString('hex'), PASSWORD, {
+      kdfparams: { memorySize: 1024, iterations: 1, parallelism: 1 },
+    }),
+  );
 
 describe('plugins.chainConnector config', () => {
-  const base = { receivingChainID: '04000000', encryptedPrivateKey: 'kdf=argon2id', receivingChainWsURL: 'ws://127.0.0.1:1/rpc-ws' };
+  const base = {
+    receivingChainID: '04000000',
+    encryptedPrivateKey: 'kdf=argon2id',
+    receivingChainWsURL: 'ws://127.0.0.1:1/rpc-ws',
+  };
   it("takes Klayr's defaults: ccuFrequency 1, ccuFee 0, isSaveCCU false, maxCCUSize 10240, registrationHeight 1, ccuSaveLimit 300, noFeeHeight 0", () => {
-    assert.deepEqual(chainConnectorConfig(base, OWN_CHAIN_ID), { ...base, ccuFrequency: 1, ccuFee: '0', isSaveCCU: false, maxCCUSize: 10240, registrationHeight: 1, ccuSaveLimit: 300, noFeeHeight: 0 });
-    assert.deepEqual(CHAIN_CONNECTOR_DEFAULTS, { ccuFrequency: 1, ccuFee: '0', isSaveCCU: false, maxCCUSize: 10240, registrationHeight: 1, ccuSaveLimit: 300, noFeeHeight: 0 });
+    assert.deepEqual(chainConnectorConfig(base, OWN_CHAIN_ID), {
+      ...base,
+      ccuFrequency: 1,
+      ccuFee: '0',
+      isSaveCCU: false,
+      maxCCUSize: 10240,
+      registrationHeight: 1,
+      ccuSaveLimit: 300,
+      noFeeHeight: 0,
+    });
+    assert.deepEqual(CHAIN_CONNECTOR_DEFAULTS, {
+      ccuFrequency: 1,
+      ccuFee: '0',
+      isSaveCCU: false,
+      maxCCUSize: 10240,
+      registrationHeight: 1,
+      ccuSaveLimit: 300,
+      noFeeHeight: 0,
+    });
   });
 
   for (const [change, message] of [
@@ -67,9 +110,19 @@ describe('the relayer key (encryptedPrivateKey)', () => {
   it('refuses a message with a repeated key, another kdf or cipher, and a plain text that is not a 64-byte key in hex', async () => {
     const text = await encryptedRelayerKey();
     assert.throws(() => parseEncryptedMessage(`${text}&mac=00`), /only one value per key/);
-    assert.throws(() => parseEncryptedMessage(text.replace('kdf=argon2id', 'kdf=scrypt')), /KDF must be one of argon2id,PBKDF2/);
-    assert.throws(() => parseEncryptedMessage(text.replace('cipher=aes-128-gcm', 'cipher=aes-256-cbc')), /Cipher must be one of aes-128-gcm/);
-    const notAKey = klayrCrypto.encrypt.stringifyEncryptedMessage(await klayrCrypto.encrypt.encryptMessageWithPassword('hello', PASSWORD, { kdfparams: { memorySize: 1024, iterations: 1, parallelism: 1 } }));
+    assert.throws(
+      () => parseEncryptedMessage(text.replace('kdf=argon2id', 'kdf=scrypt')),
+      /KDF must be one of argon2id,PBKDF2/,
+    );
+    assert.throws(
+      () => parseEncryptedMessage(text.replace('cipher=aes-128-gcm', 'cipher=aes-256-cbc')),
+      /Cipher must be one of aes-128-gcm/,
+    );
+    const notAKey = klayrCrypto.encrypt.stringifyEncryptedMessage(
+      await klayrCrypto.encrypt.encryptMessageWithPassword('hello', PASSWORD, {
+        kdfparams: { memorySize: 1024, iterations: 1, parallelism: 1 },
+      }),
+    );
     await assert.rejects(decryptRelayerKey(notAKey, PASSWORD), /not an ed25519 private key/);
   });
 });
@@ -93,7 +146,8 @@ class ReceivingChain implements RemoteChainClient {
       case 'system_getNodeInfo':
         return { height: this.height, syncing: this.syncing };
       case 'interoperability_getChainAccount':
-        if (!this.registered) throw Object.assign(new Error('Chain account for chain 04000001 does not exist.'), { code: -32600 });
+        if (!this.registered)
+          throw Object.assign(new Error('Chain account for chain 04000001 does not exist.'), { code: -32600 });
         return { lastCertificate: this.lastCertificate, name: 'side', status: 1 };
       case 'interoperability_getChannel':
         return { inbox: { size: this.inboxSize } };
@@ -107,7 +161,11 @@ class ReceivingChain implements RemoteChainClient {
         return { userAccount: '5000000', escrowAccount: '5000000' };
       case 'txpool_postTransaction':
         this.posted.push(params.transaction as string);
-        return { transactionId: transactionID(decodeTransaction(Buffer.from(params.transaction as string, 'hex'))).toString('hex') };
+        return {
+          transactionId: transactionID(decodeTransaction(Buffer.from(params.transaction as string, 'hex'))).toString(
+            'hex',
+          ),
+        };
       case 'chain_getTransactionByID':
         if (!this.included.has(params.id as string)) throw Object.assign(new Error('not found'), { code: -32600 });
         return {};
@@ -165,9 +223,19 @@ describe('chainConnector plugin', () => {
     plugin = new ChainConnectorPlugin();
     registry = new EndpointRegistry();
     receiving = new ReceivingChain();
-    receiving.lastCertificate = { height: 10, timestamp: source.headers.get(10)!.timestamp, stateRoot: source.headers.get(10)!.stateRoot.toString('hex'), validatorsHash: source.setA.validatorsHash.toString('hex') };
+    receiving.lastCertificate = {
+      height: 10,
+      timestamp: source.headers.get(10)!.timestamp,
+      stateRoot: source.headers.get(10)!.stateRoot.toString('hex'),
+      validatorsHash: source.setA.validatorsHash.toString('hex'),
+    };
     const context: PluginContext = {
-      config: { receivingChainID: '04000000', receivingChainWsURL: 'ws://127.0.0.1:9/rpc-ws', encryptedPrivateKey, ...settings },
+      config: {
+        receivingChainID: '04000000',
+        receivingChainWsURL: 'ws://127.0.0.1:9/rpc-ws',
+        encryptedPrivateKey,
+        ...settings,
+      },
       dataPath: tempDir(),
       logger: silent,
       chain: chainView(),
@@ -177,7 +245,11 @@ describe('chainConnector plugin', () => {
     await plugin.start(context);
     for (let height = 1; height <= 20; height++) {
       const header = source.headers.get(height)!;
-      plugin.store!.saveBlock({ header, ccms: source.store.ccmsBetween(height, height, 'ascending'), validatorsData: { ...(height < 16 ? source.setA : source.setB), height } });
+      plugin.store!.saveBlock({
+        header,
+        ccms: source.store.ccmsBetween(height, height, 'ascending'),
+        validatorsData: { ...(height < 16 ? source.setA : source.setB), height },
+      });
     }
   };
 
@@ -195,7 +267,18 @@ describe('chainConnector plugin', () => {
     after(() => plugin.stop());
 
     it('registers the seven chainConnector methods, reachable where rpc.allowedMethods lists the namespace or "*" (Klayr Core)', () => {
-      assert.deepEqual(registry.list().map((e) => e.name), ['chainConnector_authorize', 'chainConnector_getAggregateCommits', 'chainConnector_getAllValidatorsData', 'chainConnector_getBlockHeaders', 'chainConnector_getCrossChainMessages', 'chainConnector_getLastSentCCM', 'chainConnector_getSentCCUs']);
+      assert.deepEqual(
+        registry.list().map((e) => e.name),
+        [
+          'chainConnector_authorize',
+          'chainConnector_getAggregateCommits',
+          'chainConnector_getAllValidatorsData',
+          'chainConnector_getBlockHeaders',
+          'chainConnector_getCrossChainMessages',
+          'chainConnector_getLastSentCCM',
+          'chainConnector_getSentCCUs',
+        ],
+      );
       assert.equal(createAccessCheck(['system', 'generator'])('chainConnector', 'getSentCCUs'), false);
       assert.equal(createAccessCheck([])('chainConnector', 'authorize'), false);
       assert.equal(createAccessCheck(['chainConnector'])('chainConnector', 'authorize'), true);
@@ -204,29 +287,76 @@ describe('chainConnector plugin', () => {
     });
 
     it('getBlockHeaders: headers in the range, highest first, as Klayr writes them (with id)', async () => {
-      const headers = (await call('getBlockHeaders', { from: 3, to: 5 })) as { height: number; id: string; generatorAddress: string; aggregateCommit: { height: number } }[];
-      assert.deepEqual(headers.map((h) => h.height), [5, 4, 3]);
+      const headers = (await call('getBlockHeaders', { from: 3, to: 5 })) as {
+        height: number;
+        id: string;
+        generatorAddress: string;
+        aggregateCommit: { height: number };
+      }[];
+      assert.deepEqual(
+        headers.map((h) => h.height),
+        [5, 4, 3],
+      );
       assert.equal(headers[0]!.id.length, 64);
-      assert.deepEqual(Object.keys(headers[0]!).sort(), ['aggregateCommit', 'assetRoot', 'eventRoot', 'generatorAddress', 'height', 'id', 'impliesMaxPrevotes', 'maxHeightGenerated', 'maxHeightPrevoted', 'previousBlockID', 'signature', 'stateRoot', 'timestamp', 'transactionRoot', 'validatorsHash', 'version']);
+      assert.deepEqual(Object.keys(headers[0]!).sort(), [
+        'aggregateCommit',
+        'assetRoot',
+        'eventRoot',
+        'generatorAddress',
+        'height',
+        'id',
+        'impliesMaxPrevotes',
+        'maxHeightGenerated',
+        'maxHeightPrevoted',
+        'previousBlockID',
+        'signature',
+        'stateRoot',
+        'timestamp',
+        'transactionRoot',
+        'validatorsHash',
+        'version',
+      ]);
     });
 
     it('getAggregateCommits: by certified height, highest first', async () => {
-      const commits = (await call('getAggregateCommits', { from: 1, to: 4 })) as { height: number; aggregationBits: string; certificateSignature: string }[];
-      assert.deepEqual(commits.map((c) => c.height), [4, 3, 2, 1]);
+      const commits = (await call('getAggregateCommits', { from: 1, to: 4 })) as {
+        height: number;
+        aggregationBits: string;
+        certificateSignature: string;
+      }[];
+      assert.deepEqual(
+        commits.map((c) => c.height),
+        [4, 3, 2, 1],
+      );
       assert.equal(commits[0]!.certificateSignature.length, 192);
     });
 
     it('getCrossChainMessages: CCM records with height, highest first', async () => {
       const ccms = (await call('getCrossChainMessages', { from: 0, to: 20 })) as Record<string, unknown>[];
       assert.equal(ccms.length, source.ccms.length);
-      assert.deepEqual(Object.keys(ccms[0]!), ['module', 'crossChainCommand', 'nonce', 'fee', 'sendingChainID', 'receivingChainID', 'params', 'status', 'height']);
+      assert.deepEqual(Object.keys(ccms[0]!), [
+        'module',
+        'crossChainCommand',
+        'nonce',
+        'fee',
+        'sendingChainID',
+        'receivingChainID',
+        'params',
+        'status',
+        'height',
+      ]);
       assert.equal(ccms[0]!.height, 17);
       assert.equal(typeof ccms[0]!.nonce, 'string');
     });
 
     it('ranges: from above to, wider than the store keeps, or below what was pruned are refused with a clear error', async () => {
       await assert.rejects(call('getBlockHeaders', { from: 5, to: 3 }), /from \(5\) is above to \(3\)/);
-      await assert.rejects(call('getAggregateCommits', { from: 0, to: KEEP_HEIGHTS }), new RegExp(`spans ${KEEP_HEIGHTS + 1} heights; the chain connector keeps aggregate commits of at most ${KEEP_HEIGHTS} heights`));
+      await assert.rejects(
+        call('getAggregateCommits', { from: 0, to: KEEP_HEIGHTS }),
+        new RegExp(
+          `spans ${KEEP_HEIGHTS + 1} heights; the chain connector keeps aggregate commits of at most ${KEEP_HEIGHTS} heights`,
+        ),
+      );
       await assert.rejects(call('getCrossChainMessages', { from: -1, to: 3 }), /from/);
       await assert.rejects(call('getBlockHeaders', { from: 1 }), /to/);
       plugin.store!.prune({ headersFrom: 6, ccmsFrom: 0, keep: () => false });
@@ -244,8 +374,16 @@ describe('chainConnector plugin', () => {
     });
 
     it('getAllValidatorsData: every validators set by hash, Klayr JSON', async () => {
-      const all = (await call('getAllValidatorsData')) as { validatorsHash: string; certificateThreshold: string; validators: { address: string; bftWeight: string; blsKey: string }[]; height: number }[];
-      assert.deepEqual(all.map((d) => d.validatorsHash).sort(), [source.setA.validatorsHash.toString('hex'), source.setB.validatorsHash.toString('hex')].sort());
+      const all = (await call('getAllValidatorsData')) as {
+        validatorsHash: string;
+        certificateThreshold: string;
+        validators: { address: string; bftWeight: string; blsKey: string }[];
+        height: number;
+      }[];
+      assert.deepEqual(
+        all.map((d) => d.validatorsHash).sort(),
+        [source.setA.validatorsHash.toString('hex'), source.setB.validatorsHash.toString('hex')].sort(),
+      );
       assert.deepEqual(Object.keys(all[0]!), ['certificateThreshold', 'validators', 'validatorsHash', 'height']);
       assert.equal(all[0]!.validators[0]!.address, '');
     });
@@ -265,12 +403,19 @@ describe('chainConnector plugin', () => {
     });
 
     it('authorize: a wrong password is an error and enables nothing; the right one enables and disables', async () => {
-      await assert.rejects(call('authorize', { password: 'wrong', enable: true }), /Wrong password|MAC mismatch|authentication failed/);
+      await assert.rejects(
+        call('authorize', { password: 'wrong', enable: true }),
+        /Wrong password|MAC mismatch|authentication failed/,
+      );
       await assert.rejects(call('authorize', { password: PASSWORD }), /enable/);
       await assert.rejects(call('authorize', { password: PASSWORD, enable: 'yes' }), /enable/);
-      assert.deepEqual(await call('authorize', { password: PASSWORD, enable: true }), { result: 'Successfully enabled the chain connector plugin.' });
+      assert.deepEqual(await call('authorize', { password: PASSWORD, enable: true }), {
+        result: 'Successfully enabled the chain connector plugin.',
+      });
       await assert.rejects(call('authorize', { password: 'wrong', enable: false }), /Wrong password|MAC mismatch/);
-      assert.deepEqual(await call('authorize', { password: PASSWORD, enable: false }), { result: 'Successfully disabled the chain connector plugin.' });
+      assert.deepEqual(await call('authorize', { password: PASSWORD, enable: false }), {
+        result: 'Successfully disabled the chain connector plugin.',
+      });
     });
   });
 
@@ -279,7 +424,9 @@ describe('chainConnector plugin', () => {
     after(() => plugin.stop());
 
     it('without an authorized key, a due CCU is an error: "There is no key enabled to submit CCU."', async () => {
-      await assert.rejects(plugin.sender!.afterBlock(20, receiving), { message: 'There is no key enabled to submit CCU.' });
+      await assert.rejects(plugin.sender!.afterBlock(20, receiving), {
+        message: 'There is no key enabled to submit CCU.',
+      });
       assert.deepEqual(receiving.posted, []);
     });
 
@@ -297,7 +444,10 @@ describe('chainConnector plugin', () => {
       verifyTransactionSignatures(tx, RECEIVING_CHAIN_ID);
       const { fee: _fee, signatures: _s, ...unsigned } = tx;
       assert.equal(tx.fee, computeMinFee(unsigned));
-      const sent = (await call('getSentCCUs')) as { list: { id: string; params: { certificate: { height: number }; sendingChainID: string } }[]; total: number };
+      const sent = (await call('getSentCCUs')) as {
+        list: { id: string; params: { certificate: { height: number }; sendingChainID: string } }[];
+        total: number;
+      };
       assert.equal(sent.total, 1);
       assert.equal(sent.list[0]!.id, id.toString('hex'));
       assert.equal(sent.list[0]!.params.certificate.height, 16);
@@ -312,7 +462,12 @@ describe('chainConnector plugin', () => {
     it('once the receiving chain includes it, its last CCM becomes the last sent one', async () => {
       receiving.included.add(plugin.sender!.pendingCCU!.toString('hex'));
       await assert.rejects(call('getLastSentCCM'), /No CCM was sent so far/);
-      receiving.lastCertificate = { ...receiving.lastCertificate, height: 16, stateRoot: source.headers.get(16)!.stateRoot.toString('hex'), validatorsHash: source.setB.validatorsHash.toString('hex') };
+      receiving.lastCertificate = {
+        ...receiving.lastCertificate,
+        height: 16,
+        stateRoot: source.headers.get(16)!.stateRoot.toString('hex'),
+        validatorsHash: source.setB.validatorsHash.toString('hex'),
+      };
       receiving.inboxSize += 5;
       await plugin.sender!.afterBlock(20, receiving);
       assert.equal(plugin.sender!.pendingCCU !== undefined, true);
@@ -326,7 +481,10 @@ describe('chainConnector plugin', () => {
       await startPlugin({ ccuFrequency: 50 });
       await call('authorize', { password: PASSWORD, enable: true });
       assert.equal(await plugin.sender!.afterBlock(20, receiving), undefined);
-      assert.deepEqual(receiving.calls.filter((c) => c === 'txpool_postTransaction' || c === 'interoperability_getChannel'), []);
+      assert.deepEqual(
+        receiving.calls.filter((c) => c === 'txpool_postTransaction' || c === 'interoperability_getChannel'),
+        [],
+      );
     });
 
     it('nothing while the receiving chain syncs or has no account of this chain', async () => {
@@ -379,11 +537,32 @@ describe('chainConnector plugin', () => {
 describe('chainConnector plugin start', () => {
   it('refuses a bad config before opening anything, and closes its store when its endpoints cannot be registered', async () => {
     const dataPath = tempDir();
-    const context = (registerEndpoints: PluginContext['registerEndpoints'], config: unknown): PluginContext => ({ config, dataPath, logger: silent, chain: { chainID: OWN_CHAIN_ID } as OwnChainView, registerEndpoints, connect: async () => ({}) as RemoteChainClient });
-    await assert.rejects(new ChainConnectorPlugin().start(context(() => undefined, { receivingChainID: '04000000' })), /encryptedPrivateKey/);
-    const settings = { receivingChainID: '04000000', encryptedPrivateKey: 'x', receivingChainWsURL: 'ws://127.0.0.1:9' };
+    const context = (registerEndpoints: PluginContext['registerEndpoints'], config: unknown): PluginContext => ({
+      config,
+      dataPath,
+      logger: silent,
+      chain: { chainID: OWN_CHAIN_ID } as OwnChainView,
+      registerEndpoints,
+      connect: async () => ({}) as RemoteChainClient,
+    });
+    await assert.rejects(
+      new ChainConnectorPlugin().start(context(() => undefined, { receivingChainID: '04000000' })),
+      /encryptedPrivateKey/,
+    );
+    const settings = {
+      receivingChainID: '04000000',
+      encryptedPrivateKey: 'x',
+      receivingChainWsURL: 'ws://127.0.0.1:9',
+    };
     const plugin = new ChainConnectorPlugin();
-    await assert.rejects(plugin.start(context(() => { throw new Error('Endpoint chainConnector_getSentCCUs is already registered.'); }, settings)), /already registered/);
+    await assert.rejects(
+      plugin.start(
+        context(() => {
+          throw new Error('Endpoint chainConnector_getSentCCUs is already registered.');
+        }, settings),
+      ),
+      /already registered/,
+    );
     assert.equal(plugin.store, undefined);
     // the environment was closed: another plugin opens it
     const again = new ChainConnectorPlugin();
@@ -417,8 +596,19 @@ describe('plugin host', () => {
   it('hands every plugin each committed and deleted block in order, logs a failure without stopping, registers endpoints under its namespace', async () => {
     const registered: string[] = [];
     const errors: string[] = [];
-    const logger = { ...silent, error: (obj: object | string) => errors.push(JSON.stringify(obj)), child: () => silent };
-    const host = new PluginHost({ dataPath: '/data', chain: {} as OwnChainView, logger, registerEndpoints: (ns, eps) => registered.push(...Object.keys(eps).map((m) => `${ns}_${m}`)), connect: async () => ({}) as RemoteChainClient, configOf: () => ({}) });
+    const logger = {
+      ...silent,
+      error: (obj: object | string) => errors.push(JSON.stringify(obj)),
+      child: () => silent,
+    };
+    const host = new PluginHost({
+      dataPath: '/data',
+      chain: {} as OwnChainView,
+      logger,
+      registerEndpoints: (ns, eps) => registered.push(...Object.keys(eps).map((m) => `${ns}_${m}`)),
+      connect: async () => ({}) as RemoteChainClient,
+      configOf: () => ({}),
+    });
     await host.start(recorder('first'));
     await host.start(recorder('second', 2));
     const header = (height: number) => ({ height }) as CommittedBlock['header'];
@@ -428,8 +618,14 @@ describe('plugin host', () => {
     assert.deepEqual(registered, ['first_ping', 'second_ping']);
     assert.deepEqual(events.slice(0, 2), ['first start true', 'second start true']);
     assert.deepEqual(events.slice(-2), ['second stop', 'first stop']);
-    assert.deepEqual(events.filter((e) => e.startsWith('first ') && !e.includes('start') && !e.includes('stop')), ['first block 1', 'first block 2', 'first block 3', 'first deleted 3']);
-    assert.deepEqual(events.filter((e) => e.startsWith('second ') && !e.includes('start') && !e.includes('stop')), ['second block 1', 'second block 3', 'second deleted 3']);
+    assert.deepEqual(
+      events.filter((e) => e.startsWith('first ') && !e.includes('start') && !e.includes('stop')),
+      ['first block 1', 'first block 2', 'first block 3', 'first deleted 3'],
+    );
+    assert.deepEqual(
+      events.filter((e) => e.startsWith('second ') && !e.includes('start') && !e.includes('stop')),
+      ['second block 1', 'second block 3', 'second deleted 3'],
+    );
     assert.equal(errors.length, 1);
     assert.match(errors[0]!, /"plugin":"second","height":2/);
   });

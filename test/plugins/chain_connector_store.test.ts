@@ -10,7 +10,15 @@ import { recordBlock } from '../../src/plugins/chain_connector/block_recorder.js
 import type { OwnChainView } from '../../src/plugins/types.js';
 import { signTransaction } from '../../src/lib/transaction/index.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
-import { emptyCommit, header, randomCCM, randomValidators, RECEIVING_CHAIN_ID, tempDir, validatorsData } from './fixtures.js';
+import {
+  emptyCommit,
+  header,
+  randomCCM,
+  randomValidators,
+  RECEIVING_CHAIN_ID,
+  tempDir,
+  validatorsData,
+} from './fixtures.js';
 
 const viewWith = (data: ReturnType<typeof validatorsData>): OwnChainView => ({
   chainID: Buffer.from('04000001', 'hex'),
@@ -19,7 +27,11 @@ const viewWith = (data: ReturnType<typeof validatorsData>): OwnChainView => ({
   bftHeights: () => ({ maxHeightPrevoted: 0, maxHeightPrecommitted: 0, maxHeightCertified: 0 }),
   activeValidatorsAt: () => data,
   invoke: async () => undefined,
-  ccuBuilder: { build: async () => undefined, stats: () => ({ queued: 0, completed: 0, taskSeconds: 0 }), close: async () => undefined },
+  ccuBuilder: {
+    build: async () => undefined,
+    stats: () => ({ queued: 0, completed: 0, taskSeconds: 0 }),
+    close: async () => undefined,
+  },
 });
 
 describe('store: blocks in and out', () => {
@@ -41,17 +53,35 @@ describe('store: blocks in and out', () => {
 
   it('does not keep an empty aggregate commit (Klayr keeps only signed ones)', () => {
     const store = ChainConnectorStore.open(tempDir());
-    store.saveBlock({ header: header(rng, 1, set.validatorsHash, emptyCommit(0)), ccms: [], validatorsData: { ...set, height: 1 } });
+    store.saveBlock({
+      header: header(rng, 1, set.validatorsHash, emptyCommit(0)),
+      ccms: [],
+      validatorsData: { ...set, height: 1 },
+    });
     assert.deepEqual(store.aggregateCommitsBetween(0, 10), []);
     void store.close();
   });
 
   it('ranges answer highest first, or lowest first for CCU building', () => {
     const store = ChainConnectorStore.open(tempDir());
-    for (let height = 1; height <= 6; height++) store.saveBlock({ header: header(rng, height, set.validatorsHash, emptyCommit(0)), ccms: [randomCCM(rng, height, BigInt(height))], validatorsData: { ...set, height } });
-    assert.deepEqual(store.headersBetween(2, 4).map((h) => h.height), [4, 3, 2]);
-    assert.deepEqual(store.ccmsBetween(2, 4).map((c) => c.height), [4, 3, 2]);
-    assert.deepEqual(store.ccmsBetween(2, 4, 'ascending').map((c) => c.height), [2, 3, 4]);
+    for (let height = 1; height <= 6; height++)
+      store.saveBlock({
+        header: header(rng, height, set.validatorsHash, emptyCommit(0)),
+        ccms: [randomCCM(rng, height, BigInt(height))],
+        validatorsData: { ...set, height },
+      });
+    assert.deepEqual(
+      store.headersBetween(2, 4).map((h) => h.height),
+      [4, 3, 2],
+    );
+    assert.deepEqual(
+      store.ccmsBetween(2, 4).map((c) => c.height),
+      [4, 3, 2],
+    );
+    assert.deepEqual(
+      store.ccmsBetween(2, 4, 'ascending').map((c) => c.height),
+      [2, 3, 4],
+    );
     assert.deepEqual(store.headersBetween(5, 4), []);
     void store.close();
   });
@@ -59,7 +89,11 @@ describe('store: blocks in and out', () => {
   it('a deleted block takes its header, CCMs and commit away; validators data last seen there goes back to the block below', () => {
     const store = ChainConnectorStore.open(tempDir());
     const h1 = header(rng, 1, set.validatorsHash, emptyCommit(0));
-    const h2 = header(rng, 2, set.validatorsHash, { height: 1, aggregationBits: Buffer.from([1]), certificateSignature: rng.bytes(96) });
+    const h2 = header(rng, 2, set.validatorsHash, {
+      height: 1,
+      aggregationBits: Buffer.from([1]),
+      certificateSignature: rng.bytes(96),
+    });
     store.saveBlock({ header: h1, ccms: [], validatorsData: { ...set, height: 1 } });
     store.saveBlock({ header: h2, ccms: [randomCCM(rng, 2, 0n)], validatorsData: { ...set, height: 2 } });
     store.deleteBlock(h2);
@@ -99,19 +133,32 @@ describe('store: retention', () => {
     for (let height = 1; height <= 10_000; height++) {
       // the validator set changes every 2,000 blocks
       const set = sets[Math.floor(height / 2000) % 2]!;
-      const commit = height > 2 ? { height: height - 2, aggregationBits: Buffer.from([0x1f]), certificateSignature: rng.bytes(96) } : emptyCommit(0);
-      store.saveBlock({ header: header(rng, height, set.validatorsHash, commit), ccms: [], validatorsData: { ...set, height } });
+      const commit =
+        height > 2
+          ? { height: height - 2, aggregationBits: Buffer.from([0x1f]), certificateSignature: rng.bytes(96) }
+          : emptyCommit(0);
+      store.saveBlock({
+        header: header(rng, height, set.validatorsHash, commit),
+        ccms: [],
+        validatorsData: { ...set, height },
+      });
       pruneStore(store, height, 1, undefined);
       if (height % 1000 === 0) counts.push(store.count());
     }
     // headers and commits of the window, the header at the last certified height, two validators sets, metadata
     const bound = 2 * KEEP_HEIGHTS + 1 + 2 + 5;
-    assert.ok(counts.every((c) => c <= bound), `entries every 1,000 blocks: ${counts.join(', ')} (bound ${bound})`);
+    assert.ok(
+      counts.every((c) => c <= bound),
+      `entries every 1,000 blocks: ${counts.join(', ')} (bound ${bound})`,
+    );
     // from the first full window on, the count no longer grows with the chain (it moves by the validators sets the window holds)
     assert.ok(Math.max(...counts.slice(1)) - Math.min(...counts.slice(1)) <= 1, counts.join(', '));
     assert.equal(store.headersKeptFrom, 10_000 - KEEP_HEIGHTS + 1);
     assert.ok(store.header(7) !== undefined, 'the header at the last certified height is kept');
-    assert.ok(store.validatorsData(sets[0]!.validatorsHash) !== undefined, "the last certificate's validators are kept");
+    assert.ok(
+      store.validatorsData(sets[0]!.validatorsHash) !== undefined,
+      "the last certificate's validators are kept",
+    );
     assert.equal(store.header(8), undefined);
     void store.close();
   });
@@ -120,15 +167,29 @@ describe('store: retention', () => {
     const store = ChainConnectorStore.open(tempDir());
     const set = validatorsData(randomValidators(rng, 3), 20n, 0);
     for (let height = 1; height <= 2500; height++) {
-      store.saveBlock({ header: header(rng, height, set.validatorsHash, { height, aggregationBits: Buffer.from([7]), certificateSignature: rng.bytes(96) }), ccms: [], validatorsData: { ...set, height } });
+      store.saveBlock({
+        header: header(rng, height, set.validatorsHash, {
+          height,
+          aggregationBits: Buffer.from([7]),
+          certificateSignature: rng.bytes(96),
+        }),
+        ccms: [],
+        validatorsData: { ...set, height },
+      });
       pruneStore(store, height, 100, undefined);
     }
-    assert.ok(store.header(100) !== undefined && store.header(1100) !== undefined && store.aggregateCommit(1100) !== undefined);
+    assert.ok(
+      store.header(100) !== undefined && store.header(1100) !== undefined && store.aggregateCommit(1100) !== undefined,
+    );
     assert.equal(store.header(99), undefined);
     assert.equal(store.header(1101), undefined);
     // once the receiving chain has certified a height, the search range goes
     store.setLastCertificate(2400, set.validatorsHash);
-    store.saveBlock({ header: header(rng, 2501, set.validatorsHash, emptyCommit(0)), ccms: [], validatorsData: { ...set, height: 2501 } });
+    store.saveBlock({
+      header: header(rng, 2501, set.validatorsHash, emptyCommit(0)),
+      ccms: [],
+      validatorsData: { ...set, height: 2501 },
+    });
     pruneStore(store, 2501, 100, undefined);
     assert.equal(store.header(100), undefined);
     void store.close();
@@ -138,11 +199,18 @@ describe('store: retention', () => {
     const store = ChainConnectorStore.open(tempDir());
     const set = validatorsData(randomValidators(rng, 3), 20n, 0);
     for (let height = 1; height <= 3000; height++) {
-      store.saveBlock({ header: header(rng, height, set.validatorsHash, emptyCommit(0)), ccms: height % 500 === 0 ? [randomCCM(rng, height, BigInt(height))] : [], validatorsData: { ...set, height } });
+      store.saveBlock({
+        header: header(rng, height, set.validatorsHash, emptyCommit(0)),
+        ccms: height % 500 === 0 ? [randomCCM(rng, height, BigInt(height))] : [],
+        validatorsData: { ...set, height },
+      });
       // the CCU carrying the CCM of height 1000 is included once the chain is at 1200
       pruneStore(store, height, 1, height >= 1200 ? 1000 : undefined);
     }
-    assert.deepEqual(store.ccmsBetween(0, 3000, 'ascending').map((c) => c.height), [1000, 1500, 2000, 2500, 3000]);
+    assert.deepEqual(
+      store.ccmsBetween(0, 3000, 'ascending').map((c) => c.height),
+      [1000, 1500, 2000, 2500, 3000],
+    );
     assert.equal(store.ccmsKeptFrom, 1000);
     void store.close();
   });
@@ -150,11 +218,29 @@ describe('store: retention', () => {
   it('trims sent CCUs to the newest ccuSaveLimit by nonce (-1 keeps all)', () => {
     const store = ChainConnectorStore.open(tempDir());
     const key = keyPairFromSeed(Buffer.alloc(32, 3));
-    for (let nonce = 0n; nonce < 6n; nonce++) store.saveCCU(signTransaction({ module: 'interoperability', command: 'submitMainchainCrossChainUpdate', nonce, fee: 0n, senderPublicKey: key.publicKey, params: Buffer.alloc(4), signatures: [] }, RECEIVING_CHAIN_ID, key.privateKey));
+    for (let nonce = 0n; nonce < 6n; nonce++)
+      store.saveCCU(
+        signTransaction(
+          {
+            module: 'interoperability',
+            command: 'submitMainchainCrossChainUpdate',
+            nonce,
+            fee: 0n,
+            senderPublicKey: key.publicKey,
+            params: Buffer.alloc(4),
+            signatures: [],
+          },
+          RECEIVING_CHAIN_ID,
+          key.privateKey,
+        ),
+      );
     trimSentCCUs(store, -1);
     assert.equal(store.sentCCUs().length, 6);
     trimSentCCUs(store, 4);
-    assert.deepEqual(store.sentCCUs().map((tx) => tx.nonce), [5n, 4n, 3n, 2n]);
+    assert.deepEqual(
+      store.sentCCUs().map((tx) => tx.nonce),
+      [5n, 4n, 3n, 2n],
+    );
     void store.close();
   });
 

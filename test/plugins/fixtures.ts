@@ -23,7 +23,8 @@ export const klayrPlugin = {
   schemas: (): any => require('@klayr/chain-connector-plugin/dist-node/schemas.js'),
 };
 export const klayrInteropSchemas = (): any => require('klayr-framework/dist-node/modules/interoperability/schemas.js');
-export const klayrCertificateSchemas = (): any => require('klayr-framework/dist-node/engine/consensus/certificate_generation/schema.js');
+export const klayrCertificateSchemas = (): any =>
+  require('klayr-framework/dist-node/engine/consensus/certificate_generation/schema.js');
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'kestrel-plugin-'));
@@ -31,10 +32,22 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'kestrel-plugin-
 export const OWN_CHAIN_ID = Buffer.from('04000001', 'hex');
 export const RECEIVING_CHAIN_ID = Buffer.from('04000000', 'hex');
 
-export const randomValidators = (rng: Rng, count: number, weight = (i: number) => BigInt(10 + (i % 3))): ValidatorEntry[] =>
-  Array.from({ length: count }, (_, i) => ({ address: Buffer.alloc(0), blsKey: rng.bytes(48), bftWeight: weight(i) })).sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
+export const randomValidators = (
+  rng: Rng,
+  count: number,
+  weight = (i: number) => BigInt(10 + (i % 3)),
+): ValidatorEntry[] =>
+  Array.from({ length: count }, (_, i) => ({
+    address: Buffer.alloc(0),
+    blsKey: rng.bytes(48),
+    bftWeight: weight(i),
+  })).sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
 
-export const validatorsData = (validators: ValidatorEntry[], certificateThreshold: bigint, height: number): StoredValidatorsData => ({
+export const validatorsData = (
+  validators: ValidatorEntry[],
+  certificateThreshold: bigint,
+  height: number,
+): StoredValidatorsData => ({
   validators,
   certificateThreshold,
   validatorsHash: computeValidatorsHash(validators, certificateThreshold),
@@ -53,7 +66,13 @@ export const randomCCM = (rng: Rng, height: number, nonce: bigint, paramsSize = 
   height,
 });
 
-export const header = (rng: Rng, height: number, validatorsHash: Buffer, aggregateCommit: AggregateCommit, stateRoot = rng.bytes(32)): BlockHeader => ({
+export const header = (
+  rng: Rng,
+  height: number,
+  validatorsHash: Buffer,
+  aggregateCommit: AggregateCommit,
+  stateRoot = rng.bytes(32),
+): BlockHeader => ({
   version: 2,
   timestamp: 1_700_000_000 + height * 7,
   height,
@@ -71,7 +90,11 @@ export const header = (rng: Rng, height: number, validatorsHash: Buffer, aggrega
   signature: rng.bytes(64),
 });
 
-export const emptyCommit = (height: number): AggregateCommit => ({ height, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) });
+export const emptyCommit = (height: number): AggregateCommit => ({
+  height,
+  aggregationBits: Buffer.alloc(0),
+  certificateSignature: Buffer.alloc(0),
+});
 
 /** Aggregation bits with bit i (byte i/8, low bit first) set for each signer index. */
 export const aggregationBits = (count: number, signers: readonly number[]): Buffer => {
@@ -94,10 +117,16 @@ export interface ChainFixture {
  * aggregate commit of height - 2 signed by every validator; CCMs at `ccmHeights`. Headers may
  * take the state root of a committed snapshot (`stateRoots`).
  */
-export const buildChain = (rng: Rng, options: { tip: number; switchHeight: number; ccmHeights: number[]; stateRoots?: Map<number, Buffer>; dir?: string }): ChainFixture => {
+export const buildChain = (
+  rng: Rng,
+  options: { tip: number; switchHeight: number; ccmHeights: number[]; stateRoots?: Map<number, Buffer>; dir?: string },
+): ChainFixture => {
   const store = ChainConnectorStore.open(options.dir ?? tempDir());
   const a = randomValidators(rng, 7);
-  const b = [...a.slice(2).map((v, i) => (i === 0 ? { ...v, bftWeight: v.bftWeight + 5n } : v)), ...randomValidators(rng, 3)].sort((x, y) => Buffer.compare(x.blsKey, y.blsKey));
+  const b = [
+    ...a.slice(2).map((v, i) => (i === 0 ? { ...v, bftWeight: v.bftWeight + 5n } : v)),
+    ...randomValidators(rng, 3),
+  ].sort((x, y) => Buffer.compare(x.blsKey, y.blsKey));
   const setA = validatorsData(a, 50n, 0);
   const setB = validatorsData(b, 60n, 0);
   const headers = new Map<number, BlockHeader>();
@@ -106,10 +135,22 @@ export const buildChain = (rng: Rng, options: { tip: number; switchHeight: numbe
   for (let height = 1; height <= options.tip; height++) {
     const set = height < options.switchHeight ? setA : setB;
     const commitHeight = height - 2;
-    const commit = commitHeight >= 1 ? { height: commitHeight, aggregationBits: aggregationBits(set.validators.length, set.validators.map((_, i) => i)), certificateSignature: rng.bytes(96) } : emptyCommit(0);
+    const commit =
+      commitHeight >= 1
+        ? {
+            height: commitHeight,
+            aggregationBits: aggregationBits(
+              set.validators.length,
+              set.validators.map((_, i) => i),
+            ),
+            certificateSignature: rng.bytes(96),
+          }
+        : emptyCommit(0);
     const h = header(rng, height, set.validatorsHash, commit, options.stateRoots?.get(height));
     headers.set(height, h);
-    const atHeight = options.ccmHeights.includes(height) ? Array.from({ length: 1 + rng.int(3) }, () => randomCCM(rng, height, nonce++)) : [];
+    const atHeight = options.ccmHeights.includes(height)
+      ? Array.from({ length: 1 + rng.int(3) }, () => randomCCM(rng, height, nonce++))
+      : [];
     ccms.push(...atHeight);
     store.saveBlock({ header: h, ccms: atHeight, validatorsData: { ...set, height } });
   }
@@ -117,7 +158,10 @@ export const buildChain = (rng: Rng, options: { tip: number; switchHeight: numbe
 };
 
 /** Klayr's ChainConnectorDB interface over the plugin store (headers with their id, as Klayr keeps them). */
-export const klayrDBOver = (store: ChainConnectorStore, ccmsInRange: (from: number, to: number) => CCMWithHeight[]) => ({
+export const klayrDBOver = (
+  store: ChainConnectorStore,
+  ccmsInRange: (from: number, to: number) => CCMWithHeight[],
+) => ({
   getBlockHeaderByHeight: async (h: number) => {
     const found = store.header(h);
     return found === undefined ? undefined : { ...found, id: blockHeaderID(found) };

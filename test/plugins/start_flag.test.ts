@@ -16,17 +16,29 @@ describe('start --enable-chain-connector-plugin', () => {
 
   it('without plugins.chainConnector settings, stops at once naming the missing ones (no chain is opened)', async () => {
     const dataPath = tempDataPath();
-    const { code, stderr } = await runCLI('start', '-d', dataPath, '--api-port', String(await freePort()), '--enable-chain-connector-plugin');
+    const { code, stderr } = await runCLI(
+      'start',
+      '-d',
+      dataPath,
+      '--api-port',
+      String(await freePort()),
+      '--enable-chain-connector-plugin',
+    );
     assert.equal(code, 1);
     assert.match(stderr, /plugins\.chainConnector: must have required property 'encryptedPrivateKey'/);
     assert.match(stderr, /plugins\.chainConnector: must have required property 'receivingChainID'/);
     assert.equal(existsSync(join(dataPath, 'data')), false);
   });
 
-  it('a config file with a plugins.chainConnector entry that breaks Klayr\'s schema is refused with its path', async () => {
+  it("a config file with a plugins.chainConnector entry that breaks Klayr's schema is refused with its path", async () => {
     const dataPath = tempDataPath();
     const file = join(dataPath, 'custom.json');
-    writeFileSync(file, JSON.stringify({ plugins: { chainConnector: { receivingChainID: '04000000', encryptedPrivateKey: 'x', maxCCUSize: 20000 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        plugins: { chainConnector: { receivingChainID: '04000000', encryptedPrivateKey: 'x', maxCCUSize: 20000 } },
+      }),
+    );
     const { code, stderr } = await runCLI('config:show', '-d', dataPath, '-c', file);
     assert.equal(code, 1);
     assert.match(stderr, /plugins\.chainConnector\.maxCCUSize: must be <= 10240/);

@@ -84,7 +84,11 @@ describe('rpc.allowedMethods gates every transport identically', () => {
     }
     const w = await startTestServer({ modes: ['ws'] });
     try {
-      assert.equal((await fetch(w.url, { method: 'POST', body: rpc('system_getSchema') })).status, 404, 'http disabled');
+      assert.equal(
+        (await fetch(w.url, { method: 'POST', body: rpc('system_getSchema') })).status,
+        404,
+        'http disabled',
+      );
       const client = await apiClient.createWSClient(w.wsUrl);
       assert.ok((await client.invoke('system_getSchema')).header);
       await client.disconnect();

@@ -24,7 +24,8 @@ interface Answer {
 }
 
 /** Texts that only an unchecked input reaching a handler produces. */
-const INTERNAL = /out of bounds|Cannot read|is not a function|is not iterable|\n\s+at |ERR_[A-Z_]+|Unexpected token|undefined|NaN/;
+const INTERNAL =
+  /out of bounds|Cannot read|is not a function|is not iterable|\n\s+at |ERR_[A-Z_]+|Unexpected token|undefined|NaN/;
 
 const validator = devValidators()[0]!;
 const address = validator.address;
@@ -34,7 +35,8 @@ describe('every method refuses every malformed parameter with a clear error and 
   let url: string;
   let wsUrl: string;
 
-  const call = async (method: string, params: unknown = {}): Promise<Answer> => (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).json as Answer;
+  const call = async (method: string, params: unknown = {}): Promise<Answer> =>
+    (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).json as Answer;
   const result = async (method: string, params: unknown = {}): Promise<unknown> => {
     const answer = await call(method, params);
     assert.equal(answer.error, undefined, `${method}: ${answer.error?.message}`);
@@ -53,7 +55,9 @@ describe('every method refuses every malformed parameter with a clear error and 
       ['token_getBalances', { address }],
       ['auth_getAuthAccount', { address }],
     ];
-    return Object.fromEntries(await Promise.all(reads.map(async ([method, params]) => [method, await call(method, params)])));
+    return Object.fromEntries(
+      await Promise.all(reads.map(async ([method, params]) => [method, await call(method, params)])),
+    );
   };
 
   before(async () => {
@@ -65,59 +69,98 @@ describe('every method refuses every malformed parameter with a clear error and 
     wsUrl = `ws://127.0.0.1:${config.rpc.port}/rpc-ws`;
     // state a slipped setter would overwrite: plain keys and a hash onion for the address every mutation uses
     const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator.plain;
-    await result('generator_setKeys', { address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
+    await result('generator_setKeys', {
+      address,
+      type: 'plain',
+      data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey },
+    });
     await result('random_setHashOnion', { address });
   });
   after(() => node.stop());
 
-  it('random_setHashOnion with the address only stores Klayr\'s default onion (count 10,000, distance 1,000)', async () => {
-    const { seeds } = (await result('random_getHashOnionSeeds')) as { seeds: { address: string; count: number; distance: number }[] };
-    assert.deepEqual(seeds.map(({ address: a, count, distance }) => ({ address: a, count, distance })), [{ address, count: 10_000, distance: 1_000 }]);
+  it("random_setHashOnion with the address only stores Klayr's default onion (count 10,000, distance 1,000)", async () => {
+    const { seeds } = (await result('random_getHashOnionSeeds')) as {
+      seeds: { address: string; count: number; distance: number }[];
+    };
+    assert.deepEqual(
+      seeds.map(({ address: a, count, distance }) => ({ address: a, count, distance })),
+      [{ address, count: 10_000, distance: 1_000 }],
+    );
   });
 
   it('all registered methods, all parameters: wrong type, length, hex, range, missing, unknown', async () => {
     const before = await snapshot();
     const requests: { method: string; mutation: Mutation }[] = [];
     for (const endpoint of node.registry.list()) {
-      for (const { valid, mutations } of paramCases(endpoint.name, endpoint.params ?? { type: 'object', properties: {} }, address)) {
+      for (const { valid, mutations } of paramCases(
+        endpoint.name,
+        endpoint.params ?? { type: 'object', properties: {} },
+        address,
+      )) {
         // the mutations are single faults only if the unmutated params pass
-        assert.deepEqual(endpoint.validate(valid), [], `${endpoint.name}: the sample params ${JSON.stringify(valid)} must be valid`);
+        assert.deepEqual(
+          endpoint.validate(valid),
+          [],
+          `${endpoint.name}: the sample params ${JSON.stringify(valid)} must be valid`,
+        );
         assert.ok(mutations.length > 0, endpoint.name);
         for (const mutation of mutations) requests.push({ method: endpoint.name, mutation });
       }
     }
     const methods = new Set(requests.map((r) => r.method));
-    assert.deepEqual([...methods].sort(), node.registry.list().map((e) => e.name).sort(), 'every method is covered');
+    assert.deepEqual(
+      [...methods].sort(),
+      node.registry
+        .list()
+        .map((e) => e.name)
+        .sort(),
+      'every method is covered',
+    );
 
     const failures: string[] = [];
     for (let from = 0; from < requests.length; from += 100) {
       const batch = requests.slice(from, from + 100);
-      const body = JSON.stringify(batch.map(({ method, mutation }, i) => ({ jsonrpc: '2.0', id: from + i, method, params: mutation.params })));
+      const body = JSON.stringify(
+        batch.map(({ method, mutation }, i) => ({ jsonrpc: '2.0', id: from + i, method, params: mutation.params })),
+      );
       const answers = (await post(url, body)).json as Answer[];
       assert.equal(answers.length, batch.length);
       answers.forEach((answer, i) => {
         const { method, mutation } = batch[i]!;
         const what = `${method} (${mutation.label})`;
         if (answer.id !== from + i) failures.push(`${what}: answered under id ${String(answer.id)}`);
-        else if (answer.error === undefined) failures.push(`${what}: accepted ${JSON.stringify(mutation.params).slice(0, 200)}`);
+        else if (answer.error === undefined)
+          failures.push(`${what}: accepted ${JSON.stringify(mutation.params).slice(0, 200)}`);
         else if (answer.error.code !== -32600) failures.push(`${what}: code ${answer.error.code}`);
         else if (INTERNAL.test(answer.error.message)) failures.push(`${what}: internal text "${answer.error.message}"`);
-        else if (!answer.error.message.includes(mutation.mentions)) failures.push(`${what}: "${answer.error.message}" does not name ${mutation.mentions}`);
+        else if (!answer.error.message.includes(mutation.mentions))
+          failures.push(`${what}: "${answer.error.message}" does not name ${mutation.mentions}`);
       });
     }
     const after = await snapshot();
     const changed = Object.keys(before).filter((read) => !isDeepStrictEqual(after[read], before[read]));
-    assert.deepEqual({ failures, changed }, { failures: [], changed: [] }, `${failures.length} of ${requests.length} malformed requests failed; state changed: ${changed.join(', ')}`);
+    assert.deepEqual(
+      { failures, changed },
+      { failures: [], changed: [] },
+      `${failures.length} of ${requests.length} malformed requests failed; state changed: ${changed.join(', ')}`,
+    );
     assert.ok(requests.length > 900, `${requests.length} requests`);
   });
 
-  describe('params that are not an object are answered with the request\'s id on every transport', () => {
+  describe("params that are not an object are answered with the request's id on every transport", () => {
     const notObjects: unknown[] = [[], ['x'], 'x', 5, true, null];
-    const expected = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid RPC request. Invalid request format.' } });
+    const expected = (id: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: 'Invalid RPC request. Invalid request format.' },
+    });
 
     it('HTTP', async () => {
       for (const [i, params] of notObjects.entries()) {
-        const res = await post(url, JSON.stringify({ jsonrpc: '2.0', id: `h${i}`, method: 'token_getBalances', params }));
+        const res = await post(
+          url,
+          JSON.stringify({ jsonrpc: '2.0', id: `h${i}`, method: 'token_getBalances', params }),
+        );
         assert.deepEqual(res.json, expected(`h${i}`), JSON.stringify(params));
       }
     });
@@ -127,7 +170,9 @@ describe('every method refuses every malformed parameter with a clear error and 
       await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
       try {
         for (const [i, params] of notObjects.entries()) {
-          const reply = new Promise<unknown>((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
+          const reply = new Promise<unknown>((resolve) =>
+            ws.once('message', (data) => resolve(JSON.parse(data.toString()))),
+          );
           ws.send(JSON.stringify({ jsonrpc: '2.0', id: i + 100, method: 'random_setHashOnion', params }));
           assert.deepEqual(await reply, expected(i + 100), JSON.stringify(params));
         }
@@ -141,7 +186,11 @@ describe('every method refuses every malformed parameter with a clear error and 
       try {
         // the client sends null params as {}
         for (const params of notObjects.filter((p) => p !== null)) {
-          await assert.rejects(() => client.invoke('generator_setStatus', params), /Invalid RPC request\. Invalid request format\./, JSON.stringify(params));
+          await assert.rejects(
+            () => client.invoke('generator_setStatus', params),
+            /Invalid RPC request\. Invalid request format\./,
+            JSON.stringify(params),
+          );
         }
         assert.deepEqual(await client.invoke('generator_hasKeys', { address }), { hasKey: true });
       } finally {

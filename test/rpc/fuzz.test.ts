@@ -26,9 +26,18 @@ const malformed = (rng: Rng): string | Buffer => {
     case 3:
       return JSON.stringify({ jsonrpc: '2.0', id: rng.pick([{}, [], true, 1.5e400]), method: 'test_echo' });
     case 4:
-      return JSON.stringify({ jsonrpc: '2.0', id: 1, method: rng.pick([5, null, '', '_', 'a_', '_b', 'a__b', 'x'.repeat(5000), 'a\u0000_b']) });
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: rng.pick([5, null, '', '_', 'a_', '_b', 'a__b', 'x'.repeat(5000), 'a\u0000_b']),
+      });
     case 5:
-      return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: rng.pick([[], 'x', 5, null, { text: 5 }, { text: 'y'.repeat(rng.int(50)) }]) });
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'test_echo',
+        params: rng.pick([[], 'x', 5, null, { text: 5 }, { text: 'y'.repeat(rng.int(50)) }]),
+      });
     case 6:
       return `${'['.repeat(1 + rng.int(5000))}${']'.repeat(rng.int(5000))}`; // deep nesting
     case 7: {
@@ -39,7 +48,15 @@ const malformed = (rng: Rng): string | Buffer => {
     case 8:
       return `[${Array.from({ length: rng.int(5) }, () => (rng.next() < 0.5 ? valid : '{}')).join(',')}]`;
     default:
-      return rng.pick(['null', 'true', '""', '{}', '[]', '1e999', '{"__proto__":{"x":1},"jsonrpc":"2.0","id":1,"method":"test_echo"}']);
+      return rng.pick([
+        'null',
+        'true',
+        '""',
+        '{}',
+        '[]',
+        '1e999',
+        '{"__proto__":{"x":1},"jsonrpc":"2.0","id":1,"method":"test_echo"}',
+      ]);
   }
 };
 
@@ -131,7 +148,9 @@ describe('WebSocket backpressure', () => {
         const subscribed = (ws: WebSocket) =>
           new Promise((r) => {
             ws.once('message', r);
-            ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { topics: ['chain_newBlock'] } }));
+            ws.send(
+              JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { topics: ['chain_newBlock'] } }),
+            );
           });
         await Promise.all([subscribed(slow), subscribed(fast)]);
         let fastReceived = 0;
@@ -149,7 +168,12 @@ describe('WebSocket backpressure', () => {
           await new Promise((r) => setTimeout(r, 10));
         }
         slowSocket.resume();
-        await Promise.race([slowClosed, new Promise((_, reject) => setTimeout(() => reject(new Error('slow subscriber was not disconnected')), 10_000))]);
+        await Promise.race([
+          slowClosed,
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error('slow subscriber was not disconnected')), 10_000),
+          ),
+        ]);
         assert.ok(slowReceived < published, `slow subscriber received all ${slowReceived} notifications`);
         t.server.publish('chain_newBlock', { after: true });
         await new Promise((r) => setTimeout(r, 200));

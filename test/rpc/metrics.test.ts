@@ -23,8 +23,14 @@ describe('Prometheus metrics', () => {
       assert.match(second, /kestrel_pool_queue_depth\{pool="busy"\} 7/, 'read again at every scrape');
       assert.match(second, /kestrel_pool_tasks_completed_total\{pool="busy"\} 12/);
       assert.match(second, /kestrel_pool_task_seconds_total\{pool="busy"\} 0.75/);
-      await assert.rejects(pool.prove({ dataPath: '/nonexistent-kestrel-path', expectedRoot: Buffer.alloc(32), keys: [] }));
-      assert.match(await metrics.text(), /kestrel_pool_tasks_completed_total\{pool="proofs"\} 1/, 'a failed task is answered too');
+      await assert.rejects(
+        pool.prove({ dataPath: '/nonexistent-kestrel-path', expectedRoot: Buffer.alloc(32), keys: [] }),
+      );
+      assert.match(
+        await metrics.text(),
+        /kestrel_pool_tasks_completed_total\{pool="proofs"\} 1/,
+        'a failed task is answered too',
+      );
     } finally {
       await pool.close();
     }
@@ -33,8 +39,19 @@ describe('Prometheus metrics', () => {
   it('count requests and bucket their latency exactly as a prom-client Counter and Histogram would', async () => {
     const metrics = new RPCMetrics();
     const registry = new Registry();
-    const requests = new Counter({ name: 'kestrel_rpc_requests_total', help: 'x', labelNames: ['method', 'transport', 'outcome'], registers: [registry] });
-    const duration = new Histogram({ name: 'kestrel_rpc_request_duration_seconds', help: 'x', labelNames: ['method'], buckets: metrics.duration.bounds as number[], registers: [registry] });
+    const requests = new Counter({
+      name: 'kestrel_rpc_requests_total',
+      help: 'x',
+      labelNames: ['method', 'transport', 'outcome'],
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: 'kestrel_rpc_request_duration_seconds',
+      help: 'x',
+      labelNames: ['method'],
+      buckets: metrics.duration.bounds as number[],
+      registers: [registry],
+    });
     const seconds = [0.00005, 0.0001, 0.0003, 0.002, 0.7, 1, 3];
     const http = metrics.successRecorder('a_b', 'http');
     for (const [i, s] of seconds.entries()) {
@@ -56,7 +73,8 @@ describe('Prometheus metrics', () => {
         .sort();
     const ours = await metrics.text();
     const theirs = await registry.metrics();
-    for (const name of ['kestrel_rpc_requests_total', 'kestrel_rpc_request_duration_seconds']) assert.deepEqual(lines(ours, name), lines(theirs, name));
+    for (const name of ['kestrel_rpc_requests_total', 'kestrel_rpc_request_duration_seconds'])
+      assert.deepEqual(lines(ours, name), lines(theirs, name));
     assert.ok(lines(ours, 'kestrel_rpc_request_duration_seconds_bucket').length === metrics.duration.bounds.length + 1);
   });
 });

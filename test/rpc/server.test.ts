@@ -32,21 +32,59 @@ for (const engine of ['uws', 'node'] as const) {
         const cases: [string, unknown][] = [
           ['', error(null, -32600, 'Invalid invoke request.')],
           ['{not json', error(null, -32600, 'Invalid RPC request. Failed to parse request params.')],
-          [JSON.stringify({ id: 1, method: 'test_echo' }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
+          [
+            JSON.stringify({ id: 1, method: 'test_echo' }),
+            error(null, -32600, 'Invalid RPC request. Invalid request format.'),
+          ],
           // params that are not an object: Klayr Core's answer, under the request's id
-          ...[[], 'x', 5, null].map((params): [string, unknown] => [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params }), error(1, -32600, 'Invalid RPC request. Invalid request format.')]),
-          [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: [], extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
-          [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
-          [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: { text: 'x' }, extra: 1 }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
-          [JSON.stringify({ jsonrpc: '2.0', id: {}, method: 'test_echo' }), error(null, -32600, 'Invalid RPC request. Invalid request format.')],
+          ...[[], 'x', 5, null].map((params): [string, unknown] => [
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params }),
+            error(1, -32600, 'Invalid RPC request. Invalid request format.'),
+          ]),
+          [
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: [], extra: 1 }),
+            error(null, -32600, 'Invalid RPC request. Invalid request format.'),
+          ],
+          [
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', extra: 1 }),
+            error(null, -32600, 'Invalid RPC request. Invalid request format.'),
+          ],
+          [
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: { text: 'x' }, extra: 1 }),
+            error(null, -32600, 'Invalid RPC request. Invalid request format.'),
+          ],
+          [
+            JSON.stringify({ jsonrpc: '2.0', id: {}, method: 'test_echo' }),
+            error(null, -32600, 'Invalid RPC request. Invalid request format.'),
+          ],
           ['5', error(null, -32600, 'Invalid RPC request. Invalid request format.')],
-          [rpc('noUnderscore'), error(1, -32600, 'Request name "noUnderscore" must be a valid name with module name and action name.')],
+          [
+            rpc('noUnderscore'),
+            error(1, -32600, 'Request name "noUnderscore" must be a valid name with module name and action name.'),
+          ],
           [rpc('test_missing'), error(1, -32601, 'Method not found')],
           [rpc('test_echo', {}), error(1, -32600, "Property '.' must have required property 'text'")],
-          [rpc('test_echo', { text: 'x'.repeat(11) }), error(1, -32600, "Property '.text' must NOT have more than 10 characters")],
+          [
+            rpc('test_echo', { text: 'x'.repeat(11) }),
+            error(1, -32600, "Property '.text' must NOT have more than 10 characters"),
+          ],
           [rpc('test_fail', {}), error(1, -32600, 'handler says no')],
-          [rpc('test_bigint', {}), error(1, -32600, 'Endpoint test_bigint returned a result that cannot be serialized: Do not know how to serialize a BigInt')],
-          [rpc('test_asyncBigint', {}), error(1, -32600, 'Endpoint test_asyncBigint returned a result that cannot be serialized: Do not know how to serialize a BigInt')],
+          [
+            rpc('test_bigint', {}),
+            error(
+              1,
+              -32600,
+              'Endpoint test_bigint returned a result that cannot be serialized: Do not know how to serialize a BigInt',
+            ),
+          ],
+          [
+            rpc('test_asyncBigint', {}),
+            error(
+              1,
+              -32600,
+              'Endpoint test_asyncBigint returned a result that cannot be serialized: Do not know how to serialize a BigInt',
+            ),
+          ],
           ['[]', error(null, -32600, 'Invalid RPC request. Empty batch.')],
         ];
         for (const [body, expected] of cases) {
@@ -57,7 +95,10 @@ for (const engine of ['uws', 'node'] as const) {
       });
 
       it('answers a batch with an array in the same order', async () => {
-        const res = await post(t.url, `[${rpc('test_echo', { text: 'a' }, 1)},${rpc('test_missing', {}, 2)},{"bad":true}]`);
+        const res = await post(
+          t.url,
+          `[${rpc('test_echo', { text: 'a' }, 1)},${rpc('test_missing', {}, 2)},{"bad":true}]`,
+        );
         assert.deepEqual(res.json, [
           { jsonrpc: '2.0', id: 1, result: { text: 'a', transport: 'http' } },
           error(2, -32601, 'Method not found'),
@@ -73,9 +114,17 @@ for (const engine of ['uws', 'node'] as const) {
         const start = Buffer.from(body).indexOf(Buffer.from(text));
         // inside the 2-byte é, the 3-byte snowman and the 4-byte emoji
         const cuts = [start + 2, start + 5, start + 8];
-        assert.deepEqual(await postInPieces(t.server.port!, body, cuts), { jsonrpc: '2.0', id: 'pieces', result: { text, transport: 'http' } });
+        assert.deepEqual(await postInPieces(t.server.port!, body, cuts), {
+          jsonrpc: '2.0',
+          id: 'pieces',
+          result: { text, transport: 'http' },
+        });
         const asyncBody = rpc('test_asyncEcho', { text }, 2);
-        assert.deepEqual(await postInPieces(t.server.port!, asyncBody, cuts), { jsonrpc: '2.0', id: 2, result: { text } });
+        assert.deepEqual(await postInPieces(t.server.port!, asyncBody, cuts), {
+          jsonrpc: '2.0',
+          id: 2,
+          result: { text },
+        });
       });
 
       it('refuses an oversized body with 413 and keeps serving', async () => {
@@ -96,15 +145,23 @@ for (const engine of ['uws', 'node'] as const) {
         assert.deepEqual(await health.json(), { status: 'ok' });
         await post(t.url, rpc('test_echo', { text: 'm' }));
         const metrics = await (await fetch(`http://127.0.0.1:${t.server.port}/metrics`)).text();
-        assert.match(metrics, /kestrel_rpc_requests_total\{method="test_echo",transport="http",outcome="success"\} \d+/);
+        assert.match(
+          metrics,
+          /kestrel_rpc_requests_total\{method="test_echo",transport="http",outcome="success"\} \d+/,
+        );
         assert.match(metrics, /kestrel_nodejs_eventloop_lag_seconds/);
       });
 
       it('rpc.discover returns an OpenRPC document of the registry', async () => {
-        const doc = (await post(t.url, rpc('rpc.discover'))).json as { result: { openrpc: string; methods: { name: string; params: { name: string; required: boolean }[] }[] } };
+        const doc = (await post(t.url, rpc('rpc.discover'))).json as {
+          result: { openrpc: string; methods: { name: string; params: { name: string; required: boolean }[] }[] };
+        };
         assert.equal(doc.result.openrpc, '1.2.6');
         const echo = doc.result.methods.find((m) => m.name === 'test_echo')!;
-        assert.deepEqual(echo.params.map((p) => [p.name, p.required]), [['text', true]]);
+        assert.deepEqual(
+          echo.params.map((p) => [p.name, p.required]),
+          [['text', true]],
+        );
         assert.ok(doc.result.methods.some((m) => m.name === 'system_getNodeInfo'));
       });
     });
@@ -138,7 +195,10 @@ for (const engine of ['uws', 'node'] as const) {
         ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'subscribe', params: { topics: 'x' } }));
         assert.match(JSON.stringify(await next()), /Invalid subscription message/);
         ws.send(`[${rpc('test_empty', {}, 1)},${rpc('test_empty', {}, 2)}]`);
-        assert.deepEqual(await next(), [{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, result: {} }]);
+        assert.deepEqual(await next(), [
+          { jsonrpc: '2.0', id: 1, result: {} },
+          { jsonrpc: '2.0', id: 2, result: {} },
+        ]);
         ws.close();
       });
     });

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { StateDB } from '../../src/engine/state/state_db.js';
-import { BackupAbortedError, backupDir, openBackup, readBackupManifest, writeBackup } from '../../src/storage/backup.js';
+import {
+  BackupAbortedError,
+  backupDir,
+  openBackup,
+  readBackupManifest,
+  writeBackup,
+} from '../../src/storage/backup.js';
 import type { BackupSource } from '../../src/storage/backup.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
@@ -18,9 +24,20 @@ const BLOCK_ID = Buffer.alloc(32, 0xab);
 
 /** Every entry of every database, as hex, to compare two environments. */
 const contents = (dbs: KestrelDatabases): Record<string, [string, string][]> =>
-  Object.fromEntries(DATABASE_NAMES.map((name) => [name, [...dbs[name].getRange()].map(({ key, value }): [string, string] => [key.toString('hex'), value.toString('hex')])]));
+  Object.fromEntries(
+    DATABASE_NAMES.map((name) => [
+      name,
+      [...dbs[name].getRange()].map(({ key, value }): [string, string] => [key.toString('hex'), value.toString('hex')]),
+    ]),
+  );
 
-const sourceAt = (db: StateDB): BackupSource => ({ dbs: db.dbs, height: db.height!, blockID: BLOCK_ID, stateRoot: db.root, chainID: CHAIN_ID });
+const sourceAt = (db: StateDB): BackupSource => ({
+  dbs: db.dbs,
+  height: db.height!,
+  blockID: BLOCK_ID,
+  stateRoot: db.root,
+  chainID: CHAIN_ID,
+});
 
 describe('writeBackup: a copy of the environment as committed at the backup height', () => {
   it('copies exactly that height while later heights commit between its slices, and opens read-only', async (t) => {
@@ -42,7 +59,10 @@ describe('writeBackup: a copy of the environment as committed at the backup heig
     t.diagnostic(`backup: ${entries} entries in ${slices} slices, the longest ${Math.max(...longest).toFixed(1)} ms`);
     assert.equal(db.height, height + slices, 'the store went on committing during the copy');
     assert.notDeepEqual(db.root, root);
-    assert.equal(entries, Object.values(atHeight).reduce((n, list) => n + list.length, 0));
+    assert.equal(
+      entries,
+      Object.values(atHeight).reduce((n, list) => n + list.length, 0),
+    );
     assert.deepEqual(
       { height: manifest.height, blockID: manifest.blockID, stateRoot: manifest.stateRoot, chainID: manifest.chainID },
       { height, blockID: BLOCK_ID.toString('hex'), stateRoot: root.toString('hex'), chainID: '04000000' },
@@ -54,8 +74,16 @@ describe('writeBackup: a copy of the environment as committed at the backup heig
     const backup = openBackup(dataPath);
     try {
       assert.deepEqual(backup.manifest, manifest);
-      assert.deepEqual(contents(backup.dbs), atHeight, 'every database holds exactly what it held at the backup height');
-      assert.deepEqual(recomputeRoot(new StateDB(backup.dbs)), root, 'the state entries hash to the backup height\'s root');
+      assert.deepEqual(
+        contents(backup.dbs),
+        atHeight,
+        'every database holds exactly what it held at the backup height',
+      );
+      assert.deepEqual(
+        recomputeRoot(new StateDB(backup.dbs)),
+        root,
+        "the state entries hash to the backup height's root",
+      );
       assert.deepEqual(readCommittedState(backup.dbs), { height, root });
       assert.throws(() => backup.dbs.state.putSync(Buffer.from('00'), Buffer.from('00')), 'opened read-only');
     } finally {
@@ -68,9 +96,16 @@ describe('writeBackup: a copy of the environment as committed at the backup heig
     const db = openState(dataPath);
     commitFilledHeights(db, 2, 200);
     let slices = 0;
-    const { entries } = await writeBackup(dataPath, sourceAt(db), { entriesPerTurn: 1000, bytesPerTurn: 2000, onTurn: () => slices++ });
+    const { entries } = await writeBackup(dataPath, sourceAt(db), {
+      entriesPerTurn: 1000,
+      bytesPerTurn: 2000,
+      onTurn: () => slices++,
+    });
     const all = contents(db.dbs);
-    assert.equal(entries, Object.values(all).reduce((n, list) => n + list.length, 0));
+    assert.equal(
+      entries,
+      Object.values(all).reduce((n, list) => n + list.length, 0),
+    );
     assert.ok(slices > entries / 40, `${slices} slices of at most about 2,000 bytes for ${entries} entries`);
     const backup = openBackup(dataPath);
     assert.deepEqual(contents(backup.dbs), all);
@@ -113,8 +148,14 @@ describe('writeBackup: a copy of the environment as committed at the backup heig
     const db = openState(dataPath);
     commitFilledHeights(db, 3, 100);
     const { manifest } = await writeBackup(dataPath, sourceAt(db));
-    await assert.rejects(() => writeBackup(dataPath, { ...sourceAt(db), height: 1 }), /Cannot back up height 1 .*the store's committed state is height 2/);
-    await assert.rejects(() => writeBackup(dataPath, { ...sourceAt(db), stateRoot: Buffer.alloc(32) }), /Cannot back up height 2 \(state root 0{64}\)/);
+    await assert.rejects(
+      () => writeBackup(dataPath, { ...sourceAt(db), height: 1 }),
+      /Cannot back up height 1 .*the store's committed state is height 2/,
+    );
+    await assert.rejects(
+      () => writeBackup(dataPath, { ...sourceAt(db), stateRoot: Buffer.alloc(32) }),
+      /Cannot back up height 2 \(state root 0{64}\)/,
+    );
     assert.deepEqual(readBackupManifest(dataPath), manifest);
     const backup = openBackup(dataPath);
     await backup.close();
@@ -141,8 +182,21 @@ describe('openBackup and readBackupManifest', () => {
     const file = join(backupDir(dataPath), 'manifest.json');
     writeFileSync(file, '{"height":');
     assert.throws(() => readBackupManifest(dataPath), /manifest\.json is not valid JSON/);
-    const valid = { height: 3, blockID: 'ab'.repeat(32), stateRoot: 'cd'.repeat(32), chainID: '04000000', createdAt: new Date().toISOString() };
-    for (const bad of [{ height: -1 }, { height: 1.5 }, { blockID: 'AB'.repeat(32) }, { stateRoot: 'cd'.repeat(31) }, { chainID: '040000' }, { createdAt: 5 }]) {
+    const valid = {
+      height: 3,
+      blockID: 'ab'.repeat(32),
+      stateRoot: 'cd'.repeat(32),
+      chainID: '04000000',
+      createdAt: new Date().toISOString(),
+    };
+    for (const bad of [
+      { height: -1 },
+      { height: 1.5 },
+      { blockID: 'AB'.repeat(32) },
+      { stateRoot: 'cd'.repeat(31) },
+      { chainID: '040000' },
+      { createdAt: 5 },
+    ]) {
       writeFileSync(file, JSON.stringify({ ...valid, ...bad }));
       assert.throws(() => readBackupManifest(dataPath), /is malformed/, JSON.stringify(bad));
     }
@@ -157,7 +211,10 @@ describe('openBackup and readBackupManifest', () => {
     commitFilledHeights(db, 2, 50);
     const { manifest } = await writeBackup(dataPath, sourceAt(db));
     writeFileSync(join(backupDir(dataPath), 'manifest.json'), JSON.stringify({ ...manifest, height: 7 }));
-    assert.throws(() => openBackup(dataPath), /does not match its manifest: it holds the state of height 1, the manifest names height 7/);
+    assert.throws(
+      () => openBackup(dataPath),
+      /does not match its manifest: it holds the state of height 1, the manifest names height 7/,
+    );
   });
 });
 
@@ -167,8 +224,15 @@ describe('a backup cut short', () => {
     const db = openState(dataPath);
     commitFilledHeights(db, 3, 500);
     let slices = 0;
-    const copy = writeBackup(dataPath, sourceAt(db), { entriesPerTurn: 50, onTurn: () => void (++slices === 3 && db.dbs.root.close()) });
-    await assert.rejects(copy, (e: Error) => e instanceof BackupAbortedError && /database closed before the backup of height 2 completed/.test(e.message));
+    const copy = writeBackup(dataPath, sourceAt(db), {
+      entriesPerTurn: 50,
+      onTurn: () => void (++slices === 3 && db.dbs.root.close()),
+    });
+    await assert.rejects(
+      copy,
+      (e: Error) =>
+        e instanceof BackupAbortedError && /database closed before the backup of height 2 completed/.test(e.message),
+    );
     assert.equal(readBackupManifest(dataPath), undefined);
     assert.throws(() => openBackup(dataPath), /is incomplete/);
   });

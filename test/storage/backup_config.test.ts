@@ -31,8 +31,8 @@ const savedWithBackupHeight = (height: number): string => {
   return dataPath;
 };
 
-describe('system.backup.height and the config saved under the data path (Klayr Core\'s start)', () => {
-  it('the saved config\'s value is used while the network\'s differs; only --overwrite-config brings the network\'s', () => {
+describe("system.backup.height and the config saved under the data path (Klayr Core's start)", () => {
+  it("the saved config's value is used while the network's differs; only --overwrite-config brings the network's", () => {
     const dataPath = savedWithBackupHeight(500);
     assert.equal(installNetworkConfig('devnet', dataPath, false), 'kept');
     assert.equal(loadConfig({ dataPath }).system.backup.height, 500);
@@ -54,7 +54,10 @@ describe('system.backup.height and the config saved under the data path (Klayr C
 
   it('is a setting Kestrel acts on: not reported as unused', () => {
     const config = loadConfig({ dataPath: tempDataPath(), config: configFile({ system: { backup: { height: 12 } } }) });
-    assert.deepEqual(unusedConfigKeys(config).map((u) => u.key), []);
+    assert.deepEqual(
+      unusedConfigKeys(config).map((u) => u.key),
+      [],
+    );
   });
 
   it('names nothing for a data path without a saved config, an unknown network or a saved file that is not JSON', () => {
@@ -62,7 +65,11 @@ describe('system.backup.height and the config saved under the data path (Klayr C
     assert.deepEqual(settingsOverwrittenByNetwork('betanet', savedWithBackupHeight(5)), []);
     const unreadable = savedWithBackupHeight(5);
     writeFileSync(dataPathConfigFile(unreadable), '{ not json');
-    assert.deepEqual(settingsOverwrittenByNetwork('devnet', unreadable), [], 'a saved file that is not JSON has no settings to name');
+    assert.deepEqual(
+      settingsOverwrittenByNetwork('devnet', unreadable),
+      [],
+      'a saved file that is not JSON has no settings to name',
+    );
   });
 
   it('lists every leaf the overwrite changes, arrays as one value', () => {
@@ -74,7 +81,12 @@ describe('system.backup.height and the config saved under the data path (Klayr C
       c.system!.backup = { height: 3 };
       c.extra = { nested: { value: 1 } };
     });
-    assert.deepEqual(settingsOverwrittenByNetwork('devnet', dataPath).sort(), ['extra.nested.value', 'rpc.modes', 'rpc.port', 'system.backup.height']);
+    assert.deepEqual(settingsOverwrittenByNetwork('devnet', dataPath).sort(), [
+      'extra.nested.value',
+      'rpc.modes',
+      'rpc.port',
+      'system.backup.height',
+    ]);
   });
 });
 
@@ -95,7 +107,7 @@ describe('kestrel start --overwrite-config', () => {
       .map((line) => JSON.parse(line) as { level: number; msg: string; keys?: string[] })
       .filter((r) => r.level === 40);
 
-  it('warns which edits of the saved config it replaced with the network\'s', async () => {
+  it("warns which edits of the saved config it replaced with the network's", async () => {
     const dataPath = savedWithBackupHeight(500);
     const kept = await runCLI('start', '-d', dataPath, '--api-port', String(busyPort));
     assert.equal(kept.code, 1);
@@ -105,24 +117,44 @@ describe('kestrel start --overwrite-config', () => {
     assert.equal(overwritten.code, 1);
     const [warning] = warnings(overwritten.stderr);
     assert.deepEqual(warning?.keys, ['system.backup.height']);
-    assert.match(warning!.msg, /^--overwrite-config replaced these settings of the saved config with the network's: system\.backup\.height \(a -c config file is laid over the config on every start\)$/);
+    assert.match(
+      warning!.msg,
+      /^--overwrite-config replaced these settings of the saved config with the network's: system\.backup\.height \(a -c config file is laid over the config on every start\)$/,
+    );
     assert.equal(readSaved(dataPath).system!.backup, undefined);
   });
 });
 
-describe('the spec\'s step: set system.backup.height, restart with --overwrite-config', () => {
-  it('kestrel start -c <file with the height> --overwrite-config backs up that height', { timeout: 120_000 }, async () => {
+describe("the spec's step: set system.backup.height, restart with --overwrite-config", () => {
+  it('kestrel start -c <file with the height> --overwrite-config backs up that height', {
+    timeout: 120_000,
+  }, async () => {
     const dataPath = savedWithBackupHeight(500);
-    const file = configFile({ genesis: { blockTime: 3 }, modules: { pos: FAST_POS_WINDOWS }, system: { backup: { height: 1 } } });
+    const file = configFile({
+      genesis: { blockTime: 3 },
+      modules: { pos: FAST_POS_WINDOWS },
+      system: { backup: { height: 1 } },
+    });
     const node = startNodeProcess(dataPath, await freePort(), '-c', file, '--overwrite-config', '--log-format', 'json');
     try {
       await waitUntil('the backup of height 1', async () => readBackupManifest(dataPath)?.height === 1, 90_000);
     } finally {
       await node.stop();
     }
-    const logs = node.stderr().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; keys?: string[]; height?: number });
+    const logs = node
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; keys?: string[]; height?: number });
     assert.ok(logs.some((l) => l.msg === 'Backup completed' && l.height === 1));
-    assert.deepEqual(logs.find((l) => l.msg.startsWith('--overwrite-config replaced'))?.keys, ['system.backup.height'], 'the saved edit (500) was replaced, the -c file still sets 1');
-    assert.equal(logs.some((l) => /accepted but not used/.test(l.msg)), false);
+    assert.deepEqual(
+      logs.find((l) => l.msg.startsWith('--overwrite-config replaced'))?.keys,
+      ['system.backup.height'],
+      'the saved edit (500) was replaced, the -c file still sets 1',
+    );
+    assert.equal(
+      logs.some((l) => /accepted but not used/.test(l.msg)),
+      false,
+    );
   });
 });

@@ -51,7 +51,11 @@ const devnetConfig = async (dataPath: string, backupHeight: number): Promise<App
 
 /** The state entries (hex key -> hex value) the node's store held at `height`: the current ones with the undo diffs of the heights above applied. */
 const stateAt = (db: StateDB, height: number): Map<string, string> => {
-  const entries = new Map(db.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map(({ key, value }) => [key.toString('hex'), value.toString('hex')]));
+  const entries = new Map(
+    db
+      .iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) })
+      .map(({ key, value }) => [key.toString('hex'), value.toString('hex')]),
+  );
   for (let h = db.height!; h > height; h--) {
     const diff = db.diffAt(h);
     assert.ok(diff !== undefined, `the undo diff of height ${h} is kept (above the finalized height)`);
@@ -64,7 +68,9 @@ const stateAt = (db: StateDB, height: number): Map<string, string> => {
 };
 
 describe('system.backup.height on a running devnet node', () => {
-  it('copies the state when height 3 commits, keeps generating, and the copy is height 3 exactly; a restart at the chain\'s height takes a missing backup, a passed height is reported', { timeout: 180_000 }, async (t) => {
+  it("copies the state when height 3 commits, keeps generating, and the copy is height 3 exactly; a restart at the chain's height takes a missing backup, a passed height is reported", {
+    timeout: 180_000,
+  }, async (t) => {
     const dataPath = tempDataPath();
     const { logger, lines } = capturedLogger();
     const node = new KestrelNode(await devnetConfig(dataPath, 3), logger);
@@ -77,7 +83,9 @@ describe('system.backup.height on a running devnet node', () => {
       const completed = lines.find((l) => l.msg === 'Backup completed');
       assert.ok(completed !== undefined, 'the completion is logged');
       assert.equal(completed.height, 3);
-      t.diagnostic(`backup of height 3: ${String(completed.entries)} entries in ${String(completed.ms)} ms, longest slice ${String(completed.longestTurnMs)} ms`);
+      t.diagnostic(
+        `backup of height 3: ${String(completed.entries)} entries in ${String(completed.ms)} ms, longest slice ${String(completed.longestTurnMs)} ms`,
+      );
       assert.ok(lines.some((l) => /Backup height committed/.test(l.msg)));
       header3 = node.chain!.headerAt(3)!;
     } finally {
@@ -96,11 +104,19 @@ describe('system.backup.height on a running devnet node', () => {
       });
       assert.deepEqual(readCommittedState(backup.dbs), { height: 3, root: header3.stateRoot });
       const backupState = new StateDB(backup.dbs);
-      assert.deepEqual(recomputeRoot(backupState), header3.stateRoot, "the copied state entries hash to block 3's stateRoot");
+      assert.deepEqual(
+        recomputeRoot(backupState),
+        header3.stateRoot,
+        "the copied state entries hash to block 3's stateRoot",
+      );
       const nodeDbs = openDatabases(dataPath, { readOnly: true });
       const nodeState = new StateDB(nodeDbs);
       assert.ok(nodeState.height! > 3 && !nodeState.root.equals(header3.stateRoot), 'the node went on past height 3');
-      const copied = new Map(backupState.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) }).map(({ key, value }) => [key.toString('hex'), value.toString('hex')]));
+      const copied = new Map(
+        backupState
+          .iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) })
+          .map(({ key, value }) => [key.toString('hex'), value.toString('hex')]),
+      );
       assert.deepEqual(copied, stateAt(nodeState, 3), "the copied entries are the node's state at height 3");
       await nodeDbs.root.close();
     } finally {
@@ -128,7 +144,9 @@ describe('system.backup.height on a running devnet node', () => {
     const late = new KestrelNode(below, passed.logger);
     await late.start();
     await late.stop();
-    const warning = passed.lines.find((l) => l.level === 40 && /system\.backup\.height 2 is below the chain's height/.test(l.msg));
+    const warning = passed.lines.find(
+      (l) => l.level === 40 && /system\.backup\.height 2 is below the chain's height/.test(l.msg),
+    );
     assert.ok(warning !== undefined, 'a backup height the chain passed is reported');
     assert.equal(readBackupManifest(dataPath)?.height, tip, 'and the backup there is left alone');
   });

@@ -32,7 +32,10 @@ describe('read-only snapshots', () => {
   it('refuses a root other than the one committed at the height (the store moved on, or back)', () => {
     assert.throws(() => readOnlySnapshot(dataPath, undefined, root0), SnapshotMismatchError);
     assert.throws(() => readOnlySnapshot(dataPath, 1, root0), /Snapshot mismatch at height 1/);
-    assert.throws(() => readOnlySnapshot(dataPath, 7, root1), (e: Error) => e instanceof SnapshotMismatchError && e.message.includes(EMPTY_HASH.toString('hex')));
+    assert.throws(
+      () => readOnlySnapshot(dataPath, 7, root1),
+      (e: Error) => e instanceof SnapshotMismatchError && e.message.includes(EMPTY_HASH.toString('hex')),
+    );
   });
 
   it('opens each data path once per thread, read-only', () => {

@@ -53,7 +53,10 @@ describe('the table list', () => {
     assert.ok(Buffer.compare(start, inside) <= 0 && Buffer.compare(inside, end) < 0);
     for (const other of [TABLES.generatorKeys, TABLES.hashOnions, TABLES.usedHashOnions]) {
       const key = Buffer.concat([other.prefix, Buffer.alloc(20)]);
-      assert.ok(Buffer.compare(key, start) < 0 || Buffer.compare(key, end) >= 0, `${other.prefix.toString()} keys are outside the range`);
+      assert.ok(
+        Buffer.compare(key, start) < 0 || Buffer.compare(key, end) >= 0,
+        `${other.prefix.toString()} keys are outside the range`,
+      );
     }
   });
 });

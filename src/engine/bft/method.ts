@@ -25,7 +25,8 @@ export class BFTMethod {
   readonly #blockTime: number;
 
   constructor({ batchSize, blockTime }: BFTConfig) {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`BFT batch size must be a positive integer, got ${batchSize}`);
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new Error(`BFT batch size must be a positive integer, got ${batchSize}`);
     if (!(blockTime > 0)) throw new Error(`Block time must be positive, got ${blockTime}`);
     this.#batchSize = batchSize;
     this.#blockTime = blockTime;
@@ -76,7 +77,12 @@ export class BFTMethod {
     return getNextHeightBFTParameters(bftParametersStore(state), height);
   }
 
-  setBFTParameters(state: StateReadWriter, precommitThreshold: bigint, certificateThreshold: bigint, validators: readonly BFTValidator[]): void {
+  setBFTParameters(
+    state: StateReadWriter,
+    precommitThreshold: bigint,
+    certificateThreshold: bigint,
+    validators: readonly BFTValidator[],
+  ): void {
     setBFTParameters(state, this.#batchSize, precommitThreshold, certificateThreshold, validators);
   }
 
@@ -84,7 +90,8 @@ export class BFTMethod {
   getGeneratorAtTimestamp(state: StateReadWriter, height: number, timestamp: number): BFTValidator {
     const { validators } = this.getBFTParameters(state, height);
     const generator = validators[this.getSlotNumber(timestamp) % validators.length];
-    if (generator === undefined) throw new Error(`No validator for the slot of timestamp ${timestamp} at height ${height}`);
+    if (generator === undefined)
+      throw new Error(`No validator for the slot of timestamp ${timestamp} at height ${height}`);
     return generator;
   }
 

@@ -8,7 +8,10 @@ import type { BFTParameters } from './types.js';
 
 /** The parameters that apply at `height`: those stored at the greatest height not above it. */
 export const getBFTParameters = (store: SubStore, height: number): BFTParameters => {
-  const [latest] = store.iterateWithSchema<BFTParameters>({ gte: heightKey(0), lte: heightKey(height), limit: 1, reverse: true }, bftParametersSchema);
+  const [latest] = store.iterateWithSchema<BFTParameters>(
+    { gte: heightKey(0), lte: heightKey(height), limit: 1, reverse: true },
+    bftParametersSchema,
+  );
   if (latest === undefined) throw new BFTParameterNotFoundError(height);
   return latest.value;
 };
@@ -36,7 +39,10 @@ export class BFTParametersCache {
   constructor(private readonly store: SubStore) {}
 
   cache(from: number, to: number): void {
-    const stored = this.store.iterateWithSchema<BFTParameters>({ gte: heightKey(from), lte: heightKey(to), reverse: true }, bftParametersSchema);
+    const stored = this.store.iterateWithSchema<BFTParameters>(
+      { gte: heightKey(from), lte: heightKey(to), reverse: true },
+      bftParametersSchema,
+    );
     const candidates = stored.map(({ key, value }) => ({ height: keyHeight(key), value }));
     // Parameters stored below the range still apply at its start. Klayr skips this lookup when
     // the range starts at 0, so a missing height-0 entry is the "Invalid state" error below.

@@ -20,8 +20,18 @@ export const bftParametersSchema = {
         properties: {
           address: { dataType: 'bytes', format: 'klayr32', fieldNumber: 1 },
           bftWeight: { dataType: 'uint64', fieldNumber: 2 },
-          generatorKey: { dataType: 'bytes', fieldNumber: 3, minLength: ED25519_PUBLIC_KEY_LENGTH, maxLength: ED25519_PUBLIC_KEY_LENGTH },
-          blsKey: { dataType: 'bytes', fieldNumber: 4, minLength: BLS_PUBLIC_KEY_LENGTH, maxLength: BLS_PUBLIC_KEY_LENGTH },
+          generatorKey: {
+            dataType: 'bytes',
+            fieldNumber: 3,
+            minLength: ED25519_PUBLIC_KEY_LENGTH,
+            maxLength: ED25519_PUBLIC_KEY_LENGTH,
+          },
+          blsKey: {
+            dataType: 'bytes',
+            fieldNumber: 4,
+            minLength: BLS_PUBLIC_KEY_LENGTH,
+            maxLength: BLS_PUBLIC_KEY_LENGTH,
+          },
         },
       },
     },
@@ -32,7 +42,13 @@ export const bftParametersSchema = {
 export const bftVotesSchema = {
   $id: '/modules/bft/bftVotes',
   type: 'object',
-  required: ['maxHeightPrevoted', 'maxHeightPrecommitted', 'maxHeightCertified', 'blockBFTInfos', 'activeValidatorsVoteInfo'],
+  required: [
+    'maxHeightPrevoted',
+    'maxHeightPrecommitted',
+    'maxHeightCertified',
+    'blockBFTInfos',
+    'activeValidatorsVoteInfo',
+  ],
   properties: {
     maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 1 },
     maxHeightPrecommitted: { dataType: 'uint32', fieldNumber: 2 },
@@ -42,7 +58,14 @@ export const bftVotesSchema = {
       fieldNumber: 4,
       items: {
         type: 'object',
-        required: ['height', 'generatorAddress', 'maxHeightGenerated', 'maxHeightPrevoted', 'prevoteWeight', 'precommitWeight'],
+        required: [
+          'height',
+          'generatorAddress',
+          'maxHeightGenerated',
+          'maxHeightPrevoted',
+          'prevoteWeight',
+          'precommitWeight',
+        ],
         properties: {
           height: { dataType: 'uint32', fieldNumber: 1 },
           generatorAddress: { dataType: 'bytes', fieldNumber: 2 },

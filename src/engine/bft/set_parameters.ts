@@ -5,10 +5,16 @@ import { bftParametersSchema } from './schemas.js';
 import { bftParametersStore, heightKey, readBFTVotes, writeBFTVotes } from './stores.js';
 import type { ActiveValidatorVoteInfo, BFTParameters, BFTValidator } from './types.js';
 
-const allDistinct = (buffers: readonly Buffer[]): boolean => new Set(buffers.map((b) => b.toString('latin1'))).size === buffers.length;
+const allDistinct = (buffers: readonly Buffer[]): boolean =>
+  new Set(buffers.map((b) => b.toString('latin1'))).size === buffers.length;
 
 /** Klayr's checks on a new validator set, in Klayr's order; returns the aggregate BFT weight. */
-const validate = (batchSize: number, precommitThreshold: bigint, certificateThreshold: bigint, validators: readonly BFTValidator[]): bigint => {
+const validate = (
+  batchSize: number,
+  precommitThreshold: bigint,
+  certificateThreshold: bigint,
+  validators: readonly BFTValidator[],
+): bigint => {
   if (validators.length > batchSize) {
     throw new Error(`Invalid validators size. The number of validators can be at most the batch size ${batchSize}.`);
   }
@@ -23,8 +29,10 @@ const validate = (batchSize: number, precommitThreshold: bigint, certificateThre
     aggregateBFTWeight += validator.bftWeight;
   }
   const minimum = aggregateBFTWeight / 3n + 1n;
-  if (precommitThreshold < minimum || precommitThreshold > aggregateBFTWeight) throw new Error('Invalid precommitThreshold input.');
-  if (certificateThreshold < minimum || certificateThreshold > aggregateBFTWeight) throw new Error('Invalid certificateThreshold input.');
+  if (precommitThreshold < minimum || precommitThreshold > aggregateBFTWeight)
+    throw new Error('Invalid precommitThreshold input.');
+  if (certificateThreshold < minimum || certificateThreshold > aggregateBFTWeight)
+    throw new Error('Invalid certificateThreshold input.');
   return aggregateBFTWeight;
 };
 

@@ -1,12 +1,19 @@
 import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
-import { EMPTY_KEY, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_PARAMETERS, STORE_PREFIX_BFT_VOTES } from './constants.js';
+import {
+  EMPTY_KEY,
+  MODULE_STORE_PREFIX_BFT,
+  STORE_PREFIX_BFT_PARAMETERS,
+  STORE_PREFIX_BFT_VOTES,
+} from './constants.js';
 import { bftVotesSchema } from './schemas.js';
 import type { BFTVotes } from './types.js';
 
-export const bftParametersStore = (state: StateReadWriter): SubStore => new SubStore(state, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_PARAMETERS);
+export const bftParametersStore = (state: StateReadWriter): SubStore =>
+  new SubStore(state, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_PARAMETERS);
 
-export const bftVotesStore = (state: StateReadWriter): SubStore => new SubStore(state, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_VOTES);
+export const bftVotesStore = (state: StateReadWriter): SubStore =>
+  new SubStore(state, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_VOTES);
 
 /** Parameter keys are the height as 4 bytes big-endian, so key order is height order. */
 export const heightKey = (height: number): Buffer => {

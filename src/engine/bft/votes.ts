@@ -39,7 +39,10 @@ export const getHeightNotPrevoted = (votes: BFTVotes): number => {
   let heightPreviousBlock = current.maxHeightGenerated;
   while (current.height - heightPreviousBlock < votes.blockBFTInfos.length) {
     const previous = votes.blockBFTInfos[current.height - heightPreviousBlock]!;
-    if (!previous.generatorAddress.equals(current.generatorAddress) || previous.maxHeightGenerated >= heightPreviousBlock) {
+    if (
+      !previous.generatorAddress.equals(current.generatorAddress) ||
+      previous.maxHeightGenerated >= heightPreviousBlock
+    ) {
       return heightPreviousBlock;
     }
     heightPreviousBlock = previous.maxHeightGenerated;
@@ -51,10 +54,17 @@ export const getHeightNotPrevoted = (votes: BFTVotes): number => {
 const validatorFinder = (address: Buffer, height: number): ((params: BFTParameters) => BFTValidator) => {
   const found = new Map<BFTParameters, BFTValidator | undefined>();
   return (params) => {
-    if (!found.has(params)) found.set(params, params.validators.find((v) => v.address.equals(address)));
+    if (!found.has(params))
+      found.set(
+        params,
+        params.validators.find((v) => v.address.equals(address)),
+      );
     const validator = found.get(params);
     // Klayr names the newest block's height here, not the height whose parameters lack the validator
-    if (validator === undefined) throw new Error(`Invalid state. Validator ${address.toString('hex')} must be in the BFT parameters at height ${height}`);
+    if (validator === undefined)
+      throw new Error(
+        `Invalid state. Validator ${address.toString('hex')} must be in the BFT parameters at height ${height}`,
+      );
     return validator;
   };
 };
@@ -70,7 +80,11 @@ export const updatePrevotesPrecommits = (votes: BFTVotes, paramsCache: BFTParame
 
   const validatorIn = validatorFinder(current.generatorAddress, current.height);
   const heightNotPrevoted = getHeightNotPrevoted(votes);
-  const minPrecommitHeight = Math.max(validatorInfo.minActiveHeight, heightNotPrevoted + 1, validatorInfo.largestHeightPrecommit + 1);
+  const minPrecommitHeight = Math.max(
+    validatorInfo.minActiveHeight,
+    heightNotPrevoted + 1,
+    validatorInfo.largestHeightPrecommit + 1,
+  );
   let hasPrecommitted = false;
   for (const info of votes.blockBFTInfos) {
     if (info.height < minPrecommitHeight) break;
@@ -92,12 +106,16 @@ export const updatePrevotesPrecommits = (votes: BFTVotes, paramsCache: BFTParame
 };
 
 export const updateMaxHeightPrevoted = (votes: BFTVotes, paramsCache: BFTParametersCache): void => {
-  const prevoted = votes.blockBFTInfos.find((info) => info.prevoteWeight >= paramsCache.getParameters(info.height).prevoteThreshold);
+  const prevoted = votes.blockBFTInfos.find(
+    (info) => info.prevoteWeight >= paramsCache.getParameters(info.height).prevoteThreshold,
+  );
   if (prevoted !== undefined) votes.maxHeightPrevoted = prevoted.height;
 };
 
 export const updateMaxHeightPrecommitted = (votes: BFTVotes, paramsCache: BFTParametersCache): void => {
-  const precommitted = votes.blockBFTInfos.find((info) => info.precommitWeight >= paramsCache.getParameters(info.height).precommitThreshold);
+  const precommitted = votes.blockBFTInfos.find(
+    (info) => info.precommitWeight >= paramsCache.getParameters(info.height).precommitThreshold,
+  );
   if (precommitted !== undefined) votes.maxHeightPrecommitted = precommitted.height;
 };
 

@@ -153,9 +153,11 @@ export class Chain {
   deleteLastBlock(): Block {
     const block = this.lastBlock();
     const { height } = block.header;
-    if (height === 0 || this.options.blocks.idAtHeight(height - 1) === undefined) throw new Error('Can not delete the genesis block');
+    if (height === 0 || this.options.blocks.idAtHeight(height - 1) === undefined)
+      throw new Error('Can not delete the genesis block');
     if (height <= this.finalizedHeight()) throw new Error('Can not delete block below or same as finalized height');
-    if (this.options.stateDB.height !== height) throw new Error(`State is at height ${this.options.stateDB.height}, not at the last block's ${height}`);
+    if (this.options.stateDB.height !== height)
+      throw new Error(`State is at height ${this.options.stateDB.height}, not at the last block's ${height}`);
     const undo = this.options.dbs.meta.get(engineUndoKey(height));
     if (undo === undefined) throw new Error(`No engine state undo stored for height ${height}`);
     this.options.stateDB.revertLast((dbs) => {

@@ -6,7 +6,12 @@ import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
 import { tableHeightKey, TABLES } from '../../storage/tables.js';
 
-const eventsSchema = { $id: '/kestrel/events', type: 'object', required: ['events'], properties: { events: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } } } as const satisfies Schema;
+const eventsSchema = {
+  $id: '/kestrel/events',
+  type: 'object',
+  required: ['events'],
+  properties: { events: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } },
+} as const satisfies Schema;
 const eventsCodec: CompiledSchema<{ events: Buffer[] }> = compile<{ events: Buffer[] }>(eventsSchema);
 
 const eventsKey = (height: number): Buffer => tableHeightKey(TABLES.events, height);

@@ -15,7 +15,14 @@ const inclusionProofSchema = {
     queries: {
       type: 'array',
       fieldNumber: 2,
-      items: { type: 'object', properties: { key: { dataType: 'bytes', fieldNumber: 1 }, value: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 } } },
+      items: {
+        type: 'object',
+        properties: {
+          key: { dataType: 'bytes', fieldNumber: 1 },
+          value: { dataType: 'bytes', fieldNumber: 2 },
+          bitmap: { dataType: 'bytes', fieldNumber: 3 },
+        },
+      },
     },
   },
 } as const satisfies Schema;

@@ -35,7 +35,12 @@ export class AggregateCommitVerifier {
     const signatureEmpty = commit.certificateSignature.length === 0;
     if (bitsEmpty && signatureEmpty) return commit.height === maxHeightCertified;
     if (bitsEmpty || signatureEmpty) return false;
-    if (commit.height <= maxHeightCertified || commit.height > maxHeightPrecommitted || commit.height < minimumCertifyHeight) return false;
+    if (
+      commit.height <= maxHeightCertified ||
+      commit.height > maxHeightPrecommitted ||
+      commit.height < minimumCertifyHeight
+    )
+      return false;
     try {
       const next = Math.max(bft.getNextHeightBFTParameters(engine, maxHeightCertified + 1), minimumCertifyHeight + 1);
       if (commit.height > next - 1) return false;
@@ -44,8 +49,19 @@ export class AggregateCommitVerifier {
     }
     const certified = blocks.byHeight(commit.height);
     if (certified === undefined) return false;
-    const { validators, certificateThreshold, validatorsHash } = bft.getBFTParametersActiveValidators(engine, commit.height);
-    return certificateSignatureRequest(validatorsHash, validators, certificateThreshold, chainID, unsignedCertificateOf(certified.header), commit.aggregationBits, commit.certificateSignature);
+    const { validators, certificateThreshold, validatorsHash } = bft.getBFTParametersActiveValidators(
+      engine,
+      commit.height,
+    );
+    return certificateSignatureRequest(
+      validatorsHash,
+      validators,
+      certificateThreshold,
+      chainID,
+      unsignedCertificateOf(certified.header),
+      commit.aggregationBits,
+      commit.certificateSignature,
+    );
   }
 
   /** The check on this thread (with a cache of each validator set's parsed BLS keys). */

@@ -78,9 +78,14 @@ export class BlockProcessor {
     const { block } = executed;
     const roots = this.options.executor.rootsOf(executed);
     const id = blockHeaderID(block.header).toString('hex');
-    if (!roots.validatorsHash.equals(block.header.validatorsHash)) throw new Error(`Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`);
-    if (!roots.eventRoot.equals(block.header.eventRoot)) throw new Error(`Event root is not valid for the block with id: ${id}`);
-    if (!roots.stateRoot.equals(block.header.stateRoot)) throw new Error(`State root is not valid for the block with id: ${id}`);
+    if (!roots.validatorsHash.equals(block.header.validatorsHash))
+      throw new Error(
+        `Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`,
+      );
+    if (!roots.eventRoot.equals(block.header.eventRoot))
+      throw new Error(`Event root is not valid for the block with id: ${id}`);
+    if (!roots.stateRoot.equals(block.header.stateRoot))
+      throw new Error(`State root is not valid for the block with id: ${id}`);
   }
 
   /** After waiting on a verifier: the block was checked against this tip, which must still be the chain's. */

@@ -9,9 +9,14 @@ export const BLOCK_VERSION = 2;
 /** A received block's own rules (schema, transactions, size, version), before any state is read; its transactions prepared. */
 export const validatedTransactions = (block: Block, maxTransactionsSize: number): PreparedTransaction[] => {
   const prepared = block.transactions.map((tx) => prepareTransaction(tx));
-  validateBlock(block, validateTransaction, prepared.map((p) => p.id));
+  validateBlock(
+    block,
+    validateTransaction,
+    prepared.map((p) => p.id),
+  );
   const size = prepared.reduce((s, tx) => s + tx.bytes.length, 0);
-  if (size > maxTransactionsSize) throw new Error(`Transactions in the block exceed maxTransactionsSize ${maxTransactionsSize}`);
+  if (size > maxTransactionsSize)
+    throw new Error(`Transactions in the block exceed maxTransactionsSize ${maxTransactionsSize}`);
   if (block.header.version !== BLOCK_VERSION) throw new Error(`Block version must be ${BLOCK_VERSION}`);
   return prepared;
 };

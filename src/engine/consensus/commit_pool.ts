@@ -45,7 +45,13 @@ export class CommitPool {
    * Finality moved from `from` to `to`: each local validator active at a height signs the
    * certificate of `to`, and of every height in between after which the validator set changes.
    */
-  onFinalized(engine: StateReadWriter, keys: readonly CertifyingKeys[], from: number, to: number, headerAt: (height: number) => BlockHeader | undefined): number {
+  onFinalized(
+    engine: StateReadWriter,
+    keys: readonly CertifyingKeys[],
+    from: number,
+    to: number,
+    headerAt: (height: number) => BlockHeader | undefined,
+  ): number {
     let signed = 0;
     for (let height = from + 1; height <= to; height++) {
       if (height < to && !this.bft.existBFTParameters(engine, height + 1)) continue;
@@ -59,7 +65,12 @@ export class CommitPool {
         if (validator === undefined || !validator.blsKey.equals(key.blsKey)) continue;
         const commits = this.#byHeight.get(height) ?? [];
         if (commits.some((c) => c.validatorAddress.equals(key.address))) continue;
-        commits.push({ blockID, height, validatorAddress: key.address, certificateSignature: signCertificate(key.blsPrivateKey, this.chainID, certificate) });
+        commits.push({
+          blockID,
+          height,
+          validatorAddress: key.address,
+          certificateSignature: signCertificate(key.blsPrivateKey, this.chainID, certificate),
+        });
         this.#byHeight.set(height, commits);
         signed += 1;
       }
@@ -72,7 +83,10 @@ export class CommitPool {
     const { maxHeightCertified, maxHeightPrecommitted } = this.bft.getBFTHeights(engine);
     let next = maxHeightPrecommitted;
     try {
-      const nextParams = Math.max(this.bft.getNextHeightBFTParameters(engine, maxHeightCertified + 1), this.minCertifyHeight + 1);
+      const nextParams = Math.max(
+        this.bft.getNextHeightBFTParameters(engine, maxHeightCertified + 1),
+        this.minCertifyHeight + 1,
+      );
       next = Math.min(nextParams - 1, maxHeightPrecommitted);
     } catch (error) {
       if (!(error instanceof BFTParameterNotFoundError)) throw error;
@@ -82,10 +96,16 @@ export class CommitPool {
       const commits = this.at(height);
       if (commits.length === 0) continue;
       const { validators, certificateThreshold } = this.bft.getBFTParametersActiveValidators(engine, height);
-      const weight = commits.reduce((sum, c) => sum + (validators.find((v) => v.address.equals(c.validatorAddress))?.bftWeight ?? 0n), 0n);
+      const weight = commits.reduce(
+        (sum, c) => sum + (validators.find((v) => v.address.equals(c.validatorAddress))?.bftWeight ?? 0n),
+        0n,
+      );
       if (weight < certificateThreshold) continue;
       const keys = sortByBLSKey(validators).map((v) => v.blsKey);
-      const pairs = commits.map((c) => ({ publicKey: validators.find((v) => v.address.equals(c.validatorAddress))!.blsKey, signature: c.certificateSignature }));
+      const pairs = commits.map((c) => ({
+        publicKey: validators.find((v) => v.address.equals(c.validatorAddress))!.blsKey,
+        signature: c.certificateSignature,
+      }));
       const { aggregationBits, signature } = createAggSig(keys, pairs);
       return { height, aggregationBits, certificateSignature: signature };
     }

@@ -22,20 +22,38 @@ export class HeaderVerifier {
     const tip = chain.lastBlock().header;
     const engine = chain.engineView();
     const slot = bft.getSlotNumber(header.timestamp);
-    if (slot > bft.getSlotNumber(this.options.now()) || slot <= bft.getSlotNumber(tip.timestamp)) throw new Error(`Invalid timestamp ${header.timestamp} of the block with id: ${id}`);
-    if (header.height !== tip.height + 1) throw new Error(`Invalid height ${header.height} of the block with id: ${id}`);
-    if (!header.previousBlockID.equals(blockHeaderID(tip))) throw new Error(`Invalid previousBlockID ${header.previousBlockID.toString('hex')} of the block with id: ${id}`);
-    if (header.generatorAddress.length !== 20) throw new Error(`Invalid length of generatorAddress ${header.generatorAddress.toString('hex')} of the block with id: ${id}`);
+    if (slot > bft.getSlotNumber(this.options.now()) || slot <= bft.getSlotNumber(tip.timestamp))
+      throw new Error(`Invalid timestamp ${header.timestamp} of the block with id: ${id}`);
+    if (header.height !== tip.height + 1)
+      throw new Error(`Invalid height ${header.height} of the block with id: ${id}`);
+    if (!header.previousBlockID.equals(blockHeaderID(tip)))
+      throw new Error(`Invalid previousBlockID ${header.previousBlockID.toString('hex')} of the block with id: ${id}`);
+    if (header.generatorAddress.length !== 20)
+      throw new Error(
+        `Invalid length of generatorAddress ${header.generatorAddress.toString('hex')} of the block with id: ${id}`,
+      );
     const expected = bft.getGeneratorAtTimestamp(engine, header.height, header.timestamp);
     if (!header.generatorAddress.equals(expected.address)) {
-      throw new Error(`Generator with address ${header.generatorAddress.toString('hex')} of the block with id: ${id} is ineligible to generate block for the current slot`);
+      throw new Error(
+        `Generator with address ${header.generatorAddress.toString('hex')} of the block with id: ${id} is ineligible to generate block for the current slot`,
+      );
     }
-    if (header.maxHeightPrevoted !== bft.getBFTHeights(engine).maxHeightPrevoted) throw new Error(`Invalid maxHeightPrevoted ${header.maxHeightPrevoted} of the block with id: ${id}`);
-    if (bft.isHeaderContradictingChain(engine, header)) throw new Error(`Contradicting headers for the block with id: ${id}`);
-    if (header.impliesMaxPrevotes !== bft.impliesMaximalPrevotes(engine, header)) throw new Error('Invalid imply max prevote.');
-    const generator = bft.getBFTParameters(engine, header.height).validators.find((v) => v.address.equals(header.generatorAddress));
-    if (generator === undefined) throw new Error(`Validator with address ${header.generatorAddress.toString('hex')} does not exist for height ${header.height}`);
-    if (!verifyBlockHeaderSignature(header, generator.generatorKey, chainID)) throw new Error(`Invalid signature ${header.signature.toString('hex')} of the block with id: ${id}`);
-    if (!aggregateCommitVerified && !this.options.aggregateCommits.verify(engine, header.aggregateCommit)) throw new Error(`Invalid aggregateCommit for the block with id: ${id}`);
+    if (header.maxHeightPrevoted !== bft.getBFTHeights(engine).maxHeightPrevoted)
+      throw new Error(`Invalid maxHeightPrevoted ${header.maxHeightPrevoted} of the block with id: ${id}`);
+    if (bft.isHeaderContradictingChain(engine, header))
+      throw new Error(`Contradicting headers for the block with id: ${id}`);
+    if (header.impliesMaxPrevotes !== bft.impliesMaximalPrevotes(engine, header))
+      throw new Error('Invalid imply max prevote.');
+    const generator = bft
+      .getBFTParameters(engine, header.height)
+      .validators.find((v) => v.address.equals(header.generatorAddress));
+    if (generator === undefined)
+      throw new Error(
+        `Validator with address ${header.generatorAddress.toString('hex')} does not exist for height ${header.height}`,
+      );
+    if (!verifyBlockHeaderSignature(header, generator.generatorKey, chainID))
+      throw new Error(`Invalid signature ${header.signature.toString('hex')} of the block with id: ${id}`);
+    if (!aggregateCommitVerified && !this.options.aggregateCommits.verify(engine, header.aggregateCommit))
+      throw new Error(`Invalid aggregateCommit for the block with id: ${id}`);
   }
 }

@@ -11,8 +11,16 @@ import { transactionToJSON } from '../../lib/transaction/transaction.js';
 import type { BlockStore } from '../chain/block_store.js';
 import type { EventStore } from '../chain/event_store.js';
 
-const heightParams = { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } } } as const;
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 } } } as const;
+const heightParams = {
+  type: 'object',
+  required: ['height'],
+  properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } },
+} as const;
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 } },
+} as const;
 
 /** Looks each ID up, in order, stopping at the first that is not stored (Klayr's getBlocksByIDs/getTransactionsByIDs). */
 const untilMissing = <T>(ids: readonly string[], find: (id: Buffer) => T | undefined): T[] => {
@@ -52,12 +60,20 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
   },
   getBlocksByIDs: {
     description: 'Blocks by ID, in order, up to the first ID that is not stored.',
-    params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
+    params: {
+      type: 'object',
+      required: ['ids'],
+      properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } },
+    },
     handler: ({ params }) => untilMissing(params.ids as string[], (id) => blocks.byID(id)).map(blockToJSON),
   },
   getBlocksByHeightBetween: {
     description: 'Blocks with from <= height <= to, highest first.',
-    params: { type: 'object', required: ['from', 'to'], properties: { from: heightParams.properties.height, to: heightParams.properties.height } },
+    params: {
+      type: 'object',
+      required: ['from', 'to'],
+      properties: { from: heightParams.properties.height, to: heightParams.properties.height },
+    },
     handler: ({ params }) => {
       const out = [];
       const top = Math.min(params.to as number, blocks.lastHeight() ?? -1);
@@ -74,7 +90,8 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
   },
   getAssetsByHeight: {
     params: heightParams,
-    handler: ({ params }) => atHeight(blocks, params.height as number).assets.map((a) => ({ module: a.module, data: a.data.toString('hex') })),
+    handler: ({ params }) =>
+      atHeight(blocks, params.height as number).assets.map((a) => ({ module: a.module, data: a.data.toString('hex') })),
   },
   getEvents: {
     description: 'The events of the block at a height (as long as they are kept).',
@@ -92,14 +109,30 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
   },
   getTransactionsByIDs: {
     description: 'Committed transactions by ID, in order, up to the first ID that is not stored.',
-    params: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } } },
-    handler: ({ params }) => untilMissing(params.ids as string[], (id) => blocks.transactionByID(id)).map(transactionToJSON),
+    params: {
+      type: 'object',
+      required: ['ids'],
+      properties: { ids: { type: 'array', minItems: 1, items: idParams.properties.id } },
+    },
+    handler: ({ params }) =>
+      untilMissing(params.ids as string[], (id) => blocks.transactionByID(id)).map(transactionToJSON),
   },
   proveEvents: {
-    description: 'A proof of event-tree keys (8-byte topic hash || 4-byte index) against the eventRoot of the block at a height.',
-    params: { type: 'object', required: ['height', 'queries'], properties: { height: heightParams.properties.height, queries: { type: 'array', items: hexBytes(EVENT_KEY_LENGTH) } } },
+    description:
+      'A proof of event-tree keys (8-byte topic hash || 4-byte index) against the eventRoot of the block at a height.',
+    params: {
+      type: 'object',
+      required: ['height', 'queries'],
+      properties: {
+        height: heightParams.properties.height,
+        queries: { type: 'array', items: hexBytes(EVENT_KEY_LENGTH) },
+      },
+    },
     handler: ({ params }) => {
-      const proof = proveEvents(events.at(params.height as number), (params.queries as string[]).map((q) => parseHex(q, 'query', EVENT_KEY_LENGTH)));
+      const proof = proveEvents(
+        events.at(params.height as number),
+        (params.queries as string[]).map((q) => parseHex(q, 'query', EVENT_KEY_LENGTH)),
+      );
       return proofToJSON(proof);
     },
   },
@@ -115,11 +148,16 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
 });
 
 /** The chain methods that need BFT: the generator list of the coming round and header contradiction (LIP 0058). */
-export const chainBFTEndpoints = (chain: Chain, now: () => number = () => Math.floor(Date.now() / 1000)): Record<string, EndpointDefinition> => ({
+export const chainBFTEndpoints = (
+  chain: Chain,
+  now: () => number = () => Math.floor(Date.now() / 1000),
+): Record<string, EndpointDefinition> => ({
   getGeneratorList: {
     description: 'The validators in slot order from the current slot, with the start time of their next slot.',
     handler: () => ({
-      list: chain.bft.getGeneratorList(chain.engineView(), now()).map((g) => ({ address: addressToKlayr32(g.address), nextAllocatedTime: g.nextAllocatedTime })),
+      list: chain.bft
+        .getGeneratorList(chain.engineView(), now())
+        .map((g) => ({ address: addressToKlayr32(g.address), nextAllocatedTime: g.nextAllocatedTime })),
     }),
   },
   getInclusionProofsAtHeight: {
@@ -129,7 +167,11 @@ export const chainBFTEndpoints = (chain: Chain, now: () => number = () => Math.f
   },
   areHeadersContradicting: {
     description: 'Whether two encoded block headers from the same generator contradict each other.',
-    params: { type: 'object', required: ['header1', 'header2'], properties: { header1: hexBetween(1, MAX_BLOCK_HEADER_BYTES), header2: hexBetween(1, MAX_BLOCK_HEADER_BYTES) } },
+    params: {
+      type: 'object',
+      required: ['header1', 'header2'],
+      properties: { header1: hexBetween(1, MAX_BLOCK_HEADER_BYTES), header2: hexBetween(1, MAX_BLOCK_HEADER_BYTES) },
+    },
     handler: ({ params }) => {
       const h1 = decodeBlockHeader(parseHex(params.header1, 'header1'));
       const h2 = decodeBlockHeader(parseHex(params.header2, 'header2'));

@@ -10,14 +10,24 @@ import type { StateProver } from '../pools/state_prover.js';
 import type { Chain } from '../chain/chain.js';
 
 /** The state namespace: inclusion proofs of store keys against the tip's state root, computed in a worker. */
-export const stateEndpoints = (chain: Chain, prover: StateProver, dataPath: string): Record<string, EndpointDefinition> => ({
+export const stateEndpoints = (
+  chain: Chain,
+  prover: StateProver,
+  dataPath: string,
+): Record<string, EndpointDefinition> => ({
   prove: {
-    description: 'A proof of state store keys (store prefix || substore prefix || key) against the stateRoot of the last block.',
-    params: { type: 'object', required: ['queryKeys'], properties: { queryKeys: { type: 'array', items: hexBetween(STATE_KEY_PREFIX_BYTES, MAX_STATE_KEY_BYTES) } } },
+    description:
+      'A proof of state store keys (store prefix || substore prefix || key) against the stateRoot of the last block.',
+    params: {
+      type: 'object',
+      required: ['queryKeys'],
+      properties: { queryKeys: { type: 'array', items: hexBetween(STATE_KEY_PREFIX_BYTES, MAX_STATE_KEY_BYTES) } },
+    },
     handler: async ({ params }) => {
       const { height, stateRoot } = chain.lastBlock().header;
       const keys = (params.queryKeys as string[]).map((k) => parseHex(k, 'queryKeys item'));
-      if (keys.some((k) => k.length < 6)) throw new Error('A state key is at least 6 bytes: store prefix and substore prefix.');
+      if (keys.some((k) => k.length < 6))
+        throw new Error('A state key is at least 6 bytes: store prefix and substore prefix.');
       const { siblingHashes, queries } = await prover.prove({ dataPath, height, expectedRoot: stateRoot, keys });
       return { proof: proofToJSON({ siblingHashes, queries }) };
     },

@@ -1,4 +1,10 @@
-import { blockAssetSchema, blockHeaderSchema, blockSchema, eventSchema, standardEventDataSchema } from '../../lib/chain/schemas.js';
+import {
+  blockAssetSchema,
+  blockHeaderSchema,
+  blockSchema,
+  eventSchema,
+  standardEventDataSchema,
+} from '../../lib/chain/schemas.js';
 import { transactionSchema } from '../../lib/transaction/schema.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import type { ModuleMetadata } from '../../lib/endpoint/metadata.js';
@@ -17,14 +23,29 @@ export interface SystemEndpointDeps {
   version: string;
   chainID: string;
   genesis: Record<string, unknown>;
-  network: { version?: string; port?: number; host?: string; seedPeers?: unknown; blacklistedIPs?: unknown; fixedPeers?: unknown; whitelistedPeers?: unknown };
+  network: {
+    version?: string;
+    port?: number;
+    host?: string;
+    seedPeers?: unknown;
+    blacklistedIPs?: unknown;
+    fixedPeers?: unknown;
+    whitelistedPeers?: unknown;
+  };
   chainStatus: () => ChainStatus;
   modules: () => ModuleMetadata[];
   /** Prometheus metrics, when system.enableMetrics is on. */
   metrics?: { text(): Promise<string>; json(): Promise<unknown> };
 }
 
-const schemas = { block: blockSchema, header: blockHeaderSchema, asset: blockAssetSchema, transaction: transactionSchema, event: eventSchema, standardEvent: standardEventDataSchema };
+const schemas = {
+  block: blockSchema,
+  header: blockHeaderSchema,
+  asset: blockAssetSchema,
+  transaction: transactionSchema,
+  event: eventSchema,
+  standardEvent: standardEventDataSchema,
+};
 
 /** The system namespace: node info and schemas as Klayr Core answers them, plus health. */
 export const systemEndpoints = (deps: SystemEndpointDeps): Record<string, EndpointDefinition> => ({
@@ -44,12 +65,21 @@ export const systemEndpoints = (deps: SystemEndpointDeps): Record<string, Endpoi
         unconfirmedTransactions: status.unconfirmedTransactions,
         genesisHeight: status.genesisHeight,
         genesis: { ...deps.genesis },
-        network: { version: n.version, port: n.port, host: n.host, seedPeers: n.seedPeers, blacklistedIPs: n.blacklistedIPs, fixedPeers: n.fixedPeers, whitelistedPeers: n.whitelistedPeers },
+        network: {
+          version: n.version,
+          port: n.port,
+          host: n.host,
+          seedPeers: n.seedPeers,
+          blacklistedIPs: n.blacklistedIPs,
+          fixedPeers: n.fixedPeers,
+          whitelistedPeers: n.whitelistedPeers,
+        },
       };
     },
   },
   getMetadata: {
-    description: 'For each registered module: endpoints, commands with params schemas, events with data schemas, assets, stores.',
+    description:
+      'For each registered module: endpoints, commands with params schemas, events with data schemas, assets, stores.',
     constant: true,
     handler: () => ({ modules: deps.modules() }),
   },
@@ -59,7 +89,7 @@ export const systemEndpoints = (deps: SystemEndpointDeps): Record<string, Endpoi
     handler: () => schemas,
   },
   getMetricsReport: {
-    description: 'The node\'s Prometheus metrics: as JSON, or in the text exposition format with { inString: true }.',
+    description: "The node's Prometheus metrics: as JSON, or in the text exposition format with { inString: true }.",
     params: { type: 'object', properties: { inString: { type: 'boolean' } } },
     handler: async ({ params }) => {
       if (deps.metrics === undefined) throw new Error('metrics is not enabled');

@@ -1,7 +1,12 @@
 import { eventToJSON } from '../../lib/chain/events.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
-import { decodeTransaction, prepareTransaction, transactionToJSON, validateTransaction } from '../../lib/transaction/index.js';
+import {
+  decodeTransaction,
+  prepareTransaction,
+  transactionToJSON,
+  validateTransaction,
+} from '../../lib/transaction/index.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { transactionHex } from '../../lib/endpoint/params.js';
@@ -22,7 +27,11 @@ export const postedTransaction = (hex: unknown): PreparedTransaction => {
 const hexTransaction = { transaction: transactionHex } as const;
 
 /** The txpool namespace, as Klayr Core answers it. */
-export const txpoolEndpoints = (verifier: TransactionVerifier, pool: TransactionPool, signatures?: SignatureVerifier): Record<string, EndpointDefinition> => ({
+export const txpoolEndpoints = (
+  verifier: TransactionVerifier,
+  pool: TransactionPool,
+  signatures?: SignatureVerifier,
+): Record<string, EndpointDefinition> => ({
   postTransaction: {
     description: 'Verifies a transaction against the tip and adds it to the pool.',
     params: { type: 'object', required: ['transaction'], properties: hexTransaction },
@@ -42,13 +51,19 @@ export const txpoolEndpoints = (verifier: TransactionVerifier, pool: Transaction
         .map((p) => transactionToJSON(p.transaction)),
   },
   dryRunTransaction: {
-    description: 'Executes a transaction on a copy of the committed state: the result (1 ok, 0 failed, -1 invalid) and its events.',
-    params: { type: 'object', required: ['transaction'], properties: { ...hexTransaction, skipVerify: { type: 'boolean' }, strict: { type: 'boolean' } } },
+    description:
+      'Executes a transaction on a copy of the committed state: the result (1 ok, 0 failed, -1 invalid) and its events.',
+    params: {
+      type: 'object',
+      required: ['transaction'],
+      properties: { ...hexTransaction, skipVerify: { type: 'boolean' }, strict: { type: 'boolean' } },
+    },
     handler: ({ params }) => {
       const tx = postedTransaction(params.transaction);
       if (params.skipVerify !== true) {
         const verified = verifier.verify(tx, params.strict !== true);
-        if (verified.status === VERIFY_STATUS.FAIL) return { result: -1, events: [], errorMessage: verified.error?.message ?? '' };
+        if (verified.status === VERIFY_STATUS.FAIL)
+          return { result: -1, events: [], errorMessage: verified.error?.message ?? '' };
       }
       const { result, events } = verifier.dryRun(tx);
       return { result, events: events.map(eventToJSON) };

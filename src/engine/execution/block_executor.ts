@@ -17,7 +17,10 @@ import type { ExecutedBlock } from './executed_block.js';
 export const MAX_EVENTS_PER_BLOCK = 2 ** EVENT_INDEX_LENGTH_BITS;
 
 /** The roots a header carries for the block it executes to. */
-export type BlockRoots = Pick<BlockHeader, 'stateRoot' | 'eventRoot' | 'validatorsHash' | 'transactionRoot' | 'assetRoot'>;
+export type BlockRoots = Pick<
+  BlockHeader,
+  'stateRoot' | 'eventRoot' | 'validatorsHash' | 'transactionRoot' | 'assetRoot'
+>;
 
 export interface BlockExecutorOptions {
   chain: Chain;
@@ -40,8 +43,12 @@ export class BlockExecutor {
     const withChecks = machine.modules.filter((m) => m.transactionAggregateSignatures !== undefined);
     if (withChecks.length === 0 || transactions.length === 0) return [];
     const committed = stateDB.newOverlay();
-    const view = { store: (storePrefix: Buffer, substorePrefix: Buffer) => new SubStore(committed, storePrefix, substorePrefix) };
-    return transactions.flatMap((tx) => withChecks.flatMap((m) => m.transactionAggregateSignatures!(tx, view, chainID)));
+    const view = {
+      store: (storePrefix: Buffer, substorePrefix: Buffer) => new SubStore(committed, storePrefix, substorePrefix),
+    };
+    return transactions.flatMap((tx) =>
+      withChecks.flatMap((m) => m.transactionAggregateSignatures!(tx, view, chainID)),
+    );
   }
 
   /** The modules' lifecycle the blocks run through (the generator asks it for block assets). */
@@ -55,14 +62,26 @@ export class BlockExecutor {
    * carries them. With `deferSignatures`, the transactions' signatures are not checked here: the
    * returned `signatureChecks` must pass before committing.
    */
-  execute(block: Block, selection?: TransactionSelection, prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx)), deferSignatures = false): ExecutedBlock {
+  execute(
+    block: Block,
+    selection?: TransactionSelection,
+    prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx)),
+    deferSignatures = false,
+  ): ExecutedBlock {
     const { chain, stateDB, machine, bft, chainID } = this.options;
     const engine = chain.engineView();
     bft.beforeTransactionsExecute(engine, block.header, chain.maxRemovalHeight());
     const state = stateDB.newOverlay();
     const recorder = deferSignatures ? new SignatureRecorder() : undefined;
-    const result = machine.executeBlock({ header: block.header, assets: block.assets, transactions: prepared }, chainID, state, selection, recorder?.hookFor);
-    if (result.events.length > MAX_EVENTS_PER_BLOCK) throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);
+    const result = machine.executeBlock(
+      { header: block.header, assets: block.assets, transactions: prepared },
+      chainID,
+      state,
+      selection,
+      recorder?.hookFor,
+    );
+    if (result.events.length > MAX_EVENTS_PER_BLOCK)
+      throw new Error(`Number of events cannot exceed ${MAX_EVENTS_PER_BLOCK} per block`);
     if (result.nextValidators !== undefined) {
       const { precommitThreshold, certificateThreshold, validators } = result.nextValidators;
       bft.method.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);

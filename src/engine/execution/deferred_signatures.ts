@@ -16,9 +16,11 @@ export class SignatureRecorder {
   readonly #keys = new Map<PreparedTransaction, MultisigKeys | undefined>();
 
   /** The state machine's checkSignatures hook for one transaction. */
-  readonly hookFor = (tx: PreparedTransaction): SignatureCheck => (keys) => {
-    this.#keys.set(tx, keys);
-  };
+  readonly hookFor =
+    (tx: PreparedTransaction): SignatureCheck =>
+    (keys) => {
+      this.#keys.set(tx, keys);
+    };
 
   /** The recorded checks of the transactions that ended up in the block, in block order. */
   checksOf(included: readonly PreparedTransaction[]): SignatureCheckItem[] {
@@ -27,13 +29,20 @@ export class SignatureRecorder {
 }
 
 /** The checks that fail, with why, in block order. */
-export const signatureFailures = async (checks: readonly SignatureCheckItem[], verifier: SignatureVerifier): Promise<{ tx: PreparedTransaction; reason: string }[]> => {
+export const signatureFailures = async (
+  checks: readonly SignatureCheckItem[],
+  verifier: SignatureVerifier,
+): Promise<{ tx: PreparedTransaction; reason: string }[]> => {
   const verdicts = await Promise.all(checks.map(({ tx, keys }) => verifier.verify(tx, keys)));
   return checks.flatMap(({ tx }, i) => (verdicts[i] === undefined ? [] : [{ tx, reason: verdicts[i]! }]));
 };
 
 /** Throws the error Klayr's block execution throws for the first transaction whose signatures fail. */
-export const assertSignatures = async (checks: readonly SignatureCheckItem[], verifier: SignatureVerifier): Promise<void> => {
+export const assertSignatures = async (
+  checks: readonly SignatureCheckItem[],
+  verifier: SignatureVerifier,
+): Promise<void> => {
   const [first] = await signatureFailures(checks, verifier);
-  if (first !== undefined) throw new Error(`Failed to verify transaction ${first.tx.id.toString('hex')}. ${first.reason}`);
+  if (first !== undefined)
+    throw new Error(`Failed to verify transaction ${first.tx.id.toString('hex')}. ${first.reason}`);
 };

@@ -15,7 +15,11 @@ const previouslyGeneratedInfoSchema = {
   title: 'Previously Generated Info',
   type: 'object',
   required: ['height', 'maxHeightPrevoted', 'maxHeightGenerated'],
-  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 }, maxHeightGenerated: { dataType: 'uint32', fieldNumber: 3 } },
+  properties: {
+    height: { dataType: 'uint32', fieldNumber: 1 },
+    maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 },
+    maxHeightGenerated: { dataType: 'uint32', fieldNumber: 3 },
+  },
 } as const satisfies Schema;
 const infoCodec = compile<GeneratedInfo>(previouslyGeneratedInfoSchema);
 
@@ -25,7 +29,9 @@ export const generatedInfoKey = (address: Buffer): Buffer => tableKey(TABLES.gen
 
 /** The addresses with stored generated info, in key order. */
 export const generatedInfoAddresses = (db: BinaryDB): Buffer[] =>
-  [...db.getKeys(tableRange(TABLES.generatedInfo, 20))].map((key) => Buffer.from(key).subarray(TABLES.generatedInfo.prefix.length));
+  [...db.getKeys(tableRange(TABLES.generatedInfo, 20))].map((key) =>
+    Buffer.from(key).subarray(TABLES.generatedInfo.prefix.length),
+  );
 
 export const getGeneratedInfo = (db: BinaryDB, address: Buffer): GeneratedInfo => {
   const raw = db.get(generatedInfoKey(address));
@@ -33,4 +39,5 @@ export const getGeneratedInfo = (db: BinaryDB, address: Buffer): GeneratedInfo =
 };
 
 /** Call inside the block's commit transaction. */
-export const putGeneratedInfoSync = (db: BinaryDB, address: Buffer, info: GeneratedInfo): void => db.putSync(generatedInfoKey(address), infoCodec.encode(info));
+export const putGeneratedInfoSync = (db: BinaryDB, address: Buffer, info: GeneratedInfo): void =>
+  db.putSync(generatedInfoKey(address), infoCodec.encode(info));

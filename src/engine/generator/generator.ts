@@ -53,7 +53,10 @@ export interface GeneratorOptions {
 const EMPTY = Buffer.alloc(0);
 
 /** The candidates but those whose IDs (hex) are listed. */
-function* without(candidates: Iterable<TransactionObject | PreparedTransaction>, ids: ReadonlySet<string>): Iterable<PreparedTransaction> {
+function* without(
+  candidates: Iterable<TransactionObject | PreparedTransaction>,
+  ids: ReadonlySet<string>,
+): Iterable<PreparedTransaction> {
   for (const candidate of candidates) {
     const tx = asPrepared(candidate);
     if (!ids.has(tx.id.toString('hex'))) yield tx;
@@ -144,7 +147,8 @@ export class Generator {
     const { chain } = this.options;
     const finalized = chain.finalizedHeight();
     const from = Math.max(finalizedBefore, chain.maxRemovalHeight());
-    if (finalized > from) pool.onFinalized(chain.engineView(), [...this.#enabled.values()], from, finalized, (h) => chain.headerAt(h));
+    if (finalized > from)
+      pool.onFinalized(chain.engineView(), [...this.#enabled.values()], from, finalized, (h) => chain.headerAt(h));
     pool.prune(chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
   }
 
@@ -158,7 +162,10 @@ export class Generator {
     const selected = this.options.commitPool?.select(engine);
     if (selected === undefined || selected.aggregationBits.length === 0) return empty;
     if (await this.options.aggregateCommits.verifyBy(engine, selected, this.#bls)) return selected;
-    this.options.logger.warn({ height: selected.height }, 'The aggregate commit of the local single commits does not verify; generating with an empty one');
+    this.options.logger.warn(
+      { height: selected.height },
+      'The aggregate commit of the local single commits does not verify; generating with an empty one',
+    );
     return empty;
   }
 
@@ -173,12 +180,24 @@ export class Generator {
     for (;;) {
       const all = await this.#withProofsChecked(this.options.candidates?.() ?? []);
       const candidates = rejected.size === 0 ? all : without(all, rejected);
-      const executed = executor.execute(block, { candidates, maxTransactionsSize: this.options.maxTransactionsSize, ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}) }, undefined, true);
+      const executed = executor.execute(
+        block,
+        {
+          candidates,
+          maxTransactionsSize: this.options.maxTransactionsSize,
+          ...(this.options.onRejected ? { onRejected: this.options.onRejected } : {}),
+        },
+        undefined,
+        true,
+      );
       const failures = await signatureFailures(executed.signatureChecks ?? [], this.#signatures);
       if (failures.length === 0) return executed;
       for (const { tx, reason } of failures) {
         rejected.add(tx.id.toString('hex'));
-        this.options.onRejected?.(tx.transaction, new Error(`Failed to verify transaction ${tx.id.toString('hex')}. ${reason}`));
+        this.options.onRejected?.(
+          tx.transaction,
+          new Error(`Failed to verify transaction ${tx.id.toString('hex')}. ${reason}`),
+        );
       }
     }
   }
@@ -188,12 +207,19 @@ export class Generator {
    * they verify (certificates, mainchain registrations) checked in the verifier (the `bls` pool in
    * a node) and remembered, so that executing them runs no pairing on this thread.
    */
-  async #withProofsChecked(candidates: Iterable<TransactionObject | PreparedTransaction>): Promise<Iterable<TransactionObject | PreparedTransaction>> {
+  async #withProofsChecked(
+    candidates: Iterable<TransactionObject | PreparedTransaction>,
+  ): Promise<Iterable<TransactionObject | PreparedTransaction>> {
     const proofsOf = this.options.proofsOfPossession;
     const list = [...candidates];
     const transactions = list.map((c) => ('transaction' in c ? c.transaction : c));
     await Promise.all([
-      proofsOf === undefined ? undefined : prefetchProofsOfPossession(transactions.flatMap((tx) => proofsOf(tx)), this.#bls),
+      proofsOf === undefined
+        ? undefined
+        : prefetchProofsOfPossession(
+            transactions.flatMap((tx) => proofsOf(tx)),
+            this.#bls,
+          ),
       prefetchAggregateSignatures(this.options.executor.aggregateSignatureChecks(transactions), this.#bls),
     ]);
     return list;
@@ -210,7 +236,10 @@ export class Generator {
     const engine = chain.engineView();
     const { maxHeightPrevoted } = chain.bft.getBFTHeights(engine);
     const info = getGeneratedInfo(db, keys.address);
-    if (info.height >= height) throw new Error(`Validator ${keys.address.toString('hex')} already generated a block at height ${info.height}; generating height ${height} could contradict it`);
+    if (info.height >= height)
+      throw new Error(
+        `Validator ${keys.address.toString('hex')} already generated a block at height ${info.height}; generating height ${height} could contradict it`,
+      );
     const maxHeightGenerated = info.height;
     const draft: BlockHeader = {
       version: BLOCK_VERSION,
@@ -224,14 +253,24 @@ export class Generator {
       stateRoot: EMPTY_HASH,
       maxHeightPrevoted,
       maxHeightGenerated,
-      impliesMaxPrevotes: chain.bft.impliesMaximalPrevotes(engine, { height, maxHeightGenerated, generatorAddress: keys.address }),
+      impliesMaxPrevotes: chain.bft.impliesMaximalPrevotes(engine, {
+        height,
+        maxHeightGenerated,
+        generatorAddress: keys.address,
+      }),
       validatorsHash: EMPTY_HASH,
       aggregateCommit,
       signature: Buffer.alloc(0),
     };
     // the modules' assets (the random module's seed reveal); what they record off-chain is written with the block
     const onCommit: ((finalizedHeight: number) => void)[] = [];
-    const assets = executor.machine.insertAssets({ header: draft, chainID, offchain: db, logger: this.options.logger, onCommit: (write) => onCommit.push(write) });
+    const assets = executor.machine.insertAssets({
+      header: draft,
+      chainID,
+      offchain: db,
+      logger: this.options.logger,
+      onCommit: (write) => onCommit.push(write),
+    });
     const executed = await this.#executeVerified({ header: draft, transactions: [], assets });
     this.#assertTip(tipBlock);
     const { signature: _unsigned, ...unsigned } = { ...draft, ...executor.rootsOf(executed) };
@@ -244,13 +283,22 @@ export class Generator {
       for (const write of onCommit) write(finalizedBefore);
     });
     this.certify(finalizedBefore);
-    this.options.logger.info({ id: blockHeaderID(header).toString('hex'), height, generatorAddress: keys.address.toString('hex'), numberOfTransactions: block.transactions.length }, 'Generated new block');
+    this.options.logger.info(
+      {
+        id: blockHeaderID(header).toString('hex'),
+        height,
+        generatorAddress: keys.address.toString('hex'),
+        numberOfTransactions: block.transactions.length,
+      },
+      'Generated new block',
+    );
     this.options.onBlock?.(final);
     return block;
   }
 
   /** After waiting on a verifier: the block was built on this tip, which must still be the chain's. */
   #assertTip(tip: Block): void {
-    if (this.options.chain.lastBlock() !== tip) throw new Error('The chain changed while the block was being generated');
+    if (this.options.chain.lastBlock() !== tip)
+      throw new Error('The chain changed while the block was being generated');
   }
 }

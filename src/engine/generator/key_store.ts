@@ -15,7 +15,12 @@ export const plainGeneratorKeysSchema = {
   $id: '/generator/plainGeneratorKeys',
   type: 'object',
   required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
-  properties: { generatorKey: { dataType: 'bytes', fieldNumber: 1 }, generatorPrivateKey: { dataType: 'bytes', fieldNumber: 2 }, blsKey: { dataType: 'bytes', fieldNumber: 3 }, blsPrivateKey: { dataType: 'bytes', fieldNumber: 4 } },
+  properties: {
+    generatorKey: { dataType: 'bytes', fieldNumber: 1 },
+    generatorPrivateKey: { dataType: 'bytes', fieldNumber: 2 },
+    blsKey: { dataType: 'bytes', fieldNumber: 3 },
+    blsPrivateKey: { dataType: 'bytes', fieldNumber: 4 },
+  },
 } as const satisfies Schema;
 /** Klayr stores the encrypted keys without the key file's mac (the GCM tag authenticates them). */
 export const encryptedMessageSchema = {
@@ -30,19 +35,34 @@ export const encryptedMessageSchema = {
       type: 'object',
       fieldNumber: 4,
       required: ['parallelism', 'iterations', 'memorySize', 'salt'],
-      properties: { parallelism: { dataType: 'uint32', fieldNumber: 1 }, iterations: { dataType: 'uint32', fieldNumber: 2 }, memorySize: { dataType: 'uint32', fieldNumber: 3 }, salt: { dataType: 'string', fieldNumber: 4 } },
+      properties: {
+        parallelism: { dataType: 'uint32', fieldNumber: 1 },
+        iterations: { dataType: 'uint32', fieldNumber: 2 },
+        memorySize: { dataType: 'uint32', fieldNumber: 3 },
+        salt: { dataType: 'string', fieldNumber: 4 },
+      },
     },
     cipher: { dataType: 'string', fieldNumber: 5 },
-    cipherparams: { type: 'object', fieldNumber: 6, required: ['iv', 'tag'], properties: { iv: { dataType: 'string', fieldNumber: 1 }, tag: { dataType: 'string', fieldNumber: 2 } } },
+    cipherparams: {
+      type: 'object',
+      fieldNumber: 6,
+      required: ['iv', 'tag'],
+      properties: { iv: { dataType: 'string', fieldNumber: 1 }, tag: { dataType: 'string', fieldNumber: 2 } },
+    },
   },
 } as const satisfies Schema;
 
 type PlainKeys = Omit<GeneratorKeys, 'address'>;
-export type StoredGeneratorKeys = { type: 'plain'; keys: PlainKeys } | { type: 'encrypted'; message: Omit<EncryptedMessage, 'mac'> };
+export type StoredGeneratorKeys =
+  | { type: 'plain'; keys: PlainKeys }
+  | { type: 'encrypted'; message: Omit<EncryptedMessage, 'mac'> };
 
-const wrapper: CompiledSchema<{ type: string; data: Buffer }> = compile<{ type: string; data: Buffer }>(generatorKeysSchema);
+const wrapper: CompiledSchema<{ type: string; data: Buffer }> = compile<{ type: string; data: Buffer }>(
+  generatorKeysSchema,
+);
 const plainCodec: CompiledSchema<PlainKeys> = compile<PlainKeys>(plainGeneratorKeysSchema);
-const encryptedCodec: CompiledSchema<Omit<EncryptedMessage, 'mac'>> = compile<Omit<EncryptedMessage, 'mac'>>(encryptedMessageSchema);
+const encryptedCodec: CompiledSchema<Omit<EncryptedMessage, 'mac'>> =
+  compile<Omit<EncryptedMessage, 'mac'>>(encryptedMessageSchema);
 const keysKey = (address: Buffer): Buffer => tableKey(TABLES.generatorKeys, address);
 
 /** The generator keys this node holds, plain or encrypted at rest (Klayr's generator key store). */
@@ -58,7 +78,9 @@ export class GeneratorKeyStore {
     const raw = this.db.get(keysKey(address));
     if (raw === undefined) return undefined;
     const { type, data } = wrapper.decode(raw);
-    return type === 'plain' ? { type, keys: plainCodec.decode(data) } : { type: 'encrypted', message: encryptedCodec.decode(data) };
+    return type === 'plain'
+      ? { type, keys: plainCodec.decode(data) }
+      : { type: 'encrypted', message: encryptedCodec.decode(data) };
   }
 
   has(address: Buffer): boolean {

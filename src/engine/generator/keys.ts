@@ -18,7 +18,8 @@ export interface KeysFileEntry {
 }
 
 const hex = (value: unknown, what: string, length: number): Buffer => {
-  if (typeof value !== 'string' || !/^([0-9a-f]{2})*$/i.test(value) || value.length !== length * 2) throw new Error(`${what} must be ${length} bytes of hex`);
+  if (typeof value !== 'string' || !/^([0-9a-f]{2})*$/i.test(value) || value.length !== length * 2)
+    throw new Error(`${what} must be ${length} bytes of hex`);
   return Buffer.from(value, 'hex');
 };
 
@@ -30,11 +31,15 @@ export const readKeysFile = (file: string): KeysFileEntry[] => {
 };
 
 /** Whether an entry carries encrypted keys (keys:create writes an empty `encrypted` object without a password). */
-export const hasEncryptedKeys = (entry: KeysFileEntry): entry is KeysFileEntry & { encrypted: Record<string, unknown> } =>
+export const hasEncryptedKeys = (
+  entry: KeysFileEntry,
+): entry is KeysFileEntry & { encrypted: Record<string, unknown> } =>
   entry.encrypted !== undefined && Object.keys(entry.encrypted).length > 0;
 
 /** The encrypted keys of a keys file's entries. */
-export const encryptedGeneratorKeys = (entries: KeysFileEntry[]): { address: Buffer; encrypted: Record<string, unknown> }[] =>
+export const encryptedGeneratorKeys = (
+  entries: KeysFileEntry[],
+): { address: Buffer; encrypted: Record<string, unknown> }[] =>
   entries.filter(hasEncryptedKeys).map((k) => ({ address: klayr32ToAddress(k.address), encrypted: k.encrypted }));
 
 /**

@@ -10,7 +10,10 @@ import type { BlsVerifier } from './bls_verifier.js';
  * running the pairing on the main thread. A check the state machine then makes with other inputs
  * (state changed by an earlier transaction of the block) is not found and runs where it is made.
  */
-export const prefetchAggregateSignatures = async (checks: readonly AggregateCheck[], verifier: BlsVerifier): Promise<void> => {
+export const prefetchAggregateSignatures = async (
+  checks: readonly AggregateCheck[],
+  verifier: BlsVerifier,
+): Promise<void> => {
   if (checks.length === 0) return;
   const verdicts = await Promise.all(
     checks.map((check) =>

@@ -17,7 +17,11 @@ export interface SignatureVerifier {
 }
 
 /** The auth module's rule on the calling thread: Klayr's message when it fails, undefined when it holds. */
-export const signatureCheckFailure = (chainID: Uint8Array, tx: PreparedTransaction, keys: MultisigKeys | undefined): string | undefined => {
+export const signatureCheckFailure = (
+  chainID: Uint8Array,
+  tx: PreparedTransaction,
+  keys: MultisigKeys | undefined,
+): string | undefined => {
   try {
     verifyTransactionSignatures(tx.transaction, chainID, keys, signingBytesOfEncoded(tx.transaction, tx.bytes));
     return undefined;

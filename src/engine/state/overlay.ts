@@ -59,11 +59,17 @@ export class StateOverlay {
 
   /** Changed keys with their final value (undefined = deleted), sorted by key. */
   changes(): { key: Buffer; value: Buffer | undefined }[] {
-    return [...this.#changes].sort(byKeyString).map(([k, slot]) => ({ key: Buffer.from(k, 'latin1'), value: slot === DELETED ? undefined : slot }));
+    return [...this.#changes]
+      .sort(byKeyString)
+      .map(([k, slot]) => ({ key: Buffer.from(k, 'latin1'), value: slot === DELETED ? undefined : slot }));
   }
 
   /** Overlay entries in [gte, lte] merged into the base entries of the same range. */
-  mergeRange(base: Iterable<{ key: Buffer; value: Buffer }>, gte: Buffer, lte: Buffer): { key: Buffer; value: Buffer }[] {
+  mergeRange(
+    base: Iterable<{ key: Buffer; value: Buffer }>,
+    gte: Buffer,
+    lte: Buffer,
+  ): { key: Buffer; value: Buffer }[] {
     const merged = new Map<string, Buffer>();
     for (const { key, value } of base) merged.set(key.toString('latin1'), value);
     const from = gte.toString('latin1');

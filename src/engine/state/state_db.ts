@@ -7,7 +7,12 @@ import { commitWrites } from '../../storage/commit.js';
 import type { Writes } from '../../storage/commit.js';
 import type { BinaryDB, KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
-import { readCommittedState, readRootAt, removeCommittedState, writeCommittedState } from '../../storage/state_roots.js';
+import {
+  readCommittedState,
+  readRootAt,
+  removeCommittedState,
+  writeCommittedState,
+} from '../../storage/state_roots.js';
 import type { CommittedState } from '../../storage/state_roots.js';
 import { tableHeightKey, TABLES } from '../../storage/tables.js';
 import { StateOverlay } from './overlay.js';
@@ -19,7 +24,11 @@ const diffKey = (height: number): Buffer => tableHeightKey(TABLES.stateDiffs, he
 const undoEntrySchema = {
   type: 'object',
   required: ['key', 'existed', 'previous'],
-  properties: { key: { dataType: 'bytes', fieldNumber: 1 }, existed: { dataType: 'boolean', fieldNumber: 2 }, previous: { dataType: 'bytes', fieldNumber: 3 } },
+  properties: {
+    key: { dataType: 'bytes', fieldNumber: 1 },
+    existed: { dataType: 'boolean', fieldNumber: 2 },
+    previous: { dataType: 'bytes', fieldNumber: 3 },
+  },
 } as const;
 
 /** What a block changed, to undo it: every key's previous value and the previous root. */
@@ -56,7 +65,11 @@ const undoCodec = compile<{ entries: UndoEntry[] }>(undoSchema);
 export const encodeUndo = (entries: UndoEntry[]): Buffer => undoCodec.encode({ entries });
 export const decodeUndo = (bytes: Uint8Array): UndoEntry[] => undoCodec.decode(bytes).entries;
 
-const undoEntry = (key: Buffer, previous: Buffer | undefined): UndoEntry => ({ key, existed: previous !== undefined, previous: previous ?? Buffer.alloc(0) });
+const undoEntry = (key: Buffer, previous: Buffer | undefined): UndoEntry => ({
+  key,
+  existed: previous !== undefined,
+  previous: previous ?? Buffer.alloc(0),
+});
 
 /** An overlay's changes with the state root they give, ready to commit. */
 export interface PreparedState {
@@ -126,11 +139,17 @@ export class StateDB {
     const changes = state.overlay
       .changes()
       .map(({ key, value }) => ({ key, value, previous: this.get(key) }))
-      .filter(({ value, previous }) => !(value === undefined ? previous === undefined : previous !== undefined && previous.equals(value)));
+      .filter(
+        ({ value, previous }) =>
+          !(value === undefined ? previous === undefined : previous !== undefined && previous.equals(value)),
+      );
     const baseRoot = this.root;
     const smt = this.#tree.update(
       baseRoot,
-      changes.map(({ key, value }) => ({ key: stateSMTKey(key), value: value === undefined ? Buffer.alloc(0) : stateSMTValue(value) })),
+      changes.map(({ key, value }) => ({
+        key: stateSMTKey(key),
+        value: value === undefined ? Buffer.alloc(0) : stateSMTValue(value),
+      })),
     );
     return { baseHeight: this.height, baseRoot, root: smt.root, changes, smt };
   }
@@ -144,17 +163,25 @@ export class StateDB {
     if (current?.height !== prepared.baseHeight || !(current?.root ?? EMPTY_HASH).equals(prepared.baseRoot)) {
       throw new Error('State changed since this block state was prepared');
     }
-    if (current !== undefined && height !== current.height + 1) throw new Error(`Cannot commit height ${height} on top of height ${current.height}`);
-    const diff: StateDiff = { previousRoot: prepared.baseRoot, entries: prepared.changes.map(({ key, previous }) => undoEntry(key, previous)) };
-    commitWrites(this.dbs, (dbs) => {
-      for (const { key, value } of prepared.changes) {
-        if (value === undefined) dbs.state.removeSync(key);
-        else dbs.state.putSync(key, value);
-      }
-      for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
-      dbs.meta.putSync(diffKey(height), diffCodec.encode(diff));
-      writeCommittedState(dbs, { height, root: prepared.root });
-    }, extra);
+    if (current !== undefined && height !== current.height + 1)
+      throw new Error(`Cannot commit height ${height} on top of height ${current.height}`);
+    const diff: StateDiff = {
+      previousRoot: prepared.baseRoot,
+      entries: prepared.changes.map(({ key, previous }) => undoEntry(key, previous)),
+    };
+    commitWrites(
+      this.dbs,
+      (dbs) => {
+        for (const { key, value } of prepared.changes) {
+          if (value === undefined) dbs.state.removeSync(key);
+          else dbs.state.putSync(key, value);
+        }
+        for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
+        dbs.meta.putSync(diffKey(height), diffCodec.encode(diff));
+        writeCommittedState(dbs, { height, root: prepared.root });
+      },
+      extra,
+    );
     return prepared.root;
   }
 
@@ -170,15 +197,22 @@ export class StateDB {
     if (current === undefined) throw new Error('Nothing to revert');
     const diff = this.diffAt(current.height);
     if (diff === undefined) throw new Error(`No diff stored for height ${current.height}`);
-    const previous = current.height === 0 || this.rootAt(current.height - 1) === undefined ? undefined : { height: current.height - 1, root: diff.previousRoot };
-    commitWrites(this.dbs, (dbs) => {
-      for (const { key, existed, previous: value } of diff.entries) {
-        if (existed) dbs.state.putSync(key, value);
-        else dbs.state.removeSync(key);
-      }
-      dbs.meta.removeSync(diffKey(current.height));
-      removeCommittedState(dbs, current.height, previous);
-    }, extra);
+    const previous =
+      current.height === 0 || this.rootAt(current.height - 1) === undefined
+        ? undefined
+        : { height: current.height - 1, root: diff.previousRoot };
+    commitWrites(
+      this.dbs,
+      (dbs) => {
+        for (const { key, existed, previous: value } of diff.entries) {
+          if (existed) dbs.state.putSync(key, value);
+          else dbs.state.removeSync(key);
+        }
+        dbs.meta.removeSync(diffKey(current.height));
+        removeCommittedState(dbs, current.height, previous);
+      },
+      extra,
+    );
     return diff.previousRoot;
   }
 
@@ -195,7 +229,9 @@ export class StateDB {
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
   provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
     const created = prepared.smt.nodes;
-    const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => created.get(hash.toString('latin1'))?.data ?? this.dbs.smt.get(hash) });
+    const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, {
+      get: (hash) => created.get(hash.toString('latin1'))?.data ?? this.dbs.smt.get(hash),
+    });
     return tree.prove(prepared.root, storeKeys.map(stateSMTKey));
   }
 }

@@ -14,7 +14,8 @@ const combinedPrefix = (storePrefix: Buffer, substorePrefix: Buffer): Buffer => 
   }
   let prefix = bySubstore.get(substorePrefix);
   if (prefix === undefined) {
-    if (storePrefix.length !== 4 || substorePrefix.length !== 2) throw new Error('Store prefix must be 4 bytes and substore prefix 2 bytes');
+    if (storePrefix.length !== 4 || substorePrefix.length !== 2)
+      throw new Error('Store prefix must be 4 bytes and substore prefix 2 bytes');
     prefix = Buffer.concat([storePrefix, substorePrefix]);
     bySubstore.set(substorePrefix, prefix);
   }

@@ -37,14 +37,23 @@ export const blockContext = (input: BlockContextInput): BlockContext & { nextVal
   };
 };
 
-type TransactionFields = Pick<TransactionContext, 'transaction' | 'transactionID' | 'senderAddress' | 'transactionSize'>;
+type TransactionFields = Pick<
+  TransactionContext,
+  'transaction' | 'transactionID' | 'senderAddress' | 'transactionSize'
+>;
 
 /**
  * Every field spelt out rather than spread from `base`: this runs a few times for each
  * transaction verified or executed, a spread costs several times more, and one shape for
  * transaction and command contexts keeps the modules' hooks monomorphic.
  */
-const contextOf = <P>(base: BlockContext, tx: TransactionFields, events: EventQueue, checkSignatures: SignatureCheck | undefined, params: P): CommandContext<P> => ({
+const contextOf = <P>(
+  base: BlockContext,
+  tx: TransactionFields,
+  events: EventQueue,
+  checkSignatures: SignatureCheck | undefined,
+  params: P,
+): CommandContext<P> => ({
   header: base.header,
   chainID: base.chainID,
   state: base.state,
@@ -61,14 +70,25 @@ const contextOf = <P>(base: BlockContext, tx: TransactionFields, events: EventQu
   params,
 });
 
-export const transactionContext = (base: BlockContext, prepared: PreparedTransaction, events: EventQueue = base.events, checkSignatures?: SignatureCheck): TransactionContext =>
+export const transactionContext = (
+  base: BlockContext,
+  prepared: PreparedTransaction,
+  events: EventQueue = base.events,
+  checkSignatures?: SignatureCheck,
+): TransactionContext =>
   contextOf(
     base,
-    { transaction: prepared.transaction, transactionID: prepared.id, senderAddress: prepared.senderAddress, transactionSize: prepared.bytes.length },
+    {
+      transaction: prepared.transaction,
+      transactionID: prepared.id,
+      senderAddress: prepared.senderAddress,
+      transactionSize: prepared.bytes.length,
+    },
     events,
     checkSignatures,
     undefined,
   );
 
 /** The context a command's verify and execute get: the transaction's, with its decoded params. */
-export const commandContext = <P>(ctx: TransactionContext, params: P): CommandContext<P> => contextOf(ctx, ctx, ctx.events, ctx.checkSignatures, params);
+export const commandContext = <P>(ctx: TransactionContext, params: P): CommandContext<P> =>
+  contextOf(ctx, ctx, ctx.events, ctx.checkSignatures, params);

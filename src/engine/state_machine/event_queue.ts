@@ -27,9 +27,14 @@ export class EventQueue {
 
   add(module: string, name: string, data: Buffer, topics: readonly Buffer[] = [], noRevert = false): void {
     const all = [...this.defaultTopics, ...topics];
-    if (data.length > EVENT_MAX_EVENT_SIZE_BYTES) throw new Error(`Max size of event data is ${EVENT_MAX_EVENT_SIZE_BYTES} but received ${data.length}`);
-    if (all.length > EVENT_MAX_TOPICS_PER_EVENT) throw new Error(`Max topics per event is ${EVENT_MAX_TOPICS_PER_EVENT} but received ${all.length}`);
-    this.events.push({ event: { module, name, data, topics: all, height: this.height, index: this.events.length }, noRevert });
+    if (data.length > EVENT_MAX_EVENT_SIZE_BYTES)
+      throw new Error(`Max size of event data is ${EVENT_MAX_EVENT_SIZE_BYTES} but received ${data.length}`);
+    if (all.length > EVENT_MAX_TOPICS_PER_EVENT)
+      throw new Error(`Max topics per event is ${EVENT_MAX_TOPICS_PER_EVENT} but received ${all.length}`);
+    this.events.push({
+      event: { module, name, data, topics: all, height: this.height, index: this.events.length },
+      noRevert,
+    });
   }
 
   childQueue(topic: Buffer): EventQueue {

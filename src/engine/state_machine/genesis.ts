@@ -11,12 +11,21 @@ export interface GenesisResult {
 }
 
 /** Runs every module's initGenesisState, then every finalizeGenesisState, in registration order. */
-export const executeGenesis = (modules: readonly GenesisModule[], block: Block, chainID: Buffer, state: StateReadWriter): GenesisResult => {
+export const executeGenesis = (
+  modules: readonly GenesisModule[],
+  block: Block,
+  chainID: Buffer,
+  state: StateReadWriter,
+): GenesisResult => {
   const queue = new EventQueue(block.header.height);
   const shared = { block, chainID, state, contextStore: new Map<string, unknown>() };
   const init = blockContext({ ...shared, events: queue.childQueue(EVENT_TOPIC_INIT_GENESIS_STATE) });
   for (const m of modules) m.initGenesisState?.(init);
-  const finalize = blockContext({ ...shared, events: queue.childQueue(EVENT_TOPIC_FINALIZE_GENESIS_STATE), nextValidators: init.nextValidators });
+  const finalize = blockContext({
+    ...shared,
+    events: queue.childQueue(EVENT_TOPIC_FINALIZE_GENESIS_STATE),
+    nextValidators: init.nextValidators,
+  });
   for (const m of modules) m.finalizeGenesisState?.(finalize);
   const nextValidators = finalize.nextValidators.value;
   return { events: queue.getEvents(), ...(nextValidators !== undefined ? { nextValidators } : {}) };

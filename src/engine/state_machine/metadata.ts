@@ -18,11 +18,15 @@ export const declaredMetadata = (module: Omit<Module, 'metadata'>): ModuleMetada
 };
 
 /** Every module's metadata, sorted by name as Klayr's ABI handler sorts them. */
-export const modulesMetadata = (modules: readonly Module[]): ModuleMetadata[] => modules.map((m) => m.metadata()).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+export const modulesMetadata = (modules: readonly Module[]): ModuleMetadata[] =>
+  modules.map((m) => m.metadata()).sort((a, b) => a.name.localeCompare(b.name, 'en'));
 
 /** Where a module's served endpoints and its declarations disagree; empty when they agree. */
 export const endpointDeclarationMismatches = (module: Module, served: readonly string[]): string[] => {
-  const declared = [...(module.endpointDeclarations?.published ?? []).map((e) => e.name), ...(module.endpointDeclarations?.unpublished ?? [])];
+  const declared = [
+    ...(module.endpointDeclarations?.published ?? []).map((e) => e.name),
+    ...(module.endpointDeclarations?.unpublished ?? []),
+  ];
   const name = (method: string) => `${module.name}_${method}`;
   return [
     ...served.filter((m) => !declared.includes(m)).map((m) => `${name(m)} is served but has no metadata entry`),

@@ -175,4 +175,7 @@ export interface Module {
 /** The part of the module lifecycle the genesis block runs. */
 export type GenesisModule = Pick<Module, 'name' | 'initGenesisState' | 'finalizeGenesisState'>;
 
-export const assetsOf = (assets: readonly BlockAsset[]) => (module: string): Buffer | undefined => assets.find((a) => a.module === module)?.data;
+export const assetsOf =
+  (assets: readonly BlockAsset[]) =>
+  (module: string): Buffer | undefined =>
+    assets.find((a) => a.module === module)?.data;

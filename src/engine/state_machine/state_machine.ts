@@ -9,7 +9,17 @@ import { blockContext, commandContext, transactionContext } from './context.js';
 import type { NextValidatorsSlot } from './context.js';
 import { EVENT_TOPIC_AFTER_TRANSACTIONS, EVENT_TOPIC_BEFORE_TRANSACTIONS, EventQueue } from './event_queue.js';
 import { VERIFY_STATUS } from './module.js';
-import type { BlockContext, Command, CommandContext, InsertAssetsContext, Module, NextValidators, SignatureCheck, TransactionContext, VerifyStatus } from './module.js';
+import type {
+  BlockContext,
+  Command,
+  CommandContext,
+  InsertAssetsContext,
+  Module,
+  NextValidators,
+  SignatureCheck,
+  TransactionContext,
+  VerifyStatus,
+} from './module.js';
 import { StateMachinePanic } from './panic.js';
 
 export const EVENT_TOPIC_TRANSACTION_EXECUTION = Buffer.from([4]);
@@ -41,7 +51,9 @@ export interface BlockExecution {
 }
 
 /** A block to execute; transactions already prepared (encoding, ID, sender) are not derived again. */
-export type ExecutableBlock = Pick<Block, 'header' | 'assets'> & { transactions: readonly (TransactionObject | PreparedTransaction)[] };
+export type ExecutableBlock = Pick<Block, 'header' | 'assets'> & {
+  transactions: readonly (TransactionObject | PreparedTransaction)[];
+};
 
 /** Generation: candidates that do not verify, are invalid or do not fit are left out instead of failing the block. */
 export interface TransactionSelection {
@@ -56,7 +68,8 @@ export class StateMachine {
   readonly #commands = new Map<string, Command<unknown>>();
 
   constructor(readonly modules: readonly Module[]) {
-    for (const m of modules) for (const c of m.commands ?? []) this.#commands.set(`${m.name}:${c.name}`, c as Command<unknown>);
+    for (const m of modules)
+      for (const c of m.commands ?? []) this.#commands.set(`${m.name}:${c.name}`, c as Command<unknown>);
   }
 
   command(module: string, name: string): Command<unknown> {
@@ -126,7 +139,11 @@ export class StateMachine {
     } catch {
       return invalid();
     }
-    events.add(ctx.transaction.module, EVENT_NAME_COMMAND_EXECUTION_RESULT, standardEventData.encode({ success: result === EXECUTION_RESULT.OK }));
+    events.add(
+      ctx.transaction.module,
+      EVENT_NAME_COMMAND_EXECUTION_RESULT,
+      standardEventData.encode({ success: result === EXECUTION_RESULT.OK }),
+    );
     return result;
   }
 
@@ -151,11 +168,18 @@ export class StateMachine {
    * Throws when the block is invalid; the caller then drops `state`. With `checkSignatures`, each
    * transaction's signature check is handed to the hook it returns for that transaction.
    */
-  executeBlock(block: ExecutableBlock, chainID: Buffer, state: StateReadWriter, selection?: TransactionSelection, checkSignatures?: (tx: PreparedTransaction) => SignatureCheck): BlockExecution {
+  executeBlock(
+    block: ExecutableBlock,
+    chainID: Buffer,
+    state: StateReadWriter,
+    selection?: TransactionSelection,
+    checkSignatures?: (tx: PreparedTransaction) => SignatureCheck,
+  ): BlockExecution {
     const queue = new EventQueue(block.header.height);
     const contextStore = new Map<string, unknown>();
     const slot: NextValidatorsSlot = {};
-    const stage = (topic: Buffer) => blockContext({ block, chainID, state, events: queue.childQueue(topic), contextStore, nextValidators: slot });
+    const stage = (topic: Buffer) =>
+      blockContext({ block, chainID, state, events: queue.childQueue(topic), contextStore, nextValidators: slot });
     const verifyCtx = stage(EVENT_TOPIC_BEFORE_TRANSACTIONS);
     this.verifyAssets(verifyCtx, block.assets);
     const before = stage(EVENT_TOPIC_BEFORE_TRANSACTIONS);
@@ -188,14 +212,27 @@ export class StateMachine {
     }
     const after = { ...stage(EVENT_TOPIC_AFTER_TRANSACTIONS), transactions: transactions.map((p) => p.transaction) };
     for (const m of this.modules) m.afterTransactionsExecute?.(after);
-    return { events: queue.getEvents().map((e, index) => ({ ...e, index })), results, transactions, ...(slot.value !== undefined ? { nextValidators: slot.value } : {}) };
+    return {
+      events: queue.getEvents().map((e, index) => ({ ...e, index })),
+      results,
+      transactions,
+      ...(slot.value !== undefined ? { nextValidators: slot.value } : {}),
+    };
   }
 
-  #executeInBlock(base: BlockContext, queue: EventQueue, tx: PreparedTransaction, checkSignatures: SignatureCheck | undefined): ExecutionResult {
+  #executeInBlock(
+    base: BlockContext,
+    queue: EventQueue,
+    tx: PreparedTransaction,
+    checkSignatures: SignatureCheck | undefined,
+  ): ExecutionResult {
     const verifyCtx = transactionContext(base, tx, new EventQueue(0), checkSignatures);
     const id = verifyCtx.transactionID.toString('hex');
     const verified = this.verifyTransaction(verifyCtx);
-    if (verified.status !== VERIFY_STATUS.OK) throw new Error(`Failed to verify transaction ${id}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`);
+    if (verified.status !== VERIFY_STATUS.OK)
+      throw new Error(
+        `Failed to verify transaction ${id}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`,
+      );
     const events = queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, verifyCtx.transactionID]));
     const result = this.executeTransaction(transactionContext(base, tx, events));
     if (result === EXECUTION_RESULT.INVALID) throw new Error(`Failed to execute transaction ${id}.`);

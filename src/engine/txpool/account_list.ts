@@ -46,7 +46,8 @@ export class AccountTransactions {
     const { nonce, fee } = entry.transaction;
     const existing = this.#byNonce.get(nonce);
     if (existing !== undefined) {
-      if (fee < existing.transaction.fee + this.minReplacementFeeDifference) return { added: false, reason: 'replacementFeeTooLow' };
+      if (fee < existing.transaction.fee + this.minReplacementFeeDifference)
+        return { added: false, reason: 'replacementFeeTooLow' };
       this.#demoteFrom(nonce);
       this.#byNonce.set(nonce, entry);
       return { added: true, removed: existing };

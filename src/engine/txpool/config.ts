@@ -45,7 +45,8 @@ export interface TransactionPoolOptions {
 export type ResolvedPoolOptions = Required<TransactionPoolOptions>;
 
 const positiveInteger = (name: string, value: number): number => {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`transactionPool.${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`transactionPool.${name} must be a positive integer, got ${value}`);
   return value;
 };
 
@@ -61,13 +62,28 @@ const reportJobError = (error: unknown): void => {
 export const resolvePoolOptions = (options: TransactionPoolOptions): ResolvedPoolOptions => ({
   verifyTransaction: options.verifyTransaction,
   maxTransactions: positiveInteger('maxTransactions', options.maxTransactions ?? DEFAULT_MAX_TRANSACTIONS),
-  maxTransactionsPerAccount: positiveInteger('maxTransactionsPerAccount', options.maxTransactionsPerAccount ?? DEFAULT_MAX_TRANSACTIONS_PER_ACCOUNT),
-  transactionExpiryTime: positiveInteger('transactionExpiryTime', options.transactionExpiryTime ?? DEFAULT_EXPIRY_TIME_MS),
-  minEntranceFeePriority: nonNegative('minEntranceFeePriority', options.minEntranceFeePriority ?? DEFAULT_MIN_ENTRANCE_FEE_PRIORITY),
-  minReplacementFeeDifference: nonNegative('minReplacementFeeDifference', options.minReplacementFeeDifference ?? DEFAULT_MIN_REPLACEMENT_FEE_DIFFERENCE),
+  maxTransactionsPerAccount: positiveInteger(
+    'maxTransactionsPerAccount',
+    options.maxTransactionsPerAccount ?? DEFAULT_MAX_TRANSACTIONS_PER_ACCOUNT,
+  ),
+  transactionExpiryTime: positiveInteger(
+    'transactionExpiryTime',
+    options.transactionExpiryTime ?? DEFAULT_EXPIRY_TIME_MS,
+  ),
+  minEntranceFeePriority: nonNegative(
+    'minEntranceFeePriority',
+    options.minEntranceFeePriority ?? DEFAULT_MIN_ENTRANCE_FEE_PRIORITY,
+  ),
+  minReplacementFeeDifference: nonNegative(
+    'minReplacementFeeDifference',
+    options.minReplacementFeeDifference ?? DEFAULT_MIN_REPLACEMENT_FEE_DIFFERENCE,
+  ),
   maxPayloadLength: positiveInteger('maxPayloadLength', options.maxPayloadLength ?? DEFAULT_MAX_PAYLOAD_LENGTH),
   minFee: options.minFee ?? (() => 0n),
-  reorganizeInterval: positiveInteger('reorganizeInterval', options.reorganizeInterval ?? DEFAULT_REORGANIZE_INTERVAL_MS),
+  reorganizeInterval: positiveInteger(
+    'reorganizeInterval',
+    options.reorganizeInterval ?? DEFAULT_REORGANIZE_INTERVAL_MS,
+  ),
   expireInterval: positiveInteger('expireInterval', options.expireInterval ?? DEFAULT_EXPIRE_INTERVAL_MS),
   clock: options.clock ?? Date.now,
   scheduler: options.scheduler ?? timerScheduler,

@@ -18,7 +18,8 @@ export const REJECTION_MESSAGE = {
   accountLimit: 'Incoming transaction exceeds maximum transaction limit per account',
 } as const;
 
-export const tooLargeMessage = (maxPayloadLength: number): string => `Transaction byte length is greater than ${maxPayloadLength}`;
+export const tooLargeMessage = (maxPayloadLength: number): string =>
+  `Transaction byte length is greater than ${maxPayloadLength}`;
 
 export interface TransactionPoolErrorDetails {
   dataPath?: string;

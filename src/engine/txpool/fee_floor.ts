@@ -1,4 +1,5 @@
-const min = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
+const min = (a: bigint | undefined, b: bigint | undefined): bigint | undefined =>
+  a === undefined ? b : b === undefined ? a : a < b ? a : b;
 
 /**
  * The lowest fee priority a full pool compares newcomers with: the minimum of Klayr's

@@ -8,4 +8,13 @@ export type { RejectionCode } from './errors.js';
 export { PeriodicJob, timerScheduler } from './periodic_job.js';
 export type { Scheduler } from './periodic_job.js';
 export { TransactionStatus } from './types.js';
-export type { AddResult, PoolCandidate, PooledTransaction, PoolEventMap, TransactionAddedEvent, TransactionRemovedEvent, Verdict, VerifyTransaction } from './types.js';
+export type {
+  AddResult,
+  PoolCandidate,
+  PooledTransaction,
+  PoolEventMap,
+  TransactionAddedEvent,
+  TransactionRemovedEvent,
+  Verdict,
+  VerifyTransaction,
+} from './types.js';

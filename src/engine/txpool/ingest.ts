@@ -9,7 +9,11 @@ import { TransactionStatus } from './types.js';
 
 /** The state machine's verify status as the pool's (OK processable, PENDING kept for later, FAIL invalid). */
 export const poolStatusOf = (status: VerifyStatus): TransactionStatus =>
-  status === VERIFY_STATUS.OK ? TransactionStatus.PROCESSABLE : status === VERIFY_STATUS.PENDING ? TransactionStatus.UNPROCESSABLE : TransactionStatus.INVALID;
+  status === VERIFY_STATUS.OK
+    ? TransactionStatus.PROCESSABLE
+    : status === VERIFY_STATUS.PENDING
+      ? TransactionStatus.UNPROCESSABLE
+      : TransactionStatus.INVALID;
 
 const FAILED = 'Transaction verification failed.';
 
@@ -26,7 +30,12 @@ const refuse = (result: VerifyResult): never => {
  * over any failure after the point where auth checks signatures, and a transaction whose nonce
  * is already used never reaches the pool.
  */
-export const ingestTransaction = async (verifier: TransactionVerifier, pool: TransactionPool, signatures: SignatureVerifier | undefined, tx: PreparedTransaction): Promise<void> => {
+export const ingestTransaction = async (
+  verifier: TransactionVerifier,
+  pool: TransactionPool,
+  signatures: SignatureVerifier | undefined,
+  tx: PreparedTransaction,
+): Promise<void> => {
   let verified: VerifyResult;
   if (signatures === undefined) verified = verifier.verify(tx);
   else {

@@ -57,7 +57,12 @@ export class TransactionPool {
     this.#options = resolvePoolOptions(options);
     const { scheduler, onJobError } = this.#options;
     this.#floor = new FeePriorityFloor(() => Array.from(this.#entries.values(), (e) => e.feePriority));
-    this.#reorganizeJob = new PeriodicJob(() => this.reorganize(), this.#options.reorganizeInterval, scheduler, onJobError);
+    this.#reorganizeJob = new PeriodicJob(
+      () => this.reorganize(),
+      this.#options.reorganizeInterval,
+      scheduler,
+      onJobError,
+    );
     this.#expireJob = new PeriodicJob(async () => this.expire(), this.#options.expireInterval, scheduler, onJobError);
   }
 
@@ -151,7 +156,10 @@ export class TransactionPool {
     const now = this.#options.clock();
     let expired = 0;
     for (const entry of [...this.#entries.values()]) {
-      if (Math.abs(now - entry.receivedAt) > this.#options.transactionExpiryTime && this.#removeWithReason(entry, REMOVAL_REASON.expired)) {
+      if (
+        Math.abs(now - entry.receivedAt) > this.#options.transactionExpiryTime &&
+        this.#removeWithReason(entry, REMOVAL_REASON.expired)
+      ) {
         expired += 1;
       }
     }
@@ -161,7 +169,8 @@ export class TransactionPool {
   /** The fee priority when the candidate may go on to verification, else the result. */
   #admit(candidate: PoolCandidate): bigint | AddResult {
     const { maxPayloadLength, maxTransactions, minEntranceFeePriority } = this.#options;
-    if (candidate.bytes.length > maxPayloadLength) return fail(REJECTION.tooLarge, tooLargeMessage(maxPayloadLength), candidate.id);
+    if (candidate.bytes.length > maxPayloadLength)
+      return fail(REJECTION.tooLarge, tooLargeMessage(maxPayloadLength), candidate.id);
     if (this.#entries.has(mapKey(candidate.id))) return DUPLICATE;
     const feePriority = computeFeePriority(candidate, this.#options.minFee(candidate));
     if (feePriority < minEntranceFeePriority) {
@@ -198,17 +207,29 @@ export class TransactionPool {
     // Another add of the same ID may have committed while this one was being verified.
     if (this.#entries.has(key)) return DUPLICATE;
     const status = verdictStatus(verdict);
-    if (status === TransactionStatus.INVALID) return fail(REJECTION.invalid, verdictMessage(verdict) ?? REJECTION_MESSAGE.invalid, candidate.id);
+    if (status === TransactionStatus.INVALID)
+      return fail(REJECTION.invalid, verdictMessage(verdict) ?? REJECTION_MESSAGE.invalid, candidate.id);
     if (this.#entries.size >= this.#options.maxTransactions && !this.#evictUnprocessable()) this.#evictProcessable();
 
     const accountKey = mapKey(candidate.senderAddress);
     let list = this.#accounts.get(accountKey);
     if (list === undefined) {
-      list = new AccountTransactions(candidate.senderAddress, this.#options.maxTransactionsPerAccount, this.#options.minReplacementFeeDifference);
+      list = new AccountTransactions(
+        candidate.senderAddress,
+        this.#options.maxTransactionsPerAccount,
+        this.#options.minReplacementFeeDifference,
+      );
       this.#accounts.set(accountKey, list);
     }
     const { transaction, bytes, id, senderAddress } = candidate;
-    const entry: PooledTransaction = { transaction, bytes, id, senderAddress, feePriority, receivedAt: this.#options.clock() };
+    const entry: PooledTransaction = {
+      transaction,
+      bytes,
+      id,
+      senderAddress,
+      feePriority,
+      receivedAt: this.#options.clock(),
+    };
     const outcome = list.add(entry, status === TransactionStatus.PROCESSABLE);
     if (!outcome.added) {
       if (list.size === 0) this.#accounts.delete(accountKey);
@@ -290,7 +311,11 @@ export class TransactionPool {
         invalid = entry;
         break;
       }
-      if (status === TransactionStatus.UNPROCESSABLE && (successful.size === 0 || all[i - 1]!.transaction.nonce + 1n !== entry.transaction.nonce)) break;
+      if (
+        status === TransactionStatus.UNPROCESSABLE &&
+        (successful.size === 0 || all[i - 1]!.transaction.nonce + 1n !== entry.transaction.nonce)
+      )
+        break;
       successful.add(entry);
     }
     // Promote only onto the processable run that was verified; a pool changed meanwhile is left to the next pass.

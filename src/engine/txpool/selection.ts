@@ -5,7 +5,9 @@ import type { PooledTransaction } from './types.js';
  * processable transactions stay in nonce order, and among the senders' next transactions the
  * highest fee priority goes first.
  */
-export function* highFeeFirst(processable: ReadonlyMap<string, readonly PooledTransaction[]>): Generator<PooledTransaction> {
+export function* highFeeFirst(
+  processable: ReadonlyMap<string, readonly PooledTransaction[]>,
+): Generator<PooledTransaction> {
   const heads = [...processable.values()].filter((list) => list.length > 0).map((list) => ({ list, next: 0 }));
   while (heads.length > 0) {
     let best = 0;

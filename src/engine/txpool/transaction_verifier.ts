@@ -30,8 +30,15 @@ export class TransactionVerifier {
   }
 
   /** With `checkSignatures`, the signature check is handed to it. */
-  verify(tx: TransactionObject | PreparedTransaction, onlyCommand = false, checkSignatures?: SignatureCheck): VerifyResult {
-    return this.options.machine.verifyTransaction(this.#context(asPrepared(tx), new EventQueue(0), checkSignatures), onlyCommand);
+  verify(
+    tx: TransactionObject | PreparedTransaction,
+    onlyCommand = false,
+    checkSignatures?: SignatureCheck,
+  ): VerifyResult {
+    return this.options.machine.verifyTransaction(
+      this.#context(asPrepared(tx), new EventQueue(0), checkSignatures),
+      onlyCommand,
+    );
   }
 
   /** The result and the events the transaction would emit; nothing is written. */

@@ -25,7 +25,9 @@ export interface PooledTransaction extends PoolCandidate {
 export type VerifyTransaction = (candidate: PoolCandidate) => Verdict | Promise<Verdict>;
 
 /** `duplicate`: the pool already held this ID, which Klayr also reports as success. */
-export type AddResult = { readonly ok: true; readonly duplicate: boolean } | { readonly ok: false; readonly error: TransactionPoolError };
+export type AddResult =
+  | { readonly ok: true; readonly duplicate: boolean }
+  | { readonly ok: false; readonly error: TransactionPoolError };
 
 export interface TransactionAddedEvent {
   readonly transaction: PooledTransaction;
@@ -41,5 +43,7 @@ export interface PoolEventMap {
   removed: [TransactionRemovedEvent];
 }
 
-export const verdictStatus = (verdict: Verdict): TransactionStatus => (typeof verdict === 'number' ? verdict : verdict.status);
-export const verdictMessage = (verdict: Verdict): string | undefined => (typeof verdict === 'number' ? undefined : verdict.message);
+export const verdictStatus = (verdict: Verdict): TransactionStatus =>
+  typeof verdict === 'number' ? verdict : verdict.status;
+export const verdictMessage = (verdict: Verdict): string | undefined =>
+  typeof verdict === 'number' ? undefined : verdict.message;

@@ -53,7 +53,8 @@ export const MAX_ASSET_DATA_SIZE_BYTES = 18;
 const NAME = /^[a-zA-Z0-9]*$/;
 
 const headerCodec: CompiledSchema<BlockHeader> = compile<BlockHeader>(blockHeaderSchema);
-const signingCodec: CompiledSchema<Omit<BlockHeader, 'signature'>> = compile<Omit<BlockHeader, 'signature'>>(signingBlockHeaderSchema);
+const signingCodec: CompiledSchema<Omit<BlockHeader, 'signature'>> =
+  compile<Omit<BlockHeader, 'signature'>>(signingBlockHeaderSchema);
 const assetCodec: CompiledSchema<BlockAsset> = compile<BlockAsset>(blockAssetSchema);
 const blockCodec: CompiledSchema<EncodedBlock> = compile<EncodedBlock>(blockSchema);
 
@@ -69,39 +70,62 @@ export const blockHeaderSigningBytes = (header: Omit<BlockHeader, 'signature'>):
   return signingCodec.encode(signed);
 };
 
-export const signBlockHeader = (header: Omit<BlockHeader, 'signature'>, chainID: Uint8Array, privateKey: Uint8Array): BlockHeader => ({
+export const signBlockHeader = (
+  header: Omit<BlockHeader, 'signature'>,
+  chainID: Uint8Array,
+  privateKey: Uint8Array,
+): BlockHeader => ({
   ...header,
   signature: signData(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header), privateKey),
 });
 
-export const verifyBlockHeaderSignature = (header: BlockHeader, generatorKey: Uint8Array, chainID: Uint8Array): boolean =>
+export const verifyBlockHeaderSignature = (
+  header: BlockHeader,
+  generatorKey: Uint8Array,
+  chainID: Uint8Array,
+): boolean =>
   verifyData(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header), header.signature, generatorKey);
 
 export const encodeBlock = (block: Block): Buffer =>
-  blockCodec.encode({ header: headerCodec.encode(block.header), transactions: block.transactions.map(encodeTransaction), assets: block.assets.map((a) => assetCodec.encode(a)) });
+  blockCodec.encode({
+    header: headerCodec.encode(block.header),
+    transactions: block.transactions.map(encodeTransaction),
+    assets: block.assets.map((a) => assetCodec.encode(a)),
+  });
 
 export const decodeBlock = (bytes: Uint8Array): Block => {
   const raw = blockCodec.decode(bytes);
-  return { header: headerCodec.decode(raw.header), transactions: raw.transactions.map(decodeTransaction), assets: raw.assets.map((a) => assetCodec.decode(a)) };
+  return {
+    header: headerCodec.decode(raw.header),
+    transactions: raw.transactions.map(decodeTransaction),
+    assets: raw.assets.map((a) => assetCodec.decode(a)),
+  };
 };
 
 /** LIP 0031 root of the transaction IDs. */
-export const computeTransactionRoot = (transactions: readonly TransactionObject[]): Buffer => merkleRoot(transactions.map(transactionID));
+export const computeTransactionRoot = (transactions: readonly TransactionObject[]): Buffer =>
+  merkleRoot(transactions.map(transactionID));
 
 /** LIP 0031 root of the encoded assets. */
-export const computeAssetRoot = (assets: readonly BlockAsset[]): Buffer => merkleRoot(assets.map((a) => assetCodec.encode(a)));
+export const computeAssetRoot = (assets: readonly BlockAsset[]): Buffer =>
+  merkleRoot(assets.map((a) => assetCodec.encode(a)));
 
 const checkAssetOrder = (assets: readonly BlockAsset[]): void => {
   assets.forEach((asset, i) => {
     if (i === 0) return;
     const previous = assets[i - 1]!;
-    if (previous.module > asset.module) throw new Error('Assets are not sorted by the module property value in lexicographical order.');
+    if (previous.module > asset.module)
+      throw new Error('Assets are not sorted by the module property value in lexicographical order.');
     if (previous.module === asset.module) throw new Error(`Module with ID ${asset.module} has duplicate entries.`);
   });
 };
 
 /** @klayr/chain's block validation: header, transactions, assets (names, sizes, order) and both roots. */
-export const validateBlock = (block: Block, validateTransaction: (tx: TransactionObject) => void, transactionIDs: readonly Buffer[] = block.transactions.map(transactionID)): void => {
+export const validateBlock = (
+  block: Block,
+  validateTransaction: (tx: TransactionObject) => void,
+  transactionIDs: readonly Buffer[] = block.transactions.map(transactionID),
+): void => {
   headerCodec.validate(block.header);
   if (block.header.previousBlockID.length === 0) throw new Error('Previous block id must not be empty.');
   if (block.header.signature.length !== 64) throw new Error('Signature length must be 64 bytes.');
@@ -109,7 +133,8 @@ export const validateBlock = (block: Block, validateTransaction: (tx: Transactio
   for (const asset of block.assets) {
     assetCodec.validate(asset);
     if (!NAME.test(asset.module)) throw new Error(`Invalid module name ${asset.module}`);
-    if (asset.data.length > MAX_ASSET_DATA_SIZE_BYTES) throw new Error(`Module with ID ${asset.module} has data size more than ${MAX_ASSET_DATA_SIZE_BYTES} bytes.`);
+    if (asset.data.length > MAX_ASSET_DATA_SIZE_BYTES)
+      throw new Error(`Module with ID ${asset.module} has data size more than ${MAX_ASSET_DATA_SIZE_BYTES} bytes.`);
   }
   checkAssetOrder(block.assets);
   if (!block.header.transactionRoot.equals(merkleRoot(transactionIDs))) throw new Error('Invalid transaction root');
@@ -122,14 +147,18 @@ export const validateGenesisBlock = (block: Block): void => {
   headerCodec.validate(h);
   const problems: string[] = [];
   if (h.previousBlockID.length !== 32) problems.push('Genesis block header previousBlockID must be 32 bytes');
-  if (!h.generatorAddress.equals(Buffer.alloc(20))) problems.push('Genesis block header generator address must only contain zero bytes');
+  if (!h.generatorAddress.equals(Buffer.alloc(20)))
+    problems.push('Genesis block header generator address must only contain zero bytes');
   if (!h.transactionRoot.equals(EMPTY_HASH)) problems.push('Genesis block header transaction root must be empty hash');
   if (h.maxHeightPrevoted !== h.height) problems.push('Genesis block header maxHeightPrevoted must equal height');
   if (h.maxHeightGenerated !== 0) problems.push('Genesis block header maxHeightGenerated must equal 0');
   if (!h.impliesMaxPrevotes) problems.push('Genesis block header impliesMaxPrevotes must be true');
-  if (h.aggregateCommit.height !== h.height) problems.push('Genesis block header aggregateCommit.height must equal to the genesis height');
-  if (h.aggregateCommit.certificateSignature.length !== 0) problems.push('Genesis block header aggregateCommit.certificateSignature must be empty bytes');
-  if (h.aggregateCommit.aggregationBits.length !== 0) problems.push('Genesis block header aggregateCommit.aggregationBits must be empty bytes');
+  if (h.aggregateCommit.height !== h.height)
+    problems.push('Genesis block header aggregateCommit.height must equal to the genesis height');
+  if (h.aggregateCommit.certificateSignature.length !== 0)
+    problems.push('Genesis block header aggregateCommit.certificateSignature must be empty bytes');
+  if (h.aggregateCommit.aggregationBits.length !== 0)
+    problems.push('Genesis block header aggregateCommit.aggregationBits must be empty bytes');
   if (h.signature.length !== 0) problems.push('Genesis block header signature must be empty bytes');
   if (problems.length > 0) throw new Error(problems.join('; '));
   if (block.transactions.length !== 0) throw new Error('Transactions length must be zero');

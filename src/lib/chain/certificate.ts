@@ -14,7 +14,13 @@ export const unsignedCertificateSchema = {
   $id: '/consensus/unsignedCertificate',
   type: 'object',
   required: ['blockID', 'height', 'timestamp', 'stateRoot', 'validatorsHash'],
-  properties: { blockID: hash(1), height: { dataType: 'uint32', fieldNumber: 2 }, timestamp: { dataType: 'uint32', fieldNumber: 3 }, stateRoot: hash(4), validatorsHash: hash(5) },
+  properties: {
+    blockID: hash(1),
+    height: { dataType: 'uint32', fieldNumber: 2 },
+    timestamp: { dataType: 'uint32', fieldNumber: 3 },
+    stateRoot: hash(4),
+    validatorsHash: hash(5),
+  },
 } as const satisfies Schema;
 
 export interface UnsignedCertificate {
@@ -35,14 +41,22 @@ export const unsignedCertificateOf = (header: BlockHeader): UnsignedCertificate 
   validatorsHash: header.validatorsHash,
 });
 
-export const signCertificate = (blsPrivateKey: Uint8Array, chainID: Uint8Array, certificate: UnsignedCertificate): Buffer =>
-  blsSignData(MESSAGE_TAG_CERTIFICATE, chainID, certificateCodec.encode(certificate), blsPrivateKey);
+export const signCertificate = (
+  blsPrivateKey: Uint8Array,
+  chainID: Uint8Array,
+  certificate: UnsignedCertificate,
+): Buffer => blsSignData(MESSAGE_TAG_CERTIFICATE, chainID, certificateCodec.encode(certificate), blsPrivateKey);
 
-export const verifySingleCertificateSignature = (blsKey: Uint8Array, signature: Uint8Array, chainID: Uint8Array, certificate: UnsignedCertificate): boolean =>
-  blsVerifyData(MESSAGE_TAG_CERTIFICATE, chainID, certificateCodec.encode(certificate), signature, blsKey);
+export const verifySingleCertificateSignature = (
+  blsKey: Uint8Array,
+  signature: Uint8Array,
+  chainID: Uint8Array,
+  certificate: UnsignedCertificate,
+): boolean => blsVerifyData(MESSAGE_TAG_CERTIFICATE, chainID, certificateCodec.encode(certificate), signature, blsKey);
 
 /** Validators ordered by BLS key, as aggregation bits index them. */
-export const sortByBLSKey = <V extends { blsKey: Buffer }>(validators: readonly V[]): V[] => [...validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
+export const sortByBLSKey = <V extends { blsKey: Buffer }>(validators: readonly V[]): V[] =>
+  [...validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
 
 /** The check of an aggregate certificate signature: validators ordered by BLS key, as aggregation bits index them. */
 export const certificateSignatureRequest = (
@@ -69,7 +83,12 @@ export const certificateSignatureRequest = (
 };
 
 /** The check of one validator's signature of a certificate (a single commit). */
-export const singleCertificateSignatureRequest = (blsKey: Uint8Array, signature: Uint8Array, chainID: Uint8Array, certificate: UnsignedCertificate): SingleSignatureRequest => ({
+export const singleCertificateSignatureRequest = (
+  blsKey: Uint8Array,
+  signature: Uint8Array,
+  chainID: Uint8Array,
+  certificate: UnsignedCertificate,
+): SingleSignatureRequest => ({
   publicKey: blsKey,
   signature,
   tag: MESSAGE_TAG_CERTIFICATE,

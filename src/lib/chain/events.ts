@@ -18,7 +18,8 @@ export const EVENT_TOPIC_HASH_LENGTH_BYTES = 8;
 export const EVENT_TOPIC_INDEX_LENGTH_BITS = 2;
 export const EVENT_INDEX_LENGTH_BITS = 30;
 /** Event tree keys: 8 bytes of the topic hash || 4 bytes of (event index << 2 | topic index). */
-export const EVENT_KEY_LENGTH = EVENT_TOPIC_HASH_LENGTH_BYTES + (EVENT_INDEX_LENGTH_BITS + EVENT_TOPIC_INDEX_LENGTH_BITS) / 8;
+export const EVENT_KEY_LENGTH =
+  EVENT_TOPIC_HASH_LENGTH_BYTES + (EVENT_INDEX_LENGTH_BITS + EVENT_TOPIC_INDEX_LENGTH_BITS) / 8;
 export const EVENT_MAX_TOPICS_PER_EVENT = 2 ** EVENT_TOPIC_INDEX_LENGTH_BITS;
 
 const eventCodec: CompiledSchema<BlockEvent> = compile<BlockEvent>(eventSchema);
@@ -29,8 +30,10 @@ export const eventToJSON = (event: BlockEvent) => eventCodec.toJSON(event);
 
 /** One event-tree entry per topic; the value is the hash of the encoded event (@klayr/chain Event.keyPair). */
 export const eventKeyPairs = (event: BlockEvent): { key: Buffer; value: Buffer }[] => {
-  if (event.topics.length > EVENT_MAX_TOPICS_PER_EVENT) throw new Error(`An event has at most ${EVENT_MAX_TOPICS_PER_EVENT} topics`);
-  if (!Number.isInteger(event.index) || event.index < 0 || event.index >= 2 ** EVENT_INDEX_LENGTH_BITS) throw new Error('Event index out of range');
+  if (event.topics.length > EVENT_MAX_TOPICS_PER_EVENT)
+    throw new Error(`An event has at most ${EVENT_MAX_TOPICS_PER_EVENT} topics`);
+  if (!Number.isInteger(event.index) || event.index < 0 || event.index >= 2 ** EVENT_INDEX_LENGTH_BITS)
+    throw new Error('Event index out of range');
   const value = sha256(eventCodec.encode(event));
   return event.topics.map((topic, i) => {
     const key = Buffer.alloc(EVENT_KEY_LENGTH);

@@ -10,16 +10,28 @@ export const validatorsHashInputSchema = {
     activeValidators: {
       type: 'array',
       fieldNumber: 1,
-      items: { type: 'object', required: ['blsKey', 'bftWeight'], properties: { blsKey: { dataType: 'bytes', fieldNumber: 1 }, bftWeight: { dataType: 'uint64', fieldNumber: 2 } } },
+      items: {
+        type: 'object',
+        required: ['blsKey', 'bftWeight'],
+        properties: {
+          blsKey: { dataType: 'bytes', fieldNumber: 1 },
+          bftWeight: { dataType: 'uint64', fieldNumber: 2 },
+        },
+      },
     },
     certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
   },
 } as const satisfies Schema;
 
-const inputCodec = compile<{ activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint }>(validatorsHashInputSchema);
+const inputCodec = compile<{ activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint }>(
+  validatorsHashInputSchema,
+);
 
 /** LIP 0058 validatorsHash: validators with positive BFT weight, sorted by BLS key, with the certificate threshold. */
-export const computeValidatorsHash = (validators: readonly { blsKey: Buffer; bftWeight: bigint }[], certificateThreshold: bigint): Buffer =>
+export const computeValidatorsHash = (
+  validators: readonly { blsKey: Buffer; bftWeight: bigint }[],
+  certificateThreshold: bigint,
+): Buffer =>
   sha256(
     inputCodec.encode({
       activeValidators: validators

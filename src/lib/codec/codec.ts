@@ -86,6 +86,7 @@ export const codec = {
   toJSON: <J = Record<string, unknown>>(schema: Schema, value: unknown): J => compile<unknown>(schema).toJSON<J>(value),
   fromJSON: <T = Record<string, unknown>>(schema: Schema, json: unknown): T => compile<T>(schema).fromJSON(json),
   encodeJSON: (schema: Schema, json: unknown): Buffer => compile<unknown>(schema).encodeJSON(json),
-  decodeJSON: <J = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): J => compile<unknown>(schema).decodeJSON<J>(bytes),
+  decodeJSON: <J = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): J =>
+    compile<unknown>(schema).decodeJSON<J>(bytes),
   validate: (schema: Schema, value: unknown): void => compile<unknown>(schema).validate(value),
 };

@@ -27,7 +27,10 @@ export const generateDecoder = (root: ObjectNode): DecodeFn => {
     });
     lines.push(`if (c.pos !== end) throw rt.trailingError(c, end, ${JSON.stringify(path)});`);
     lines.push(`return { ${names.join(', ')} };`);
-    fns[index] = new Function('rt', 'fns', `return function decode(c, end) {\n${lines.join('\n')}\n};`)(rt, fns) as DecodeFn;
+    fns[index] = new Function('rt', 'fns', `return function decode(c, end) {\n${lines.join('\n')}\n};`)(
+      rt,
+      fns,
+    ) as DecodeFn;
     return index;
   };
 
@@ -45,7 +48,10 @@ export const generateDecoder = (root: ObjectNode): DecodeFn => {
     }
     if (item.kind === 'object') {
       const child = objectFn(item, `${f.path}[]`);
-      return [`const ${v} = [];`, `while (${match}) { ${skipKey} e = rt.readLength(c, end); ${v}.push(fns[${child}](c, e)); }`];
+      return [
+        `const ${v} = [];`,
+        `while (${match}) { ${skipKey} e = rt.readLength(c, end); ${v}.push(fns[${child}](c, e)); }`,
+      ];
     }
     if (isPacked(item)) {
       return [
@@ -53,7 +59,10 @@ export const generateDecoder = (root: ObjectNode): DecodeFn => {
         `if (${match}) { ${skipKey} e = rt.readLength(c, end); if (e === c.pos) throw rt.emptyPackedError(c, ${JSON.stringify(f.path)}); while (c.pos < e) ${v}.push(rt.scalarReaders.${item.dataType}(c, e)); }`,
       ];
     }
-    return [`const ${v} = [];`, `while (${match}) { ${skipKey} ${v}.push(rt.scalarReaders.${item.dataType}(c, end)); }`];
+    return [
+      `const ${v} = [];`,
+      `while (${match}) { ${skipKey} ${v}.push(rt.scalarReaders.${item.dataType}(c, end)); }`,
+    ];
   };
 
   return fns[objectFn(root, '')]!;

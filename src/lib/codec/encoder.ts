@@ -25,7 +25,11 @@ export const generateEncoder = (root: ObjectNode): EncodeFn => {
     const lines: string[] = [`const o = rt.expectObject(value, ${JSON.stringify(path)});`, 'let v, l;'];
     for (const field of node.fields) lines.push(...fieldCode(field));
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    fns[index] = new Function('rt', 'fns', 'k', `return function encode(w, value) {\n${lines.join('\n')}\n};`)(rt, fns, consts) as EncodeFn;
+    fns[index] = new Function('rt', 'fns', 'k', `return function encode(w, value) {\n${lines.join('\n')}\n};`)(
+      rt,
+      fns,
+      consts,
+    ) as EncodeFn;
     return index;
   };
 
@@ -55,13 +59,17 @@ export const generateEncoder = (root: ObjectNode): EncodeFn => {
     out.push(`v = rt.expectArray(v, ${path});`);
     if (item.kind === 'object') {
       const child = objectFn(item, `${f.path}[]`);
-      out.push(`for (let i = 0; i < v.length; i++) { rt.writeKey(w, ${key}); l = rt.openLength(w); fns[${child}](w, v[i]); rt.closeLength(w, l); }`);
+      out.push(
+        `for (let i = 0; i < v.length; i++) { rt.writeKey(w, ${key}); l = rt.openLength(w); fns[${child}](w, v[i]); rt.closeLength(w, l); }`,
+      );
     } else if (isPacked(item)) {
       out.push(
         `if (v.length > 0) { rt.writeKey(w, ${key}); l = rt.openLength(w); for (let i = 0; i < v.length; i++) rt.scalarWriters.${item.dataType}(w, v[i], ${path}); rt.closeLength(w, l); }`,
       );
     } else {
-      out.push(`for (let i = 0; i < v.length; i++) { rt.writeKey(w, ${key}); rt.scalarWriters.${item.dataType}(w, v[i], ${path}); }`);
+      out.push(
+        `for (let i = 0; i < v.length; i++) { rt.writeKey(w, ${key}); rt.scalarWriters.${item.dataType}(w, v[i], ${path}); }`,
+      );
     }
     return out;
   };

@@ -1,7 +1,10 @@
 /** Raised for every encoding or decoding failure: malformed bytes or a value that does not fit its schema. */
 export class CodecError extends Error {
   override readonly name = 'CodecError';
-  constructor(message: string, readonly path = '') {
+  constructor(
+    message: string,
+    readonly path = '',
+  ) {
     super(path === '' ? message : `${message} (at ${path})`);
   }
 }

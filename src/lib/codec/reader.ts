@@ -24,7 +24,8 @@ export const readLength = (c: Cursor, end: number): number => {
   const at = c.pos;
   const length = readUInt32(c, end);
   const bodyEnd = c.pos + length;
-  if (bodyEnd > end) throw new CodecError(`Length ${length} at offset ${at} runs past the end of its container (${end})`);
+  if (bodyEnd > end)
+    throw new CodecError(`Length ${length} at offset ${at} runs past the end of its container (${end})`);
   return bodyEnd;
 };
 
@@ -82,11 +83,17 @@ export const keyError = (c: Cursor, end: number, fieldNumber: number, wireType: 
   } catch (e) {
     found = (e as Error).message;
   }
-  return new CodecError(`Expected field ${fieldNumber} with wire type ${wireType} at offset ${at}, found ${found}`, path);
+  return new CodecError(
+    `Expected field ${fieldNumber} with wire type ${wireType} at offset ${at}, found ${found}`,
+    path,
+  );
 };
 
 export const trailingError = (c: Cursor, end: number, path: string): CodecError =>
-  new CodecError(`Unexpected bytes at offset ${c.pos}: object ends at ${end} (unknown, duplicate or out-of-order field)`, path || '<root>');
+  new CodecError(
+    `Unexpected bytes at offset ${c.pos}: object ends at ${end} (unknown, duplicate or out-of-order field)`,
+    path || '<root>',
+  );
 
 /** An empty packed array is never written (empty arrays are omitted), so accepting one would make decoding non-canonical. */
 export const emptyPackedError = (c: Cursor, path: string): CodecError =>

@@ -68,7 +68,12 @@ const buildObject = (schema: SchemaProperty, path: string): ObjectNode => {
   for (const [name, prop] of Object.entries(properties)) {
     const fieldPath = `${path}.${name}`;
     const { fieldNumber } = prop;
-    if (typeof fieldNumber !== 'number' || !Number.isInteger(fieldNumber) || fieldNumber < 1 || fieldNumber > MAX_FIELD_NUMBER) {
+    if (
+      typeof fieldNumber !== 'number' ||
+      !Number.isInteger(fieldNumber) ||
+      fieldNumber < 1 ||
+      fieldNumber > MAX_FIELD_NUMBER
+    ) {
       fail(fieldPath, '"fieldNumber" must be an integer between 1 and 2^29-1');
     }
     if (seen.has(fieldNumber!)) fail(fieldPath, `duplicate fieldNumber ${fieldNumber}`);
@@ -76,7 +81,15 @@ const buildObject = (schema: SchemaProperty, path: string): ObjectNode => {
     const array = prop.type === 'array';
     if (array && (typeof prop.items !== 'object' || prop.items === null)) fail(fieldPath, 'array without "items"');
     const item = buildItem(array ? prop.items! : prop, fieldPath);
-    fields.push({ name, fieldNumber: fieldNumber!, path: fieldPath, key: keyBytes(fieldNumber!, wireType(item, array)), array, item, optional: !required.has(name) });
+    fields.push({
+      name,
+      fieldNumber: fieldNumber!,
+      path: fieldPath,
+      key: keyBytes(fieldNumber!, wireType(item, array)),
+      array,
+      item,
+      optional: !required.has(name),
+    });
   }
   fields.sort((a, b) => a.fieldNumber - b.fieldNumber);
   return { kind: 'object', fields };

@@ -18,8 +18,29 @@ interface Compiled {
 /** Keywords that carry no constraint. */
 const ANNOTATIONS = new Set(['$id', '$schema', 'title', 'description', 'examples', 'default', 'fieldNumber']);
 const KNOWN = new Set([
-  ...ANNOTATIONS, 'type', 'dataType', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'minItems',
-  'maxItems', 'uniqueItems', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'enum', 'const', 'oneOf', 'if', 'then', 'else',
+  ...ANNOTATIONS,
+  'type',
+  'dataType',
+  'properties',
+  'required',
+  'additionalProperties',
+  'propertyNames',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'enum',
+  'const',
+  'oneOf',
+  'if',
+  'then',
+  'else',
 ]);
 
 export interface ValidatorOptions {
@@ -62,7 +83,9 @@ const dataTypeChecks: Readonly<Record<string, (v: unknown) => boolean>> = {
 };
 
 const stableKey = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x));
+  JSON.stringify(v, (_k, x: unknown) =>
+    typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x,
+  );
 
 /** Code points in a string, as JSON schema counts its length. */
 const codePoints = (s: string): number => {
@@ -78,14 +101,17 @@ const lengthOf = (v: unknown): number | undefined =>
   typeof v === 'string' ? codePoints(v) : v instanceof Uint8Array ? v.length : undefined;
 
 /** A string of at most `max` UTF-16 units has at most `max` code points: no need to count them. */
-const withinMaxLength = (v: unknown, max: number): boolean => (typeof v === 'string' && v.length <= max) || (lengthOf(v) ?? max) <= max;
+const withinMaxLength = (v: unknown, max: number): boolean =>
+  (typeof v === 'string' && v.length <= max) || (lengthOf(v) ?? max) <= max;
 
 const compileSchema = (schema: SchemaProperty, schemaPath: string, options: NodeOptions): Compiled => {
   const child = { strict: options.strict, closed: options.strict };
   const branch = { strict: options.strict, closed: false };
-  if (typeof schema !== 'object' || schema === null) throw new CodecError('Invalid schema: must be an object', schemaPath);
+  if (typeof schema !== 'object' || schema === null)
+    throw new CodecError('Invalid schema: must be an object', schemaPath);
   for (const keyword of Object.keys(schema)) {
-    if (!KNOWN.has(keyword)) throw new CodecError(`Invalid schema: unsupported keyword "${keyword}"`, schemaPath || '<root>');
+    if (!KNOWN.has(keyword))
+      throw new CodecError(`Invalid schema: unsupported keyword "${keyword}"`, schemaPath || '<root>');
   }
   const predicates: ((v: unknown) => boolean)[] = [];
   const checks: Check[] = [];
@@ -104,66 +130,118 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
 
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-    for (const t of types) if (!(t in typeChecks)) throw new CodecError(`Invalid schema: unknown type "${t}"`, schemaPath);
+    for (const t of types)
+      if (!(t in typeChecks)) throw new CodecError(`Invalid schema: unknown type "${t}"`, schemaPath);
     const matchers = types.map((t) => typeChecks[t]!);
-    add('type', matchers.length === 1 ? matchers[0]! : (v) => matchers.some((matches) => matches(v)), () => `should be of type '${types.join(',')}'`);
+    add(
+      'type',
+      matchers.length === 1 ? matchers[0]! : (v) => matchers.some((matches) => matches(v)),
+      () => `should be of type '${types.join(',')}'`,
+    );
   }
   if (schema.dataType !== undefined) {
     const check = dataTypeChecks[schema.dataType];
     if (check === undefined) throw new CodecError(`Invalid schema: unknown dataType "${schema.dataType}"`, schemaPath);
     add('dataType', check, () => `should pass "dataType" keyword validation (${schema.dataType})`);
     if (schema.dataType === 'bytes' && schema.format === 'klayr32') {
-      add('dataType', (v) => !(v instanceof Uint8Array) || v.length === 20, () => 'address length invalid');
+      add(
+        'dataType',
+        (v) => !(v instanceof Uint8Array) || v.length === 20,
+        () => 'address length invalid',
+      );
     }
   }
   const { minLength, maxLength } = schema;
   if (typeof minLength === 'number') {
-    add('minLength', (v) => (lengthOf(v) ?? minLength) >= minLength, () => `must NOT have fewer than ${minLength} characters`);
+    add(
+      'minLength',
+      (v) => (lengthOf(v) ?? minLength) >= minLength,
+      () => `must NOT have fewer than ${minLength} characters`,
+    );
   }
   if (typeof maxLength === 'number') {
-    add('maxLength', (v) => withinMaxLength(v, maxLength), () => `must NOT have more than ${maxLength} characters`);
+    add(
+      'maxLength',
+      (v) => withinMaxLength(v, maxLength),
+      () => `must NOT have more than ${maxLength} characters`,
+    );
   }
   if (typeof schema.pattern === 'string') {
     const re = new RegExp(schema.pattern, 'u');
-    add('pattern', (v) => typeof v !== 'string' || re.test(v), () => `must match pattern "${schema.pattern as string}"`);
+    add(
+      'pattern',
+      (v) => typeof v !== 'string' || re.test(v),
+      () => `must match pattern "${schema.pattern as string}"`,
+    );
   }
   if (typeof schema.format === 'string' && schema.dataType !== 'bytes') {
     const name = schema.format;
     const sf = name === 'hex' && options.strict ? (v: string) => STRICT_HEX.test(v) : stringFormats[name];
     const nf = numberFormats[name];
-    if (sf === undefined && nf === undefined) throw new CodecError(`Invalid schema: unknown format "${name}"`, schemaPath);
+    if (sf === undefined && nf === undefined)
+      throw new CodecError(`Invalid schema: unknown format "${name}"`, schemaPath);
     add(
       'format',
-      (v) => (typeof v === 'string' ? sf === undefined || sf(v) : typeof v === 'number' ? nf === undefined || nf(v) : true),
-      () => (name === 'hex' && options.strict ? 'must be lowercase hex with an even number of characters' : `must match format "${name}"`),
+      (v) =>
+        typeof v === 'string' ? sf === undefined || sf(v) : typeof v === 'number' ? nf === undefined || nf(v) : true,
+      () =>
+        name === 'hex' && options.strict
+          ? 'must be lowercase hex with an even number of characters'
+          : `must match format "${name}"`,
     );
   }
   const numeric = (v: unknown): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
   if (typeof schema.minimum === 'number') {
     const min = schema.minimum;
-    add('minimum', (v) => !numeric(v) || v >= min, () => `must be >= ${min}`);
+    add(
+      'minimum',
+      (v) => !numeric(v) || v >= min,
+      () => `must be >= ${min}`,
+    );
   }
   if (typeof schema.maximum === 'number') {
     const max = schema.maximum;
-    add('maximum', (v) => !numeric(v) || v <= max, () => `must be <= ${max}`);
+    add(
+      'maximum',
+      (v) => !numeric(v) || v <= max,
+      () => `must be <= ${max}`,
+    );
   }
   if (Array.isArray(schema.enum)) {
     const allowed = new Set(schema.enum.map(stableKey));
-    add('enum', (v) => allowed.has(stableKey(v)), () => `must be equal to one of the allowed values`);
+    add(
+      'enum',
+      (v) => allowed.has(stableKey(v)),
+      () => `must be equal to one of the allowed values`,
+    );
   }
   if (schema.const !== undefined) {
     const expected = stableKey(schema.const);
-    add('const', (v) => stableKey(v) === expected, () => `must be equal to constant`);
+    add(
+      'const',
+      (v) => stableKey(v) === expected,
+      () => `must be equal to constant`,
+    );
   }
   if (Array.isArray(schema.oneOf)) {
     const subs = (schema.oneOf as SchemaProperty[]).map((s, i) => compileSchema(s, `${schemaPath}/oneOf/${i}`, branch));
-    add('oneOf', (v) => subs.filter((sub) => sub.ok(v)).length === 1, () => 'must match exactly one schema in oneOf');
+    add(
+      'oneOf',
+      (v) => subs.filter((sub) => sub.ok(v)).length === 1,
+      () => 'must match exactly one schema in oneOf',
+    );
   }
   if (schema.if !== undefined) {
     // the branch's own issues are the reasons: clearer than "must match then"
     const condition = compileSchema(schema.if as SchemaProperty, `${schemaPath}/if`, branch);
-    const then = schema.then !== undefined ? compileSchema(schema.then as SchemaProperty, `${schemaPath}/then`, branch) : undefined;
-    const otherwise = schema.else !== undefined ? compileSchema(schema.else as SchemaProperty, `${schemaPath}/else`, branch) : undefined;
+    const then =
+      schema.then !== undefined
+        ? compileSchema(schema.then as SchemaProperty, `${schemaPath}/then`, branch)
+        : undefined;
+    const otherwise =
+      schema.else !== undefined
+        ? compileSchema(schema.else as SchemaProperty, `${schemaPath}/else`, branch)
+        : undefined;
     const chosen = (v: unknown): Compiled | undefined => (condition.ok(v) ? then : otherwise);
     addNested(
       (v) => chosen(v)?.ok(v) ?? true,
@@ -173,7 +251,10 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
 
   const { properties } = schema;
   if (properties !== undefined) {
-    const props = Object.entries(properties).map(([name, sub]) => ({ name, check: compileSchema(sub, `${schemaPath}/properties/${name}`, child) }));
+    const props = Object.entries(properties).map(([name, sub]) => ({
+      name,
+      check: compileSchema(sub, `${schemaPath}/properties/${name}`, child),
+    }));
     addNested(
       (v) => {
         if (!isPlainObject(v)) return true;
@@ -197,7 +278,8 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
       (v, p, issues) => {
         if (!isPlainObject(v)) return;
         for (const name of required) {
-          if (v[name] === undefined) issues.push({ dataPath: p, keyword: 'required', message: `must have required property '${name}'` });
+          if (v[name] === undefined)
+            issues.push({ dataPath: p, keyword: 'required', message: `must have required property '${name}'` });
         }
       },
     );
@@ -205,18 +287,28 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
   const closedByDefault = options.closed && properties !== undefined && schema.additionalProperties === undefined;
   if (schema.additionalProperties !== undefined || closedByDefault) {
     // properties a branch (oneOf, then, else) adds are known too
-    const branches = [...((schema.oneOf as SchemaProperty[] | undefined) ?? []), schema.then, schema.else].map((b) => Object.keys((b as SchemaProperty | undefined)?.properties ?? {}));
+    const branches = [...((schema.oneOf as SchemaProperty[] | undefined) ?? []), schema.then, schema.else].map((b) =>
+      Object.keys((b as SchemaProperty | undefined)?.properties ?? {}),
+    );
     const known = new Set([...Object.keys(properties ?? {}), ...branches.flat()]);
     const extra = closedByDefault ? false : schema.additionalProperties;
-    const extraCheck = typeof extra === 'object' && extra !== null ? compileSchema(extra as SchemaProperty, `${schemaPath}/additionalProperties`, child) : undefined;
+    const extraCheck =
+      typeof extra === 'object' && extra !== null
+        ? compileSchema(extra as SchemaProperty, `${schemaPath}/additionalProperties`, child)
+        : undefined;
     addNested(
-      (v) => !isPlainObject(v) || Object.keys(v).every((name) => known.has(name) || (extraCheck !== undefined ? extraCheck.ok(v[name]) : extra !== false)),
+      (v) =>
+        !isPlainObject(v) ||
+        Object.keys(v).every(
+          (name) => known.has(name) || (extraCheck !== undefined ? extraCheck.ok(v[name]) : extra !== false),
+        ),
       (v, p, issues) => {
         if (!isPlainObject(v)) return;
         for (const name of Object.keys(v)) {
           if (known.has(name)) continue;
           if (extraCheck !== undefined) extraCheck.collect(v[name], `${p}.${name}`, issues);
-          else if (extra === false) issues.push({ dataPath: p, keyword: 'additionalProperties', message: `has extraneous property '${name}'` });
+          else if (extra === false)
+            issues.push({ dataPath: p, keyword: 'additionalProperties', message: `has extraneous property '${name}'` });
         }
       },
     );
@@ -242,13 +334,25 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
   }
   const { minItems, maxItems } = schema;
   if (typeof minItems === 'number') {
-    add('minItems', (v) => !Array.isArray(v) || v.length >= minItems, () => `must NOT have fewer than ${minItems} items`);
+    add(
+      'minItems',
+      (v) => !Array.isArray(v) || v.length >= minItems,
+      () => `must NOT have fewer than ${minItems} items`,
+    );
   }
   if (typeof maxItems === 'number') {
-    add('maxItems', (v) => !Array.isArray(v) || v.length <= maxItems, () => `must NOT have more than ${maxItems} items`);
+    add(
+      'maxItems',
+      (v) => !Array.isArray(v) || v.length <= maxItems,
+      () => `must NOT have more than ${maxItems} items`,
+    );
   }
   if (schema.uniqueItems === true) {
-    add('uniqueItems', (v) => !Array.isArray(v) || new Set(v.map(stableKey)).size === v.length, () => 'must NOT have duplicate items');
+    add(
+      'uniqueItems',
+      (v) => !Array.isArray(v) || new Set(v.map(stableKey)).size === v.length,
+      () => 'must NOT have duplicate items',
+    );
   }
 
   return {

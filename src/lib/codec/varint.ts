@@ -42,8 +42,7 @@ export interface Cursor {
   pos: number;
 }
 
-const nonMinimal = (pos: number): CodecError =>
-  new CodecError(`Non-minimal varint encoding at offset ${pos}`);
+const nonMinimal = (pos: number): CodecError => new CodecError(`Non-minimal varint encoding at offset ${pos}`);
 
 /** Reads a uint32 varint; rejects truncation, values above 2^32-1 and non-minimal encodings. */
 export const readUInt32 = (c: Cursor, end: number): number => {
@@ -102,4 +101,3 @@ export const zigZag32 = (value: number): number => (value >= 0 ? value * 2 : -va
 export const unZigZag32 = (value: number): number => (value % 2 === 0 ? value / 2 : -(value + 1) / 2);
 export const zigZag64 = (value: bigint): bigint => (value >= 0n ? value << 1n : (-value << 1n) - 1n);
 export const unZigZag64 = (value: bigint): bigint => ((value & 1n) === 0n ? value >> 1n : -((value + 1n) >> 1n));
-

@@ -1,5 +1,17 @@
 import { CodecError } from './errors.js';
-import { MAX_SINT32, MAX_SINT64, MAX_UINT32, MAX_UINT64, MIN_SINT32, MIN_SINT64, uint32Size, writeUInt32At, writeUInt64At, zigZag32, zigZag64 } from './varint.js';
+import {
+  MAX_SINT32,
+  MAX_SINT64,
+  MAX_UINT32,
+  MAX_UINT64,
+  MIN_SINT32,
+  MIN_SINT64,
+  uint32Size,
+  writeUInt32At,
+  writeUInt64At,
+  zigZag32,
+  zigZag64,
+} from './varint.js';
 
 /** Growable output buffer; one is reused by every synchronous encode call. */
 export interface Writer {
@@ -42,7 +54,10 @@ export const closeLength = (w: Writer, lengthPos: number): void => {
 };
 
 const typeError = (path: string, expected: string, value: unknown): CodecError =>
-  new CodecError(`Expected ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}${typeof value === 'number' || typeof value === 'bigint' ? ` ${value}` : ''}`, path);
+  new CodecError(
+    `Expected ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}${typeof value === 'number' || typeof value === 'bigint' ? ` ${value}` : ''}`,
+    path,
+  );
 
 export const writeUInt32 = (w: Writer, v: unknown, path: string): void => {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_UINT32) throw typeError(path, 'uint32', v);
@@ -51,7 +66,8 @@ export const writeUInt32 = (w: Writer, v: unknown, path: string): void => {
 };
 
 export const writeSInt32 = (w: Writer, v: unknown, path: string): void => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < MIN_SINT32 || v > MAX_SINT32) throw typeError(path, 'sint32', v);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < MIN_SINT32 || v > MAX_SINT32)
+    throw typeError(path, 'sint32', v);
   ensure(w, 5);
   w.pos = writeUInt32At(w.buf, w.pos, zigZag32(v));
 };
@@ -91,14 +107,14 @@ export const writeString = (w: Writer, v: unknown, path: string): void => {
   ensure(w, s.length * 3 + 5);
   if (s.length * 3 < 0x80) {
     const lengthPos = w.pos++;
-    const n = w.buf.write(s, w.pos, "utf8");
+    const n = w.buf.write(s, w.pos, 'utf8');
     w.buf[lengthPos] = n;
     w.pos += n;
     return;
   }
   const n = Buffer.byteLength(s, 'utf8');
   w.pos = writeUInt32At(w.buf, w.pos, n);
-  w.pos += w.buf.write(s, w.pos, "utf8");
+  w.pos += w.buf.write(s, w.pos, 'utf8');
 };
 
 export const scalarWriters = {
@@ -112,7 +128,8 @@ export const scalarWriters = {
 } as const;
 
 export const expectObject = (v: unknown, path: string): Record<string, unknown> => {
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Uint8Array) throw typeError(path || '<root>', 'object', v);
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Uint8Array)
+    throw typeError(path || '<root>', 'object', v);
   return v as Record<string, unknown>;
 };
 

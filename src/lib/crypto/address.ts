@@ -54,8 +54,10 @@ for (let i = 0; i < KLAYR32_CHARSET.length; i++) CHAR_CODE_VALUE[KLAYR32_CHARSET
 /** The 5-bit values after the prefix (address and checksum), or the reason the string is not a klayr32 address. */
 const parseKlayr32 = (address: unknown, prefix: string): number[] | string => {
   if (typeof address !== 'string') return 'Address must be a string.';
-  if (address.length !== KLAYR32_ADDRESS_LENGTH) return `Address length does not match requirements. Expected ${KLAYR32_ADDRESS_LENGTH} characters.`;
-  if (!address.startsWith(prefix)) return `Invalid address prefix. Actual prefix: ${address.slice(0, prefix.length)}, Expected prefix: ${prefix}`;
+  if (address.length !== KLAYR32_ADDRESS_LENGTH)
+    return `Address length does not match requirements. Expected ${KLAYR32_ADDRESS_LENGTH} characters.`;
+  if (!address.startsWith(prefix))
+    return `Invalid address prefix. Actual prefix: ${address.slice(0, prefix.length)}, Expected prefix: ${prefix}`;
   const values: number[] = new Array(address.length - prefix.length);
   for (let i = prefix.length; i < address.length; i++) {
     const code = address.charCodeAt(i);

@@ -38,7 +38,11 @@ export const verifyAggSig = (
   message: Uint8Array,
 ): boolean =>
   aggregationBitsValid(publicKeys.length, aggregationBits) &&
-  blsFastAggregateVerify(selectSigners(publicKeys, aggregationBits), sha256(tagMessage(tag, chainID, message)), signature);
+  blsFastAggregateVerify(
+    selectSigners(publicKeys, aggregationBits),
+    sha256(tagMessage(tag, chainID, message)),
+    signature,
+  );
 
 /** verifyAggSig, and the signers' weights must add up to at least the threshold. */
 export const verifyWeightedAggSig = (

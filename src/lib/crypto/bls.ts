@@ -15,14 +15,16 @@ const GROUP_ORDER_DOUBLE = Buffer.from('e7db4ea6533afa906673b0101343b00aa77b4805
 
 const secretKey = (sk: Uint8Array): blst.SecretKey => {
   assertLength(sk, BLS_PRIVATE_KEY_LENGTH, 'BLS private key');
-  if (timingSafeEqual(sk, GROUP_ORDER) || timingSafeEqual(sk, GROUP_ORDER_DOUBLE)) throw new Error('Secret key is not valid.');
+  if (timingSafeEqual(sk, GROUP_ORDER) || timingSafeEqual(sk, GROUP_ORDER_DOUBLE))
+    throw new Error('Secret key is not valid.');
   return blst.SecretKey.fromBytes(sk);
 };
 
 /** IETF KeyGen (HKDF mod r) of input key material of at least 32 bytes. */
 export const blsKeyGen = (ikm: Uint8Array): Buffer => Buffer.from(blst.SecretKey.fromKeygen(ikm).toBytes());
 
-export const blsPublicKeyFromPrivateKey = (sk: Uint8Array): Buffer => Buffer.from(secretKey(sk).toPublicKey().toBytes());
+export const blsPublicKeyFromPrivateKey = (sk: Uint8Array): Buffer =>
+  Buffer.from(secretKey(sk).toPublicKey().toBytes());
 
 /** True when the bytes are a valid compressed G1 point, in the subgroup, not infinity. */
 export const blsValidateKey = (pk: Uint8Array): boolean => {
@@ -34,7 +36,8 @@ export const blsValidateKey = (pk: Uint8Array): boolean => {
   }
 };
 
-export const blsSign = (sk: Uint8Array, message: Uint8Array): Buffer => Buffer.from(secretKey(sk).sign(message).toBytes());
+export const blsSign = (sk: Uint8Array, message: Uint8Array): Buffer =>
+  Buffer.from(secretKey(sk).sign(message).toBytes());
 
 export const blsVerify = (pk: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => {
   try {
@@ -53,7 +56,11 @@ export const blsAggregate = (signatures: readonly Uint8Array[]): Buffer | undefi
   }
 };
 
-export const blsFastAggregateVerify = (publicKeys: readonly (Uint8Array | blst.PublicKey)[], message: Uint8Array, signature: Uint8Array): boolean => {
+export const blsFastAggregateVerify = (
+  publicKeys: readonly (Uint8Array | blst.PublicKey)[],
+  message: Uint8Array,
+  signature: Uint8Array,
+): boolean => {
   if (publicKeys.length === 0) return false;
   try {
     const keys = publicKeys.map((k) => (k instanceof Uint8Array ? blst.PublicKey.fromBytes(k, true) : k));
@@ -67,8 +74,13 @@ export const blsFastAggregateVerify = (publicKeys: readonly (Uint8Array | blst.P
 export const blsSignData = (tag: string, chainID: Uint8Array, data: Uint8Array, sk: Uint8Array): Buffer =>
   blsSign(sk, sha256(tagMessage(tag, chainID, data)));
 
-export const blsVerifyData = (tag: string, chainID: Uint8Array, data: Uint8Array, signature: Uint8Array, pk: Uint8Array): boolean =>
-  blsVerify(pk, sha256(tagMessage(tag, chainID, data)), signature);
+export const blsVerifyData = (
+  tag: string,
+  chainID: Uint8Array,
+  data: Uint8Array,
+  signature: Uint8Array,
+  pk: Uint8Array,
+): boolean => blsVerify(pk, sha256(tagMessage(tag, chainID, data)), signature);
 
 // Proof of possession uses its own hash-to-curve domain, which @chainsafe/blst 2.x does not expose; it is rare, so noble does it.
 const sigs = bls12_381.longSignatures;
@@ -108,6 +120,8 @@ export const blsPopVerify = (pk: Uint8Array, proof: Uint8Array): boolean => {
  * Results of blsPopVerify computed elsewhere in this process (worker threads running the same
  * function, e.g. for a genesis block's validators), remembered so later checks answer at once.
  */
-export const rememberPopVerifications = (results: readonly { pk: Uint8Array; proof: Uint8Array; valid: boolean }[]): void => {
+export const rememberPopVerifications = (
+  results: readonly { pk: Uint8Array; proof: Uint8Array; valid: boolean }[],
+): void => {
   for (const { pk, proof, valid } of results) rememberPop(pk, proof, valid);
 };

@@ -49,6 +49,10 @@ export class BLSKeyCache {
     } catch {
       return false;
     }
-    return blsFastAggregateVerify(selectSigners(keys, aggregationBits), sha256(tagMessage(request.tag, request.chainID, request.message)), request.signature);
+    return blsFastAggregateVerify(
+      selectSigners(keys, aggregationBits),
+      sha256(tagMessage(request.tag, request.chainID, request.message)),
+      request.signature,
+    );
   }
 }

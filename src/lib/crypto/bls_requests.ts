@@ -18,4 +18,5 @@ export interface PopItem {
 export const verifySingleSignatures = (requests: readonly SingleSignatureRequest[]): boolean[] =>
   requests.map((r) => blsVerifyData(r.tag, r.chainID, r.message, r.signature, r.publicKey));
 
-export const verifyProofsOfPossession = (items: readonly PopItem[]): boolean[] => items.map(({ pk, proof }) => blsPopVerify(pk, proof));
+export const verifyProofsOfPossession = (items: readonly PopItem[]): boolean[] =>
+  items.map(({ pk, proof }) => blsPopVerify(pk, proof));

@@ -4,8 +4,10 @@
  */
 export const parseHex = (hex: unknown, name = 'value', length?: number): Buffer => {
   const out = typeof hex === 'string' ? Buffer.from(hex, 'hex') : undefined;
-  if (out === undefined || out.length * 2 !== (hex as string).length) throw new TypeError(`${name} must be an even-length hex string`);
-  if (length !== undefined && out.length !== length) throw new TypeError(`${name} must be ${length} bytes (${length * 2} hex characters), got ${out.length}`);
+  if (out === undefined || out.length * 2 !== (hex as string).length)
+    throw new TypeError(`${name} must be an even-length hex string`);
+  if (length !== undefined && out.length !== length)
+    throw new TypeError(`${name} must be ${length} bytes (${length * 2} hex characters), got ${out.length}`);
   return out;
 };
 

@@ -72,7 +72,10 @@ const hkdfExpandLamport = (ikm: Buffer, salt: Buffer): Buffer => {
   const out = Buffer.allocUnsafe(LAMPORT_CHUNKS * 32);
   let t = Buffer.alloc(0);
   for (let i = 0; i < LAMPORT_CHUNKS; i++) {
-    t = createHmac('sha256', prk).update(t).update(Buffer.from([i + 1])).digest();
+    t = createHmac('sha256', prk)
+      .update(t)
+      .update(Buffer.from([i + 1]))
+      .digest();
     t.copy(out, i * 32);
   }
   return out;

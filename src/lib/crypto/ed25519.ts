@@ -48,7 +48,12 @@ const signingDigest = (tag: string, chainID: Uint8Array, data: Uint8Array): Buff
 export const signData = (tag: string, chainID: Uint8Array, data: Uint8Array, privateKey: Uint8Array): Buffer =>
   signDetached(signingDigest(tag, chainID, data), privateKey);
 
-export const verifyData = (tag: string, chainID: Uint8Array, data: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean =>
-  verifyDetached(signingDigest(tag, chainID, data), signature, publicKey);
+export const verifyData = (
+  tag: string,
+  chainID: Uint8Array,
+  data: Uint8Array,
+  signature: Uint8Array,
+  publicKey: Uint8Array,
+): boolean => verifyDetached(signingDigest(tag, chainID, data), signature, publicKey);
 
 export { signingDigest };

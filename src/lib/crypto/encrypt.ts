@@ -34,21 +34,42 @@ export interface EncryptOptions {
  * 0..31 encrypt, 32..63 mac.
  */
 const keyLayout = (cipher: Cipher): { length: number; encKey: [number, number]; macKey: [number, number] } =>
-  cipher === 'aes-128-gcm' ? { length: 32, encKey: [0, 16], macKey: [16, 32] } : { length: 64, encKey: [0, 32], macKey: [32, 64] };
+  cipher === 'aes-128-gcm'
+    ? { length: 32, encKey: [0, 16], macKey: [16, 32] }
+    : { length: 64, encKey: [0, 32], macKey: [32, 64] };
 
-const deriveKey = async (password: string, salt: Buffer, kdf: KDF, p: EncryptedMessage['kdfparams'], length: number): Promise<Buffer> => {
+const deriveKey = async (
+  password: string,
+  salt: Buffer,
+  kdf: KDF,
+  p: EncryptedMessage['kdfparams'],
+  length: number,
+): Promise<Buffer> => {
   if (kdf === 'PBKDF2') return pbkdf2Sync(password, salt, p.iterations, length, 'sha256');
   // hash-wasm (WebAssembly): 3.5x faster than @noble/hashes at Klayr's 2 GiB default, and the implementation Klayr itself uses
-  const key = await argon2id({ password, salt, iterations: p.iterations, memorySize: p.memorySize, parallelism: p.parallelism, hashLength: length, outputType: 'binary' });
+  const key = await argon2id({
+    password,
+    salt,
+    iterations: p.iterations,
+    memorySize: p.memorySize,
+    parallelism: p.parallelism,
+    hashLength: length,
+    outputType: 'binary',
+  });
   return Buffer.from(key);
 };
 
-export const encryptWithPassword = async (plain: Uint8Array | string, password: string, options: EncryptOptions = {}): Promise<EncryptedMessage> => {
+export const encryptWithPassword = async (
+  plain: Uint8Array | string,
+  password: string,
+  options: EncryptOptions = {},
+): Promise<EncryptedMessage> => {
   const cipher = options.cipher ?? 'aes-128-gcm';
   if (!CIPHERS.includes(cipher)) throw new Error(`Cipher must be one of ${CIPHERS.join(', ')}`);
   const kdf = options.kdf ?? 'argon2id';
   const kdfparams = {
-    iterations: options.kdfparams?.iterations ?? (kdf === 'argon2id' ? ARGON2_DEFAULTS.iterations : PBKDF2_DEFAULT_ITERATIONS),
+    iterations:
+      options.kdfparams?.iterations ?? (kdf === 'argon2id' ? ARGON2_DEFAULTS.iterations : PBKDF2_DEFAULT_ITERATIONS),
     parallelism: options.kdfparams?.parallelism ?? ARGON2_DEFAULTS.parallelism,
     memorySize: options.kdfparams?.memorySize ?? ARGON2_DEFAULTS.memorySize,
     salt: randomBytes(8).toString('hex'),
@@ -57,7 +78,10 @@ export const encryptWithPassword = async (plain: Uint8Array | string, password: 
   const key = await deriveKey(password, Buffer.from(kdfparams.salt, 'hex'), kdf, kdfparams, layout.length);
   const iv = randomBytes(16);
   const c = createCipheriv(cipher, key.subarray(...layout.encKey), iv);
-  const ciphertext = Buffer.concat([c.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain), c.final()]);
+  const ciphertext = Buffer.concat([
+    c.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain),
+    c.final(),
+  ]);
   return {
     ciphertext: ciphertext.toString('hex'),
     mac: sha256Concat(key.subarray(...layout.macKey), ciphertext).toString('hex'),
@@ -70,7 +94,8 @@ export const encryptWithPassword = async (plain: Uint8Array | string, password: 
 };
 
 const positiveInteger = (value: unknown, name: string): number => {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new Error(`kdfparams.${name} must be a positive integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new Error(`kdfparams.${name} must be a positive integer`);
   return value;
 };
 
@@ -78,9 +103,16 @@ const positiveInteger = (value: unknown, name: string): number => {
 export const decryptWithPassword = async (message: EncryptedMessage, password: string): Promise<Buffer> => {
   if (typeof message !== 'object' || message === null) throw new Error('Encrypted message must be an object');
   const { cipher, kdf, kdfparams, cipherparams } = message;
-  if (!CIPHERS.includes(cipher)) throw new Error(`Unsupported cipher "${String(cipher)}": expected one of ${CIPHERS.join(', ')}`);
-  if (kdf !== 'argon2id' && kdf !== 'PBKDF2') throw new Error(`Unsupported kdf "${String(kdf)}": expected argon2id or PBKDF2`);
-  if (typeof kdfparams !== 'object' || kdfparams === null || typeof cipherparams !== 'object' || cipherparams === null) {
+  if (!CIPHERS.includes(cipher))
+    throw new Error(`Unsupported cipher "${String(cipher)}": expected one of ${CIPHERS.join(', ')}`);
+  if (kdf !== 'argon2id' && kdf !== 'PBKDF2')
+    throw new Error(`Unsupported kdf "${String(kdf)}": expected argon2id or PBKDF2`);
+  if (
+    typeof kdfparams !== 'object' ||
+    kdfparams === null ||
+    typeof cipherparams !== 'object' ||
+    cipherparams === null
+  ) {
     throw new Error('Encrypted message lacks kdfparams or cipherparams');
   }
   const params = {
@@ -97,7 +129,8 @@ export const decryptWithPassword = async (message: EncryptedMessage, password: s
   const key = await deriveKey(password, salt, kdf, params, layout.length);
   if (typeof message.mac === 'string') {
     const mac = parseHex(message.mac, 'mac', 32);
-    if (!timingSafeEqual(mac, sha256Concat(key.subarray(...layout.macKey), ciphertext))) throw new Error('Wrong password or corrupted data: MAC mismatch');
+    if (!timingSafeEqual(mac, sha256Concat(key.subarray(...layout.macKey), ciphertext)))
+      throw new Error('Wrong password or corrupted data: MAC mismatch');
   }
   const d = createDecipheriv(cipher, key.subarray(...layout.encKey), iv);
   d.setAuthTag(tag);

@@ -12,14 +12,22 @@ export const generateHashOnionSeed = (): Buffer => sha256(randomBytes(64)).subar
  * h(count), h(count - distance), …, h(0) — the order @klayr/cryptography's hashOnion returns,
  * so a validator reveals from the end of the chain towards the seed.
  */
-export const hashOnion = (seed: Uint8Array, count = DEFAULT_HASH_ONION_COUNT, distance = DEFAULT_HASH_ONION_DISTANCE, onProgress?: (done: number) => void): Buffer[] => {
+export const hashOnion = (
+  seed: Uint8Array,
+  count = DEFAULT_HASH_ONION_COUNT,
+  distance = DEFAULT_HASH_ONION_DISTANCE,
+  onProgress?: (done: number) => void,
+): Buffer[] => {
   if (count < distance) throw new Error('Invalid count or distance. Count must be greater than distance');
   if (count % distance !== 0) throw new Error('Invalid count. Count must be multiple of distance');
   const checkpoints: Buffer[] = [Buffer.from(seed)];
   // two 32-byte buffers take turns: each step hashes the first half of one into the other,
   // so a step is one native call with no copy and no allocation
   const buffers = [Buffer.alloc(32), Buffer.alloc(32)] as const;
-  const halves = [buffers[0].subarray(0, HASH_ONION_SEED_LENGTH), buffers[1].subarray(0, HASH_ONION_SEED_LENGTH)] as const;
+  const halves = [
+    buffers[0].subarray(0, HASH_ONION_SEED_LENGTH),
+    buffers[1].subarray(0, HASH_ONION_SEED_LENGTH),
+  ] as const;
   halves[0].set(seed);
   for (let i = 1; i <= count; i++) {
     sha256Into(buffers[i & 1], halves[(i - 1) & 1]);

@@ -13,9 +13,14 @@ const TAG_PART = /^[A-Za-z0-9]+$/;
 /** `KLY_<domain>[:<version>]_`, as @klayr/cryptography's createMessageTag. */
 export const createMessageTag = (domain: string, version?: string | number): string => {
   if (!TAG_PART.test(domain)) throw new Error(`Message tag domain must be alphanumeric, got "${domain}"`);
-  if (version !== undefined && !TAG_PART.test(String(version))) throw new Error(`Message tag version must be alphanumeric, got "${version}"`);
+  if (version !== undefined && !TAG_PART.test(String(version)))
+    throw new Error(`Message tag version must be alphanumeric, got "${version}"`);
   return `KLY_${version !== undefined ? `${domain}:${version}` : domain}_`;
 };
 
 export const tagMessage = (tag: string, chainID: Uint8Array, message: Uint8Array | string): Buffer =>
-  Buffer.concat([Buffer.from(tag, 'utf8'), chainID, typeof message === 'string' ? Buffer.from(message, 'utf8') : message]);
+  Buffer.concat([
+    Buffer.from(tag, 'utf8'),
+    chainID,
+    typeof message === 'string' ? Buffer.from(message, 'utf8') : message,
+  ]);

@@ -35,7 +35,8 @@ export const storeMetadata = (storePrefix: Buffer, substoreIndex: number, data: 
 export const stringOf = (format: string) => ({ type: 'string', format }) as const;
 export const klayr32 = stringOf('klayr32');
 export const hex = stringOf('hex');
-export const hexOfLength = (length: number) => ({ type: 'string', format: 'hex', minLength: length, maxLength: length }) as const;
+export const hexOfLength = (length: number) =>
+  ({ type: 'string', format: 'hex', minLength: length, maxLength: length }) as const;
 export const uint64String = stringOf('uint64');
 export const uint32Integer = { type: 'integer', format: 'uint32' } as const;
 export const booleanType = { type: 'boolean' } as const;
@@ -43,11 +44,17 @@ export const stringType = { type: 'string' } as const;
 export const arrayOf = <I extends JSONSchema>(items: I) => ({ type: 'array', items }) as const;
 
 /** An object schema with properties and, when given, the required list (Klayr's key order does not matter to readers). */
-export const objectSchema = <P extends Record<string, JSONSchema>>(properties: P, required?: readonly (keyof P & string)[]) =>
-  ({ type: 'object', ...(required !== undefined ? { required } : {}), properties }) as const;
+export const objectSchema = <P extends Record<string, JSONSchema>>(
+  properties: P,
+  required?: readonly (keyof P & string)[],
+) => ({ type: 'object', ...(required !== undefined ? { required } : {}), properties }) as const;
 
 /** A top-level endpoint schema: an object schema with its $id. */
-export const endpointSchema = <P extends Record<string, JSONSchema>>($id: string, properties: P, required?: readonly (keyof P & string)[]) => ({ $id, ...objectSchema(properties, required) });
+export const endpointSchema = <P extends Record<string, JSONSchema>>(
+  $id: string,
+  properties: P,
+  required?: readonly (keyof P & string)[],
+) => ({ $id, ...objectSchema(properties, required) });
 
 /** Klayr's data schema of events that carry no data. */
 export const emptySchema = { $id: '/klayr/empty', type: 'object', properties: {} } as const satisfies Schema;

@@ -7,7 +7,8 @@ import type { SchemaProperty } from '../codec/index.js';
  */
 
 /** Between `min` and `max` bytes as hex, for encodings of variable length. */
-export const hexBetween = (min: number, max: number) => ({ type: 'string', format: 'hex', minLength: min * 2, maxLength: max * 2 }) as const;
+export const hexBetween = (min: number, max: number) =>
+  ({ type: 'string', format: 'hex', minLength: min * 2, maxLength: max * 2 }) as const;
 
 /** Exactly `bytes` bytes as hex (chain ID 4, token ID 8, seed 16, ID/hash/Ed25519 key 32, BLS key 48, Ed25519 signature 64, BLS signature 96). */
 export const hexBytes = (bytes: number) => hexBetween(bytes, bytes);

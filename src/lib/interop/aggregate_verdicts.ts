@@ -49,5 +49,14 @@ export const verifyAggregateCheck = (check: AggregateCheck): boolean => {
   const key = checkKey(check);
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  return verifyWeightedAggSig(check.publicKeys, check.aggregationBits, check.signature, check.tag, check.chainID, check.message, check.weights, check.threshold);
+  return verifyWeightedAggSig(
+    check.publicKeys,
+    check.aggregationBits,
+    check.signature,
+    check.tag,
+    check.chainID,
+    check.message,
+    check.weights,
+    check.threshold,
+  );
 };

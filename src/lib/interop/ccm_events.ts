@@ -1,7 +1,12 @@
 import type { Schema } from '../codec/index.js';
 import { ccmSchema } from './schemas.js';
 
-const ccmField = { fieldNumber: 1, type: 'object', required: ccmSchema.required, properties: ccmSchema.properties } as const;
+const ccmField = {
+  fieldNumber: 1,
+  type: 'object',
+  required: ccmSchema.required,
+  properties: ccmSchema.properties,
+} as const;
 
 /** Data of the interoperability event ccmSendSuccess (klayr-framework ccmSendSuccessDataSchema). */
 export const ccmSendSuccessDataSchema = {
@@ -16,7 +21,11 @@ export const ccmProcessedDataSchema = {
   $id: '/interoperability/events/ccmProcessed',
   type: 'object',
   required: ['ccm', 'result', 'code'],
-  properties: { ccm: ccmField, result: { dataType: 'uint32', fieldNumber: 2 }, code: { dataType: 'uint32', fieldNumber: 3 } },
+  properties: {
+    ccm: ccmField,
+    result: { dataType: 'uint32', fieldNumber: 2 },
+    code: { dataType: 'uint32', fieldNumber: 3 },
+  },
 } as const satisfies Schema;
 
 export const CCM_SEND_SUCCESS_EVENT = 'ccmSendSuccess';

@@ -6,7 +6,8 @@ import type { Schema } from '../codec/index.js';
  */
 
 /** A 4-byte chain ID property. */
-export const chainIDProperty = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber, minLength: 4, maxLength: 4 }) as const;
+export const chainIDProperty = (fieldNumber: number) =>
+  ({ dataType: 'bytes', fieldNumber, minLength: 4, maxLength: 4 }) as const;
 
 export const registrationCCMParamsSchema = {
   $id: '/modules/interoperability/ccCommand/registration',
@@ -31,7 +32,10 @@ export const sidechainTerminatedCCMParamsSchema = {
   $id: '/modules/interoperability/ccCommand/sidechainTerminated',
   type: 'object',
   required: ['chainID', 'stateRoot'],
-  properties: { chainID: chainIDProperty(1), stateRoot: { dataType: 'bytes', fieldNumber: 2, minLength: 32, maxLength: 32 } },
+  properties: {
+    chainID: chainIDProperty(1),
+    stateRoot: { dataType: 'bytes', fieldNumber: 2, minLength: 32, maxLength: 32 },
+  },
 } as const satisfies Schema;
 
 export interface SidechainTerminatedCCMParams {
@@ -46,7 +50,10 @@ export const activeValidatorsItems = (maxItems: number, fieldNumber: number) =>
     items: {
       type: 'object',
       required: ['blsKey', 'bftWeight'],
-      properties: { blsKey: { dataType: 'bytes', fieldNumber: 1, minLength: 48, maxLength: 48 }, bftWeight: { dataType: 'uint64', fieldNumber: 2 } },
+      properties: {
+        blsKey: { dataType: 'bytes', fieldNumber: 1, minLength: 48, maxLength: 48 },
+        bftWeight: { dataType: 'uint64', fieldNumber: 2 },
+      },
     },
     minItems: 1,
     fieldNumber,

@@ -44,7 +44,11 @@ export interface CCUBuildResult {
 }
 
 /** Proves store keys against the root committed at `height` (queries keyed by state-tree key), refusing any other root. */
-export type SnapshotProver = (height: number, expectedRoot: Buffer, storeKeys: Buffer[]) => { siblingHashes: Buffer[]; queries: { key: Buffer; bitmap: Buffer }[] };
+export type SnapshotProver = (
+  height: number,
+  expectedRoot: Buffer,
+  storeKeys: Buffer[],
+) => { siblingHashes: Buffer[]; queries: { key: Buffer; bitmap: Buffer }[] };
 
 export class CCUBuildError extends Error {
   override readonly name = 'CCUBuildError';
@@ -56,7 +60,13 @@ export class CCUBuildError extends Error {
  */
 export const buildCCU = (request: CCUBuildRequest, prove: SnapshotProver): CCUBuildResult | undefined => {
   const { certificate } = request;
-  const witnesses = calculateMessageWitnesses(request.inboxSizeOnReceivingChain, request.outboxSizeOnSendingChain, request.lastSentCCM, request.ccms, request.maxCCUSize);
+  const witnesses = calculateMessageWitnesses(
+    request.inboxSizeOnReceivingChain,
+    request.outboxSizeOnSendingChain,
+    request.lastSentCCM,
+    request.ccms,
+    request.maxCCUSize,
+  );
   const last = request.validatorsAtLastCertificate;
   let activeValidatorsUpdate = EMPTY_ACTIVE_VALIDATORS_UPDATE;
   let certificateThreshold = last?.certificateThreshold;
@@ -67,7 +77,10 @@ export const buildCCU = (request: CCUBuildRequest, prove: SnapshotProver): CCUBu
     if (last === undefined) throw new CCUBuildError('No validators data at the last certificate');
     if (!last.validatorsHash.equals(certificate.validatorsHash)) {
       const next = request.validatorsAtNewCertificate;
-      if (next === undefined) throw new CCUBuildError(`No validators data at new certificate with hash ${certificate.validatorsHash.toString('hex')}`);
+      if (next === undefined)
+        throw new CCUBuildError(
+          `No validators data at new certificate with hash ${certificate.validatorsHash.toString('hex')}`,
+        );
       ({ activeValidatorsUpdate, certificateThreshold } = calculateActiveValidatorsUpdate(last, next));
     }
     // the snapshot is checked whether or not a witness is needed: a certificate of a block this store does not hold is refused
@@ -77,24 +90,34 @@ export const buildCCU = (request: CCUBuildRequest, prove: SnapshotProver): CCUBu
     if (witnesses.crossChainMessages.length > 0) {
       const query = proof.queries.find((q) => q.key.equals(key));
       if (query === undefined) throw new CCUBuildError(`No inclusion proof was found for key ${key.toString('hex')}`);
-      outboxRootWitness = { bitmap: Buffer.from(query.bitmap), siblingHashes: proof.siblingHashes.map((h) => Buffer.from(h)) };
+      outboxRootWitness = {
+        bitmap: Buffer.from(query.bitmap),
+        siblingHashes: proof.siblingHashes.map((h) => Buffer.from(h)),
+      };
     }
   }
-  if (certificateThreshold === undefined) throw new CCUBuildError('No certificate threshold: no validators data at the last certificate');
+  if (certificateThreshold === undefined)
+    throw new CCUBuildError('No certificate threshold: no validators data at the last certificate');
   const params = ccuParamsCodec.encode({
     sendingChainID: Buffer.from(request.sendingChainID),
     certificate: certificate === undefined ? Buffer.alloc(0) : encodeCertificate(certificate),
     activeValidatorsUpdate,
     certificateThreshold,
-    inboxUpdate: { crossChainMessages: witnesses.crossChainMessages, messageWitnessHashes: witnesses.messageWitnessHashes, outboxRootWitness },
+    inboxUpdate: {
+      crossChainMessages: witnesses.crossChainMessages,
+      messageWitnessHashes: witnesses.messageWitnessHashes,
+      outboxRootWitness,
+    },
   });
   return { params, ...(witnesses.lastCCMToBeSent !== undefined ? { lastCCMToBeSent: witnesses.lastCCMToBeSent } : {}) };
 };
 
 /** Buffers cross a thread boundary as plain Uint8Arrays: this turns them back, deeply (plain objects and arrays). */
 export const reviveBuffers = <T>(value: T): T => {
-  if (value instanceof Uint8Array) return (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)) as T;
+  if (value instanceof Uint8Array)
+    return (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)) as T;
   if (Array.isArray(value)) return value.map(reviveBuffers) as T;
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reviveBuffers(v)])) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reviveBuffers(v)])) as T;
   return value;
 };

@@ -54,10 +54,14 @@ export const calculateMessageWitnesses = (
   }
   if (included.length === 0) return { crossChainMessages: [], messageWitnessHashes: [] };
   const lastCCMToBeSent = { ...lastIncluded!, outboxSize: outboxSizeOnSendingChain };
-  if (included.length === all.length) return { crossChainMessages: included, messageWitnessHashes: [], lastCCMToBeSent };
+  if (included.length === all.length)
+    return { crossChainMessages: included, messageWitnessHashes: [], lastCCMToBeSent };
   return {
     crossChainMessages: included,
-    messageWitnessHashes: calculateRightWitness(inboxSizeOnReceivingChain + included.length, all.slice(included.length)),
+    messageWitnessHashes: calculateRightWitness(
+      inboxSizeOnReceivingChain + included.length,
+      all.slice(included.length),
+    ),
     lastCCMToBeSent,
   };
 };

@@ -17,7 +17,11 @@ export interface ActiveValidatorsUpdate {
   bftWeightsUpdateBitmap: Buffer;
 }
 
-export const EMPTY_ACTIVE_VALIDATORS_UPDATE: ActiveValidatorsUpdate = { blsKeysUpdate: [], bftWeightsUpdate: [], bftWeightsUpdateBitmap: Buffer.alloc(0) };
+export const EMPTY_ACTIVE_VALIDATORS_UPDATE: ActiveValidatorsUpdate = {
+  blsKeysUpdate: [],
+  bftWeightsUpdate: [],
+  bftWeightsUpdateBitmap: Buffer.alloc(0),
+};
 
 const byKey = (a: { blsKey: Buffer }, b: { blsKey: Buffer }) => Buffer.compare(a.blsKey, b.blsKey);
 
@@ -26,7 +30,10 @@ const byKey = (a: { blsKey: Buffer }, b: { blsKey: Buffer }) => Buffer.compare(a
  * getActiveValidatorsUpdate): new BLS keys, changed weights (0 for removed validators), and a
  * bitmap over all keys of both sets in key order, big-endian, bit i for the i-th key.
  */
-export const getActiveValidatorsUpdate = (current: readonly { blsKey: Buffer; bftWeight: bigint }[], next: readonly { blsKey: Buffer; bftWeight: bigint }[]): ActiveValidatorsUpdate => {
+export const getActiveValidatorsUpdate = (
+  current: readonly { blsKey: Buffer; bftWeight: bigint }[],
+  next: readonly { blsKey: Buffer; bftWeight: bigint }[],
+): ActiveValidatorsUpdate => {
   const currentByKey = new Map(current.map((v) => [v.blsKey.toString('hex'), v]));
   const nextKeys = new Set(next.map((v) => v.blsKey.toString('hex')));
   const allKeys = [...new Set([...currentByKey.keys(), ...nextKeys])].sort();
@@ -39,7 +46,8 @@ export const getActiveValidatorsUpdate = (current: readonly { blsKey: Buffer; bf
       updates.push(v);
     } else if (known.bftWeight !== v.bftWeight) updates.push(v);
   }
-  for (const v of current) if (!nextKeys.has(v.blsKey.toString('hex'))) updates.push({ blsKey: v.blsKey, bftWeight: 0n });
+  for (const v of current)
+    if (!nextKeys.has(v.blsKey.toString('hex'))) updates.push({ blsKey: v.blsKey, bftWeight: 0n });
   blsKeysUpdate.sort(Buffer.compare);
   updates.sort(byKey);
   let bitmap = 0n;
@@ -55,7 +63,10 @@ export const getActiveValidatorsUpdate = (current: readonly { blsKey: Buffer; bf
 };
 
 /** The update and the threshold a CCU carries when the certified validator set changed (Klayr's calculateActiveValidatorsUpdate). */
-export const calculateActiveValidatorsUpdate = (atLastCertificate: ValidatorsData, atNewCertificate: ValidatorsData): { activeValidatorsUpdate: ActiveValidatorsUpdate; certificateThreshold: bigint } => ({
+export const calculateActiveValidatorsUpdate = (
+  atLastCertificate: ValidatorsData,
+  atNewCertificate: ValidatorsData,
+): { activeValidatorsUpdate: ActiveValidatorsUpdate; certificateThreshold: bigint } => ({
   activeValidatorsUpdate: getActiveValidatorsUpdate(atLastCertificate.validators, atNewCertificate.validators),
   certificateThreshold: atNewCertificate.certificateThreshold,
 });

@@ -7,7 +7,8 @@ import type { Schema } from '../codec/index.js';
  */
 
 const bytes = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber }) as const;
-const fixedBytes = (fieldNumber: number, length: number) => ({ dataType: 'bytes', fieldNumber, minLength: length, maxLength: length }) as const;
+const fixedBytes = (fieldNumber: number, length: number) =>
+  ({ dataType: 'bytes', fieldNumber, minLength: length, maxLength: length }) as const;
 
 /** A cross-chain message (klayr-framework ccmSchema). */
 export const ccmSchema = {
@@ -51,14 +52,22 @@ export const crossChainUpdateParamsSchema = {
       required: ['crossChainMessages', 'messageWitnessHashes', 'outboxRootWitness'],
       properties: {
         crossChainMessages: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } },
-        messageWitnessHashes: { type: 'array', fieldNumber: 2, items: { dataType: 'bytes', minLength: 32, maxLength: 32 } },
+        messageWitnessHashes: {
+          type: 'array',
+          fieldNumber: 2,
+          items: { dataType: 'bytes', minLength: 32, maxLength: 32 },
+        },
         outboxRootWitness: {
           type: 'object',
           fieldNumber: 3,
           required: ['bitmap', 'siblingHashes'],
           properties: {
             bitmap: bytes(1),
-            siblingHashes: { type: 'array', fieldNumber: 2, items: { dataType: 'bytes', minLength: 32, maxLength: 32 } },
+            siblingHashes: {
+              type: 'array',
+              fieldNumber: 2,
+              items: { dataType: 'bytes', minLength: 32, maxLength: 32 },
+            },
           },
         },
       },
@@ -71,5 +80,9 @@ export interface CCUParams {
   certificate: Buffer;
   activeValidatorsUpdate: { blsKeysUpdate: Buffer[]; bftWeightsUpdate: bigint[]; bftWeightsUpdateBitmap: Buffer };
   certificateThreshold: bigint;
-  inboxUpdate: { crossChainMessages: Buffer[]; messageWitnessHashes: Buffer[]; outboxRootWitness: { bitmap: Buffer; siblingHashes: Buffer[] } };
+  inboxUpdate: {
+    crossChainMessages: Buffer[];
+    messageWitnessHashes: Buffer[];
+    outboxRootWitness: { bitmap: Buffer; siblingHashes: Buffer[] };
+  };
 }

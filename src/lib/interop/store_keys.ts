@@ -7,7 +7,16 @@ import { computeSubstorePrefix, stateSMTKey } from '../state/keys.js';
  */
 export const INTEROPERABILITY_MODULE_NAME = 'interoperability';
 export const INTEROPERABILITY_STORE_PREFIX = Buffer.from([0x83, 0xed, 0x0d, 0x25]);
-export const INTEROPERABILITY_SUBSTORES = { outboxRoot: 0, chainAccount: 1, terminatedState: 3, channelData: 5, registeredNames: 7, chainValidators: 9, terminatedOutbox: 11, ownChainAccount: 13 } as const;
+export const INTEROPERABILITY_SUBSTORES = {
+  outboxRoot: 0,
+  chainAccount: 1,
+  terminatedState: 3,
+  channelData: 5,
+  registeredNames: 7,
+  chainValidators: 9,
+  terminatedOutbox: 11,
+  ownChainAccount: 13,
+} as const;
 export type InteroperabilitySubstore = keyof typeof INTEROPERABILITY_SUBSTORES;
 
 /** A full store key of an interoperability substore entry: store prefix || substore prefix || key. */

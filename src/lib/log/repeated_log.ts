@@ -60,7 +60,10 @@ export class RepeatedLog {
     const current = this.#current;
     if (current === undefined || this.#repeats === 0) return;
     const seconds = Math.round((now - current.since) / 1000);
-    this.logger[this.#level]({ repeated: this.#repeats, seconds, error: current.error }, `${current.msg}: repeated ${this.#repeats} times in ${seconds} s`);
+    this.logger[this.#level](
+      { repeated: this.#repeats, seconds, error: current.error },
+      `${current.msg}: repeated ${this.#repeats} times in ${seconds} s`,
+    );
     this.#repeats = 0;
     current.since = now;
   }

@@ -7,7 +7,8 @@ const ONE = 1n << BASE;
 
 export const q96 = (integer: bigint): bigint => integer << BASE;
 
-export const q96FromBytes = (bytes: Uint8Array): bigint => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`));
+export const q96FromBytes = (bytes: Uint8Array): bigint =>
+  bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
 
 /** Minimal big-endian bytes; zero is the empty buffer. */
 export const q96ToBytes = (value: bigint): Buffer => {
@@ -31,7 +32,7 @@ export const q96Div = (a: bigint, b: bigint): bigint => {
 /** a * b / c, rounded down, without losing the intermediate precision. */
 export const q96MulDiv = (a: bigint, b: bigint, c: bigint): bigint => {
   if (c === 0n) throw new Error('Cannot be divided by zero.');
-  return ((a * b) << BASE) / c >> BASE;
+  return (((a * b) << BASE) / c) >> BASE;
 };
 
 export const q96Floor = (a: bigint): bigint => a >> BASE;

@@ -30,7 +30,8 @@ export const computeStorePrefix = memoized((moduleName: string): Buffer => {
 
 /** A substore's 2-byte prefix: its index with the 16 bits reversed (Lisk SDK v6). */
 export const computeSubstorePrefix = memoized((index: number): Buffer => {
-  if (!Number.isInteger(index) || index < 0 || index > 0xffff) throw new Error(`Substore index must be an integer in 0..65535, got ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index > 0xffff)
+    throw new Error(`Substore index must be an integer in 0..65535, got ${index}`);
   let reversed = 0;
   for (let bit = 0; bit < 16; bit++) if ((index >> bit) & 1) reversed |= 1 << (15 - bit);
   const out = Buffer.alloc(SUBSTORE_PREFIX_LENGTH);
@@ -40,8 +41,12 @@ export const computeSubstorePrefix = memoized((index: number): Buffer => {
 
 /** The key a state entry has in the state tree (lisk-db's state writer). */
 export const stateSMTKey = (storeKey: Uint8Array): Buffer => {
-  if (storeKey.length < STATE_KEY_PREFIX_LENGTH) throw new Error(`State keys are at least ${STATE_KEY_PREFIX_LENGTH} bytes (store and substore prefix)`);
-  return Buffer.concat([storeKey.subarray(0, STATE_KEY_PREFIX_LENGTH), sha256(storeKey.subarray(STATE_KEY_PREFIX_LENGTH))]);
+  if (storeKey.length < STATE_KEY_PREFIX_LENGTH)
+    throw new Error(`State keys are at least ${STATE_KEY_PREFIX_LENGTH} bytes (store and substore prefix)`);
+  return Buffer.concat([
+    storeKey.subarray(0, STATE_KEY_PREFIX_LENGTH),
+    sha256(storeKey.subarray(STATE_KEY_PREFIX_LENGTH)),
+  ]);
 };
 
 /** The value a state entry has in the state tree: the hash of the stored bytes. */

@@ -15,7 +15,10 @@ export interface MinFeeOptions {
  * with placeholder signatures; the fee's own varint length feeds back into the size,
  * so iterate to the fixed point as @klayr/transactions does.
  */
-export const computeMinFee = (tx: Omit<TransactionObject, 'fee' | 'signatures'>, options: MinFeeOptions = {}): bigint => {
+export const computeMinFee = (
+  tx: Omit<TransactionObject, 'fee' | 'signatures'>,
+  options: MinFeeOptions = {},
+): bigint => {
   const signatures = [
     ...Array.from({ length: options.numberOfSignatures ?? 1 }, () => Buffer.alloc(SIGNATURE_LENGTH)),
     ...Array.from({ length: options.numberOfEmptySignatures ?? 0 }, () => Buffer.alloc(0)),

@@ -11,13 +11,18 @@ export interface PreparedTransaction {
 }
 
 /** `bytes`, when the caller already holds them (a transaction decoded from the wire), must be the transaction's own encoding. */
-export const prepareTransaction = (transaction: TransactionObject, bytes: Buffer = encodeTransaction(transaction)): PreparedTransaction => ({
+export const prepareTransaction = (
+  transaction: TransactionObject,
+  bytes: Buffer = encodeTransaction(transaction),
+): PreparedTransaction => ({
   transaction,
   bytes,
   id: sha256(bytes),
   senderAddress: senderAddress(transaction),
 });
 
-const isPrepared = (input: TransactionObject | PreparedTransaction): input is PreparedTransaction => 'bytes' in input && 'id' in input;
+const isPrepared = (input: TransactionObject | PreparedTransaction): input is PreparedTransaction =>
+  'bytes' in input && 'id' in input;
 
-export const asPrepared = (input: TransactionObject | PreparedTransaction): PreparedTransaction => (isPrepared(input) ? input : prepareTransaction(input));
+export const asPrepared = (input: TransactionObject | PreparedTransaction): PreparedTransaction =>
+  isPrepared(input) ? input : prepareTransaction(input);

@@ -1,7 +1,14 @@
 import { compile, CompiledSchema } from '../codec/index.js';
 import { uint32Size } from '../codec/varint.js';
 import { addressFromPublicKey } from '../crypto/address.js';
-import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, publicKeyFromPrivateKey, signData, signingDigest, verifyDetached } from '../crypto/ed25519.js';
+import {
+  ED25519_PUBLIC_KEY_LENGTH,
+  ED25519_SIGNATURE_LENGTH,
+  publicKeyFromPrivateKey,
+  signData,
+  signingDigest,
+  verifyDetached,
+} from '../crypto/ed25519.js';
 import { sha256 } from '../crypto/hash.js';
 import { MESSAGE_TAG_TRANSACTION } from '../crypto/tags.js';
 import { MAX_PARAMS_SIZE, NAME_REGEX, SIGNATURE_LENGTH, transactionSchema } from './schema.js';
@@ -23,7 +30,10 @@ const encodedSignatureSize = (signature: Uint8Array): number => 1 + uint32Size(s
  * are the last field, so the encoding without them is the part before them.
  */
 export const signingBytesOfEncoded = (tx: TransactionObject, bytes: Buffer): Buffer =>
-  bytes.subarray(0, bytes.length - tx.signatures.reduce((size, signature) => size + encodedSignatureSize(signature), 0));
+  bytes.subarray(
+    0,
+    bytes.length - tx.signatures.reduce((size, signature) => size + encodedSignatureSize(signature), 0),
+  );
 
 /** The transaction ID: SHA-256 of the full encoding (signatures included). */
 export const transactionID = (tx: TransactionObject): Buffer => sha256(txCodec.encode(tx));
@@ -62,7 +72,11 @@ export const signatureOf = (tx: TransactionObject, chainID: Uint8Array, privateK
   signData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx), privateKey);
 
 /** Single-signature signing: replaces the signatures with the one signature. */
-export const signTransaction = (tx: TransactionObject, chainID: Uint8Array, privateKey: Uint8Array): TransactionObject => {
+export const signTransaction = (
+  tx: TransactionObject,
+  chainID: Uint8Array,
+  privateKey: Uint8Array,
+): TransactionObject => {
   checkSigningInputs(chainID, privateKey);
   return { ...tx, signatures: [signatureOf(tx, chainID, privateKey)] };
 };
@@ -110,25 +124,38 @@ export interface SignaturePlan {
 export const failedSignatureMessage = (signature: Uint8Array, id: Uint8Array): string =>
   `Failed to validate signature '${Buffer.from(signature).toString('hex')}' for transaction with id '${Buffer.from(id).toString('hex')}'`;
 
-const wellFormed = (key: Buffer, signature: Buffer): boolean => key.length === ED25519_PUBLIC_KEY_LENGTH && signature.length === ED25519_SIGNATURE_LENGTH;
+const wellFormed = (key: Buffer, signature: Buffer): boolean =>
+  key.length === ED25519_PUBLIC_KEY_LENGTH && signature.length === ED25519_SIGNATURE_LENGTH;
 
 /**
  * The auth module's rule as a plan: a single-signature account has exactly one valid signature;
  * a multisignature account has one slot per key, every mandatory slot signed, exactly
  * numberOfSignatures non-empty, each valid.
  */
-export const signaturePlan = (tx: TransactionObject, account: MultisigKeys | undefined, idOf: () => Uint8Array): SignaturePlan => {
+export const signaturePlan = (
+  tx: TransactionObject,
+  account: MultisigKeys | undefined,
+  idOf: () => Uint8Array,
+): SignaturePlan => {
   if (account === undefined || account.numberOfSignatures === 0) {
     if (tx.signatures.length !== 1) {
-      return { pairs: [], failure: `Transactions from a single signature account should have exactly one signature. Found ${tx.signatures.length} signatures.` };
+      return {
+        pairs: [],
+        failure: `Transactions from a single signature account should have exactly one signature. Found ${tx.signatures.length} signatures.`,
+      };
     }
     const signature = tx.signatures[0]!;
-    return wellFormed(tx.senderPublicKey, signature) ? { pairs: [{ key: tx.senderPublicKey, signature }] } : { pairs: [], failure: failedSignatureMessage(signature, idOf()) };
+    return wellFormed(tx.senderPublicKey, signature)
+      ? { pairs: [{ key: tx.senderPublicKey, signature }] }
+      : { pairs: [], failure: failedSignatureMessage(signature, idOf()) };
   }
   const keys = [...account.mandatoryKeys, ...account.optionalKeys];
   const nonEmpty = tx.signatures.filter((s) => s.length !== 0).length;
   if (nonEmpty !== account.numberOfSignatures || tx.signatures.length !== keys.length) {
-    return { pairs: [], failure: `Transaction signatures does not match required number of signatures: '${account.numberOfSignatures}' for transaction with id '${Buffer.from(idOf()).toString('hex')}'` };
+    return {
+      pairs: [],
+      failure: `Transaction signatures does not match required number of signatures: '${account.numberOfSignatures}' for transaction with id '${Buffer.from(idOf()).toString('hex')}'`,
+    };
   }
   const pairs: SignaturePair[] = [];
   for (let i = 0; i < keys.length; i++) {
@@ -142,17 +169,24 @@ export const signaturePlan = (tx: TransactionObject, account: MultisigKeys | und
 };
 
 /** The digest every signature of a transaction signs: SHA-256 of the tag, the chain ID and the signing bytes. */
-export const transactionSigningDigest = (chainID: Uint8Array, bytes: Uint8Array): Buffer => signingDigest(MESSAGE_TAG_TRANSACTION, chainID, bytes);
+export const transactionSigningDigest = (chainID: Uint8Array, bytes: Uint8Array): Buffer =>
+  signingDigest(MESSAGE_TAG_TRANSACTION, chainID, bytes);
 
 /** Index of the first pair whose signature does not verify, -1 when all do. */
-export const firstInvalidPair = (digest: Uint8Array, pairs: readonly SignaturePair[]): number => pairs.findIndex((p) => !verifyDetached(digest, p.signature, p.key));
+export const firstInvalidPair = (digest: Uint8Array, pairs: readonly SignaturePair[]): number =>
+  pairs.findIndex((p) => !verifyDetached(digest, p.signature, p.key));
 
 /** The auth module's reason to refuse, undefined when the plan's signatures verify and it has no failure. */
 export const signatureFailure = (plan: SignaturePlan, invalidPair: number, id: Uint8Array): string | undefined =>
   invalidPair >= 0 ? failedSignatureMessage(plan.pairs[invalidPair]!.signature, id) : plan.failure;
 
 /** The auth module's signature rule (see signaturePlan), checked on this thread. Throws with the reason. */
-export const verifyTransactionSignatures = (tx: TransactionObject, chainID: Uint8Array, account?: MultisigKeys, bytes: Buffer = signingBytes(tx)): void => {
+export const verifyTransactionSignatures = (
+  tx: TransactionObject,
+  chainID: Uint8Array,
+  account?: MultisigKeys,
+  bytes: Buffer = signingBytes(tx),
+): void => {
   const id = () => transactionID(tx);
   const plan = signaturePlan(tx, account, id);
   const invalid = firstInvalidPair(transactionSigningDigest(chainID, bytes), plan.pairs);

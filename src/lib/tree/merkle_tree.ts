@@ -1,5 +1,15 @@
 import { branchHash, EMPTY_HASH, leafHash } from './hash.js';
-import { calculatePathNodes, compareIndices, insertIndex, layerStructure, ROOT_INDEX, siblingLocation, toIndex, toLocation, treeHeight } from './merkle_utils.js';
+import {
+  calculatePathNodes,
+  compareIndices,
+  insertIndex,
+  layerStructure,
+  ROOT_INDEX,
+  siblingLocation,
+  toIndex,
+  toLocation,
+  treeHeight,
+} from './merkle_utils.js';
 
 /** LIP 0031 inclusion proof; `idxs` are proof indices (0 for a query not in the tree). */
 export interface MerkleProof {
@@ -83,7 +93,8 @@ export class MerkleTree {
 
   #nodeAt(nodeIndex: number, layerIndex: number): Buffer {
     const hash = this.#getLayers()[layerIndex]?.[nodeIndex];
-    if (hash === undefined) throw new Error(`Invalid tree state: no node ${nodeIndex} in layer ${layerIndex} for size ${this.size}`);
+    if (hash === undefined)
+      throw new Error(`Invalid tree state: no node ${nodeIndex} in layer ${layerIndex} for size ${this.size}`);
     return hash;
   }
 
@@ -122,7 +133,12 @@ export class MerkleTree {
     while (sorted.length > 0) {
       const idx = sorted[0]!;
       const next = sorted[1];
-      if (idx % 2 === 0 && next !== undefined && Math.floor(Math.log2(idx)) === Math.floor(Math.log2(next)) && (idx ^ next) === 1) {
+      if (
+        idx % 2 === 0 &&
+        next !== undefined &&
+        Math.floor(Math.log2(idx)) === Math.floor(Math.log2(next)) &&
+        (idx ^ next) === 1
+      ) {
         sorted = sorted.slice(2);
         insertIndex(sorted, Math.floor(idx / 2));
         continue;
@@ -163,7 +179,10 @@ export class MerkleTree {
 }
 
 /** Appends one value given only the append path and size (used for inbox/outbox trees). */
-export const appendToPath = (state: { appendPath: readonly Buffer[]; size: number }, value: Uint8Array): { root: Buffer; appendPath: Buffer[]; size: number } => {
+export const appendToPath = (
+  state: { appendPath: readonly Buffer[]; size: number },
+  value: Uint8Array,
+): { root: Buffer; appendPath: Buffer[]; size: number } => {
   const { appendPath, size } = state;
   const leaf = leafHash(value);
   let root = leaf;
@@ -190,10 +209,16 @@ export const verifyProof = (queryHashes: readonly Buffer[], proof: MerkleProof, 
 };
 
 /** The root after replacing the proven leaves with `updateData` (the proof's indices named `indexes`, as Klayr's API has it). */
-export const calculateRootFromUpdateData = (updateData: readonly Uint8Array[], proof: { size: number; indexes: number[]; siblingHashes: Buffer[] }): Buffer => {
+export const calculateRootFromUpdateData = (
+  updateData: readonly Uint8Array[],
+  proof: { size: number; indexes: number[]; siblingHashes: Buffer[] },
+): Buffer => {
   if (proof.size === 0 || proof.indexes.length === 0) throw new Error('Invalid proof.');
-  if (updateData.length !== proof.indexes.length) throw new Error("Amount of update data doesn't match amount of indexes");
-  const root = calculatePathNodes(updateData.map(leafHash), proof.size, proof.indexes, proof.siblingHashes).get(ROOT_INDEX);
+  if (updateData.length !== proof.indexes.length)
+    throw new Error("Amount of update data doesn't match amount of indexes");
+  const root = calculatePathNodes(updateData.map(leafHash), proof.size, proof.indexes, proof.siblingHashes).get(
+    ROOT_INDEX,
+  );
   if (root === undefined) throw new Error('Invalid proof.');
   return root;
 };
@@ -203,7 +228,11 @@ const rootFromPath = (path: readonly Buffer[]): Buffer => {
   return path.slice(1).reduce((current, hash) => branchHash(hash, current), path[0]!);
 };
 
-export const calculateRootFromRightWitness = (idx: number, appendPath: readonly Buffer[], rightWitness: readonly Buffer[]): Buffer => {
+export const calculateRootFromRightWitness = (
+  idx: number,
+  appendPath: readonly Buffer[],
+  rightWitness: readonly Buffer[],
+): Buffer => {
   if (appendPath.length === 0) return rootFromPath(rightWitness);
   if (rightWitness.length === 0) return rootFromPath(appendPath);
   const path = appendPath.slice(1);
@@ -228,8 +257,12 @@ export const calculateRootFromRightWitness = (idx: number, appendPath: readonly 
   return current;
 };
 
-export const verifyRightWitness = (idx: number, appendPath: readonly Buffer[], rightWitness: readonly Buffer[], root: Uint8Array): boolean =>
-  calculateRootFromRightWitness(idx, appendPath, rightWitness).equals(root);
+export const verifyRightWitness = (
+  idx: number,
+  appendPath: readonly Buffer[],
+  rightWitness: readonly Buffer[],
+  root: Uint8Array,
+): boolean => calculateRootFromRightWitness(idx, appendPath, rightWitness).equals(root);
 
 /** The right witness for leaves appended after a tree of `size` leaves, from the appended values alone. */
 export const calculateRightWitness = (size: number, values: readonly Uint8Array[]): Buffer[] => {
@@ -244,7 +277,8 @@ export const calculateRightWitness = (size: number, values: readonly Uint8Array[
       incremental += 2 ** layer;
     }
     const next: Buffer[] = [];
-    for (let i = 0; i < hashes.length; i += 2) next.push(i + 1 < hashes.length ? branchHash(hashes[i]!, hashes[i + 1]!) : hashes[i]!);
+    for (let i = 0; i < hashes.length; i += 2)
+      next.push(i + 1 < hashes.length ? branchHash(hashes[i]!, hashes[i + 1]!) : hashes[i]!);
     hashes = next;
   }
   return witness;

@@ -25,7 +25,12 @@ export const layerStructure = (size: number): number[] => {
 };
 
 /** The node paired with (nodeIndex, layerIndex) on its right or left; a missing sibling is looked for on lower layers. */
-export const siblingLocation = (nodeIndex: number, layerIndex: number, size: number, structure = layerStructure(size)): Location | undefined => {
+export const siblingLocation = (
+  nodeIndex: number,
+  layerIndex: number,
+  size: number,
+  structure = layerStructure(size),
+): Location | undefined => {
   let siblingIndex = nodeIndex ^ 1;
   let siblingLayer = layerIndex;
   while (siblingIndex >= structure[siblingLayer]! && siblingLayer > 0) {
@@ -70,8 +75,14 @@ export const insertIndex = (sorted: number[], value: number): void => {
  * Recomputes the path from the given nodes to the root with the sibling hashes in proof order;
  * returns every computed node by proof index (the root at ROOT_INDEX). Throws on inconsistent input.
  */
-export const calculatePathNodes = (queryHashes: readonly Buffer[], size: number, idxs: readonly number[], siblingHashes: readonly Buffer[]): Map<number, Buffer> => {
-  if (queryHashes.length === 0 || idxs.length === 0) throw new Error('Invalid input. QueryHashes and Indexes must have at least one element.');
+export const calculatePathNodes = (
+  queryHashes: readonly Buffer[],
+  size: number,
+  idxs: readonly number[],
+  siblingHashes: readonly Buffer[],
+): Map<number, Buffer> => {
+  if (queryHashes.length === 0 || idxs.length === 0)
+    throw new Error('Invalid input. QueryHashes and Indexes must have at least one element.');
   if (queryHashes.length !== idxs.length) throw new Error('Invalid input. QueryHashes and Indexes must match.');
   const tree = new Map<number, Buffer>();
   const siblings = [...siblingHashes];
@@ -99,7 +110,8 @@ export const calculatePathNodes = (queryHashes: readonly Buffer[], size: number,
       if (siblingHash === undefined) throw new Error('Invalid proof: not enough sibling hashes.');
       const parentHash = isLeft(idx) ? branchHash(current, siblingHash) : branchHash(siblingHash, current);
       const existing = tree.get(parent);
-      if (existing !== undefined && !existing.equals(parentHash)) throw new Error('Invalid query hashes. Calculated parent hash does not match.');
+      if (existing !== undefined && !existing.equals(parentHash))
+        throw new Error('Invalid query hashes. Calculated parent hash does not match.');
       tree.set(parent, parentHash);
     } else {
       carried.set(parent, current);

@@ -1,5 +1,14 @@
 import { EMPTY_HASH } from './hash.js';
-import { branchNode, decodeNode, EMPTY_NODE, encodeNode, keyBit, leafNode, smtBranchHash, smtLeafHash } from './smt_node.js';
+import {
+  branchNode,
+  decodeNode,
+  EMPTY_NODE,
+  encodeNode,
+  keyBit,
+  leafNode,
+  smtBranchHash,
+  smtLeafHash,
+} from './smt_node.js';
 import type { SMTNode } from './smt_node.js';
 
 /** Where tree nodes come from: encoded node by hash (undefined when absent). */
@@ -71,7 +80,9 @@ export class SparseMerkleTree {
 
   #checkKey(key: Uint8Array): void {
     if (!(key instanceof Uint8Array) || key.length !== this.keyLength) {
-      throw new Error(`Sparse Merkle tree keys must be ${this.keyLength} bytes, got ${key instanceof Uint8Array ? key.length : typeof key}`);
+      throw new Error(
+        `Sparse Merkle tree keys must be ${this.keyLength} bytes, got ${key instanceof Uint8Array ? key.length : typeof key}`,
+      );
     }
   }
 
@@ -88,10 +99,12 @@ export class SparseMerkleTree {
     byKey.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
     const sorted = byKey.map((c) => c.change);
     for (let i = 1; i < sorted.length; i++) {
-      if (byKey[i - 1]!.order === byKey[i]!.order) throw new Error(`Duplicate key in update: ${sorted[i]!.key.toString('hex')}`);
+      if (byKey[i - 1]!.order === byKey[i]!.order)
+        throw new Error(`Duplicate key in update: ${sorted[i]!.key.toString('hex')}`);
     }
     const keep = (node: SMTNode): SMTNode => {
-      if (collectNodes && node.kind !== 'empty') nodes.set(hashKey(node.hash), { hash: node.hash, data: encodeNode(node) });
+      if (collectNodes && node.kind !== 'empty')
+        nodes.set(hashKey(node.hash), { hash: node.hash, data: encodeNode(node) });
       return node;
     };
     const onlyDeletions = (lo: number, hi: number): boolean => {
@@ -117,7 +130,8 @@ export class SparseMerkleTree {
       if (hi - lo === 1) {
         const { key, value } = sorted[lo]!;
         if (node.kind === 'empty') return value.length === 0 ? node : keep(leafNode(key, value));
-        if (node.kind === 'leaf' && node.key.equals(key)) return value.length === 0 ? EMPTY_NODE : keep(leafNode(key, value));
+        if (node.kind === 'leaf' && node.key.equals(key))
+          return value.length === 0 ? EMPTY_NODE : keep(leafNode(key, value));
         if (node.kind === 'leaf' && value.length === 0) return node;
       }
       const split = splitAt(lo, hi, height);
@@ -259,7 +273,8 @@ export const calculateSMTRoot = (siblingHashes: readonly Buffer[], queries: read
       const s = sorted.shift()!;
       const siblingEmpty = s.hash.equals(EMPTY_HASH);
       const queryEmpty = q.hash.equals(EMPTY_HASH);
-      if (siblingEmpty === q.bits[q.offset] || queryEmpty === s.bits[s.offset]) throw new Error('bitmap is not consistent with the nodes type');
+      if (siblingEmpty === q.bits[q.offset] || queryEmpty === s.bits[s.offset])
+        throw new Error('bitmap is not consistent with the nodes type');
       if (!bitsEqual(q, s, 1)) throw new Error('nodes do not share common path');
       sibling = s.hash;
     } else if (!q.bits[q.offset]) {
@@ -287,7 +302,12 @@ const commonPrefixLength = (a: Uint8Array, b: Uint8Array): number => {
  * one query per key, keys of the tree's length, no leading zero bitmap byte, a query for
  * another key only as a non-empty leaf on the key's path, duplicates consistent.
  */
-export const verifySMTProof = (queryKeys: readonly Buffer[], proof: SMTProof, root: Uint8Array, keyLength: number): boolean => {
+export const verifySMTProof = (
+  queryKeys: readonly Buffer[],
+  proof: SMTProof,
+  root: Uint8Array,
+  keyLength: number,
+): boolean => {
   if (queryKeys.length !== proof.queries.length) return false;
   const byPath = new Map<string, SMTQuery>();
   const unique: SMTQuery[] = [];
@@ -320,7 +340,8 @@ export const verifySMTProof = (queryKeys: readonly Buffer[], proof: SMTProof, ro
 };
 
 /** True when the proof's query for `key` proves the key is in the tree. */
-export const isInclusionProofForKey = (key: Buffer, query: SMTQuery): boolean => key.equals(query.key) && query.value.length > 0;
+export const isInclusionProofForKey = (key: Buffer, query: SMTQuery): boolean =>
+  key.equals(query.key) && query.value.length > 0;
 
 /** In-memory node store, for tests, tools and workers that build a tree from scratch. */
 export class InMemorySMTStore implements SMTNodeReader {
@@ -346,7 +367,8 @@ export class InMemorySMTStore implements SMTNodeReader {
 export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer => {
   if (entries.length === 0) return EMPTY_HASH;
   const sorted = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
-  for (let i = 1; i < sorted.length; i++) if (sorted[i - 1]!.key.equals(sorted[i]!.key)) throw new Error('Duplicate key in SMT entries');
+  for (let i = 1; i < sorted.length; i++)
+    if (sorted[i - 1]!.key.equals(sorted[i]!.key)) throw new Error('Duplicate key in SMT entries');
   const build = (from: number, to: number, depth: number): Buffer => {
     if (to - from === 0) return EMPTY_HASH;
     if (to - from === 1) return smtLeafHash(sorted[from]!.key, sorted[from]!.value);

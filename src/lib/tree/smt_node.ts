@@ -40,8 +40,18 @@ export const smtLeafHash = (key: Uint8Array, value: Uint8Array): Buffer => {
   return out;
 };
 
-export const leafNode = (key: Buffer, value: Buffer): SMTNode => ({ kind: 'leaf', key, value, hash: smtLeafHash(key, value) });
-export const branchNode = (left: Buffer, right: Buffer): SMTNode => ({ kind: 'branch', left, right, hash: smtBranchHash(left, right) });
+export const leafNode = (key: Buffer, value: Buffer): SMTNode => ({
+  kind: 'leaf',
+  key,
+  value,
+  hash: smtLeafHash(key, value),
+});
+export const branchNode = (left: Buffer, right: Buffer): SMTNode => ({
+  kind: 'branch',
+  left,
+  right,
+  hash: smtBranchHash(left, right),
+});
 
 /** Stored form: leaf `0x00 || key || value`, branch `0x01 || left || right`. */
 export const encodeNode = (node: SMTNode): Buffer => {
@@ -66,7 +76,8 @@ export const decodeNode = (hash: Buffer, data: Buffer, keyLength: number): SMTNo
   if (data[0] === NODE_LEAF && data.length > 1 + keyLength) {
     return { kind: 'leaf', hash, key: data.subarray(1, 1 + keyLength), value: data.subarray(1 + keyLength) };
   }
-  if (data[0] === NODE_BRANCH && data.length === 65) return { kind: 'branch', hash, left: data.subarray(1, 33), right: data.subarray(33) };
+  if (data[0] === NODE_BRANCH && data.length === 65)
+    return { kind: 'branch', hash, left: data.subarray(1, 33), right: data.subarray(33) };
   throw new Error(`Corrupt sparse Merkle tree node ${hash.toString('hex')}`);
 };
 

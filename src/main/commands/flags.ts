@@ -11,7 +11,8 @@ const LOG_LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fata
 
 const port = (value: string): number => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('must be an integer port between 1 and 65535.');
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new InvalidArgumentError('must be an integer port between 1 and 65535.');
   return n;
 };
 
@@ -31,7 +32,8 @@ export const uint32 =
   (name: string) =>
   (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new InvalidArgumentError(`${name} must be an integer between 0 and 4294967295.`);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+      throw new InvalidArgumentError(`${name} must be an integer between 0 and 4294967295.`);
     return n;
   };
 
@@ -43,14 +45,22 @@ export const uint64 = (value: string): bigint => {
 /** The key derivation path of an account's first key (Klayr Core's default). */
 export const ACCOUNT_KEY_PATH = "m/44'/134'/0'";
 
-export const cipherOption = (description = 'Cipher.'): Option => new Option('--cipher <cipher>', description).choices(['aes-128-gcm', 'aes-256-gcm']).default('aes-128-gcm');
+export const cipherOption = (description = 'Cipher.'): Option =>
+  new Option('--cipher <cipher>', description).choices(['aes-128-gcm', 'aes-256-gcm']).default('aes-128-gcm');
 
 /** Klayr Core's config-shaping flags, shared by every command that builds a node config. */
 export const addConfigFlags = (command: Command): Command =>
   command
-    .option('-n, --network <network>', 'Default network config to use: devnet, testnet or mainnet (embedded as Klayr Core ships them).', 'devnet')
+    .option(
+      '-n, --network <network>',
+      'Default network config to use: devnet, testnet or mainnet (embedded as Klayr Core ships them).',
+      'devnet',
+    )
     .option('-d, --data-path <path>', 'Directory path to specify where node data will be stored.')
-    .option('-c, --config <file>', 'File path to a custom config; it overrides the network preset (or the config saved under the data path).')
+    .option(
+      '-c, --config <file>',
+      'File path to a custom config; it overrides the network preset (or the config saved under the data path).',
+    )
     .option('--api-ipc', 'Enable IPC communication (adds "ipc" to rpc.modes).')
     .option('--api-ws', 'Enable WebSocket communication (adds "ws" to rpc.modes).')
     .option('--api-http', 'Enable HTTP communication (adds "http" to rpc.modes).')

@@ -8,14 +8,23 @@ export const hashOnionCommand = (): Command =>
   new Command('hash-onion')
     .description('Create a hash onion ({ count, distance, hashes }) for random_setHashOnion.')
     .option('-c, --count <count>', 'Number of hashes.', positiveInteger, DEFAULT_HASH_ONION_COUNT)
-    .option('-d, --distance <distance>', 'Distance between stored checkpoints.', positiveInteger, DEFAULT_HASH_ONION_DISTANCE)
+    .option(
+      '-d, --distance <distance>',
+      'Distance between stored checkpoints.',
+      positiveInteger,
+      DEFAULT_HASH_ONION_DISTANCE,
+    )
     .option('--seed <hex>', 'A 16-byte seed in hex (default: a fresh random seed).')
     .option('-o, --output <file>', 'Write the JSON to this file instead of standard output.')
     .option('--pretty', 'Indent the JSON output.')
     .action(async (options: { count: number; distance: number; seed?: string; output?: string; pretty?: boolean }) => {
-      if (options.distance > options.count) throw new Error('Invalid count or distance. Count must be greater than distance.');
+      if (options.distance > options.count)
+        throw new Error('Invalid count or distance. Count must be greater than distance.');
       if (options.count % options.distance !== 0) throw new Error('Invalid count. Count must be multiple of distance.');
-      const [{ generateHashOnionSeed, hashOnion }, { parseHex }] = await Promise.all([import('../../lib/crypto/hash_onion.js'), import('../../lib/crypto/bytes.js')]);
+      const [{ generateHashOnionSeed, hashOnion }, { parseHex }] = await Promise.all([
+        import('../../lib/crypto/hash_onion.js'),
+        import('../../lib/crypto/bytes.js'),
+      ]);
       const seed = options.seed === undefined ? generateHashOnionSeed() : parseHex(options.seed, 'seed', 16);
       const bar = (done: number) => {
         const share = done / options.count;
@@ -23,7 +32,11 @@ export const hashOnionCommand = (): Command =>
       };
       const hashes = hashOnion(seed, options.count, options.distance, bar);
       process.stderr.write('\n');
-      const text = JSON.stringify({ count: options.count, distance: options.distance, hashes: hashes.map((h) => h.toString('hex')) }, null, options.pretty === true ? '\t' : undefined);
+      const text = JSON.stringify(
+        { count: options.count, distance: options.distance, hashes: hashes.map((h) => h.toString('hex')) },
+        null,
+        options.pretty === true ? '\t' : undefined,
+      );
       if (options.output === undefined) process.stdout.write(`${text}\n`);
       else writeFileSync(options.output, text);
     });

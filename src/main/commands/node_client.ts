@@ -5,8 +5,12 @@ import type { NodeOptions } from './flags.js';
 
 /** Runs `fn` with a client of the running node (IPC unless --ws), closing it afterwards; the RPC client (zeromq, ws) loads here. */
 export const withNode = async <T>(options: NodeOptions, fn: (client: RPCClient) => Promise<T>): Promise<T> => {
-  const [{ connectIPC, connectWS }, { expandHome }] = await Promise.all([import('../../rpc/client.js'), import('../config/home.js')]);
-  const client = options.ws !== undefined ? await connectWS(options.ws) : await connectIPC(expandHome(options.dataPath));
+  const [{ connectIPC, connectWS }, { expandHome }] = await Promise.all([
+    import('../../rpc/client.js'),
+    import('../config/home.js'),
+  ]);
+  const client =
+    options.ws !== undefined ? await connectWS(options.ws) : await connectIPC(expandHome(options.dataPath));
   try {
     return await fn(client);
   } finally {

@@ -19,19 +19,23 @@ export type NetworkConfigInstall = 'installed' | 'overwritten' | 'kept';
  * whose genesis block is not the network's needs the flag.
  */
 export const installNetworkConfig = (network: string, dataPath: string, overwrite: boolean): NetworkConfigInstall => {
-  if (!(NETWORKS as readonly string[]).includes(network)) throw new ConfigError([`Unknown network "${network}". Available networks: ${NETWORKS.join(', ')}`]);
+  if (!(NETWORKS as readonly string[]).includes(network))
+    throw new ConfigError([`Unknown network "${network}". Available networks: ${NETWORKS.join(', ')}`]);
   const source = networkDir(network as NetworkName);
   const target = dataPathConfigDir(dataPath);
   const savedGenesis = join(target, 'genesis_block.blob');
   if (!overwrite && existsSync(savedGenesis) && !readFileSync(savedGenesis).equals(networkGenesisBlob(source))) {
-    throw new ConfigError([`data path ${dataPath} already contains configs for another genesis block than ${network}'s; use --overwrite-config to overwrite the config`]);
+    throw new ConfigError([
+      `data path ${dataPath} already contains configs for another genesis block than ${network}'s; use --overwrite-config to overwrite the config`,
+    ]);
   }
   const existed = existsSync(target);
   if (existed && !overwrite) return 'kept';
   mkdirSync(target, { recursive: true });
   // a gzipped file is saved decompressed, under the name Klayr's config refers to
   for (const name of readdirSync(source)) {
-    if (name.endsWith('.gz')) writeFileSync(join(target, name.slice(0, -3)), gunzipSync(readFileSync(join(source, name))));
+    if (name.endsWith('.gz'))
+      writeFileSync(join(target, name.slice(0, -3)), gunzipSync(readFileSync(join(source, name))));
     else copyFileSync(join(source, name), join(target, name));
   }
   return existed ? 'overwritten' : 'installed';
@@ -62,7 +66,15 @@ export const readDataPathConfig = (dataPath: string): Partial<ApplicationConfig>
   };
   const { dataPath: _ignored, ...system } = (saved.system ?? {}) as Partial<ApplicationConfig['system']>;
   const out: Partial<ApplicationConfig> = { ...saved, system: system as ApplicationConfig['system'] };
-  if (saved.genesis?.block?.fromFile !== undefined) out.genesis = { ...saved.genesis, block: { ...saved.genesis.block, fromFile: from(saved.genesis.block.fromFile)! } };
-  if (saved.generator?.keys?.fromFile !== undefined) out.generator = { ...saved.generator, keys: { ...saved.generator.keys, fromFile: from(saved.generator.keys.fromFile)! } };
+  if (saved.genesis?.block?.fromFile !== undefined)
+    out.genesis = {
+      ...saved.genesis,
+      block: { ...saved.genesis.block, fromFile: from(saved.genesis.block.fromFile)! },
+    };
+  if (saved.generator?.keys?.fromFile !== undefined)
+    out.generator = {
+      ...saved.generator,
+      keys: { ...saved.generator.keys, fromFile: from(saved.generator.keys.fromFile)! },
+    };
   return out;
 };

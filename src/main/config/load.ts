@@ -83,7 +83,11 @@ export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
   }
   const file = flags.config !== undefined ? readConfigFile(flags.config) : undefined;
   const base = readDataPathConfig(configDataPath(flags)) ?? preset;
-  const layered = mergeConfig(defaultConfig(), base, file === undefined ? undefined : resolveFiles(file.config, file.dir));
+  const layered = mergeConfig(
+    defaultConfig(),
+    base,
+    file === undefined ? undefined : resolveFiles(file.config, file.dir),
+  );
   const config = mergeConfig(layered, flagLayer(flags, layered.rpc?.modes ?? []));
   const problems = validateConfig(config).map((i) => `config${i.dataPath}: ${i.message}`);
   if (problems.length === 0) problems.push(...moduleConfigProblems(config.modules, config.genesis.blockTime));

@@ -1,4 +1,5 @@
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Deep merge where later layers win; arrays are replaced, not concatenated (as Klayr Core merges configs). */
 export const mergeConfig = <T>(base: T, ...layers: unknown[]): T => {

@@ -9,7 +9,8 @@ import type { ApplicationConfig } from './types.js';
 export const NETWORKS = ['devnet', 'testnet', 'mainnet'] as const;
 export type NetworkName = (typeof NETWORKS)[number];
 
-export const networkDir = (network: NetworkName): string => fileURLToPath(new URL(`../../../../src/main/network/${network}/`, import.meta.url));
+export const networkDir = (network: NetworkName): string =>
+  fileURLToPath(new URL(`../../../../src/main/network/${network}/`, import.meta.url));
 
 /**
  * The network's preset config (Klayr Core's config/<network>/config.json, kept verbatim)
@@ -20,13 +21,22 @@ export const networkPreset = (network: string): Partial<ApplicationConfig> => {
     throw new Error(`Unknown network "${network}". Available networks: ${NETWORKS.join(', ')}`);
   }
   const dir = networkDir(network as NetworkName);
-  const preset = JSON.parse(readFileSync(`${dir}config.json`, 'utf8')) as Omit<Partial<ApplicationConfig>, 'system'> & { system?: Record<string, unknown> };
+  const preset = JSON.parse(readFileSync(`${dir}config.json`, 'utf8')) as Omit<Partial<ApplicationConfig>, 'system'> & {
+    system?: Record<string, unknown>;
+  };
   const { dataPath: _ignored, ...system } = preset.system ?? {}; // the data path comes from Kestrel's default or --data-path
   return {
     ...preset,
     system: system as Partial<ApplicationConfig['system']> as ApplicationConfig['system'],
-    genesis: { ...preset.genesis!, block: { fromFile: existsSync(`${dir}genesis_block.blob`) ? `${dir}genesis_block.blob` : `${dir}genesis_block.blob.gz` } },
+    genesis: {
+      ...preset.genesis!,
+      block: {
+        fromFile: existsSync(`${dir}genesis_block.blob`) ? `${dir}genesis_block.blob` : `${dir}genesis_block.blob.gz`,
+      },
+    },
     // only the devnet ships validator keys
-    ...(existsSync(`${dir}dev-validators.json`) ? { generator: { keys: { fromFile: `${dir}dev-validators.json` } } } : {}),
+    ...(existsSync(`${dir}dev-validators.json`)
+      ? { generator: { keys: { fromFile: `${dir}dev-validators.json` } } }
+      : {}),
   };
 };

@@ -6,12 +6,15 @@ import type { NetworkName } from './networks.js';
 
 type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 
-const isObject = (v: JSONValue | undefined): v is { [key: string]: JSONValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: JSONValue | undefined): v is { [key: string]: JSONValue } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Dotted paths of the leaves (arrays count as one value) where `saved` has a value `network` does not have. */
 const differingLeaves = (saved: JSONValue | undefined, network: JSONValue | undefined, path: string): string[] => {
   if (isObject(saved)) {
-    return Object.keys(saved).flatMap((key) => differingLeaves(saved[key], isObject(network) ? network[key] : undefined, path === '' ? key : `${path}.${key}`));
+    return Object.keys(saved).flatMap((key) =>
+      differingLeaves(saved[key], isObject(network) ? network[key] : undefined, path === '' ? key : `${path}.${key}`),
+    );
   }
   return JSON.stringify(saved) === JSON.stringify(network) ? [] : [path];
 };
@@ -31,6 +34,8 @@ export const settingsOverwrittenByNetwork = (network: string, dataPath: string):
   } catch {
     return [];
   }
-  const bundled = JSON.parse(readFileSync(join(networkDir(network as NetworkName), 'config.json'), 'utf8')) as JSONValue;
+  const bundled = JSON.parse(
+    readFileSync(join(networkDir(network as NetworkName), 'config.json'), 'utf8'),
+  ) as JSONValue;
   return differingLeaves(saved, bundled, '');
 };

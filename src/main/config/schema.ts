@@ -14,7 +14,15 @@ export const applicationConfigSchema: SchemaProperty = {
   properties: {
     system: {
       type: 'object',
-      required: ['version', 'dataPath', 'logLevel', 'keepEventsForHeights', 'keepInclusionProofsForHeights', 'inclusionProofKeys', 'backup'],
+      required: [
+        'version',
+        'dataPath',
+        'logLevel',
+        'keepEventsForHeights',
+        'keepInclusionProofsForHeights',
+        'inclusionProofKeys',
+        'backup',
+      ],
       properties: {
         version: { type: 'string', format: 'version' },
         dataPath: { type: 'string', minLength: 1 },
@@ -109,7 +117,11 @@ export const applicationConfigSchema: SchemaProperty = {
       required: ['keys'],
       properties: { keys: { type: 'object', properties: { fromFile: { type: 'string' } } } },
     },
-    modules: { type: 'object', propertyNames: { pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' }, additionalProperties: { type: 'object' } },
+    modules: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' },
+      additionalProperties: { type: 'object' },
+    },
     // chainConnector: @klayr/chain-connector-plugin's configSchema; other plugins' settings are accepted as they are (and reported unused)
     plugins: { type: 'object', properties: { chainConnector: chainConnectorConfigSchema } },
   },

@@ -19,7 +19,14 @@ export interface ApplicationConfig {
     backup: { height: number };
     enableMetrics?: boolean;
   };
-  rpc: { modes: RpcMode[]; host: string; port: number; allowedMethods?: string[]; accessControlAllowOrigin?: string; maxBodySize?: number };
+  rpc: {
+    modes: RpcMode[];
+    host: string;
+    port: number;
+    allowedMethods?: string[];
+    accessControlAllowOrigin?: string;
+    maxBodySize?: number;
+  };
   legacy?: { sync?: boolean; brackets: { startHeight: number; snapshotHeight: number; snapshotBlockID: string }[] };
   network: { version?: string; port?: number; host?: string; seedPeers: PeerInfo[]; [key: string]: unknown };
   transactionPool?: {

@@ -16,12 +16,29 @@ const set = (value: unknown): boolean => value !== undefined && !(Array.isArray(
 export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] => {
   const unused: UnusedConfigKey[] = [];
   const { network } = config;
-  for (const key of ['seedPeers', 'fixedPeers', 'whitelistedPeers', 'blacklistedIPs', 'host', 'maxOutboundConnections', 'maxInboundConnections', 'wsMaxPayload', 'advertiseAddress']) {
+  for (const key of [
+    'seedPeers',
+    'fixedPeers',
+    'whitelistedPeers',
+    'blacklistedIPs',
+    'host',
+    'maxOutboundConnections',
+    'maxInboundConnections',
+    'wsMaxPayload',
+    'advertiseAddress',
+  ]) {
     if (set(network[key])) unused.push({ key: `network.${key}`, reason: NO_P2P });
   }
-  if (network.port !== undefined && network.port !== defaultConfig().network.port) unused.push({ key: 'network.port', reason: NO_P2P });
-  for (const name of Object.keys(config.plugins)) if (name !== 'chainConnector') unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs only the chainConnector plugin' });
-  if (config.legacy?.sync === true) unused.push({ key: 'legacy.sync', reason: 'Kestrel does not sync legacy blocks (it has no peer-to-peer networking yet)' });
+  if (network.port !== undefined && network.port !== defaultConfig().network.port)
+    unused.push({ key: 'network.port', reason: NO_P2P });
+  for (const name of Object.keys(config.plugins))
+    if (name !== 'chainConnector')
+      unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs only the chainConnector plugin' });
+  if (config.legacy?.sync === true)
+    unused.push({
+      key: 'legacy.sync',
+      reason: 'Kestrel does not sync legacy blocks (it has no peer-to-peer networking yet)',
+    });
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
     const module = modules.find((m) => m.name === name);
@@ -30,7 +47,8 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
       continue;
     }
     for (const key of Object.keys(settings)) {
-      if (module.configKeys?.includes(key) !== true) unused.push({ key: `modules.${name}.${key}`, reason: `Kestrel's ${name} module does not read this setting` });
+      if (module.configKeys?.includes(key) !== true)
+        unused.push({ key: `modules.${name}.${key}`, reason: `Kestrel's ${name} module does not read this setting` });
     }
   }
   return unused;

@@ -13,7 +13,10 @@ export interface Partner {
 
 const isActive = async ({ on, partnerID }: Partner): Promise<boolean> => {
   try {
-    return ((await on.invoke('interoperability_getChainAccount', { chainID: partnerID })) as { status: number }).status === CHAIN_STATUS_ACTIVE;
+    return (
+      ((await on.invoke('interoperability_getChainAccount', { chainID: partnerID })) as { status: number }).status ===
+      CHAIN_STATUS_ACTIVE
+    );
   } catch {
     return false;
   }
@@ -24,10 +27,19 @@ const isActive = async ({ on, partnerID }: Partner): Promise<boolean> => {
  * cross-chain transfer among them) to a registered chain until its first CCU has arrived.
  * Polls until both are active or `stopped` says to stop.
  */
-export const reportActivation = async (partners: readonly Partner[], intervalMs: number, stopped: () => boolean, progress: (line: string) => void): Promise<void> => {
+export const reportActivation = async (
+  partners: readonly Partner[],
+  intervalMs: number,
+  stopped: () => boolean,
+  progress: (line: string) => void,
+): Promise<void> => {
   await Promise.all(
     partners.map(async (partner) => {
-      const active = await pollUntil(async () => stopped() || (await isActive(partner)), Number.MAX_SAFE_INTEGER, intervalMs);
+      const active = await pollUntil(
+        async () => stopped() || (await isActive(partner)),
+        Number.MAX_SAFE_INTEGER,
+        intervalMs,
+      );
       if (active && !stopped()) progress(`${partner.what} is active: cross-chain messages to it can be sent`);
     }),
   );

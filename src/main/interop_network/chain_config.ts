@@ -5,7 +5,13 @@ import { posWindowBounds, posWindowValues } from '../../modules/pos/config.js';
 import type { BoundedWindow } from '../../modules/pos/config.js';
 import { dataPathConfigFile } from '../config/data_path_config.js';
 import { networkDir } from '../config/networks.js';
-import { MAINCHAIN_ID, SIDECHAIN_GENESIS_FILE, SIDECHAIN_ID, SIDECHAIN_TOKEN_ID, SIDECHAIN_VALIDATORS } from './constants.js';
+import {
+  MAINCHAIN_ID,
+  SIDECHAIN_GENESIS_FILE,
+  SIDECHAIN_ID,
+  SIDECHAIN_TOKEN_ID,
+  SIDECHAIN_VALIDATORS,
+} from './constants.js';
 
 /** A config as the JSON file it is (edited key by key, the rest kept as the user left it). */
 type JSONConfig = Record<string, any>;
@@ -17,7 +23,10 @@ export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws
  * receiving chain, signing with the relayer key that the chainConnector_authorize password opens.
  * The receiving chain's URL is set on every start, from the ports of that run.
  */
-export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONConfig => ({ receivingChainID, encryptedPrivateKey });
+export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONConfig => ({
+  receivingChainID,
+  encryptedPrivateKey,
+});
 
 /**
  * Endpoints served: every namespace, and chainConnector, which a plugin serves only where it is
@@ -56,28 +65,48 @@ export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector
  */
 export const sidechainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
   ...devnet,
-  system: { ...devnet.system, inclusionProofKeys: [outboxRootStateTreeKey(Buffer.from(MAINCHAIN_ID, 'hex')).toString('hex')] },
+  system: {
+    ...devnet.system,
+    inclusionProofKeys: [outboxRootStateTreeKey(Buffer.from(MAINCHAIN_ID, 'hex')).toString('hex')],
+  },
   rpc: { ...devnet.rpc, allowedMethods: ALLOWED_METHODS },
-  genesis: { ...devnet.genesis, chainID: SIDECHAIN_ID, blockTime, block: { fromFile: `./config/${SIDECHAIN_GENESIS_FILE}.blob` } },
+  genesis: {
+    ...devnet.genesis,
+    chainID: SIDECHAIN_ID,
+    blockTime,
+    block: { fromFile: `./config/${SIDECHAIN_GENESIS_FILE}.blob` },
+  },
   generator: { keys: { fromFile: './config/dev-validators.json' } },
   modules: {
     dynamicReward: { ...devnet.modules.dynamicReward, tokenID: SIDECHAIN_TOKEN_ID },
     fee: { feeTokenID: SIDECHAIN_TOKEN_ID },
-    pos: { ...devnet.modules.pos, ...posWindows(blockTime), posTokenID: SIDECHAIN_TOKEN_ID, numberActiveValidators: SIDECHAIN_VALIDATORS, numberStandbyValidators: 0 },
+    pos: {
+      ...devnet.modules.pos,
+      ...posWindows(blockTime),
+      posTokenID: SIDECHAIN_TOKEN_ID,
+      numberActiveValidators: SIDECHAIN_VALIDATORS,
+      numberStandbyValidators: 0,
+    },
   },
   plugins: { chainConnector: connector },
 });
 
-export const readDevnetConfig = (): JSONConfig => JSON.parse(readFileSync(join(networkDir('devnet'), 'config.json'), 'utf8')) as JSONConfig;
+export const readDevnetConfig = (): JSONConfig =>
+  JSON.parse(readFileSync(join(networkDir('devnet'), 'config.json'), 'utf8')) as JSONConfig;
 
-export const readSavedConfig = (dataPath: string): JSONConfig => JSON.parse(readFileSync(dataPathConfigFile(dataPath), 'utf8')) as JSONConfig;
+export const readSavedConfig = (dataPath: string): JSONConfig =>
+  JSON.parse(readFileSync(dataPathConfigFile(dataPath), 'utf8')) as JSONConfig;
 
-export const writeSavedConfig = (dataPath: string, config: JSONConfig): void => writeFileSync(dataPathConfigFile(dataPath), `${JSON.stringify(config, null, '\t')}\n`);
+export const writeSavedConfig = (dataPath: string, config: JSONConfig): void =>
+  writeFileSync(dataPathConfigFile(dataPath), `${JSON.stringify(config, null, '\t')}\n`);
 
 /** This run's ports: the chain's own RPC port and its chainConnector's receiving chain URL, in its saved config. */
 export const setPorts = (dataPath: string, ownPort: number, receivingPort: number): void => {
   const config = readSavedConfig(dataPath);
   config.rpc = { ...config.rpc, port: ownPort };
-  config.plugins = { ...config.plugins, chainConnector: { ...config.plugins?.chainConnector, receivingChainWsURL: rpcWsURL(receivingPort) } };
+  config.plugins = {
+    ...config.plugins,
+    chainConnector: { ...config.plugins?.chainConnector, receivingChainWsURL: rpcWsURL(receivingPort) },
+  };
   writeSavedConfig(dataPath, config);
 };

@@ -35,7 +35,10 @@ export const startChainProcess = (name: string, dataPath: string, extraArgs: rea
   const log = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [CLI, 'start', '-d', dataPath, '--log-format', 'json', ...extraArgs], { stdio: ['ignore', log, log], detached: true });
+    child = spawn(process.execPath, [CLI, 'start', '-d', dataPath, '--log-format', 'json', ...extraArgs], {
+      stdio: ['ignore', log, log],
+      detached: true,
+    });
   } finally {
     closeSync(log);
   }

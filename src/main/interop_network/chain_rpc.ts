@@ -21,8 +21,14 @@ export const connectWhenReady = async (chain: ChainProcess, port: number, timeou
   void chain.exited.then(({ code, signal }) => (exit = signal ?? String(code)));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exit !== undefined) throw new Error(`The ${chain.name} node stopped (exit ${exit}) before serving RPC. The end of its log (${chain.logFile}):\n${chain.logTail(15)}`);
-    if (Date.now() > deadline) throw new Error(`The ${chain.name} node did not answer on ${rpcWsURL(port)} within ${timeoutMs / 1000} s (its log: ${chain.logFile})`);
+    if (exit !== undefined)
+      throw new Error(
+        `The ${chain.name} node stopped (exit ${exit}) before serving RPC. The end of its log (${chain.logFile}):\n${chain.logTail(15)}`,
+      );
+    if (Date.now() > deadline)
+      throw new Error(
+        `The ${chain.name} node did not answer on ${rpcWsURL(port)} within ${timeoutMs / 1000} s (its log: ${chain.logFile})`,
+      );
     try {
       const client = await connectWS(rpcWsURL(port));
       try {
@@ -38,7 +44,8 @@ export const connectWhenReady = async (chain: ChainProcess, port: number, timeou
   }
 };
 
-export const nodeInfo = async (client: RPCClient): Promise<NodeInfo> => (await client.invoke('system_getNodeInfo')) as NodeInfo;
+export const nodeInfo = async (client: RPCClient): Promise<NodeInfo> =>
+  (await client.invoke('system_getNodeInfo')) as NodeInfo;
 
 /** Whether the chain has an account for `chainID` (a registration's effect on each side). */
 export const hasChainAccount = async (client: RPCClient, chainID: string): Promise<boolean> => {
@@ -52,7 +59,11 @@ export const hasChainAccount = async (client: RPCClient, chainID: string): Promi
 };
 
 /** Polls `check` every `intervalMs` until it holds (true) or `timeoutMs` has passed (false). */
-export const pollUntil = async (check: () => Promise<boolean>, timeoutMs: number, intervalMs = 500): Promise<boolean> => {
+export const pollUntil = async (
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 500,
+): Promise<boolean> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;

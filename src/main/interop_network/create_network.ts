@@ -8,8 +8,22 @@ import type { KeyEntry } from '../commands/keys/derive.js';
 import { dataPathConfigDir, installNetworkConfig } from '../config/data_path_config.js';
 import { loadConfig } from '../config/load.js';
 import { networkDir } from '../config/networks.js';
-import { chainConnectorConfig, mainchainConfig, readDevnetConfig, readSavedConfig, sidechainConfig, writeSavedConfig } from './chain_config.js';
-import { MAINCHAIN_ID, RELAYER_ACCOUNT_INDEX, SIDECHAIN_GENESIS_FILE, SIDECHAIN_ID, SIDECHAIN_KEY_CHAINID, SIDECHAIN_VALIDATORS } from './constants.js';
+import {
+  chainConnectorConfig,
+  mainchainConfig,
+  readDevnetConfig,
+  readSavedConfig,
+  sidechainConfig,
+  writeSavedConfig,
+} from './chain_config.js';
+import {
+  MAINCHAIN_ID,
+  RELAYER_ACCOUNT_INDEX,
+  SIDECHAIN_GENESIS_FILE,
+  SIDECHAIN_ID,
+  SIDECHAIN_KEY_CHAINID,
+  SIDECHAIN_VALIDATORS,
+} from './constants.js';
 import { stringifyEncryptedMessage } from './encrypted_message.js';
 import type { NetworkLayout } from './layout.js';
 import { createSidechainGenesisBlock } from './sidechain_genesis.js';
@@ -34,33 +48,64 @@ const encryptedKey = async (privateKeyHex: string, password: string): Promise<st
   stringifyEncryptedMessage(await encryptWithPassword(privateKeyHex, password, { kdfparams: RELAYER_KEY_KDF }));
 
 /** The devnet's keys (its dev-validators.json, from the devnet passphrase): the mainchain's accounts. */
-export const devnetKeys = (): KeyEntry[] => (JSON.parse(readFileSync(join(networkDir('devnet'), 'dev-validators.json'), 'utf8')) as { keys: KeyEntry[] }).keys;
+export const devnetKeys = (): KeyEntry[] =>
+  (JSON.parse(readFileSync(join(networkDir('devnet'), 'dev-validators.json'), 'utf8')) as { keys: KeyEntry[] }).keys;
 
 /** The sidechain's keys, saved under its data path when the network was created. */
 export const sidechainKeys = (sidechainDataPath: string): KeyEntry[] =>
-  (JSON.parse(readFileSync(join(dataPathConfigDir(sidechainDataPath), 'dev-validators.json'), 'utf8')) as { keys: KeyEntry[] }).keys;
+  (
+    JSON.parse(readFileSync(join(dataPathConfigDir(sidechainDataPath), 'dev-validators.json'), 'utf8')) as {
+      keys: KeyEntry[];
+    }
+  ).keys;
 
-const writeJSON = (file: string, value: unknown, mode = 0o644): void => writeFileSync(file, `${JSON.stringify(value, null, '\t')}\n`, { mode });
+const writeJSON = (file: string, value: unknown, mode = 0o644): void =>
+  writeFileSync(file, `${JSON.stringify(value, null, '\t')}\n`, { mode });
 
 const createMainchain = (layout: NetworkLayout, blockTime: number, relayerKey: string): void => {
   installNetworkConfig('devnet', layout.mainchain, false);
-  writeSavedConfig(layout.mainchain, mainchainConfig(readSavedConfig(layout.mainchain), blockTime, chainConnectorConfig(SIDECHAIN_ID, relayerKey)));
+  writeSavedConfig(
+    layout.mainchain,
+    mainchainConfig(readSavedConfig(layout.mainchain), blockTime, chainConnectorConfig(SIDECHAIN_ID, relayerKey)),
+  );
 };
 
 const newSidechainKeys = async (): Promise<{ passphrase: string; keys: KeyEntry[] }> => {
-  const [{ generateMnemonic }, { wordlist }] = await Promise.all([import('@scure/bip39'), import('@scure/bip39/wordlists/english')]);
+  const [{ generateMnemonic }, { wordlist }] = await Promise.all([
+    import('@scure/bip39'),
+    import('@scure/bip39/wordlists/english'),
+  ]);
   const passphrase = generateMnemonic(wordlist, 256);
-  const keys = await deriveKeys(passphrase, { count: SIDECHAIN_VALIDATORS, offset: 0, chainid: SIDECHAIN_KEY_CHAINID, addLegacy: false, password: undefined, cipher: 'aes-128-gcm' });
+  const keys = await deriveKeys(passphrase, {
+    count: SIDECHAIN_VALIDATORS,
+    offset: 0,
+    chainid: SIDECHAIN_KEY_CHAINID,
+    addLegacy: false,
+    password: undefined,
+    cipher: 'aes-128-gcm',
+  });
   return { passphrase, keys };
 };
 
-const createSidechain = (layout: NetworkLayout, blockTime: number, { passphrase, keys }: { passphrase: string; keys: KeyEntry[] }, relayerKey: string): void => {
+const createSidechain = (
+  layout: NetworkLayout,
+  blockTime: number,
+  { passphrase, keys }: { passphrase: string; keys: KeyEntry[] },
+  relayerKey: string,
+): void => {
   const dir = dataPathConfigDir(layout.sidechain);
   mkdirSync(dir, { recursive: true });
   writeJSON(join(dir, 'passphrase.json'), { passphrase }, 0o600);
   writeJSON(join(dir, 'dev-validators.json'), { keys }, 0o600);
-  writeSavedConfig(layout.sidechain, sidechainConfig(readDevnetConfig(), blockTime, chainConnectorConfig(MAINCHAIN_ID, relayerKey)));
-  const block = createSidechainGenesisBlock(loadConfig({ dataPath: layout.sidechain }), keys, Math.floor(Date.now() / 1000));
+  writeSavedConfig(
+    layout.sidechain,
+    sidechainConfig(readDevnetConfig(), blockTime, chainConnectorConfig(MAINCHAIN_ID, relayerKey)),
+  );
+  const block = createSidechainGenesisBlock(
+    loadConfig({ dataPath: layout.sidechain }),
+    keys,
+    Math.floor(Date.now() / 1000),
+  );
   writeFileSync(join(dir, `${SIDECHAIN_GENESIS_FILE}.blob`), encodeBlock(block));
   writeJSON(join(dir, `${SIDECHAIN_GENESIS_FILE}.json`), blockToJSON(block));
 };
@@ -73,7 +118,9 @@ const createSidechain = (layout: NetworkLayout, blockTime: number, { passphrase,
  */
 export const createNetwork = async (layout: NetworkLayout, blockTime: number): Promise<NetworkSettings> => {
   if (existsSync(layout.root) && readdirSync(layout.root).length > 0) {
-    throw new Error(`${layout.root} is not empty and holds no interop network (no network.json): give a new or empty directory as --data-path`);
+    throw new Error(
+      `${layout.root} is not empty and holds no interop network (no network.json): give a new or empty directory as --data-path`,
+    );
   }
   mkdirSync(layout.root, { recursive: true });
   const settings: NetworkSettings = { blockTime, relayerPassword: randomBytes(24).toString('base64url') };

@@ -39,9 +39,11 @@ const senderOn = async (client: RPCClient, key: KeyEntry): Promise<Sender> => {
   return { privateKey: Buffer.from(key.privateKey, 'hex'), nonce: BigInt(nonce) };
 };
 
-const minFeePerByte = async (client: RPCClient): Promise<number> => ((await client.invoke('fee_getMinFeePerByte')) as { minFeePerByte: number }).minFeePerByte;
+const minFeePerByte = async (client: RPCClient): Promise<number> =>
+  ((await client.invoke('fee_getMinFeePerByte')) as { minFeePerByte: number }).minFeePerByte;
 
-const escrowInitializationFee = async (client: RPCClient): Promise<bigint> => BigInt(((await client.invoke('token_getInitializationFees')) as { escrowAccount: string }).escrowAccount);
+const escrowInitializationFee = async (client: RPCClient): Promise<bigint> =>
+  BigInt(((await client.invoke('token_getInitializationFees')) as { escrowAccount: string }).escrowAccount);
 
 const isIncluded = async (client: RPCClient, id: string): Promise<boolean> =>
   client.invoke('chain_getTransactionByID', { id }).then(
@@ -65,7 +67,11 @@ interface Side {
 }
 
 /** Posts one side's registration unless that chain already has the partner's account; then waits for the account. */
-const registerSide = async (side: Side, timeoutMs: number, progress: (line: string) => void): Promise<RegistrationOutcome> => {
+const registerSide = async (
+  side: Side,
+  timeoutMs: number,
+  progress: (line: string) => void,
+): Promise<RegistrationOutcome> => {
   try {
     if (await hasChainAccount(side.client, side.partnerID)) {
       progress(`${side.what}: already registered`);
@@ -74,12 +80,17 @@ const registerSide = async (side: Side, timeoutMs: number, progress: (line: stri
     const id = await post(side.client, await side.build());
     progress(`${side.what}: transaction ${id} posted`);
     // until the partner's account exists or the transaction is in a block without creating it
-    await pollUntil(async () => (await hasChainAccount(side.client, side.partnerID)) || (await isIncluded(side.client, id)), timeoutMs);
+    await pollUntil(
+      async () => (await hasChainAccount(side.client, side.partnerID)) || (await isIncluded(side.client, id)),
+      timeoutMs,
+    );
     if (await hasChainAccount(side.client, side.partnerID)) {
       progress(`${side.what}: done`);
       return 'registered';
     }
-    const why = (await isIncluded(side.client, id)) ? 'was included in a block but failed (see the events of its block: chain_getEvents)' : `is not in a block after ${timeoutMs / 1000} s`;
+    const why = (await isIncluded(side.client, id))
+      ? 'was included in a block but failed (see the events of its block: chain_getEvents)'
+      : `is not in a block after ${timeoutMs / 1000} s`;
     progress(`${side.what}: transaction ${id} ${why}`);
   } catch (e) {
     progress(`${side.what}: failed: ${(e as Error).message || `${(e as Error).name} without a message`}`);
@@ -93,7 +104,9 @@ const registerSide = async (side: Side, timeoutMs: number, progress: (line: stri
  * the mainchain's current validators, signed by the sidechain's validators), each unless done
  * before. A side the node refuses is reported and the other still tried.
  */
-export const registerChains = async (p: RegistrationParties): Promise<{ sidechainOnMainchain: RegistrationOutcome; mainchainOnSidechain: RegistrationOutcome }> => {
+export const registerChains = async (
+  p: RegistrationParties,
+): Promise<{ sidechainOnMainchain: RegistrationOutcome; mainchainOnSidechain: RegistrationOutcome }> => {
   const onMainchain: Side = {
     what: `Sidechain ${SIDECHAIN_ID} (${SIDECHAIN_NAME}) on the mainchain`,
     client: p.mainchain,
@@ -119,11 +132,17 @@ export const registerChains = async (p: RegistrationParties): Promise<{ sidechai
         ownName: SIDECHAIN_NAME,
         mainchain: await bftParameters(p.mainchain),
         sidechain: await bftParameters(p.sidechain),
-        blsPrivateKeys: p.sidechainValidators.map((k) => ({ blsKey: Buffer.from(k.plain.blsKey, 'hex'), blsPrivateKey: Buffer.from(k.plain.blsPrivateKey, 'hex') })),
+        blsPrivateKeys: p.sidechainValidators.map((k) => ({
+          blsKey: Buffer.from(k.plain.blsKey, 'hex'),
+          blsPrivateKey: Buffer.from(k.plain.blsPrivateKey, 'hex'),
+        })),
         sender: await senderOn(p.sidechain, p.sidechainSender),
         minFeePerByte: await minFeePerByte(p.sidechain),
       }),
   };
-  const [sidechainOnMainchain, mainchainOnSidechain] = await Promise.all([registerSide(onMainchain, p.timeoutMs, p.progress), registerSide(onSidechain, p.timeoutMs, p.progress)]);
+  const [sidechainOnMainchain, mainchainOnSidechain] = await Promise.all([
+    registerSide(onMainchain, p.timeoutMs, p.progress),
+    registerSide(onSidechain, p.timeoutMs, p.progress),
+  ]);
   return { sidechainOnMainchain, mainchainOnSidechain };
 };

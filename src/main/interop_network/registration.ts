@@ -3,7 +3,10 @@ import { blsSignData, createAggSig, MESSAGE_TAG_CHAIN_REG } from '../../lib/cryp
 import { registrationSignatureMessageSchema } from '../../lib/interop/ccm_params.js';
 import { computeMinFee, signTransaction } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
-import { mainchainRegParamsSchema, sidechainRegParamsSchema } from '../../modules/interoperability/base/command_schemas.js';
+import {
+  mainchainRegParamsSchema,
+  sidechainRegParamsSchema,
+} from '../../modules/interoperability/base/command_schemas.js';
 
 /** Klayr's CHAIN_REGISTRATION_FEE (10 KLY), which registerSidechain takes on top of the size fee. */
 export const CHAIN_REGISTRATION_FEE = 1_000_000_000n;
@@ -32,8 +35,21 @@ export interface Sender {
   nonce: bigint;
 }
 
-const signed = (chainID: Buffer, sender: Sender, command: string, params: Buffer, additionalFee = 0n, minFeePerByte?: number): TransactionObject => {
-  const unsigned = { module: 'interoperability', command, nonce: sender.nonce, senderPublicKey: sender.privateKey.subarray(32), params };
+const signed = (
+  chainID: Buffer,
+  sender: Sender,
+  command: string,
+  params: Buffer,
+  additionalFee = 0n,
+  minFeePerByte?: number,
+): TransactionObject => {
+  const unsigned = {
+    module: 'interoperability',
+    command,
+    nonce: sender.nonce,
+    senderPublicKey: sender.privateKey.subarray(32),
+    params,
+  };
   const fee = computeMinFee(unsigned, { additionalFee, ...(minFeePerByte !== undefined ? { minFeePerByte } : {}) });
   return signTransaction({ ...unsigned, fee, signatures: [] }, chainID, sender.privateKey);
 };
@@ -62,7 +78,14 @@ export const registerSidechainTransaction = (r: SidechainRegistration): Transact
     sidechainValidators: activeValidators(r.sidechain),
     sidechainCertificateThreshold: BigInt(r.sidechain.certificateThreshold),
   });
-  return signed(r.mainchainID, r.sender, 'registerSidechain', params, CHAIN_REGISTRATION_FEE + r.escrowInitializationFee, r.minFeePerByte);
+  return signed(
+    r.mainchainID,
+    r.sender,
+    'registerSidechain',
+    params,
+    CHAIN_REGISTRATION_FEE + r.escrowInitializationFee,
+    r.minFeePerByte,
+  );
 };
 
 export interface MainchainRegistration {
@@ -83,7 +106,9 @@ export interface MainchainRegistration {
  * the sidechain's chain ID), with aggregation bits over the sidechain's active validators sorted
  * by BLS key: what registerMainchain verifies against the sidechain's own BFT parameters.
  */
-export const registrationSignature = (r: Omit<MainchainRegistration, 'sender' | 'minFeePerByte'>): { signature: Buffer; aggregationBits: Buffer } => {
+export const registrationSignature = (
+  r: Omit<MainchainRegistration, 'sender' | 'minFeePerByte'>,
+): { signature: Buffer; aggregationBits: Buffer } => {
   const message = codec.encode(registrationSignatureMessageSchema, {
     ownChainID: r.sidechainID,
     ownName: r.ownName,
@@ -92,8 +117,14 @@ export const registrationSignature = (r: Omit<MainchainRegistration, 'sender' | 
   });
   const keyList = activeValidators(r.sidechain).map((v) => v.blsKey);
   const signers = r.blsPrivateKeys.filter((k) => keyList.some((key) => key.equals(k.blsKey)));
-  if (signers.length === 0) throw new Error('None of the sidechain validators whose keys this network holds is active: cannot sign the mainchain registration');
-  const pairs = signers.map((k) => ({ publicKey: k.blsKey, signature: blsSignData(MESSAGE_TAG_CHAIN_REG, r.sidechainID, message, k.blsPrivateKey) }));
+  if (signers.length === 0)
+    throw new Error(
+      'None of the sidechain validators whose keys this network holds is active: cannot sign the mainchain registration',
+    );
+  const pairs = signers.map((k) => ({
+    publicKey: k.blsKey,
+    signature: blsSignData(MESSAGE_TAG_CHAIN_REG, r.sidechainID, message, k.blsPrivateKey),
+  }));
   return createAggSig(keyList, pairs);
 };
 

@@ -36,25 +36,42 @@ const prepare = async (layout: NetworkLayout, options: InteropNetworkOptions): P
   const saved = readSettings(layout);
   if (saved !== undefined) {
     if (options.blockTime !== undefined && options.blockTime !== saved.blockTime) {
-      throw new Error(`The network at ${layout.root} runs with ${saved.blockTime}-second blocks; --block-time ${options.blockTime} applies only when a network is created`);
+      throw new Error(
+        `The network at ${layout.root} runs with ${saved.blockTime}-second blocks; --block-time ${options.blockTime} applies only when a network is created`,
+      );
     }
-    for (const path of [layout.mainchain, layout.sidechain]) if (!existsSync(path)) throw new Error(`The network at ${layout.root} lacks ${path}: remove the directory to create the network again`);
+    for (const path of [layout.mainchain, layout.sidechain])
+      if (!existsSync(path))
+        throw new Error(
+          `The network at ${layout.root} lacks ${path}: remove the directory to create the network again`,
+        );
     options.progress(`Network at ${layout.root}: ${saved.blockTime}-second blocks`);
     return saved;
   }
   options.progress(`Creating the network at ${layout.root}`);
   const settings = await createNetwork(layout, options.blockTime ?? DEFAULT_BLOCK_TIME);
   options.progress(`  mainchain ${MAINCHAIN_ID} (Kestrel's devnet): ${layout.mainchain}`);
-  options.progress(`  sidechain ${SIDECHAIN_ID}: ${layout.sidechain} (genesis block, keys and passphrase under config/)`);
+  options.progress(
+    `  sidechain ${SIDECHAIN_ID}: ${layout.sidechain} (genesis block, keys and passphrase under config/)`,
+  );
   return settings;
 };
 
-const authorizeConnector = async (name: string, client: RPCClient, password: string, progress: (line: string) => void): Promise<void> => {
+const authorizeConnector = async (
+  name: string,
+  client: RPCClient,
+  password: string,
+  progress: (line: string) => void,
+): Promise<void> => {
   try {
     await client.invoke('chainConnector_authorize', { password, enable: true });
     progress(`chainConnector of the ${name}: relayer key enabled`);
   } catch (e) {
-    progress(isMethodNotFound(e) ? `chainConnector of the ${name}: not served by this node (no CCUs will be relayed)` : `chainConnector of the ${name}: authorize failed: ${(e as Error).message}`);
+    progress(
+      isMethodNotFound(e)
+        ? `chainConnector of the ${name}: not served by this node (no CCUs will be relayed)`
+        : `chainConnector of the ${name}: authorize failed: ${(e as Error).message}`,
+    );
   }
 };
 
@@ -70,7 +87,8 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   const { progress } = options;
   let stopSignal: string | undefined;
   void options.stopRequested.then((signal) => (stopSignal = signal));
-  if (options.mainchainPort === options.sidechainPort) throw new Error(`--mainchain-port and --sidechain-port must differ (both are ${options.mainchainPort})`);
+  if (options.mainchainPort === options.sidechainPort)
+    throw new Error(`--mainchain-port and --sidechain-port must differ (both are ${options.mainchainPort})`);
   await assertPortFree(options.mainchainPort, '--mainchain-port');
   await assertPortFree(options.sidechainPort, '--sidechain-port');
   const layout = networkLayout(options.dataPath);
@@ -94,15 +112,25 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   chains.push(mainchain);
   const sidechain = startChainProcess('sidechain', layout.sidechain, options.connectorFlags);
   chains.push(sidechain);
-  progress(`Starting the mainchain node (pid ${mainchain.pid}, log ${mainchain.logFile}) and the sidechain node (pid ${sidechain.pid}, log ${sidechain.logFile})`);
+  progress(
+    `Starting the mainchain node (pid ${mainchain.pid}, log ${mainchain.logFile}) and the sidechain node (pid ${sidechain.pid}, log ${sidechain.logFile})`,
+  );
   const unexpectedExit = Promise.race(chains.map((c) => c.exited.then((exit) => ({ chain: c, exit }))));
 
   const startUp = async (): Promise<void> => {
-    const [main, side] = await Promise.all([connectWhenReady(mainchain, options.mainchainPort, READY_TIMEOUT_MS), connectWhenReady(sidechain, options.sidechainPort, READY_TIMEOUT_MS)]);
+    const [main, side] = await Promise.all([
+      connectWhenReady(mainchain, options.mainchainPort, READY_TIMEOUT_MS),
+      connectWhenReady(sidechain, options.sidechainPort, READY_TIMEOUT_MS),
+    ]);
     clients.push(main, side);
-    for (const [name, client, port] of [['mainchain', main, options.mainchainPort], ['sidechain', side, options.sidechainPort]] as const) {
+    for (const [name, client, port] of [
+      ['mainchain', main, options.mainchainPort],
+      ['sidechain', side, options.sidechainPort],
+    ] as const) {
       const info = await nodeInfo(client);
-      progress(`${name} ${info.chainID} at height ${info.height}: JSON-RPC on http://127.0.0.1:${port}/rpc and ws://127.0.0.1:${port}/rpc-ws`);
+      progress(
+        `${name} ${info.chainID} at height ${info.height}: JSON-RPC on http://127.0.0.1:${port}/rpc and ws://127.0.0.1:${port}/rpc-ws`,
+      );
     }
     await authorizeConnector('mainchain', main, settings.relayerPassword, progress);
     await authorizeConnector('sidechain', side, settings.relayerPassword, progress);
@@ -117,7 +145,9 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
       timeoutMs: settings.blockTime * 5_000,
       progress,
     });
-    progress(`Accounts: mainchain ${devnet[USER_ACCOUNT_INDEX]!.address} (the devnet's passphrase), sidechain ${sideKeys[USER_ACCOUNT_INDEX]!.address} (passphrase in ${layout.sidechain}/config/passphrase.json); relayers ${devnet[RELAYER_ACCOUNT_INDEX]!.address} and ${sideKeys[RELAYER_ACCOUNT_INDEX]!.address}`);
+    progress(
+      `Accounts: mainchain ${devnet[USER_ACCOUNT_INDEX]!.address} (the devnet's passphrase), sidechain ${sideKeys[USER_ACCOUNT_INDEX]!.address} (passphrase in ${layout.sidechain}/config/passphrase.json); relayers ${devnet[RELAYER_ACCOUNT_INDEX]!.address} and ${sideKeys[RELAYER_ACCOUNT_INDEX]!.address}`,
+    );
     progress('The network is running. Press Ctrl-C to stop both nodes.');
     void reportActivation(
       [
@@ -130,7 +160,10 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
     );
   };
 
-  type Ending = { kind: 'stop'; signal: string } | { kind: 'exit'; chain: ChainProcess; exit: ChainExit } | { kind: 'failed'; error: Error };
+  type Ending =
+    | { kind: 'stop'; signal: string }
+    | { kind: 'exit'; chain: ChainProcess; exit: ChainExit }
+    | { kind: 'failed'; error: Error };
   const started = startUp();
   const ending: Ending = await Promise.race([
     options.stopRequested.then((signal): Ending => ({ kind: 'stop', signal })),
@@ -144,6 +177,9 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   started.catch(() => undefined); // a start-up cut short by the stop fails as the nodes go
   if (ending.kind === 'stop') progress(`${ending.signal}: stopping both nodes`);
   await stopAll();
-  if (ending.kind === 'exit') throw new Error(`The ${ending.chain.name} node exited (${exitText(ending.exit)}). The end of its log (${ending.chain.logFile}):\n${ending.chain.logTail(15)}`);
+  if (ending.kind === 'exit')
+    throw new Error(
+      `The ${ending.chain.name} node exited (${exitText(ending.exit)}). The end of its log (${ending.chain.logFile}):\n${ending.chain.logTail(15)}`,
+    );
   if (ending.kind === 'failed') throw ending.error;
 };

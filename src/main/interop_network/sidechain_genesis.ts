@@ -20,12 +20,15 @@ export const SIDECHAIN_INIT_ROUNDS = 1_000_000;
 
 /** The asset schemas, as Klayr Core's devnet genesis assets carry them. */
 const devnetAssetSchemas = (): { token: Schema; pos: Schema; interoperability: Schema } => {
-  const { assets } = JSON.parse(readFileSync(join(networkDir('devnet'), 'genesis_assets.json'), 'utf8')) as { assets: GenesisAssetInput[] };
+  const { assets } = JSON.parse(readFileSync(join(networkDir('devnet'), 'genesis_assets.json'), 'utf8')) as {
+    assets: GenesisAssetInput[];
+  };
   const schemaOf = (module: string): Schema => assets.find((a) => a.module === module)!.schema;
   return { token: schemaOf('token'), pos: schemaOf('pos'), interoperability: schemaOf('interoperability') };
 };
 
-const byAddress = (a: KeyEntry, b: KeyEntry): number => Buffer.compare(klayr32ToAddress(a.address), klayr32ToAddress(b.address));
+const byAddress = (a: KeyEntry, b: KeyEntry): number =>
+  Buffer.compare(klayr32ToAddress(a.address), klayr32ToAddress(b.address));
 
 /**
  * Genesis assets in Klayr Core's format: every key's account holds SIDECHAIN_GENESIS_BALANCE of
@@ -36,8 +39,15 @@ export const sidechainGenesisAssets = (keys: readonly KeyEntry[]): GenesisAssetI
   const schemas = devnetAssetSchemas();
   const sorted = [...keys].sort(byAddress);
   const token = {
-    userSubstore: sorted.map((k) => ({ address: k.address, tokenID: SIDECHAIN_TOKEN_ID, availableBalance: SIDECHAIN_GENESIS_BALANCE.toString(), lockedBalances: [] })),
-    supplySubstore: [{ tokenID: SIDECHAIN_TOKEN_ID, totalSupply: (SIDECHAIN_GENESIS_BALANCE * BigInt(keys.length)).toString() }],
+    userSubstore: sorted.map((k) => ({
+      address: k.address,
+      tokenID: SIDECHAIN_TOKEN_ID,
+      availableBalance: SIDECHAIN_GENESIS_BALANCE.toString(),
+      lockedBalances: [],
+    })),
+    supplySubstore: [
+      { tokenID: SIDECHAIN_TOKEN_ID, totalSupply: (SIDECHAIN_GENESIS_BALANCE * BigInt(keys.length)).toString() },
+    ],
     escrowSubstore: [],
     supportedTokensSubstore: [],
   };
@@ -59,7 +69,13 @@ export const sidechainGenesisAssets = (keys: readonly KeyEntry[]): GenesisAssetI
     stakers: [],
     genesisData: { initRounds: SIDECHAIN_INIT_ROUNDS, initValidators: keys.map((k) => k.address) },
   };
-  const interoperability = { ownChainName: '', ownChainNonce: '0', chainInfos: [], terminatedStateAccounts: [], terminatedOutboxAccounts: [] };
+  const interoperability = {
+    ownChainName: '',
+    ownChainNonce: '0',
+    chainInfos: [],
+    terminatedStateAccounts: [],
+    terminatedOutboxAccounts: [],
+  };
   return [
     { module: 'interoperability', data: interoperability, schema: schemas.interoperability },
     { module: 'token', data: token, schema: schemas.token },
@@ -68,5 +84,12 @@ export const sidechainGenesisAssets = (keys: readonly KeyEntry[]): GenesisAssetI
 };
 
 /** The sidechain's genesis block, built as `kestrel genesis-block:create` builds one (the node's modules for this config compute its roots). */
-export const createSidechainGenesisBlock = (config: ApplicationConfig, keys: readonly KeyEntry[], timestamp: number): Block =>
-  createGenesisBlock({ assets: sidechainGenesisAssets(keys), chainID: Buffer.from(config.genesis.chainID, 'hex'), timestamp }, applicationModules(config));
+export const createSidechainGenesisBlock = (
+  config: ApplicationConfig,
+  keys: readonly KeyEntry[],
+  timestamp: number,
+): Block =>
+  createGenesisBlock(
+    { assets: sidechainGenesisAssets(keys), chainID: Buffer.from(config.genesis.chainID, 'hex'), timestamp },
+    applicationModules(config),
+  );

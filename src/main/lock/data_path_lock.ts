@@ -86,7 +86,8 @@ export class DataPathLock {
       if (createExclusively(file, content)) return new DataPathLock(file, holder);
       const current = readHolder(file);
       if (current === undefined) continue;
-      if (current.holder !== undefined && stillRunning(current.holder)) throw new DataPathInUseError(dataPath, file, current.holder);
+      if (current.holder !== undefined && stillRunning(current.holder))
+        throw new DataPathInUseError(dataPath, file, current.holder);
       if (readHolder(file)?.raw === current.raw) unlinkSync(file);
     }
     const last = readHolder(file)?.holder;
@@ -100,6 +101,7 @@ export class DataPathLock {
     this.#released = true;
     process.removeListener('exit', this.#onExit);
     const current = readHolder(this.file);
-    if (current?.holder?.pid === this.holder.pid && current.holder.startedAt === this.holder.startedAt) unlinkSync(this.file);
+    if (current?.holder?.pid === this.holder.pid && current.holder.startedAt === this.holder.startedAt)
+      unlinkSync(this.file);
   }
 }

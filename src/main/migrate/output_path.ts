@@ -16,7 +16,9 @@ export const checkOutputPath = (output: string, successorDefaultDataPath: string
   const path = resolve(expandHome(output));
   const reserved = resolve(expandHome(successorDefaultDataPath));
   if (isWithin(path, reserved)) {
-    throw new Error(`--output ${path} is not allowed: it is the successor node's default data directory (${reserved}) or a sub-directory of it. Choose a path outside it.`);
+    throw new Error(
+      `--output ${path} is not allowed: it is the successor node's default data directory (${reserved}) or a sub-directory of it. Choose a path outside it.`,
+    );
   }
   return path;
 };

@@ -13,7 +13,9 @@ export const progressBar = (stream: NodeJS.WriteStream = process.stderr): Progre
     let drawn = 0;
     const draw = (): void => {
       const share = total === undefined || total === 0 ? 1 : Math.min(1, done / total);
-      stream.write(`\r${label} [${'#'.repeat(Math.round(share * WIDTH)).padEnd(WIDTH, '.')}] ${(share * 100).toFixed(0).padStart(3)}% ${done}/${total ?? '?'}`);
+      stream.write(
+        `\r${label} [${'#'.repeat(Math.round(share * WIDTH)).padEnd(WIDTH, '.')}] ${(share * 100).toFixed(0).padStart(3)}% ${done}/${total ?? '?'}`,
+      );
     };
     return {
       tick(units = 1) {
@@ -28,7 +30,9 @@ export const progressBar = (stream: NodeJS.WriteStream = process.stderr): Progre
           draw();
           stream.write(` ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
         } else {
-          stream.write(`${label}: ${done}${total === undefined ? '' : `/${total}`} done in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
+          stream.write(
+            `${label}: ${done}${total === undefined ? '' : `/${total}`} done in ${((Date.now() - began) / 1000).toFixed(1)} s\n`,
+          );
         }
       },
     };

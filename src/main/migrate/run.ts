@@ -50,18 +50,26 @@ export interface MigrateOutcome {
  */
 export const runMigration = async (options: MigrateOptions, progress: Progress): Promise<MigrateOutcome> => {
   const began = Date.now();
-  const flags = { ...(options.dataPath !== undefined ? { dataPath: options.dataPath } : {}), ...(options.config !== undefined ? { config: options.config } : {}) };
+  const flags = {
+    ...(options.dataPath !== undefined ? { dataPath: options.dataPath } : {}),
+    ...(options.config !== undefined ? { config: options.config } : {}),
+  };
   const oldDataPath = configDataPath(flags);
   const old = loadConfig(flags);
   if (old.system.backup.height !== options.snapshotHeight) {
-    throw new Error(`--snapshot-height ${options.snapshotHeight} is not the old node's system.backup.height (${old.system.backup.height}): set system.backup.height to the announced snapshot height and restart the old node before it reaches it.`);
+    throw new Error(
+      `--snapshot-height ${options.snapshotHeight} is not the old node's system.backup.height (${old.system.backup.height}): set system.backup.height to the announced snapshot height and restart the old node before it reaches it.`,
+    );
   }
   const chainID = options.chainId ?? old.genesis.chainID;
-  if (!/^[0-9a-f]{8}$/.test(chainID)) throw new Error(`--chain-id ${chainID} must be 4 bytes in lower-case hex (8 characters).`);
+  if (!/^[0-9a-f]{8}$/.test(chainID))
+    throw new Error(`--chain-id ${chainID} must be 4 bytes in lower-case hex (8 characters).`);
   const successorDefault = defaultConfig().system.dataPath;
   const successorDataPath = resolve(expandHome(options.successorDataPath ?? successorDefault));
   if (isWithin(successorDataPath, oldDataPath) || isWithin(oldDataPath, successorDataPath)) {
-    throw new Error(`The successor's data path ${successorDataPath} overlaps the old node's ${oldDataPath}: give the successor its own with --successor-data-path.`);
+    throw new Error(
+      `The successor's data path ${successorDataPath} overlaps the old node's ${oldDataPath}: give the successor its own with --successor-data-path.`,
+    );
   }
   // klayr-migrator's output place is named after the old chain
   const output = checkOutputPath(options.output ?? defaultOutputPath(old.genesis.chainID), successorDefault);
@@ -71,10 +79,22 @@ export const runMigration = async (options: MigrateOptions, progress: Progress):
   let result;
   let config: Partial<ApplicationConfig> | undefined;
   try {
-    if (snapshot.height !== options.snapshotHeight) throw new Error(`The snapshot under ${oldDataPath} is of height ${snapshot.height}, not --snapshot-height ${options.snapshotHeight}.`);
-    if (snapshot.manifest.chainID !== old.genesis.chainID) throw new Error(`The snapshot is of chain ${snapshot.manifest.chainID}, the old node's config names chain ${old.genesis.chainID}.`);
+    if (snapshot.height !== options.snapshotHeight)
+      throw new Error(
+        `The snapshot under ${oldDataPath} is of height ${snapshot.height}, not --snapshot-height ${options.snapshotHeight}.`,
+      );
+    if (snapshot.manifest.chainID !== old.genesis.chainID)
+      throw new Error(
+        `The snapshot is of chain ${snapshot.manifest.chainID}, the old node's config names chain ${old.genesis.chainID}.`,
+      );
     const configFor = (useInvalidBLSKey: boolean): Partial<ApplicationConfig> =>
-      successorConfig(old, { chainID, dataPath: successorDataPath, genesisFile: './genesis_block.blob', useInvalidBLSKey, carry: options.autoMigrateConfig === true });
+      successorConfig(old, {
+        chainID,
+        dataPath: successorDataPath,
+        genesisFile: './genesis_block.blob',
+        useInvalidBLSKey,
+        carry: options.autoMigrateConfig === true,
+      });
     const oldModules = applicationModules(old);
     result = await migrateSnapshot(snapshot, {
       chainID: Buffer.from(chainID, 'hex'),
@@ -107,5 +127,13 @@ export const runMigration = async (options: MigrateOptions, progress: Progress):
     ['config.json', `${JSON.stringify(config, null, '\t')}\n`],
   ];
   for (const [name, content] of files) writeFileSync(join(output, name), content);
-  return { output, summary: result.summary, seconds: (Date.now() - began) / 1000, files: files.map(([name]) => join(output, name)), configFile: join(output, 'config.json'), successorDataPath, oldDataPath };
+  return {
+    output,
+    summary: result.summary,
+    seconds: (Date.now() - began) / 1000,
+    files: files.map(([name]) => join(output, name)),
+    configFile: join(output, 'config.json'),
+    successorDataPath,
+    oldDataPath,
+  };
 };

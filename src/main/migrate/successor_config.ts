@@ -7,9 +7,11 @@ const validate = compileValidator(applicationConfigSchema);
 
 /** Within module settings, a token ID of the old chain (16 hex digits, its chain ID first) becomes the successor's. */
 const remapTokenIDs = (value: unknown, oldChainID: string, chainID: string): unknown => {
-  if (typeof value === 'string') return /^[0-9a-f]{16}$/.test(value) && value.startsWith(oldChainID) ? `${chainID}${value.slice(8)}` : value;
+  if (typeof value === 'string')
+    return /^[0-9a-f]{16}$/.test(value) && value.startsWith(oldChainID) ? `${chainID}${value.slice(8)}` : value;
   if (Array.isArray(value)) return value.map((v) => remapTokenIDs(v, oldChainID, chainID));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapTokenIDs(v, oldChainID, chainID)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapTokenIDs(v, oldChainID, chainID)]));
   return value;
 };
 
@@ -30,12 +32,24 @@ export interface SuccessorSettings {
  * in module settings turned into the successor's. Checked against Klayr's config schema.
  */
 export const successorConfig = (old: ApplicationConfig, settings: SuccessorSettings): Partial<ApplicationConfig> => {
-  const modules = remapTokenIDs(settings.carry ? old.modules : {}, old.genesis.chainID, settings.chainID) as ApplicationConfig['modules'];
+  const modules = remapTokenIDs(
+    settings.carry ? old.modules : {},
+    old.genesis.chainID,
+    settings.chainID,
+  ) as ApplicationConfig['modules'];
   const pos = { ...(modules.pos ?? {}), ...(settings.useInvalidBLSKey ? { useInvalidBLSKey: true } : {}) };
   const config: Partial<ApplicationConfig> = {
     ...(settings.carry ? structuredClone(old) : {}),
-    system: { ...(settings.carry ? structuredClone(old.system) : {}), dataPath: settings.dataPath, backup: { height: 0 } } as ApplicationConfig['system'],
-    genesis: { ...(settings.carry ? old.genesis : {}), chainID: settings.chainID, block: { fromFile: settings.genesisFile } } as ApplicationConfig['genesis'],
+    system: {
+      ...(settings.carry ? structuredClone(old.system) : {}),
+      dataPath: settings.dataPath,
+      backup: { height: 0 },
+    } as ApplicationConfig['system'],
+    genesis: {
+      ...(settings.carry ? old.genesis : {}),
+      chainID: settings.chainID,
+      block: { fromFile: settings.genesisFile },
+    } as ApplicationConfig['genesis'],
     modules: Object.keys(pos).length > 0 ? { ...modules, pos } : modules,
   };
   return config;

@@ -1,7 +1,18 @@
 import { compile } from '../../lib/codec/index.js';
 import { calculateStakeRewards } from '../../modules/pos/method.js';
-import { eligibleValidatorsStoreSchema, genesisStoreSchema, stakerStoreSchema, validatorStoreSchema } from '../../modules/pos/schemas.js';
-import type { GenesisPoSStore, GenesisValidator, PendingUnlock, Stake, ValidatorAccount } from '../../modules/pos/schemas.js';
+import {
+  eligibleValidatorsStoreSchema,
+  genesisStoreSchema,
+  stakerStoreSchema,
+  validatorStoreSchema,
+} from '../../modules/pos/schemas.js';
+import type {
+  GenesisPoSStore,
+  GenesisValidator,
+  PendingUnlock,
+  Stake,
+  ValidatorAccount,
+} from '../../modules/pos/schemas.js';
 import { MODULE_NAME, POS_STORES } from '../../modules/pos/stores.js';
 import { INVALID_BLS_KEY } from '../../modules/validators/method.js';
 import { validatorKeysSchema, validatorsParamsSchema } from '../../modules/validators/schemas.js';
@@ -47,14 +58,24 @@ const hex = (b: Buffer): string => b.toString('hex');
  */
 const activePositions = (ctx: MigrationContext): Buffer[] => {
   const params = ctx.snapshot.get(VALIDATORS, VALIDATORS_STORES.validatorsParams, Buffer.alloc(0), paramsCodec);
-  const active = [...(params?.validators ?? [])].sort((a, b) => (a.bftWeight === b.bftWeight ? Buffer.compare(a.address, b.address) : a.bftWeight > b.bftWeight ? -1 : 1)).map((v) => v.address);
-  const eligible = [...ctx.snapshot.substore(MODULE_NAME, POS_STORES.eligibleValidators, eligibleCodec)].map(({ key }) => key).reverse().map((key) => key.subarray(8));
+  const active = [...(params?.validators ?? [])]
+    .sort((a, b) =>
+      a.bftWeight === b.bftWeight ? Buffer.compare(a.address, b.address) : a.bftWeight > b.bftWeight ? -1 : 1,
+    )
+    .map((v) => v.address);
+  const eligible = [...ctx.snapshot.substore(MODULE_NAME, POS_STORES.eligibleValidators, eligibleCodec)]
+    .map(({ key }) => key)
+    .reverse()
+    .map((key) => key.subarray(8));
   const seen = new Set<string>();
   return [...active, ...eligible].filter((a) => !seen.has(hex(a)) && seen.add(hex(a)));
 };
 
 /** Each staker's unclaimed reward (the growth of its validator's sharing coefficient since the stake last collected), self-stakes excepted. */
-const unclaimedRewards = (ctx: MigrationContext, validators: Map<string, ValidatorAccount>): { moves: BalanceMove[]; stakers: number } => {
+const unclaimedRewards = (
+  ctx: MigrationContext,
+  validators: Map<string, ValidatorAccount>,
+): { moves: BalanceMove[]; stakers: number } => {
   const moves: BalanceMove[] = [];
   let stakers = 0;
   for (const { key: staker, value } of ctx.snapshot.substore(MODULE_NAME, POS_STORES.staker, stakerCodec)) {
@@ -62,7 +83,8 @@ const unclaimedRewards = (ctx: MigrationContext, validators: Map<string, Validat
     for (const stake of value.stakes) {
       if (stake.validatorAddress.equals(staker)) continue;
       const validator = validators.get(hex(stake.validatorAddress));
-      if (validator === undefined) throw new Error(`Staker ${hex(staker)} stakes on ${hex(stake.validatorAddress)}, which is not a validator.`);
+      if (validator === undefined)
+        throw new Error(`Staker ${hex(staker)} stakes on ${hex(stake.validatorAddress)}, which is not a validator.`);
       for (const c of validator.sharingCoefficients) {
         const own = stake.sharingCoefficients.find((s) => s.tokenID.equals(c.tokenID))?.coefficient ?? Buffer.alloc(0);
         const amount = calculateStakeRewards(own, stake.amount, c.coefficient);
@@ -84,7 +106,11 @@ const unclaimedRewards = (ctx: MigrationContext, validators: Map<string, Validat
  * key (modules.pos.useInvalidBLSKey) and bans them all, each lifting its ban with legacy
  * registerKeys; the initial validators generate the bootstrap rounds meanwhile.
  */
-export const migratePoS = (ctx: MigrationContext, proofs: ProofsOfPossession, options: PoSMigrationOptions): PoSMigration => {
+export const migratePoS = (
+  ctx: MigrationContext,
+  proofs: ProofsOfPossession,
+  options: PoSMigrationOptions,
+): PoSMigration => {
   const { snapshot } = ctx;
   const accounts = new Map<string, ValidatorAccount>();
   const rows: { address: Buffer; account: ValidatorAccount; keys: ValidatorKeys; proof: Buffer | undefined }[] = [];
@@ -109,15 +135,24 @@ export const migratePoS = (ctx: MigrationContext, proofs: ProofsOfPossession, op
     consecutiveMissedBlocks: account.consecutiveMissedBlocks,
     commission: account.commission,
     lastCommissionIncreaseHeight: account.lastCommissionIncreaseHeight,
-    sharingCoefficients: account.sharingCoefficients.map((c) => ({ tokenID: ctx.tokenID(c.tokenID), coefficient: c.coefficient })).sort((a, b) => Buffer.compare(a.tokenID, b.tokenID)),
+    sharingCoefficients: account.sharingCoefficients
+      .map((c) => ({ tokenID: ctx.tokenID(c.tokenID), coefficient: c.coefficient }))
+      .sort((a, b) => Buffer.compare(a.tokenID, b.tokenID)),
   }));
   const initValidators = activePositions(ctx)
     .filter((a) => accounts.get(hex(a))?.isBanned === false)
     .slice(0, options.initValidators)
     .sort(Buffer.compare);
-  if (initValidators.length === 0) throw new Error('The snapshot has no active validator that is not banned: the successor would have no initial validators.');
+  if (initValidators.length === 0)
+    throw new Error(
+      'The snapshot has no active validator that is not banned: the successor would have no initial validators.',
+    );
   const { moves, stakers } = unclaimedRewards(ctx, accounts);
-  const data = genesisCodec.encode({ validators, stakers: [], genesisData: { initRounds: options.initRounds, initValidators } });
+  const data = genesisCodec.encode({
+    validators,
+    stakers: [],
+    genesisData: { initRounds: options.initRounds, initValidators },
+  });
   return {
     module: MODULE_NAME,
     data,

@@ -1,5 +1,11 @@
 import { compile } from '../../lib/codec/index.js';
-import { escrowStoreSchema, genesisTokenStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from '../../modules/token/schemas.js';
+import {
+  escrowStoreSchema,
+  genesisTokenStoreSchema,
+  supplyStoreSchema,
+  supportedTokensStoreSchema,
+  userStoreSchema,
+} from '../../modules/token/schemas.js';
 import type { GenesisTokenStore, UserAccount } from '../../modules/token/schemas.js';
 import { MODULE_NAME, TOKEN_STORES } from '../../modules/token/stores.js';
 import type { MigratedAsset, MigrationContext } from '../context.js';
@@ -41,7 +47,12 @@ const userKeyHex = (address: Buffer, tokenID: Buffer): string => `${address.toSt
  * rewards) returned to the available balance, except the kept locks; the moves applied first.
  * Supplies, escrows and supported tokens are carried over; old-chain token IDs become the successor's.
  */
-export const migrateToken = (ctx: MigrationContext, moves: readonly BalanceMove[], kept: readonly KeptLock[], onEntry: () => void = () => undefined): TokenMigration => {
+export const migrateToken = (
+  ctx: MigrationContext,
+  moves: readonly BalanceMove[],
+  kept: readonly KeptLock[],
+  onEntry: () => void = () => undefined,
+): TokenMigration => {
   const { snapshot } = ctx;
   const delta = new Map<string, bigint>();
   const add = (address: Buffer, tokenID: Buffer, amount: bigint): void => {
@@ -67,11 +78,16 @@ export const migrateToken = (ctx: MigrationContext, moves: readonly BalanceMove[
     const oldTokenID = key.subarray(20);
     const tokenID = ctx.tokenID(oldTokenID);
     const lockedBalances = value.lockedBalances.filter((l) => keptLocks.has(`${address.toString('hex')}/${l.module}`));
-    const returned = value.lockedBalances.filter((l) => !keptLocks.has(`${address.toString('hex')}/${l.module}`)).reduce((s, l) => s + l.amount, 0n);
+    const returned = value.lockedBalances
+      .filter((l) => !keptLocks.has(`${address.toString('hex')}/${l.module}`))
+      .reduce((s, l) => s + l.amount, 0n);
     const k = userKeyHex(address, oldTokenID);
     const availableBalance = value.availableBalance + returned + (delta.get(k) ?? 0n);
     delta.delete(k);
-    if (availableBalance < 0n) throw new Error(`Account ${address.toString('hex')} would hold a negative balance of token ${tokenID.toString('hex')} after the unclaimed rewards it holds are paid out.`);
+    if (availableBalance < 0n)
+      throw new Error(
+        `Account ${address.toString('hex')} would hold a negative balance of token ${tokenID.toString('hex')} after the unclaimed rewards it holds are paid out.`,
+      );
     returnedLocked += returned;
     const t = total(tokenID);
     t.before += value.availableBalance + value.lockedBalances.reduce((s, l) => s + l.amount, 0n);
@@ -79,9 +95,13 @@ export const migrateToken = (ctx: MigrationContext, moves: readonly BalanceMove[
     users.push({ address, tokenID, availableBalance, lockedBalances });
     onEntry();
   }
-  if (delta.size > 0) throw new Error(`Unclaimed rewards move to ${delta.size} account(s) without a token entry (first: ${[...delta.keys()][0]}).`);
+  if (delta.size > 0)
+    throw new Error(
+      `Unclaimed rewards move to ${delta.size} account(s) without a token entry (first: ${[...delta.keys()][0]}).`,
+    );
   for (const [tokenID, t] of totals) {
-    if (t.before !== t.after) throw new Error(`Token ${tokenID}: the balances sum to ${t.after} after migration, ${t.before} before.`);
+    if (t.before !== t.after)
+      throw new Error(`Token ${tokenID}: the balances sum to ${t.after} after migration, ${t.before} before.`);
   }
   users.sort((a, b) => Buffer.compare(a.address, b.address) || Buffer.compare(a.tokenID, b.tokenID));
 
@@ -91,12 +111,18 @@ export const migrateToken = (ctx: MigrationContext, moves: readonly BalanceMove[
     .sort((a, b) => Buffer.compare(a.tokenID, b.tokenID));
   for (const s of supplySubstore) supply.set(s.tokenID.toString('hex'), s.totalSupply);
   const escrowSubstore = [...snapshot.substore(MODULE_NAME, TOKEN_STORES.escrow, escrowCodec)]
-    .map(({ key, value }) => ({ escrowChainID: key.subarray(0, 4), tokenID: ctx.tokenID(key.subarray(4)), amount: value.amount }))
+    .map(({ key, value }) => ({
+      escrowChainID: key.subarray(0, 4),
+      tokenID: ctx.tokenID(key.subarray(4)),
+      amount: value.amount,
+    }))
     .sort((a, b) => Buffer.compare(a.escrowChainID, b.escrowChainID) || Buffer.compare(a.tokenID, b.tokenID));
-  const supportedTokensSubstore = [...snapshot.substore(MODULE_NAME, TOKEN_STORES.supportedTokens, supportedCodec)].map(({ key, value }) => ({
-    chainID: key,
-    supportedTokenIDs: value.supportedTokenIDs.map((id) => ctx.tokenID(id)).sort(Buffer.compare),
-  }));
+  const supportedTokensSubstore = [...snapshot.substore(MODULE_NAME, TOKEN_STORES.supportedTokens, supportedCodec)].map(
+    ({ key, value }) => ({
+      chainID: key,
+      supportedTokenIDs: value.supportedTokenIDs.map((id) => ctx.tokenID(id)).sort(Buffer.compare),
+    }),
+  );
   const data = genesisCodec.encode({ userSubstore: users, supplySubstore, escrowSubstore, supportedTokensSubstore });
   return { module: MODULE_NAME, data, accounts: users.length, totals, supply, returnedLocked };
 };

@@ -37,9 +37,15 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Endpoi
     handler: ({ params }) => {
       const view = state();
       const address = klayr32ToAddress(params.address as string);
-      const account = getAuthAccount(view, address) ?? (hasUserAccount(view, address) ? DEFAULT_AUTH_ACCOUNT : undefined);
+      const account =
+        getAuthAccount(view, address) ?? (hasUserAccount(view, address) ? DEFAULT_AUTH_ACCOUNT : undefined);
       if (account === undefined) throw new Error(`Auth account for address ${String(params.address)} does not exist.`);
-      return { nonce: account.nonce.toString(), numberOfSignatures: account.numberOfSignatures, mandatoryKeys: account.mandatoryKeys.map((k) => k.toString('hex')), optionalKeys: account.optionalKeys.map((k) => k.toString('hex')) };
+      return {
+        nonce: account.nonce.toString(),
+        numberOfSignatures: account.numberOfSignatures,
+        mandatoryKeys: account.mandatoryKeys.map((k) => k.toString('hex')),
+        optionalKeys: account.optionalKeys.map((k) => k.toString('hex')),
+      };
     },
   },
   isValidSignature: {
@@ -69,14 +75,21 @@ export const authEndpoints = (state: () => StoreAccess, chainID: Buffer): Endpoi
     params: {
       type: 'object',
       required: ['mandatory', 'optional'],
-      properties: { mandatory: { type: 'array', items: keySignature(64), minItems: 1, maxItems: 64 }, optional: { type: 'array', items: keySignature(0), minItems: 0, maxItems: 64 } },
+      properties: {
+        mandatory: { type: 'array', items: keySignature(64), minItems: 1, maxItems: 64 },
+        optional: { type: 'array', items: keySignature(0), minItems: 0, maxItems: 64 },
+      },
     },
     handler: ({ params }) => {
       type Pair = { publicKey: string; signature: string };
       const byKey = (a: Pair, b: Pair): number => (a.publicKey < b.publicKey ? -1 : 1);
       const mandatory = [...(params.mandatory as Pair[])].sort(byKey);
       const optional = [...(params.optional as Pair[])].sort(byKey);
-      return { mandatoryKeys: mandatory.map((p) => p.publicKey), optionalKeys: optional.map((p) => p.publicKey), signatures: [...mandatory, ...optional].map((p) => p.signature) };
+      return {
+        mandatoryKeys: mandatory.map((p) => p.publicKey),
+        optionalKeys: optional.map((p) => p.publicKey),
+        signatures: [...mandatory, ...optional].map((p) => p.signature),
+      };
     },
   },
 });
@@ -85,21 +98,32 @@ const transactionRequest = endpointSchema('/auth/transactionRequest', { transact
 const verifyResult = endpointSchema('/auth/verifyResult', { verified: booleanType }, ['verified']);
 
 /** A member's hex public key and signature in sortMultisignatureGroup (an optional member may not have signed). */
-const member = (fieldNumber: number, minSignatureLength: number) => ({
-  type: 'object',
-  required: ['publicKey', 'signature'],
-  properties: {
-    publicKey: { type: 'string', minLength: 64, maxLength: 64, fieldNumber },
-    signature: { type: 'string', minLength: minSignatureLength, maxLength: 128, fieldNumber: fieldNumber + 1 },
-  },
-}) as const;
+const member = (fieldNumber: number, minSignatureLength: number) =>
+  ({
+    type: 'object',
+    required: ['publicKey', 'signature'],
+    properties: {
+      publicKey: { type: 'string', minLength: 64, maxLength: 64, fieldNumber },
+      signature: { type: 'string', minLength: minSignatureLength, maxLength: 128, fieldNumber: fieldNumber + 1 },
+    },
+  }) as const;
 
-const keys = (fieldNumber: number) => ({ ...arrayOf({ dataType: 'bytes', minLength: 32, maxLength: 32 }), fieldNumber, minItems: 0, maxItems: 64 }) as const;
+const keys = (fieldNumber: number) =>
+  ({
+    ...arrayOf({ dataType: 'bytes', minLength: 32, maxLength: 32 }),
+    fieldNumber,
+    minItems: 0,
+    maxItems: 64,
+  }) as const;
 
 /** The auth endpoints as Klayr's metadata publishes them. */
 export const AUTH_ENDPOINTS: EndpointDeclarations = {
   published: [
-    { name: 'getAuthAccount', request: endpointSchema('/auth/addressRequest', { address: klayr32 }, ['address']), response: authAccountSchema },
+    {
+      name: 'getAuthAccount',
+      request: endpointSchema('/auth/addressRequest', { address: klayr32 }, ['address']),
+      response: authAccountSchema,
+    },
     { name: 'isValidNonce', request: transactionRequest, response: verifyResult },
     { name: 'isValidSignature', request: transactionRequest, response: verifyResult },
     { name: 'getMultiSigRegMsgSchema', response: multisigRegMsgSchema },
@@ -107,15 +131,27 @@ export const AUTH_ENDPOINTS: EndpointDeclarations = {
       name: 'sortMultisignatureGroup',
       request: endpointSchema(
         '/auth/command/sortMultisig',
-        { mandatory: { ...arrayOf(member(1, 128)), minItems: 1, maxItems: 64 }, optional: { ...arrayOf(member(3, 0)), minItems: 0, maxItems: 64 } },
+        {
+          mandatory: { ...arrayOf(member(1, 128)), minItems: 1, maxItems: 64 },
+          optional: { ...arrayOf(member(3, 0)), minItems: 0, maxItems: 64 },
+        },
         ['mandatory', 'optional'],
       ),
       response: endpointSchema(
         '/auth/sortMultisignatureGroupResponse',
-        { mandatoryKeys: keys(1), optionalKeys: keys(2), signatures: { ...arrayOf({ dataType: 'bytes', minLength: 64, maxLength: 64 }), fieldNumber: 3 } },
+        {
+          mandatoryKeys: keys(1),
+          optionalKeys: keys(2),
+          signatures: { ...arrayOf({ dataType: 'bytes', minLength: 64, maxLength: 64 }), fieldNumber: 3 },
+        },
         ['mandatoryKeys', 'optionalKeys', 'signatures'],
       ),
     },
-    { name: 'getMultiSigRegMsgTag', response: endpointSchema('/auth/mutliSignatureRegistrationSignatureMessageTagResponse', { tag: stringType }, ['tag']) },
+    {
+      name: 'getMultiSigRegMsgTag',
+      response: endpointSchema('/auth/mutliSignatureRegistrationSignatureMessageTagResponse', { tag: stringType }, [
+        'tag',
+      ]),
+    },
   ],
 };

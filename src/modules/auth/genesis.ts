@@ -10,25 +10,33 @@ const genesisCodec: CompiledSchema<GenesisAuthStore> = compile<GenesisAuthStore>
 const accountCodec: CompiledSchema<AuthAccount> = compile<AuthAccount>(authAccountSchema);
 
 const hex = (b: Buffer): string => b.toString('hex');
-const ordered = (keys: readonly Buffer[]): boolean => keys.every((k, i) => i === 0 || Buffer.compare(keys[i - 1]!, k) <= 0);
+const ordered = (keys: readonly Buffer[]): boolean =>
+  keys.every((k, i) => i === 0 || Buffer.compare(keys[i - 1]!, k) <= 0);
 const unique = (keys: readonly Buffer[]): boolean => new Set(keys.map(hex)).size === keys.length;
 
 /** Klayr's multisignature rules for a genesis auth account, checked in its order (so the first broken rule is the one named). */
 const checkAccount = (account: AuthAccount, maxNumberOfSignatures: number): void => {
   accountCodec.validate(account);
   const { mandatoryKeys, optionalKeys, numberOfSignatures } = account;
-  if (!ordered(mandatoryKeys)) throw new Error('Invalid store value for auth module. MandatoryKeys are not sorted lexicographically.');
+  if (!ordered(mandatoryKeys))
+    throw new Error('Invalid store value for auth module. MandatoryKeys are not sorted lexicographically.');
   if (!unique(mandatoryKeys)) throw new Error('Invalid store value for auth module. MandatoryKeys are not unique.');
-  if (!ordered(optionalKeys)) throw new Error('Invalid store value for auth module. OptionalKeys are not sorted lexicographically.');
+  if (!ordered(optionalKeys))
+    throw new Error('Invalid store value for auth module. OptionalKeys are not sorted lexicographically.');
   if (!unique(optionalKeys)) throw new Error('Invalid store value for auth module. OptionalKeys are not unique.');
   const keyCount = mandatoryKeys.length + optionalKeys.length;
-  if (keyCount > maxNumberOfSignatures) throw new Error(`The count of Mandatory and Optional keys should be maximum ${maxNumberOfSignatures}.`);
+  if (keyCount > maxNumberOfSignatures)
+    throw new Error(`The count of Mandatory and Optional keys should be maximum ${maxNumberOfSignatures}.`);
   const optional = new Set(optionalKeys.map(hex));
   if (mandatoryKeys.some((k) => optional.has(hex(k)))) {
-    throw new Error('Invalid combination of Mandatory and Optional keys. Repeated keys across Mandatory and Optional were found.');
+    throw new Error(
+      'Invalid combination of Mandatory and Optional keys. Repeated keys across Mandatory and Optional were found.',
+    );
   }
-  if (keyCount < numberOfSignatures) throw new Error('The numberOfSignatures is bigger than the count of Mandatory and Optional keys.');
-  if (mandatoryKeys.length > numberOfSignatures) throw new Error('The numberOfSignatures is smaller than the count of Mandatory keys.');
+  if (keyCount < numberOfSignatures)
+    throw new Error('The numberOfSignatures is bigger than the count of Mandatory and Optional keys.');
+  if (mandatoryKeys.length > numberOfSignatures)
+    throw new Error('The numberOfSignatures is smaller than the count of Mandatory keys.');
 };
 
 /**

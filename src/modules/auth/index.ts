@@ -1,7 +1,13 @@
 import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
-import type { EndpointServices, GenesisContext, Module, TransactionContext, VerifyStatus } from '../../engine/state_machine/module.js';
+import type {
+  EndpointServices,
+  GenesisContext,
+  Module,
+  TransactionContext,
+  VerifyStatus,
+} from '../../engine/state_machine/module.js';
 import { registerMultisignatureCommand } from './commands/register_multisignature.js';
 import { AUTH_ENDPOINTS, authEndpoints } from './endpoint.js';
 import { AUTH_EVENTS } from './events.js';
@@ -45,6 +51,10 @@ export class AuthModule implements Module {
 
   beforeCommandExecute(ctx: TransactionContext): void {
     const account = getAuthAccount(ctx, ctx.senderAddress) ?? DEFAULT_AUTH_ACCOUNT;
-    authAccountStore(ctx).setWithSchema(ctx.senderAddress, { ...account, nonce: account.nonce + 1n }, authAccountSchema);
+    authAccountStore(ctx).setWithSchema(
+      ctx.senderAddress,
+      { ...account, nonce: account.nonce + 1n },
+      authAccountSchema,
+    );
   }
 }

@@ -8,8 +8,20 @@ export const authAccountSchema = {
   properties: {
     nonce: { dataType: 'uint64', fieldNumber: 1 },
     numberOfSignatures: { dataType: 'uint32', fieldNumber: 2, minimum: 0, maximum: 64 },
-    mandatoryKeys: { type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 }, minItems: 0, maxItems: 64, fieldNumber: 3 },
-    optionalKeys: { type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 }, minItems: 0, maxItems: 64, fieldNumber: 4 },
+    mandatoryKeys: {
+      type: 'array',
+      items: { dataType: 'bytes', minLength: 32, maxLength: 32 },
+      minItems: 0,
+      maxItems: 64,
+      fieldNumber: 3,
+    },
+    optionalKeys: {
+      type: 'array',
+      items: { dataType: 'bytes', minLength: 32, maxLength: 32 },
+      minItems: 0,
+      maxItems: 64,
+      fieldNumber: 4,
+    },
   },
   required: ['nonce', 'numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
 } as const satisfies Schema;

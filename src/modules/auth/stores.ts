@@ -7,4 +7,5 @@ export const MODULE_NAME = 'auth';
 /** Substore 0: each account's nonce and multisignature keys, by address. */
 export const AUTH_STORES = [{ index: 0, schema: authAccountSchema }] as const;
 
-export const authAccountStore = (view: StoreAccess) => view.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+export const authAccountStore = (view: StoreAccess) =>
+  view.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));

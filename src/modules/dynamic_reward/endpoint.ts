@@ -1,7 +1,15 @@
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
-import { endpointSchema, hex, hexOfLength, klayr32, stringType, uint32Integer, uint64String } from '../../lib/endpoint/metadata.js';
+import {
+  endpointSchema,
+  hex,
+  hexOfLength,
+  klayr32,
+  stringType,
+  uint32Integer,
+  uint64String,
+} from '../../lib/endpoint/metadata.js';
 import { uint32 } from '../../lib/endpoint/params.js';
 import { validatorsParamsSchema } from '../validators/schemas.js';
 import { validatorsStore } from '../validators/stores.js';
@@ -31,16 +39,32 @@ export const dynamicRewardEndpoints = (
     params: heightParams,
     handler: ({ params }) => ({
       tokenID: config.tokenID.toString('hex'),
-      rate: (BigInt(Math.floor(SECONDS_PER_YEAR / chain.blockTime)) * defaultRewardAtHeight(config, params.height as number)).toString(),
+      rate: (
+        BigInt(Math.floor(SECONDS_PER_YEAR / chain.blockTime)) * defaultRewardAtHeight(config, params.height as number)
+      ).toString(),
     }),
   },
   getExpectedValidatorRewards: {
-    params: { type: 'object', required: ['validatorAddress'], properties: { validatorAddress: { type: 'string', format: 'klayr32' } } },
+    params: {
+      type: 'object',
+      required: ['validatorAddress'],
+      properties: { validatorAddress: { type: 'string', format: 'klayr32' } },
+    },
     handler: ({ params }) => {
       const address = klayr32ToAddress(params.validatorAddress as string);
-      const validators = validatorsStore(state(), 'validatorsParams').getWithSchema<ValidatorsParams>(Buffer.alloc(0), validatorsParamsSchema)?.validators ?? [];
-      const blockReward = validatorBlockReward(validators, address, config, defaultRewardAtHeight(config, chain.height()));
-      if (blockReward === undefined) return { blockReward: '0', dailyReward: '0', monthlyReward: '0', yearlyReward: '0' };
+      const validators =
+        validatorsStore(state(), 'validatorsParams').getWithSchema<ValidatorsParams>(
+          Buffer.alloc(0),
+          validatorsParamsSchema,
+        )?.validators ?? [];
+      const blockReward = validatorBlockReward(
+        validators,
+        address,
+        config,
+        defaultRewardAtHeight(config, chain.height()),
+      );
+      if (blockReward === undefined)
+        return { blockReward: '0', dailyReward: '0', monthlyReward: '0', yearlyReward: '0' };
       const perSecond = blockReward / BigInt(chain.roundLength * chain.blockTime);
       return {
         blockReward: blockReward.toString(),
@@ -58,16 +82,33 @@ const heightRequest = endpointSchema('/reward/endpoint/height', { height: uint32
 /** The dynamicReward endpoints as Klayr's metadata publishes them. */
 export const DYNAMIC_REWARD_ENDPOINTS: EndpointDeclarations = {
   published: [
-    { name: 'getDefaultRewardAtHeight', request: heightRequest, response: endpointSchema('/reward/endpoint/getDefaultRewardAtHeightResponse', { reward: uint64String }, ['reward']) },
+    {
+      name: 'getDefaultRewardAtHeight',
+      request: heightRequest,
+      response: endpointSchema('/reward/endpoint/getDefaultRewardAtHeightResponse', { reward: uint64String }, [
+        'reward',
+      ]),
+    },
     {
       name: 'getAnnualInflation',
       request: heightRequest,
-      response: endpointSchema('/reward/endpoint/getAnnualInflationResponse', { tokenID: hex, rate: { ...uint64String, minLength: 16, maxLength: 16 } }, ['tokenID', 'rate']),
+      response: endpointSchema(
+        '/reward/endpoint/getAnnualInflationResponse',
+        { tokenID: hex, rate: { ...uint64String, minLength: 16, maxLength: 16 } },
+        ['tokenID', 'rate'],
+      ),
     },
-    { name: 'getRewardTokenID', response: endpointSchema('/reward/endpoint/getRewardTokenID', { tokenID: hexOfLength(16) }, ['tokenID']) },
+    {
+      name: 'getRewardTokenID',
+      response: endpointSchema('/reward/endpoint/getRewardTokenID', { tokenID: hexOfLength(16) }, ['tokenID']),
+    },
     {
       name: 'getExpectedValidatorRewards',
-      request: endpointSchema('/dynamicReward/endpoint/getExpectedValidatorRewardsRequestSchema', { validatorAddress: klayr32 }, ['validatorAddress']),
+      request: endpointSchema(
+        '/dynamicReward/endpoint/getExpectedValidatorRewardsRequestSchema',
+        { validatorAddress: klayr32 },
+        ['validatorAddress'],
+      ),
       response: endpointSchema(
         '/dynamicReward/endpoint/getExpectedValidatorRewardsResponseSchema',
         { blockReward: stringType, dailyReward: stringType, monthlyReward: stringType, yearlyReward: stringType },

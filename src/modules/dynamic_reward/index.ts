@@ -44,7 +44,11 @@ export class DynamicRewardModule implements Module {
 
   endpoints({ state, lastHeader }: EndpointServices) {
     const { config, pos, blockTime } = this.#deps();
-    return dynamicRewardEndpoints(state, config, { blockTime, roundLength: pos.roundLength, height: () => lastHeader().height });
+    return dynamicRewardEndpoints(state, config, {
+      blockTime,
+      roundLength: pos.roundLength,
+      height: () => lastHeader().height,
+    });
   }
 
   metadata() {
@@ -52,7 +56,11 @@ export class DynamicRewardModule implements Module {
   }
 
   initGenesisState(ctx: GenesisContext): void {
-    endOfRoundTimestampStore(ctx).setWithSchema(Buffer.alloc(0), { timestamp: ctx.header.timestamp }, endOfRoundTimestampSchema);
+    endOfRoundTimestampStore(ctx).setWithSchema(
+      Buffer.alloc(0),
+      { timestamp: ctx.header.timestamp },
+      endOfRoundTimestampSchema,
+    );
   }
 
   #deps(): DynamicRewardDeps {
@@ -63,11 +71,20 @@ export class DynamicRewardModule implements Module {
   #defaultBlockReward(ctx: BlockContext): bigint {
     const { config, pos, blockTime } = this.#deps();
     const { header } = ctx;
-    const endOfRound = endOfRoundTimestampStore(ctx).getWithSchema<{ timestamp: number }>(Buffer.alloc(0), endOfRoundTimestampSchema)!.timestamp;
+    const endOfRound = endOfRoundTimestampStore(ctx).getWithSchema<{ timestamp: number }>(
+      Buffer.alloc(0),
+      endOfRoundTimestampSchema,
+    )!.timestamp;
     const defaultReward = defaultRewardAtHeight(config, header.height);
     const minimal = minimalRewardActiveValidators(config, defaultReward);
-    if (getGeneratorsBetweenTimestamps(ctx, blockTime, endOfRound, header.timestamp).size >= pos.roundLength) return minimal;
-    const reward = validatorBlockReward(getValidatorsParams(ctx).validators, header.generatorAddress, config, defaultReward);
+    if (getGeneratorsBetweenTimestamps(ctx, blockTime, endOfRound, header.timestamp).size >= pos.roundLength)
+      return minimal;
+    const reward = validatorBlockReward(
+      getValidatorsParams(ctx).validators,
+      header.generatorAddress,
+      config,
+      defaultReward,
+    );
     if (reward === undefined) throw new Error('Invalid generator. Validator params does not include the validator.');
     return reward;
   }
@@ -101,7 +118,8 @@ export class DynamicRewardModule implements Module {
         reduction = REWARD_REDUCTION.NO_ACCOUNT;
       }
     }
-    if (isEndOfRound(ctx, pos, height)) endOfRoundTimestampStore(ctx).setWithSchema(Buffer.alloc(0), { timestamp }, endOfRoundTimestampSchema);
+    if (isEndOfRound(ctx, pos, height))
+      endOfRoundTimestampStore(ctx).setWithSchema(Buffer.alloc(0), { timestamp }, endOfRoundTimestampSchema);
     ctx.events.add(MODULE_NAME, 'rewardMinted', rewardMinted.encode({ amount: reward, reduction }), [generatorAddress]);
   }
 }

@@ -13,7 +13,8 @@ export const endOfRoundTimestampSchema = {
 } as const satisfies Schema;
 
 /** Substore 0: the timestamp of the last round's end, under the empty key. */
-export const endOfRoundTimestampStore = (ctx: Pick<GenesisContext, 'store'>): SubStore => ctx.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+export const endOfRoundTimestampStore = (ctx: Pick<GenesisContext, 'store'>): SubStore =>
+  ctx.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
 
 /** Substore 0 with its value schema. */
 export const DYNAMIC_REWARD_STORES = [{ index: 0, schema: endOfRoundTimestampSchema }];

@@ -9,13 +9,24 @@ export interface FeeConfig {
 
 /** The fee module's config: modules.fee over Klayr's defaults (fee token = chainID || 00000000, 1000 per byte). */
 /** The modules.fee settings feeConfig reads. */
-export const FEE_CONFIG_KEYS: readonly string[] = ['feeTokenID', 'minFeePerByte', 'maxBlockHeightZeroFeePerByte', 'feePoolAddress'];
+export const FEE_CONFIG_KEYS: readonly string[] = [
+  'feeTokenID',
+  'minFeePerByte',
+  'maxBlockHeightZeroFeePerByte',
+  'feePoolAddress',
+];
 
 export const feeConfig = (chainID: Buffer, moduleConfig: Record<string, unknown> = {}): FeeConfig => ({
-  feeTokenID: typeof moduleConfig.feeTokenID === 'string' ? Buffer.from(moduleConfig.feeTokenID, 'hex') : Buffer.concat([chainID, Buffer.alloc(4)]),
+  feeTokenID:
+    typeof moduleConfig.feeTokenID === 'string'
+      ? Buffer.from(moduleConfig.feeTokenID, 'hex')
+      : Buffer.concat([chainID, Buffer.alloc(4)]),
   minFeePerByte: typeof moduleConfig.minFeePerByte === 'number' ? moduleConfig.minFeePerByte : 1000,
-  maxBlockHeightZeroFeePerByte: typeof moduleConfig.maxBlockHeightZeroFeePerByte === 'number' ? moduleConfig.maxBlockHeightZeroFeePerByte : 0,
-  ...(typeof moduleConfig.feePoolAddress === 'string' ? { feePoolAddress: klayr32ToAddress(moduleConfig.feePoolAddress) } : {}),
+  maxBlockHeightZeroFeePerByte:
+    typeof moduleConfig.maxBlockHeightZeroFeePerByte === 'number' ? moduleConfig.maxBlockHeightZeroFeePerByte : 0,
+  ...(typeof moduleConfig.feePoolAddress === 'string'
+    ? { feePoolAddress: klayr32ToAddress(moduleConfig.feePoolAddress) }
+    : {}),
 });
 
 /** Klayr's `/fee/config` schema: what modules.fee may hold (the defaults fill in what it leaves out). */

@@ -11,7 +11,15 @@ export const feeEndpoints = (config: FeeConfig): Endpoints => ({
 /** The fee endpoints as Klayr's metadata publishes them. */
 export const FEE_ENDPOINTS: EndpointDeclarations = {
   published: [
-    { name: 'getMinFeePerByte', response: endpointSchema('/fee/endpoint/getMinFeePerByteResponse', { minFeePerByte: uint32Integer }, ['minFeePerByte']) },
-    { name: 'getFeeTokenID', response: endpointSchema('/fee/endpoint/getFeeTokenIDResponseSchema', { feeTokenID: hex }, ['feeTokenID']) },
+    {
+      name: 'getMinFeePerByte',
+      response: endpointSchema('/fee/endpoint/getMinFeePerByteResponse', { minFeePerByte: uint32Integer }, [
+        'minFeePerByte',
+      ]),
+    },
+    {
+      name: 'getFeeTokenID',
+      response: endpointSchema('/fee/endpoint/getFeeTokenIDResponseSchema', { feeTokenID: hex }, ['feeTokenID']),
+    },
   ],
 };

@@ -12,7 +12,12 @@ import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from './method.js';
 
 export const MODULE_NAME = 'fee';
 
-const generatorFeeProcessed = compile<{ senderAddress: Buffer; generatorAddress: Buffer; burntAmount: bigint; generatorAmount: bigint }>(generatorFeeProcessedSchema);
+const generatorFeeProcessed = compile<{
+  senderAddress: Buffer;
+  generatorAddress: Buffer;
+  burntAmount: bigint;
+  generatorAmount: bigint;
+}>(generatorFeeProcessedSchema);
 
 /**
  * The fee module: a transaction's fee is locked before its command runs; afterwards the part
@@ -56,8 +61,10 @@ export class FeeModule implements Module {
 
   verifyTransaction(ctx: TransactionContext) {
     const minFee = this.minFee(ctx.header.height, ctx.transactionSize);
-    if (ctx.transaction.fee < minFee) throw new Error(`Insufficient transaction fee. Minimum required fee is ${minFee}.`);
-    if (ctx.transaction.fee > this.token.getAvailableBalance(ctx, ctx.senderAddress, this.config.feeTokenID)) throw new Error('Insufficient balance.');
+    if (ctx.transaction.fee < minFee)
+      throw new Error(`Insufficient transaction fee. Minimum required fee is ${minFee}.`);
+    if (ctx.transaction.fee > this.token.getAvailableBalance(ctx, ctx.senderAddress, this.config.feeTokenID))
+      throw new Error('Insufficient balance.');
     return 1 as const;
   }
 
@@ -75,13 +82,20 @@ export class FeeModule implements Module {
     const tokenID = this.config.feeTokenID;
     this.token.unlock(ctx, senderAddress, MODULE_NAME, tokenID, transaction.fee);
     let generatorAmount = (ctx.contextStore.get(CONTEXT_STORE_KEY_AVAILABLE_FEE) as bigint | undefined) ?? 0n;
-    if (this.token.userSubstoreExists(ctx, generatorAddress, tokenID)) this.token.transfer(ctx, senderAddress, generatorAddress, tokenID, generatorAmount);
+    if (this.token.userSubstoreExists(ctx, generatorAddress, tokenID))
+      this.token.transfer(ctx, senderAddress, generatorAddress, tokenID, generatorAmount);
     else generatorAmount = 0n;
     const pool = this.config.feePoolAddress;
     const burntAmount = transaction.fee - generatorAmount;
-    if (pool !== undefined && this.token.userSubstoreExists(ctx, pool, tokenID)) this.token.transfer(ctx, senderAddress, pool, tokenID, burntAmount);
+    if (pool !== undefined && this.token.userSubstoreExists(ctx, pool, tokenID))
+      this.token.transfer(ctx, senderAddress, pool, tokenID, burntAmount);
     else this.token.burn(ctx, senderAddress, tokenID, burntAmount);
-    ctx.events.add(MODULE_NAME, 'generatorFeeProcessed', generatorFeeProcessed.encode({ senderAddress, generatorAddress, burntAmount, generatorAmount }), [senderAddress, generatorAddress]);
+    ctx.events.add(
+      MODULE_NAME,
+      'generatorFeeProcessed',
+      generatorFeeProcessed.encode({ senderAddress, generatorAddress, burntAmount, generatorAmount }),
+      [senderAddress, generatorAddress],
+    );
     ctx.contextStore.delete(CONTEXT_STORE_KEY_AVAILABLE_FEE);
   }
 }

@@ -7,22 +7,47 @@ import { CHAIN_REGISTRATION_FEE, MIN_RETURN_FEE_PER_BYTE } from './base/constant
 import { invalidNameError, isValidName } from './base/utils.js';
 import { INTEROP_STORES, STORE_PREFIX } from './stores.js';
 import type { Schema } from '../../lib/codec/index.js';
-import { ccmSchema, chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, terminatedOutboxSchema, terminatedStateSchema } from './schemas.js';
+import {
+  ccmSchema,
+  chainAccountSchema,
+  chainValidatorsSchema,
+  channelDataSchema,
+  ownChainAccountSchema,
+  terminatedOutboxSchema,
+  terminatedStateSchema,
+} from './schemas.js';
 
-
-const store = (view: StoreAccess, name: keyof typeof INTEROP_STORES) => view.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
+const store = (view: StoreAccess, name: keyof typeof INTEROP_STORES) =>
+  view.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
 const ownAccount = (view: StoreAccess) => {
-  const account = store(view, 'ownChainAccount').getWithSchema<{ name: string; chainID: Buffer; nonce: bigint }>(Buffer.alloc(0), ownChainAccountSchema);
+  const account = store(view, 'ownChainAccount').getWithSchema<{ name: string; chainID: Buffer; nonce: bigint }>(
+    Buffer.alloc(0),
+    ownChainAccountSchema,
+  );
   if (account === undefined) throw new Error('The own chain account does not exist.');
   return account;
 };
 
-const chainIDParams = { type: 'object', required: ['chainID'], properties: { chainID: { type: 'string', format: 'hex', minLength: 8, maxLength: 8 } } } as const;
+const chainIDParams = {
+  type: 'object',
+  required: ['chainID'],
+  properties: { chainID: { type: 'string', format: 'hex', minLength: 8, maxLength: 8 } },
+} as const;
 type Box = { appendPath: Buffer[]; size: number; root: Buffer };
-const boxJSON = (box: Box) => ({ appendPath: box.appendPath.map((a) => a.toString('hex')), root: box.root.toString('hex'), size: box.size });
+const boxJSON = (box: Box) => ({
+  appendPath: box.appendPath.map((a) => a.toString('hex')),
+  root: box.root.toString('hex'),
+  size: box.size,
+});
 
 /** A store entry for a chain ID, or Klayr's error when there is none. */
-const entry = <T>(view: StoreAccess, name: keyof typeof INTEROP_STORES, chainID: string, schema: Schema, what: string): T => {
+const entry = <T>(
+  view: StoreAccess,
+  name: keyof typeof INTEROP_STORES,
+  chainID: string,
+  schema: Schema,
+  what: string,
+): T => {
   const value = store(view, name).getWithSchema<T>(Buffer.from(chainID, 'hex'), schema);
   if (value === undefined) throw new Error(`${what} for chain ${chainID} does not exist.`);
   return value;
@@ -34,7 +59,12 @@ interface ChainAccount {
   lastCertificate: { height: number; timestamp: number; stateRoot: Buffer; validatorsHash: Buffer };
 }
 const chainAccountJSON = ({ name, status, lastCertificate }: ChainAccount) => ({
-  lastCertificate: { height: lastCertificate.height, timestamp: lastCertificate.timestamp, stateRoot: lastCertificate.stateRoot.toString('hex'), validatorsHash: lastCertificate.validatorsHash.toString('hex') },
+  lastCertificate: {
+    height: lastCertificate.height,
+    timestamp: lastCertificate.timestamp,
+    stateRoot: lastCertificate.stateRoot.toString('hex'),
+    validatorsHash: lastCertificate.validatorsHash.toString('hex'),
+  },
   name,
   status,
 });
@@ -43,20 +73,32 @@ const chainAccountJSON = ({ name, status, lastCertificate }: ChainAccount) => ({
 export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): Endpoints => ({
   getChainAccount: {
     params: chainIDParams,
-    handler: ({ params }) => chainAccountJSON(entry<ChainAccount>(state(), 'chainAccount', params.chainID as string, chainAccountSchema, 'Chain account')),
+    handler: ({ params }) =>
+      chainAccountJSON(
+        entry<ChainAccount>(state(), 'chainAccount', params.chainID as string, chainAccountSchema, 'Chain account'),
+      ),
   },
   getAllChainAccounts: {
     params: chainIDParams,
     handler: ({ params }) => ({
       chains: store(state(), 'chainAccount')
-        .iterateWithSchema<ChainAccount>({ gte: Buffer.from(params.chainID as string, 'hex'), lte: Buffer.alloc(4, 255) }, chainAccountSchema)
+        .iterateWithSchema<ChainAccount>(
+          { gte: Buffer.from(params.chainID as string, 'hex'), lte: Buffer.alloc(4, 255) },
+          chainAccountSchema,
+        )
         .map(({ value }) => chainAccountJSON(value)),
     }),
   },
   getChannel: {
     params: chainIDParams,
     handler: ({ params }) => {
-      const channel = entry<{ inbox: Box; outbox: Box; partnerChainOutboxRoot: Buffer; messageFeeTokenID: Buffer; minReturnFeePerByte: bigint }>(state(), 'channelData', params.chainID as string, channelDataSchema, 'Channel');
+      const channel = entry<{
+        inbox: Box;
+        outbox: Box;
+        partnerChainOutboxRoot: Buffer;
+        messageFeeTokenID: Buffer;
+        minReturnFeePerByte: bigint;
+      }>(state(), 'channelData', params.chainID as string, channelDataSchema, 'Channel');
       return {
         messageFeeTokenID: channel.messageFeeTokenID.toString('hex'),
         outbox: boxJSON(channel.outbox),
@@ -69,25 +111,52 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
   getTerminatedStateAccount: {
     params: chainIDParams,
     handler: ({ params }) => {
-      const account = entry<{ stateRoot: Buffer; initialized: boolean; mainchainStateRoot: Buffer }>(state(), 'terminatedState', params.chainID as string, terminatedStateSchema, 'Terminated state account');
-      return { stateRoot: account.stateRoot.toString('hex'), initialized: account.initialized, mainchainStateRoot: account.mainchainStateRoot.toString('hex') };
+      const account = entry<{ stateRoot: Buffer; initialized: boolean; mainchainStateRoot: Buffer }>(
+        state(),
+        'terminatedState',
+        params.chainID as string,
+        terminatedStateSchema,
+        'Terminated state account',
+      );
+      return {
+        stateRoot: account.stateRoot.toString('hex'),
+        initialized: account.initialized,
+        mainchainStateRoot: account.mainchainStateRoot.toString('hex'),
+      };
     },
   },
   getTerminatedOutboxAccount: {
     params: chainIDParams,
     handler: ({ params }) => {
-      const account = entry<{ outboxRoot: Buffer; outboxSize: number; partnerChainInboxSize: number }>(state(), 'terminatedOutbox', params.chainID as string, terminatedOutboxSchema, 'Terminated outbox account');
-      return { outboxRoot: account.outboxRoot.toString('hex'), outboxSize: account.outboxSize, partnerChainInboxSize: account.partnerChainInboxSize };
+      const account = entry<{ outboxRoot: Buffer; outboxSize: number; partnerChainInboxSize: number }>(
+        state(),
+        'terminatedOutbox',
+        params.chainID as string,
+        terminatedOutboxSchema,
+        'Terminated outbox account',
+      );
+      return {
+        outboxRoot: account.outboxRoot.toString('hex'),
+        outboxSize: account.outboxSize,
+        partnerChainInboxSize: account.partnerChainInboxSize,
+      };
     },
   },
   getChainValidators: {
     params: chainIDParams,
     handler: ({ params }) => {
       const view = state();
-      if (!store(view, 'chainAccount').has(Buffer.from(params.chainID as string, 'hex'))) throw new Error('Chain account does not exist.');
-      const validators = entry<{ activeValidators: { blsKey: Buffer; bftWeight: bigint }[]; certificateThreshold: bigint }>(view, 'chainValidators', params.chainID as string, chainValidatorsSchema, 'Chain validators');
+      if (!store(view, 'chainAccount').has(Buffer.from(params.chainID as string, 'hex')))
+        throw new Error('Chain account does not exist.');
+      const validators = entry<{
+        activeValidators: { blsKey: Buffer; bftWeight: bigint }[];
+        certificateThreshold: bigint;
+      }>(view, 'chainValidators', params.chainID as string, chainValidatorsSchema, 'Chain validators');
       return {
-        activeValidators: validators.activeValidators.map((v) => ({ blsKey: v.blsKey.toString('hex'), bftWeight: v.bftWeight.toString() })),
+        activeValidators: validators.activeValidators.map((v) => ({
+          blsKey: v.blsKey.toString('hex'),
+          bftWeight: v.bftWeight.toString(),
+        })),
         certificateThreshold: validators.certificateThreshold.toString(),
       };
     },
@@ -102,7 +171,11 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
     },
   },
   isChainIDAvailable: {
-    params: { type: 'object', required: ['chainID'], properties: { chainID: { type: 'string', format: 'hex', minLength: 8, maxLength: 8 } } },
+    params: {
+      type: 'object',
+      required: ['chainID'],
+      properties: { chainID: { type: 'string', format: 'hex', minLength: 8, maxLength: 8 } },
+    },
     handler: ({ params }) => {
       const view = state();
       const chainID = Buffer.from(params.chainID as string, 'hex');
@@ -112,7 +185,11 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
     },
   },
   isChainNameAvailable: {
-    params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 32 } } },
+    params: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 32 } },
+    },
     handler: ({ params }) => {
       const name = params.name as string;
       if (!isValidName(name)) throw invalidNameError();
@@ -148,20 +225,43 @@ const chainAccountResponse = {
 export const INTEROPERABILITY_ENDPOINTS: EndpointDeclarations = {
   published: [
     { name: 'getChainAccount', request: chainIDRequest, response: chainAccountSchema },
-    { name: 'getAllChainAccounts', request: chainIDRequest, response: endpointSchema(id('allChainAccounts'), { chains: { type: 'array', items: chainAccountResponse } }, ['chains']) },
+    {
+      name: 'getAllChainAccounts',
+      request: chainIDRequest,
+      response: endpointSchema(id('allChainAccounts'), { chains: { type: 'array', items: chainAccountResponse } }, [
+        'chains',
+      ]),
+    },
     { name: 'getChannel', request: chainIDRequest, response: channelDataSchema },
     { name: 'getOwnChainAccount', response: ownChainAccountSchema },
     { name: 'getTerminatedStateAccount', request: chainIDRequest, response: terminatedStateSchema },
     { name: 'getTerminatedOutboxAccount', request: chainIDRequest, response: terminatedOutboxSchema },
-    { name: 'getRegistrationFee', response: endpointSchema(id('mainchain/registrationFee'), { registrationFee: stringType }, ['registrationFee']) },
-    { name: 'getMinimumMessageFee', response: endpointSchema(id('mainchain/minimumMessageFeeResponse'), { fee: stringType }, ['fee']) },
-    { name: 'getChainValidators', request: chainIDRequest, response: { ...validatorsHashInputSchema, $id: id('validatorsHashInput') } },
+    {
+      name: 'getRegistrationFee',
+      response: endpointSchema(id('mainchain/registrationFee'), { registrationFee: stringType }, ['registrationFee']),
+    },
+    {
+      name: 'getMinimumMessageFee',
+      response: endpointSchema(id('mainchain/minimumMessageFeeResponse'), { fee: stringType }, ['fee']),
+    },
+    {
+      name: 'getChainValidators',
+      request: chainIDRequest,
+      response: { ...validatorsHashInputSchema, $id: id('validatorsHashInput') },
+    },
     { name: 'isChainIDAvailable', request: chainIDRequest, response: result('isChainIDAvailableResponseSchema') },
     {
       name: 'isChainNameAvailable',
-      request: endpointSchema(id('endpoint/isChainNameAvailableRequest'), { name: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: 32 } }, ['name']),
+      request: endpointSchema(
+        id('endpoint/isChainNameAvailableRequest'),
+        { name: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: 32 } },
+        ['name'],
+      ),
       response: result('isChainNameAvailableResponseSchema'),
     },
-    { name: 'getCCMSchema', response: endpointSchema(id('endpoint/getCCMSchemaResponseSchema'), { schema: ccmSchema }, ['schema']) },
+    {
+      name: 'getCCMSchema',
+      response: endpointSchema(id('endpoint/getCCMSchemaResponseSchema'), { schema: ccmSchema }, ['schema']),
+    },
   ],
 };

@@ -18,7 +18,8 @@ export { MODULE_NAME, legacyAccountStoreSchema } from './stores.js';
 export { genesisLegacyStoreSchema } from './schemas.js';
 export const LEGACY_ADDRESS_LENGTH = 8;
 
-const genesisCodec: CompiledSchema<{ accounts: { address: Buffer; balance: bigint }[] }> = compile(genesisLegacyStoreSchema);
+const genesisCodec: CompiledSchema<{ accounts: { address: Buffer; balance: bigint }[] }> =
+  compile(genesisLegacyStoreSchema);
 
 /**
  * Klayr Core's own legacy module (klayr-core, not klayr-framework): the genesis `legacy` asset
@@ -35,7 +36,8 @@ export class LegacyModule implements Module {
   readonly endpointDeclarations = LEGACY_ENDPOINTS;
 
   constructor(private readonly deps?: { token: TokenMethod; pos: PoSConfig; chainID: Buffer }) {
-    this.commands = deps === undefined ? [] : [reclaimCommand(deps.token, this.tokenIDReclaim()), registerKeysCommand(deps.pos)];
+    this.commands =
+      deps === undefined ? [] : [reclaimCommand(deps.token, this.tokenIDReclaim()), registerKeysCommand(deps.pos)];
   }
 
   endpoints({ state }: EndpointServices) {
@@ -64,10 +66,14 @@ export class LegacyModule implements Module {
     if (seen.size !== accounts.length) throw new Error('Legacy address entries are not pair-wise distinct');
     const total = accounts.reduce((sum, a) => sum + a.balance, 0n);
     if (total >= 2n ** 64n) throw new Error('Total balance for all legacy accounts cannot exceed 2^64');
-    if (this.deps !== undefined && total !== getLockedAmount(ctx, ADDRESS_LEGACY_RESERVE, this.tokenIDReclaim(), MODULE_NAME)) {
+    if (
+      this.deps !== undefined &&
+      total !== getLockedAmount(ctx, ADDRESS_LEGACY_RESERVE, this.tokenIDReclaim(), MODULE_NAME)
+    ) {
       throw new Error('Total balance for all legacy accounts is not equal to locked amount');
     }
     const store = legacyStore(ctx);
-    for (const account of accounts) store.setWithSchema(account.address, { balance: account.balance }, legacyAccountStoreSchema);
+    for (const account of accounts)
+      store.setWithSchema(account.address, { balance: account.balance }, legacyAccountStoreSchema);
   }
 }

@@ -26,7 +26,14 @@ export const genesisLegacyStoreSchema = {
     accounts: {
       type: 'array',
       fieldNumber: 1,
-      items: { type: 'object', required: ['address', 'balance'], properties: { address: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 1 }, balance: { dataType: 'uint64', fieldNumber: 2 } } },
+      items: {
+        type: 'object',
+        required: ['address', 'balance'],
+        properties: {
+          address: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 1 },
+          balance: { dataType: 'uint64', fieldNumber: 2 },
+        },
+      },
     },
   },
 } as const satisfies Schema;

@@ -55,7 +55,9 @@ const DEFAULTS = {
 export const POS_CONFIG_KEYS: readonly string[] = [...Object.keys(DEFAULTS), 'posTokenID'];
 
 export const posConfig = (chainID: Buffer, overrides: Record<string, unknown> = {}): PoSConfig => {
-  const merged = { ...DEFAULTS, posTokenID: `${chainID.toString('hex')}00000000`, ...overrides } as typeof DEFAULTS & { posTokenID: string };
+  const merged = { ...DEFAULTS, posTokenID: `${chainID.toString('hex')}00000000`, ...overrides } as typeof DEFAULTS & {
+    posTokenID: string;
+  };
   return {
     ...merged,
     minWeightStandby: BigInt(merged.minWeightStandby),
@@ -68,7 +70,8 @@ export const posConfig = (chainID: Buffer, overrides: Record<string, unknown> = 
   };
 };
 
-const u32 = (bounds: { minimum?: number; maximum?: number } = {}) => ({ type: 'integer', format: 'uint32', ...bounds }) as const;
+const u32 = (bounds: { minimum?: number; maximum?: number } = {}) =>
+  ({ type: 'integer', format: 'uint32', ...bounds }) as const;
 const u64 = (bounds: { minimum?: number } = {}) => ({ type: 'string', format: 'uint64', ...bounds }) as const;
 
 /** Klayr's `/pos/config` schema: what modules.pos may hold (the defaults fill in what it leaves out). */
@@ -115,7 +118,9 @@ export const posWindowBounds = (blockTime: number): { minimum: number; maximum: 
 
 /** The bounded windows' values, the defaults merged in (as Klayr checks them). */
 export const posWindowValues = (settings: Record<string, unknown>): Record<BoundedWindow, number> =>
-  Object.fromEntries(BOUNDED_WINDOWS.map((name) => [name, (settings[name] as number | undefined) ?? DEFAULTS[name]])) as Record<BoundedWindow, number>;
+  Object.fromEntries(
+    BOUNDED_WINDOWS.map((name) => [name, (settings[name] as number | undefined) ?? DEFAULTS[name]]),
+  ) as Record<BoundedWindow, number>;
 
 /**
  * The windows checked against their bounds with the defaults merged in, as Klayr's PoS module does:

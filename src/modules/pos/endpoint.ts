@@ -2,7 +2,17 @@ import { compile } from '../../lib/codec/index.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
-import { arrayOf, booleanType, endpointSchema, hex, klayr32, objectSchema, stringType, uint32Integer, uint64String } from '../../lib/endpoint/metadata.js';
+import {
+  arrayOf,
+  booleanType,
+  endpointSchema,
+  hex,
+  klayr32,
+  objectSchema,
+  stringType,
+  uint32Integer,
+  uint64String,
+} from '../../lib/endpoint/metadata.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
 import type { PoSConfig } from './config.js';
 import { q96, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub } from '../../lib/math/q96.js';
@@ -14,7 +24,11 @@ import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
 import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
 import { MODULE_NAME, posStore } from './stores.js';
 
-const addressParams = { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } } as const;
+const addressParams = {
+  type: 'object',
+  required: ['address'],
+  properties: { address: { type: 'string', format: 'klayr32' } },
+} as const;
 const validatorCodec = compile<{ reportMisbehaviorHeights: number[] } & Record<string, unknown>>(validatorStoreSchema);
 const stakerCodec = compile(stakerStoreSchema);
 
@@ -24,13 +38,26 @@ interface StakerData {
 }
 
 /** The PoS endpoints that read validators, stakers, rewards and settings, as klayr-framework answers them. */
-export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: () => Pick<BlockHeader, 'height' | 'aggregateCommit'>): Endpoints => {
-  const punishmentPeriods = (heights: number[]) => heights.map((start) => ({ start, end: start + config.punishmentWindowSelfStaking }));
+export const posEndpoints = (
+  state: () => StoreAccess,
+  config: PoSConfig,
+  tip: () => Pick<BlockHeader, 'height' | 'aggregateCommit'>,
+): Endpoints => {
+  const punishmentPeriods = (heights: number[]) =>
+    heights.map((start) => ({ start, end: start + config.punishmentWindowSelfStaking }));
   const validatorJSON = (address: Buffer, bytes: Buffer) => {
     const account = validatorCodec.decode(bytes);
-    return { ...validatorCodec.toJSON(account), address: addressToKlayr32(address), punishmentPeriods: punishmentPeriods(account.reportMisbehaviorHeights) };
+    return {
+      ...validatorCodec.toJSON(account),
+      address: addressToKlayr32(address),
+      punishmentPeriods: punishmentPeriods(account.reportMisbehaviorHeights),
+    };
   };
-  const stakerOf = (view: StoreAccess, address: Buffer): StakerData => posStore(view, 'staker').getWithSchema<StakerData>(address, stakerStoreSchema) ?? { stakes: [], pendingUnlocks: [] };
+  const stakerOf = (view: StoreAccess, address: Buffer): StakerData =>
+    posStore(view, 'staker').getWithSchema<StakerData>(address, stakerStoreSchema) ?? {
+      stakes: [],
+      pendingUnlocks: [],
+    };
   const lockedStaked = (view: StoreAccess, address: Buffer): bigint => {
     const staker = stakerOf(view, address);
     return staker.stakes.reduce((s, x) => s + x.amount, 0n) + staker.pendingUnlocks.reduce((s, x) => s + x.amount, 0n);
@@ -41,18 +68,28 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
     return account;
   };
   /** Blocks after unstaking until the tokens unlock: longer for self-stakes, extended by a misbehaviour report. */
-  const expectedUnlockHeight = (view: StoreAccess, staker: Buffer, validator: Buffer, unstakeHeight: number): number => {
+  const expectedUnlockHeight = (
+    view: StoreAccess,
+    staker: Buffer,
+    validator: Buffer,
+    unstakeHeight: number,
+  ): number => {
     const self = staker.equals(validator);
     const waitTime = (self ? config.lockingPeriodSelfStaking : config.lockingPeriodStaking) + unstakeHeight;
     const reports = validatorAccount(view, validator).reportMisbehaviorHeights;
     const lastReport = reports.at(-1);
     if (lastReport === undefined || lastReport >= unstakeHeight + waitTime) return waitTime;
-    return Math.max((self ? config.punishmentWindowSelfStaking : config.punishmentWindowStaking) + lastReport, waitTime);
+    return Math.max(
+      (self ? config.punishmentWindowSelfStaking : config.punishmentWindowStaking) + lastReport,
+      waitTime,
+    );
   };
   return {
     getLockedStakedAmount: {
       params: addressParams,
-      handler: ({ params }) => ({ amount: lockedStaked(state(), klayr32ToAddress(params.address as string)).toString() }),
+      handler: ({ params }) => ({
+        amount: lockedStaked(state(), klayr32ToAddress(params.address as string)).toString(),
+      }),
     },
     getPendingUnlocks: {
       params: addressParams,
@@ -61,11 +98,18 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
         const address = klayr32ToAddress(params.address as string);
         const header = tip();
         const genesisHeight = getGenesisData(view).height;
-        const lastHeightOfRound = (h: number) => Math.ceil((h - genesisHeight) / config.roundLength) * config.roundLength + genesisHeight;
+        const lastHeightOfRound = (h: number) =>
+          Math.ceil((h - genesisHeight) / config.roundLength) * config.roundLength + genesisHeight;
         return {
           pendingUnlocks: stakerOf(view, address).pendingUnlocks.map((unlock) => {
-            const expectedUnlockableHeight = expectedUnlockHeight(view, address, unlock.validatorAddress, unlock.unstakeHeight);
-            const certified = lastHeightOfRound(unlock.unstakeHeight + 2 * config.roundLength) <= header.aggregateCommit.height;
+            const expectedUnlockableHeight = expectedUnlockHeight(
+              view,
+              address,
+              unlock.validatorAddress,
+              unlock.unstakeHeight,
+            );
+            const certified =
+              lastHeightOfRound(unlock.unstakeHeight + 2 * config.roundLength) <= header.aggregateCommit.height;
             return {
               ...unlock,
               unlockable: header.height > expectedUnlockableHeight && certified,
@@ -83,7 +127,12 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
         const limit = (params.limit as number | undefined) ?? 100;
         if (limit < -1) throw new Error(`Input parameter limit ${limit} is not valid.`);
         const view = state();
-        const eligible = posStore(view, 'eligibleValidators').iterate({ gte: Buffer.alloc(28, 0), lte: Buffer.alloc(28, 255), reverse: true, ...(limit === -1 ? {} : { limit }) });
+        const eligible = posStore(view, 'eligibleValidators').iterate({
+          gte: Buffer.alloc(28, 0),
+          lte: Buffer.alloc(28, 255),
+          reverse: true,
+          ...(limit === -1 ? {} : { limit }),
+        });
         return {
           validators: eligible.map(({ key }) => {
             const address = key.subarray(8);
@@ -93,13 +142,19 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
       },
     },
     getLockedReward: {
-      params: { type: 'object', required: ['address', 'tokenID'], properties: { address: { type: 'string', format: 'klayr32' }, tokenID: hexBytes(8) } },
+      params: {
+        type: 'object',
+        required: ['address', 'tokenID'],
+        properties: { address: { type: 'string', format: 'klayr32' }, tokenID: hexBytes(8) },
+      },
       handler: ({ params }) => {
         const view = state();
         const tokenID = Buffer.from(params.tokenID as string, 'hex');
         const address = klayr32ToAddress(params.address as string);
         const locked = getLockedAmount(view, address, tokenID, MODULE_NAME);
-        return { reward: (tokenID.equals(config.posTokenID) ? locked - lockedStaked(view, address) : locked).toString() };
+        return {
+          reward: (tokenID.equals(config.posTokenID) ? locked - lockedStaked(view, address) : locked).toString(),
+        };
       },
     },
     getClaimableRewards: {
@@ -111,8 +166,12 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
         for (const stake of stakerOf(view, address).stakes) {
           if (stake.validatorAddress.equals(address)) continue;
           for (const coefficient of validatorAccount(view, stake.validatorAddress).sharingCoefficients) {
-            const own = stake.sharingCoefficients.find((c) => c.tokenID.equals(coefficient.tokenID))?.coefficient ?? Buffer.alloc(0);
-            const reward = q96Floor(q96Mul(q96Sub(q96FromBytes(coefficient.coefficient), q96FromBytes(own)), q96(stake.amount)));
+            const own =
+              stake.sharingCoefficients.find((c) => c.tokenID.equals(coefficient.tokenID))?.coefficient ??
+              Buffer.alloc(0);
+            const reward = q96Floor(
+              q96Mul(q96Sub(q96FromBytes(coefficient.coefficient), q96FromBytes(own)), q96(stake.amount)),
+            );
             const key = coefficient.tokenID.toString('hex');
             rewards.set(key, (rewards.get(key) ?? 0n) + reward);
           }
@@ -124,13 +183,21 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
       params: {
         type: 'object',
         required: ['validatorAddress', 'validatorReward', 'stake'],
-        properties: { validatorAddress: { type: 'string', format: 'klayr32' }, validatorReward: uint64String, stake: uint64String },
+        properties: {
+          validatorAddress: { type: 'string', format: 'klayr32' },
+          validatorReward: uint64String,
+          stake: uint64String,
+        },
       },
       handler: ({ params }) => {
         const account = validatorAccount(state(), klayr32ToAddress(params.validatorAddress as string));
         const stake = BigInt(params.stake as string);
         const rewardFraction = q96Sub(q96(1n), q96Div(q96(BigInt(account.commission)), q96(10000n)));
-        const perUnit = q96MulDiv(q96(BigInt(params.validatorReward as string)), rewardFraction, q96(account.totalStake + stake));
+        const perUnit = q96MulDiv(
+          q96(BigInt(params.validatorReward as string)),
+          rewardFraction,
+          q96(account.totalStake + stake),
+        );
         return { reward: q96Floor(q96Mul(perUnit, q96(stake))).toString() };
       },
     },
@@ -144,7 +211,11 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
       },
     },
     getAllValidators: {
-      handler: () => ({ validators: posStore(state(), 'validator').iterate({ gte: Buffer.alloc(20), lte: Buffer.alloc(20, 255) }).map(({ key, value }) => validatorJSON(key, value)) }),
+      handler: () => ({
+        validators: posStore(state(), 'validator')
+          .iterate({ gte: Buffer.alloc(20), lte: Buffer.alloc(20, 255) })
+          .map(({ key, value }) => validatorJSON(key, value)),
+      }),
     },
     getStaker: {
       params: addressParams,
@@ -191,7 +262,11 @@ export const posEndpoints = (state: () => StoreAccess, config: PoSConfig, tip: (
 
 const id = (name: string) => `modules/pos/endpoint/${name}`;
 const addressRequest = (name: string) => endpointSchema(id(name), { address: klayr32 }, ['address']);
-const uint32Between = (minimum?: number, maximum?: number) => ({ ...uint32Integer, ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) });
+const uint32Between = (minimum?: number, maximum?: number) => ({
+  ...uint32Integer,
+  ...(minimum !== undefined ? { minimum } : {}),
+  ...(maximum !== undefined ? { maximum } : {}),
+});
 
 const validatorProperties = {
   address: klayr32,
@@ -232,13 +307,24 @@ const constants = {
   defaultCommission: uint32Integer,
 };
 // Klayr leaves the two commission-increase constants out of the required list
-const requiredConstants = (Object.keys(constants) as (keyof typeof constants)[]).filter((k) => k !== 'commissionIncreasePeriod' && k !== 'maxCommissionIncreaseRate');
+const requiredConstants = (Object.keys(constants) as (keyof typeof constants)[]).filter(
+  (k) => k !== 'commissionIncreasePeriod' && k !== 'maxCommissionIncreaseRate',
+);
 
 /** The PoS endpoints as Klayr's metadata publishes them. */
 export const POS_ENDPOINTS: EndpointDeclarations = {
   published: [
-    { name: 'getAllValidators', response: endpointSchema(id('getAllValidatorsResponse'), { validators: arrayOf(validatorResponse) }, ['validators']) },
-    { name: 'getValidator', request: addressRequest('getValidatorRequest'), response: { $id: id('getValidatorResponse'), ...validatorResponse } },
+    {
+      name: 'getAllValidators',
+      response: endpointSchema(id('getAllValidatorsResponse'), { validators: arrayOf(validatorResponse) }, [
+        'validators',
+      ]),
+    },
+    {
+      name: 'getValidator',
+      request: addressRequest('getValidatorRequest'),
+      response: { $id: id('getValidatorResponse'), ...validatorResponse },
+    },
     {
       name: 'getStaker',
       // Klayr publishes getValidator's request schema for getStaker
@@ -246,8 +332,22 @@ export const POS_ENDPOINTS: EndpointDeclarations = {
       response: endpointSchema(
         id('getStakerResponse'),
         {
-          stakes: { ...arrayOf(objectSchema({ validatorAddress: klayr32, amount: uint64String }, ['validatorAddress', 'amount'])), fieldNumber: 1 },
-          pendingUnlocks: { ...arrayOf(objectSchema({ validatorAddress: klayr32, amount: uint64String, unstakeHeight: uint32Integer }, ['validatorAddress', 'amount', 'unstakeHeight'])), fieldNumber: 2 },
+          stakes: {
+            ...arrayOf(
+              objectSchema({ validatorAddress: klayr32, amount: uint64String }, ['validatorAddress', 'amount']),
+            ),
+            fieldNumber: 1,
+          },
+          pendingUnlocks: {
+            ...arrayOf(
+              objectSchema({ validatorAddress: klayr32, amount: uint64String, unstakeHeight: uint32Integer }, [
+                'validatorAddress',
+                'amount',
+                'unstakeHeight',
+              ]),
+            ),
+            fieldNumber: 2,
+          },
         },
         ['stakes', 'pendingUnlocks'],
       ),
@@ -258,18 +358,26 @@ export const POS_ENDPOINTS: EndpointDeclarations = {
       name: 'getClaimableRewards',
       request: addressRequest('getClaimableRewardsRequest'),
       // Klayr's rewards property has items but no type
-      response: endpointSchema(id('getClaimableRewardsResponse'), { rewards: { items: objectSchema({ tokenID: hex, reward: uint64String }, ['tokenID', 'reward']) } }),
+      response: endpointSchema(id('getClaimableRewardsResponse'), {
+        rewards: { items: objectSchema({ tokenID: hex, reward: uint64String }, ['tokenID', 'reward']) },
+      }),
     },
     {
       name: 'getLockedReward',
       request: endpointSchema(id('getLockedRewardRequest'), { address: klayr32, tokenID: hex }, ['address', 'tokenID']),
       response: endpointSchema(id('getLockedRewardResponse'), { reward: uint64String }, ['reward']),
     },
-    { name: 'getLockedStakedAmount', request: addressRequest('getLockedStakedAmountRequest'), response: endpointSchema(id('getLockedStakedAmountResponse'), { amount: uint64String }, ['amount']) },
+    {
+      name: 'getLockedStakedAmount',
+      request: addressRequest('getLockedStakedAmountRequest'),
+      response: endpointSchema(id('getLockedStakedAmountResponse'), { amount: uint64String }, ['amount']),
+    },
     {
       name: 'getValidatorsByStake',
       request: endpointSchema(id('getValidatorsByStakeRequest'), { limit: { type: 'integer', format: 'int32' } }),
-      response: endpointSchema(id('getValidatorsByStakeResponse'), { validators: arrayOf(validatorResponse) }, ['validators']),
+      response: endpointSchema(id('getValidatorsByStakeResponse'), { validators: arrayOf(validatorResponse) }, [
+        'validators',
+      ]),
     },
     {
       name: 'getPendingUnlocks',
@@ -279,7 +387,13 @@ export const POS_ENDPOINTS: EndpointDeclarations = {
         {
           pendingUnlocks: arrayOf(
             objectSchema(
-              { validatorAddress: klayr32, amount: uint64String, unstakeHeight: uint32Integer, expectedUnlockableHeight: uint32Integer, unlockable: booleanType },
+              {
+                validatorAddress: klayr32,
+                amount: uint64String,
+                unstakeHeight: uint32Integer,
+                expectedUnlockableHeight: uint32Integer,
+                unlockable: booleanType,
+              },
               ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
             ),
           ),
@@ -287,10 +401,17 @@ export const POS_ENDPOINTS: EndpointDeclarations = {
         ['pendingUnlocks'],
       ),
     },
-    { name: 'getRegistrationFee', response: endpointSchema(id('getRegistrationFeeResponse'), { registrationFee: stringType }, ['registrationFee']) },
+    {
+      name: 'getRegistrationFee',
+      response: endpointSchema(id('getRegistrationFeeResponse'), { registrationFee: stringType }, ['registrationFee']),
+    },
     {
       name: 'getExpectedSharedRewards',
-      request: endpointSchema(id('getExpectedSharedRewardsRequest'), { validatorAddress: klayr32, validatorReward: uint64String, stake: uint64String }, ['validatorAddress', 'validatorReward', 'stake']),
+      request: endpointSchema(
+        id('getExpectedSharedRewardsRequest'),
+        { validatorAddress: klayr32, validatorReward: uint64String, stake: uint64String },
+        ['validatorAddress', 'validatorReward', 'stake'],
+      ),
       response: endpointSchema(id('getExpectedSharedRewardsResponse'), { reward: uint64String }, ['reward']),
     },
   ],

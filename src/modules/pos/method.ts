@@ -1,4 +1,14 @@
-import { q96, q96Ceil, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub, q96ToBytes } from '../../lib/math/q96.js';
+import {
+  q96,
+  q96Ceil,
+  q96Div,
+  q96Floor,
+  q96FromBytes,
+  q96Mul,
+  q96MulDiv,
+  q96Sub,
+  q96ToBytes,
+} from '../../lib/math/q96.js';
 import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
 import type { TokenMethod } from '../token/method.js';
 import type { PoSConfig } from './config.js';
@@ -13,9 +23,11 @@ export const getGenesisData = (ctx: StoreAccess): GenesisData => {
   return data;
 };
 
-export const getRoundNumberFromHeight = (ctx: StoreAccess, config: PoSConfig, height: number): number => Math.ceil((height - getGenesisData(ctx).height) / config.roundLength);
+export const getRoundNumberFromHeight = (ctx: StoreAccess, config: PoSConfig, height: number): number =>
+  Math.ceil((height - getGenesisData(ctx).height) / config.roundLength);
 
-export const isEndOfRound = (ctx: StoreAccess, config: PoSConfig, height: number): boolean => (height - getGenesisData(ctx).height) % config.roundLength === 0;
+export const isEndOfRound = (ctx: StoreAccess, config: PoSConfig, height: number): boolean =>
+  (height - getGenesisData(ctx).height) % config.roundLength === 0;
 
 export const getValidatorAccount = (ctx: StoreAccess, address: Buffer): ValidatorAccount => {
   const validator = posStore(ctx, 'validator').getWithSchema<ValidatorAccount>(address, validatorStoreSchema);
@@ -41,7 +53,13 @@ export const eligibleKey = (address: Buffer, weight: bigint): Buffer => {
 };
 
 /** Moves a validator's eligible entry from its old weight to its current one (dropped when banned or below the standby minimum). */
-export const updateEligibleValidator = (ctx: StoreAccess, config: PoSConfig, address: Buffer, oldWeight: bigint, validator: ValidatorAccount): void => {
+export const updateEligibleValidator = (
+  ctx: StoreAccess,
+  config: PoSConfig,
+  address: Buffer,
+  oldWeight: bigint,
+  validator: ValidatorAccount,
+): void => {
   const store = posStore(ctx, 'eligibleValidators');
   store.del(eligibleKey(address, oldWeight));
   if (validator.isBanned) return;
@@ -55,7 +73,13 @@ export const updateEligibleValidator = (ctx: StoreAccess, config: PoSConfig, add
  * Locks the stakers' share of a block reward on the generator's account and raises the
  * validator's sharing coefficient for the token (pos method updateSharedRewards, Q96 math).
  */
-export const updateSharedRewards = (ctx: Pick<MethodContext, 'store' | 'events' | 'contextStore'>, token: TokenMethod, generatorAddress: Buffer, tokenID: Buffer, reward: bigint): void => {
+export const updateSharedRewards = (
+  ctx: Pick<MethodContext, 'store' | 'events' | 'contextStore'>,
+  token: TokenMethod,
+  generatorAddress: Buffer,
+  tokenID: Buffer,
+  reward: bigint,
+): void => {
   const validator = getValidatorAccount(ctx, generatorAddress);
   if (validator.totalStake === 0n) return;
   const rewardFraction = q96Sub(q96(1n), q96Div(q96(BigInt(validator.commission)), q96(10000n)));
@@ -87,12 +111,18 @@ export const assignStakeRewards = (
 ): void => {
   if (stake.validatorAddress.equals(stakerAddress)) return;
   for (const coefficient of validator.sharingCoefficients) {
-    const own = stake.sharingCoefficients.find((c) => c.tokenID.equals(coefficient.tokenID))?.coefficient ?? Buffer.alloc(24);
+    const own =
+      stake.sharingCoefficients.find((c) => c.tokenID.equals(coefficient.tokenID))?.coefficient ?? Buffer.alloc(24);
     const reward = calculateStakeRewards(own, stake.amount, coefficient.coefficient);
     if (reward <= 0n) continue;
     token.unlock(ctx, stake.validatorAddress, MODULE_NAME, coefficient.tokenID, reward);
     token.transfer(ctx, stake.validatorAddress, stakerAddress, coefficient.tokenID, reward);
-    logPosEvent(ctx, 'rewardsAssigned', { stakerAddress, validatorAddress: stake.validatorAddress, tokenID: coefficient.tokenID, amount: reward }, [stakerAddress]);
+    logPosEvent(
+      ctx,
+      'rewardsAssigned',
+      { stakerAddress, validatorAddress: stake.validatorAddress, tokenID: coefficient.tokenID, amount: reward },
+      [stakerAddress],
+    );
   }
 };
 

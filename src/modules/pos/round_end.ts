@@ -3,7 +3,15 @@ import type { BlockContext } from '../../engine/state_machine/module.js';
 import { getRandomBytes } from '../random/method.js';
 import { getGeneratorsBetweenTimestamps, setValidatorsParams } from '../validators/method.js';
 import type { PoSConfig } from './config.js';
-import { getGenesisData, getRoundNumberFromHeight, getValidatorAccount, getValidatorWeight, isEndOfRound, setValidatorAccount, updateEligibleValidator } from './method.js';
+import {
+  getGenesisData,
+  getRoundNumberFromHeight,
+  getValidatorAccount,
+  getValidatorWeight,
+  isEndOfRound,
+  setValidatorAccount,
+  updateEligibleValidator,
+} from './method.js';
 import { eligibleValidatorsStoreSchema, previousTimestampStoreSchema, snapshotStoreSchema } from './schemas.js';
 import type { WeightedAddress } from './schemas.js';
 import { EMPTY_KEY, posStore } from './stores.js';
@@ -25,16 +33,30 @@ const ceilDiv = (x: bigint, y: bigint): bigint => {
 };
 
 /** Missed slots since the previous block count against their validators (possibly banning them); the generator's count resets. */
-const updateProductivity = (ctx: BlockContext, config: PoSConfig, blockTime: number, previousTimestamp: number): void => {
+const updateProductivity = (
+  ctx: BlockContext,
+  config: PoSConfig,
+  blockTime: number,
+  previousTimestamp: number,
+): void => {
   const { height, timestamp, generatorAddress } = ctx.header;
   const missed = getGeneratorsBetweenTimestamps(ctx, blockTime, previousTimestamp, timestamp);
   for (const [key, count] of missed) {
     const address = Buffer.from(key, 'latin1');
     const validator = getValidatorAccount(ctx, address);
     validator.consecutiveMissedBlocks += count;
-    if (validator.consecutiveMissedBlocks > config.failSafeMissedBlocks && height - validator.lastGeneratedHeight > config.failSafeInactiveWindow) {
+    if (
+      validator.consecutiveMissedBlocks > config.failSafeMissedBlocks &&
+      height - validator.lastGeneratedHeight > config.failSafeInactiveWindow
+    ) {
       validator.isBanned = true;
-      updateEligibleValidator(ctx, config, address, getValidatorWeight(config.factorSelfStakes, validator.selfStake, validator.totalStake), validator);
+      updateEligibleValidator(
+        ctx,
+        config,
+        address,
+        getValidatorWeight(config.factorSelfStakes, validator.selfStake, validator.totalStake),
+        validator,
+      );
     }
     setValidatorAccount(ctx, address, validator);
   }
@@ -53,11 +75,19 @@ const createStakeWeightSnapshot = (ctx: BlockContext, config: PoSConfig): void =
     eligibleValidatorsStoreSchema,
   );
   const validatorWeightSnapshot: WeightedAddress[] = eligible
-    .filter(({ value }) => value.lastReportMisbehaviorHeight === 0 || value.lastReportMisbehaviorHeight < snapshotHeight - config.punishmentWindowSelfStaking)
+    .filter(
+      ({ value }) =>
+        value.lastReportMisbehaviorHeight === 0 ||
+        value.lastReportMisbehaviorHeight < snapshotHeight - config.punishmentWindowSelfStaking,
+    )
     .map(({ key }) => ({ address: Buffer.from(key.subarray(8)), weight: key.readBigUInt64BE(0) }));
   const snapshots = posStore(ctx, 'snapshot');
   snapshots.setWithSchema(roundKey(snapshotRound), { validatorWeightSnapshot }, snapshotStoreSchema);
-  for (const { key } of snapshots.iterate({ gte: roundKey(0), lte: roundKey(Math.max(0, snapshotRound - VALIDATOR_LIST_ROUND_OFFSET - 1)) })) snapshots.del(key);
+  for (const { key } of snapshots.iterate({
+    gte: roundKey(0),
+    lte: roundKey(Math.max(0, snapshotRound - VALIDATOR_LIST_ROUND_OFFSET - 1)),
+  }))
+    snapshots.del(key);
 };
 
 /** LIP 0057's cap: no validator holds more than maxBFTWeightCap of the total BFT weight. */
@@ -78,14 +108,23 @@ const capWeight = (validators: WeightedAddress[], capValue: number): WeightedAdd
 };
 
 /** The active validators of a round: elected by weight, topped up from the initial validators during the bootstrap rounds. */
-const activeValidators = (ctx: BlockContext, config: PoSConfig, snapshot: WeightedAddress[], round: number): WeightedAddress[] => {
+const activeValidators = (
+  ctx: BlockContext,
+  config: PoSConfig,
+  snapshot: WeightedAddress[],
+  round: number,
+): WeightedAddress[] => {
   const genesis = getGenesisData(ctx);
-  const scale = (v: WeightedAddress): WeightedAddress => ({ ...v, weight: ceilDiv(v.weight, config.weightScaleFactor) });
+  const scale = (v: WeightedAddress): WeightedAddress => ({
+    ...v,
+    weight: ceilDiv(v.weight, config.weightScaleFactor),
+  });
   if (round < genesis.initRounds + config.numberActiveValidators) {
     const numInit = genesis.initRounds + config.numberActiveValidators - round;
     const numElected = config.numberActiveValidators - numInit;
     const elected = snapshot.slice(0, numElected).map(scale);
-    if (elected.length === 0) return genesis.initValidators.slice(0, numInit).map((address) => ({ address, weight: 1n }));
+    if (elected.length === 0)
+      return genesis.initValidators.slice(0, numInit).map((address) => ({ address, weight: 1n }));
     const average = elected.reduce((s, v) => s + v.weight, 0n) / BigInt(elected.length);
     let added = 0;
     for (const address of genesis.initValidators) {
@@ -132,21 +171,34 @@ export const shuffleValidatorList = <T extends { address: Buffer }>(roundSeed: B
 const updateValidators = (ctx: BlockContext, config: PoSConfig): void => {
   const { height } = ctx.header;
   const nextRound = getRoundNumberFromHeight(ctx, config, height) + 1;
-  const snapshot = posStore(ctx, 'snapshot').getWithSchema<{ validatorWeightSnapshot: WeightedAddress[] }>(roundKey(nextRound), snapshotStoreSchema);
+  const snapshot = posStore(ctx, 'snapshot').getWithSchema<{ validatorWeightSnapshot: WeightedAddress[] }>(
+    roundKey(nextRound),
+    snapshotStoreSchema,
+  );
   if (snapshot === undefined) throw new Error(`No stake weight snapshot for round ${nextRound}.`);
   const genesis = getGenesisData(ctx);
   const validators = activeValidators(ctx, config, snapshot.validatorWeightSnapshot, nextRound);
   const seed1 = getRandomBytes(ctx, height + 1 - Math.floor((config.roundLength * 3) / 2), config.roundLength);
   if (nextRound >= genesis.initRounds + config.numberActiveValidators && config.numberStandbyValidators > 0) {
-    const candidates = snapshot.validatorWeightSnapshot.filter((v) => !validators.some((a) => a.address.equals(v.address)));
-    const seed2 = config.numberStandbyValidators === 2 ? getRandomBytes(ctx, height + 1 - 2 * config.roundLength, config.roundLength) : undefined;
+    const candidates = snapshot.validatorWeightSnapshot.filter(
+      (v) => !validators.some((a) => a.address.equals(v.address)),
+    );
+    const seed2 =
+      config.numberStandbyValidators === 2
+        ? getRandomBytes(ctx, height + 1 - 2 * config.roundLength, config.roundLength)
+        : undefined;
     if (config.numberStandbyValidators <= 2) validators.push(...selectStandbyValidators(candidates, seed1, seed2));
   }
   if (validators.length === 0) return;
   const shuffled = shuffleValidatorList(seed1, validators);
   const total = shuffled.reduce((s, v) => s + v.weight, 0n);
   const threshold = (2n * total) / 3n + 1n;
-  setValidatorsParams(ctx, threshold, threshold, shuffled.map((v) => ({ address: v.address, bftWeight: v.weight })));
+  setValidatorsParams(
+    ctx,
+    threshold,
+    threshold,
+    shuffled.map((v) => ({ address: v.address, bftWeight: v.weight })),
+  );
 };
 
 /** PoS afterTransactionsExecute: productivity, and at a round's end the stake snapshot and (after the bootstrap rounds) the next validator set. */
@@ -154,7 +206,10 @@ export const posAfterTransactionsExecute = (ctx: BlockContext, config: PoSConfig
   const { height, timestamp } = ctx.header;
   const lastOfRound = isEndOfRound(ctx, config, height);
   const previous = posStore(ctx, 'previousTimestamp');
-  const previousTimestamp = previous.getWithSchema<{ timestamp: number }>(EMPTY_KEY, previousTimestampStoreSchema)?.timestamp;
+  const previousTimestamp = previous.getWithSchema<{ timestamp: number }>(
+    EMPTY_KEY,
+    previousTimestampStoreSchema,
+  )?.timestamp;
   if (previousTimestamp === undefined) throw new Error('PoS previous timestamp is not set.');
   updateProductivity(ctx, config, blockTime, previousTimestamp);
   if (lastOfRound) createStakeWeightSnapshot(ctx, config);

@@ -2,14 +2,25 @@ import type { Schema } from '../../lib/codec/index.js';
 
 const sharingCoefficients = {
   type: 'array',
-  items: { type: 'object', required: ['tokenID', 'coefficient'], properties: { tokenID: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 1 }, coefficient: { dataType: 'bytes', maxLength: 24, fieldNumber: 2 } } },
+  items: {
+    type: 'object',
+    required: ['tokenID', 'coefficient'],
+    properties: {
+      tokenID: { dataType: 'bytes', minLength: 8, maxLength: 8, fieldNumber: 1 },
+      coefficient: { dataType: 'bytes', maxLength: 24, fieldNumber: 2 },
+    },
+  },
 } as const;
 const pendingUnlocks = {
   type: 'array',
   items: {
     type: 'object',
     required: ['validatorAddress', 'amount', 'unstakeHeight'],
-    properties: { validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'klayr32' }, amount: { dataType: 'uint64', fieldNumber: 2 }, unstakeHeight: { dataType: 'uint32', fieldNumber: 3 } },
+    properties: {
+      validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'klayr32' },
+      amount: { dataType: 'uint64', fieldNumber: 2 },
+      unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
+    },
   },
 } as const;
 const stakes = {
@@ -17,7 +28,11 @@ const stakes = {
   items: {
     type: 'object',
     required: ['validatorAddress', 'amount', 'sharingCoefficients'],
-    properties: { validatorAddress: { dataType: 'bytes', format: 'klayr32', fieldNumber: 1 }, amount: { dataType: 'uint64', fieldNumber: 2 }, sharingCoefficients: { ...sharingCoefficients, fieldNumber: 3 } },
+    properties: {
+      validatorAddress: { dataType: 'bytes', format: 'klayr32', fieldNumber: 1 },
+      amount: { dataType: 'uint64', fieldNumber: 2 },
+      sharingCoefficients: { ...sharingCoefficients, fieldNumber: 3 },
+    },
   },
 } as const;
 
@@ -31,7 +46,20 @@ export const genesisStoreSchema = {
       fieldNumber: 1,
       items: {
         type: 'object',
-        required: ['address', 'name', 'blsKey', 'proofOfPossession', 'generatorKey', 'lastGeneratedHeight', 'isBanned', 'reportMisbehaviorHeights', 'consecutiveMissedBlocks', 'commission', 'lastCommissionIncreaseHeight', 'sharingCoefficients'],
+        required: [
+          'address',
+          'name',
+          'blsKey',
+          'proofOfPossession',
+          'generatorKey',
+          'lastGeneratedHeight',
+          'isBanned',
+          'reportMisbehaviorHeights',
+          'consecutiveMissedBlocks',
+          'commission',
+          'lastCommissionIncreaseHeight',
+          'sharingCoefficients',
+        ],
         properties: {
           address: { dataType: 'bytes', format: 'klayr32', fieldNumber: 1 },
           name: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: 20 },
@@ -54,14 +82,21 @@ export const genesisStoreSchema = {
       items: {
         type: 'object',
         required: ['address', 'stakes', 'pendingUnlocks'],
-        properties: { address: { dataType: 'bytes', format: 'klayr32', fieldNumber: 1 }, stakes: { ...stakes, fieldNumber: 2 }, pendingUnlocks: { ...pendingUnlocks, fieldNumber: 3 } },
+        properties: {
+          address: { dataType: 'bytes', format: 'klayr32', fieldNumber: 1 },
+          stakes: { ...stakes, fieldNumber: 2 },
+          pendingUnlocks: { ...pendingUnlocks, fieldNumber: 3 },
+        },
       },
     },
     genesisData: {
       type: 'object',
       fieldNumber: 3,
       required: ['initRounds', 'initValidators'],
-      properties: { initRounds: { dataType: 'uint32', fieldNumber: 1 }, initValidators: { type: 'array', fieldNumber: 2, items: { dataType: 'bytes', format: 'klayr32' } } },
+      properties: {
+        initRounds: { dataType: 'uint32', fieldNumber: 1 },
+        initValidators: { type: 'array', fieldNumber: 2, items: { dataType: 'bytes', format: 'klayr32' } },
+      },
     },
   },
 } as const satisfies Schema;
@@ -69,7 +104,18 @@ export const genesisStoreSchema = {
 export const validatorStoreSchema = {
   $id: '/pos/validator',
   type: 'object',
-  required: ['name', 'totalStake', 'selfStake', 'lastGeneratedHeight', 'isBanned', 'reportMisbehaviorHeights', 'consecutiveMissedBlocks', 'commission', 'lastCommissionIncreaseHeight', 'sharingCoefficients'],
+  required: [
+    'name',
+    'totalStake',
+    'selfStake',
+    'lastGeneratedHeight',
+    'isBanned',
+    'reportMisbehaviorHeights',
+    'consecutiveMissedBlocks',
+    'commission',
+    'lastCommissionIncreaseHeight',
+    'sharingCoefficients',
+  ],
   properties: {
     name: { dataType: 'string', fieldNumber: 1 },
     totalStake: { dataType: 'uint64', fieldNumber: 2 },
@@ -109,7 +155,11 @@ export const genesisDataStoreSchema = {
   $id: '/pos/store/genesis',
   type: 'object',
   required: ['height', 'initRounds', 'initValidators'],
-  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, initRounds: { dataType: 'uint32', fieldNumber: 2 }, initValidators: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes', format: 'klayr32' } } },
+  properties: {
+    height: { dataType: 'uint32', fieldNumber: 1 },
+    initRounds: { dataType: 'uint32', fieldNumber: 2 },
+    initValidators: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes', format: 'klayr32' } },
+  },
 } as const satisfies Schema;
 
 export interface SharingCoefficient {
@@ -154,7 +204,14 @@ export const snapshotStoreSchema = {
     validatorWeightSnapshot: {
       type: 'array',
       fieldNumber: 1,
-      items: { type: 'object', required: ['address', 'weight'], properties: { address: { dataType: 'bytes', fieldNumber: 1, format: 'klayr32' }, weight: { dataType: 'uint64', fieldNumber: 2 } } },
+      items: {
+        type: 'object',
+        required: ['address', 'weight'],
+        properties: {
+          address: { dataType: 'bytes', fieldNumber: 1, format: 'klayr32' },
+          weight: { dataType: 'uint64', fieldNumber: 2 },
+        },
+      },
     },
   },
 } as const satisfies Schema;

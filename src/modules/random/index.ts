@@ -1,5 +1,11 @@
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
-import type { BlockContext, EndpointServices, GenesisContext, InsertAssetsContext, Module } from '../../engine/state_machine/module.js';
+import type {
+  BlockContext,
+  EndpointServices,
+  GenesisContext,
+  InsertAssetsContext,
+  Module,
+} from '../../engine/state_machine/module.js';
 import { RANDOM_ENDPOINTS, randomEndpoints } from './endpoint.js';
 import { getValidatorReveals, isSeedValidInput, randomAssetCodec, randomAssetSchema } from './method.js';
 import { nextSeedReveal } from './next_reveal.js';
@@ -32,14 +38,23 @@ export class RandomModule implements Module {
   }
 
   initGenesisState(ctx: GenesisContext): void {
-    validatorRevealsStore(ctx).setWithSchema<{ validatorReveals: ValidatorReveal[] }>(EMPTY_KEY, { validatorReveals: [] }, seedRevealSchema);
+    validatorRevealsStore(ctx).setWithSchema<{ validatorReveals: ValidatorReveal[] }>(
+      EMPTY_KEY,
+      { validatorReveals: [] },
+      seedRevealSchema,
+    );
   }
 
   /** The next hash of the validator's onion; without one the reveal is random (valid only as a first reveal). */
   insertAssets(ctx: InsertAssetsContext): void {
     const { generatorAddress: address, height } = ctx.header;
     const onions = new HashOnionStores(ctx.offchain);
-    const reveal = nextSeedReveal(onions, address, height, () => ctx.logger.warn({ address: address.toString('hex') }, 'All of the hash onion has been used already. Please update to the new hash onion.'));
+    const reveal = nextSeedReveal(onions, address, height, () =>
+      ctx.logger.warn(
+        { address: address.toString('hex') },
+        'All of the hash onion has been used already. Please update to the new hash onion.',
+      ),
+    );
     ctx.setAsset(MODULE_NAME, randomAssetCodec.encode({ seedReveal: reveal.hash }));
     ctx.onCommit((finalizedHeight) => onions.recordUsed(address, finalizedHeight, { count: reveal.count, height }));
   }

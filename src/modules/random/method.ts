@@ -11,16 +11,24 @@ export const randomAssetSchema = {
   required: ['seedReveal'],
   properties: { seedReveal: { dataType: 'bytes', fieldNumber: 1, minLength: SEED_LENGTH, maxLength: SEED_LENGTH } },
 } as const satisfies Schema;
-export const randomAssetCodec: CompiledSchema<{ seedReveal: Buffer }> = compile<{ seedReveal: Buffer }>(randomAssetSchema);
+export const randomAssetCodec: CompiledSchema<{ seedReveal: Buffer }> = compile<{ seedReveal: Buffer }>(
+  randomAssetSchema,
+);
 
 export const getValidatorReveals = (ctx: StoreAccess): ValidatorReveal[] =>
-  validatorRevealsStore(ctx).getWithSchema<{ validatorReveals: ValidatorReveal[] }>(EMPTY_KEY, seedRevealSchema)?.validatorReveals ?? [];
+  validatorRevealsStore(ctx).getWithSchema<{ validatorReveals: ValidatorReveal[] }>(EMPTY_KEY, seedRevealSchema)
+    ?.validatorReveals ?? [];
 
 /**
  * A reveal is valid when it hashes to the generator's last reveal; with no earlier reveal
  * it is valid only when a previous seed is not required.
  */
-export const isSeedValidInput = (generatorAddress: Buffer, seedReveal: Buffer, reveals: readonly ValidatorReveal[], previousSeedRequired = true): boolean => {
+export const isSeedValidInput = (
+  generatorAddress: Buffer,
+  seedReveal: Buffer,
+  reveals: readonly ValidatorReveal[],
+  previousSeedRequired = true,
+): boolean => {
   const last = [...reveals].reverse().find((r) => r.generatorAddress.equals(generatorAddress));
   if (last === undefined) return !previousSeedRequired;
   return last.seedReveal.equals(sha256(seedReveal).subarray(0, SEED_LENGTH));
@@ -37,7 +45,8 @@ const xor = (buffers: readonly Buffer[]): Buffer => {
 
 /** Random bytes for [height, height + numberOfSeeds): the valid reveals in that range XORed with a height-derived seed. */
 export const getRandomBytes = (ctx: StoreAccess, height: number, numberOfSeeds: number): Buffer => {
-  if (!Number.isInteger(height) || !Number.isInteger(numberOfSeeds)) throw new Error('Height or number of seeds cannot be non integer.');
+  if (!Number.isInteger(height) || !Number.isInteger(numberOfSeeds))
+    throw new Error('Height or number of seeds cannot be non integer.');
   if (height < 0 || numberOfSeeds < 0) throw new Error('Height or number of seeds cannot be negative.');
   const init = Buffer.alloc(4);
   init.writeUInt32BE(height + numberOfSeeds);
@@ -54,7 +63,16 @@ export const getRandomBytes = (ctx: StoreAccess, height: number, numberOfSeeds: 
 };
 
 /** Whether a block's seed reveal (its random asset) continues the generator's hash onion. */
-export const isSeedRevealValid = (ctx: StoreAccess, generatorAddress: Buffer, randomAsset: Buffer | undefined): boolean => {
+export const isSeedRevealValid = (
+  ctx: StoreAccess,
+  generatorAddress: Buffer,
+  randomAsset: Buffer | undefined,
+): boolean => {
   if (randomAsset === undefined) throw new Error('Block asset is missing.');
-  return isSeedValidInput(generatorAddress, randomAssetCodec.decode(randomAsset).seedReveal, getValidatorReveals(ctx), false);
+  return isSeedValidInput(
+    generatorAddress,
+    randomAssetCodec.decode(randomAsset).seedReveal,
+    getValidatorReveals(ctx),
+    false,
+  );
 };

@@ -6,7 +6,12 @@ import type { HashOnionStores } from './offchain.js';
  * hash of its onion, computed from the nearest checkpoint; without an onion, or with all of it
  * used, a random seed (such a block earns no reward).
  */
-export const nextSeedReveal = (stores: HashOnionStores, address: Buffer, height: number, onExhausted?: () => void): { hash: Buffer; count: number } => {
+export const nextSeedReveal = (
+  stores: HashOnionStores,
+  address: Buffer,
+  height: number,
+  onExhausted?: () => void,
+): { hash: Buffer; count: number } => {
   const onion = stores.getOnion(address);
   if (onion === undefined) return { hash: generateHashOnionSeed(), count: 0 };
   const used = stores.latestUsed(address, height);

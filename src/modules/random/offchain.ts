@@ -18,7 +18,11 @@ const hashOnionSchema = {
   $id: 'klayr/random/hashOnion',
   type: 'object',
   required: ['count', 'distance', 'hashes'],
-  properties: { count: { dataType: 'uint32', fieldNumber: 1 }, distance: { dataType: 'uint32', fieldNumber: 2 }, hashes: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes' } } },
+  properties: {
+    count: { dataType: 'uint32', fieldNumber: 1 },
+    distance: { dataType: 'uint32', fieldNumber: 2 },
+    hashes: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes' } },
+  },
 } as const satisfies Schema;
 const usedHashOnionsSchema = {
   title: 'Used hash onion',
@@ -29,12 +33,18 @@ const usedHashOnionsSchema = {
     usedHashOnions: {
       type: 'array',
       fieldNumber: 1,
-      items: { type: 'object', required: ['count', 'height'], properties: { count: { dataType: 'uint32', fieldNumber: 1 }, height: { dataType: 'uint32', fieldNumber: 2 } } },
+      items: {
+        type: 'object',
+        required: ['count', 'height'],
+        properties: { count: { dataType: 'uint32', fieldNumber: 1 }, height: { dataType: 'uint32', fieldNumber: 2 } },
+      },
     },
   },
 } as const satisfies Schema;
 const onionCodec: CompiledSchema<HashOnion> = compile<HashOnion>(hashOnionSchema);
-const usedCodec: CompiledSchema<{ usedHashOnions: UsedHashOnion[] }> = compile<{ usedHashOnions: UsedHashOnion[] }>(usedHashOnionsSchema);
+const usedCodec: CompiledSchema<{ usedHashOnions: UsedHashOnion[] }> = compile<{ usedHashOnions: UsedHashOnion[] }>(
+  usedHashOnionsSchema,
+);
 
 const onionKey = (address: Buffer): Buffer => tableKey(TABLES.hashOnions, address);
 const usedKey = (address: Buffer): Buffer => tableKey(TABLES.usedHashOnions, address);
@@ -58,7 +68,10 @@ export class HashOnionStores {
   allOnions(): { address: Buffer; onion: HashOnion }[] {
     const out: { address: Buffer; onion: HashOnion }[] = [];
     for (const { key, value } of this.db.getRange(tableRange(TABLES.hashOnions, 20))) {
-      out.push({ address: Buffer.from(key).subarray(TABLES.hashOnions.prefix.length), onion: onionCodec.decode(value) });
+      out.push({
+        address: Buffer.from(key).subarray(TABLES.hashOnions.prefix.length),
+        onion: onionCodec.decode(value),
+      });
     }
     return out;
   }
@@ -75,7 +88,10 @@ export class HashOnionStores {
   /** The latest usage (below `height` when given). */
   latestUsed(address: Buffer, height?: number): UsedHashOnion | undefined {
     return (this.getUsed(address) ?? []).reduce<UsedHashOnion | undefined>(
-      (best, current) => ((height === undefined || current.height < height) && (best === undefined || best.height < current.height) ? current : best),
+      (best, current) =>
+        (height === undefined || current.height < height) && (best === undefined || best.height < current.height)
+          ? current
+          : best,
       undefined,
     );
   }

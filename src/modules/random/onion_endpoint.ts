@@ -10,16 +10,24 @@ export const DEFAULT_SET_HASH_ONION_COUNT = 10000;
 export const DEFAULT_SET_HASH_ONION_DISTANCE = 1000;
 export const MAX_HASH_ONION_COUNT = 10_000_000;
 
-const addressParams = { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } } as const;
+const addressParams = {
+  type: 'object',
+  required: ['address'],
+  properties: { address: { type: 'string', format: 'klayr32' } },
+} as const;
 const hex16 = hexBytes(16);
 
 /**
  * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
  * Onions are computed in the `onion` worker pool, so long ones never block RPC or generation.
  */
-export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerator): Record<string, EndpointDefinition> => ({
+export const hashOnionEndpoints = (
+  stores: HashOnionStores,
+  onions: OnionGenerator,
+): Record<string, EndpointDefinition> => ({
   setHashOnion: {
-    description: 'Stores a hash onion for a validator: from a seed (or a fresh one), count and distance, or given as its checkpoints.',
+    description:
+      'Stores a hash onion for a validator: from a seed (or a fresh one), count and distance, or given as its checkpoints.',
     params: {
       type: 'object',
       required: ['address'],
@@ -39,9 +47,11 @@ export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerat
       if (count % distance !== 0) throw new Error('Invalid count. Count must be multiple of distance.');
       let hashes: Buffer[];
       if (params.hashes !== undefined) {
-        if (params.count === undefined || params.distance === undefined) throw new Error('Hashes must be provided with count and distance.');
+        if (params.count === undefined || params.distance === undefined)
+          throw new Error('Hashes must be provided with count and distance.');
         const expected = count / distance + 1;
-        if ((params.hashes as string[]).length !== expected) throw new Error(`Invalid length of hashes. hashes must have ${expected} elements.`);
+        if ((params.hashes as string[]).length !== expected)
+          throw new Error(`Invalid length of hashes. hashes must have ${expected} elements.`);
         hashes = (params.hashes as string[]).map((h) => Buffer.from(h, 'hex'));
       } else {
         const seed = params.seed === undefined ? generateHashOnionSeed() : Buffer.from(params.seed as string, 'hex');
@@ -55,7 +65,14 @@ export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerat
   getHashOnionSeeds: {
     description: 'The seed, count and distance of every stored hash onion.',
     handler: () => ({
-      seeds: stores.allOnions().map(({ address, onion }) => ({ address: addressToKlayr32(address), seed: onion.hashes.at(-1)!.toString('hex'), count: onion.count, distance: onion.distance })),
+      seeds: stores
+        .allOnions()
+        .map(({ address, onion }) => ({
+          address: addressToKlayr32(address),
+          seed: onion.hashes.at(-1)!.toString('hex'),
+          count: onion.count,
+          distance: onion.distance,
+        })),
     }),
   },
   hasHashOnion: {
@@ -76,7 +93,10 @@ export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerat
       const address = klayr32ToAddress(params.address as string);
       const onion = stores.getOnion(address);
       if (onion === undefined) throw new Error(`No hash onion is set for ${String(params.address)}.`);
-      return { usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }], seed: onion.hashes.at(-1)!.toString('hex') };
+      return {
+        usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }],
+        seed: onion.hashes.at(-1)!.toString('hex'),
+      };
     },
   },
   setHashOnionUsage: {
@@ -87,7 +107,11 @@ export const hashOnionEndpoints = (stores: HashOnionStores, onions: OnionGenerat
         address: { type: 'string', format: 'klayr32' },
         usedHashOnions: {
           type: 'array',
-          items: { type: 'object', required: ['count', 'height'], properties: { count: { type: 'integer', format: 'uint32' }, height: { type: 'integer', format: 'uint32' } } },
+          items: {
+            type: 'object',
+            required: ['count', 'height'],
+            properties: { count: { type: 'integer', format: 'uint32' }, height: { type: 'integer', format: 'uint32' } },
+          },
         },
       },
     },

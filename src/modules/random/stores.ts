@@ -37,7 +37,8 @@ export interface ValidatorReveal {
 }
 
 /** Substore 0: the recent seed reveals, under the empty key. */
-export const validatorRevealsStore = (ctx: Pick<GenesisContext, 'store'>): SubStore => ctx.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
+export const validatorRevealsStore = (ctx: Pick<GenesisContext, 'store'>): SubStore =>
+  ctx.store(computeStorePrefix(MODULE_NAME), computeSubstorePrefix(0));
 
 /** Substore 0 with its value schema. */
 export const RANDOM_STORES = [{ index: 0, schema: seedRevealSchema }];

@@ -11,7 +11,9 @@ export const TOKEN_CONFIG_KEYS: readonly string[] = ['userAccountInitializationF
 export const tokenConfig = (chainID: Buffer, moduleConfig: Record<string, unknown> = {}): TokenConfig => ({
   ownChainID: chainID,
   userAccountInitializationFee: BigInt((moduleConfig.userAccountInitializationFee as string | undefined) ?? '5000000'),
-  escrowAccountInitializationFee: BigInt((moduleConfig.escrowAccountInitializationFee as string | undefined) ?? '5000000'),
+  escrowAccountInitializationFee: BigInt(
+    (moduleConfig.escrowAccountInitializationFee as string | undefined) ?? '5000000',
+  ),
 });
 
 /** Klayr's `/token/config` schema: what modules.token may hold. */

@@ -12,23 +12,85 @@ const moduleName = (fieldNumber: number) => ({ dataType: 'string', minLength: 1,
 const chainID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber }) as const;
 const ccmID = (fieldNumber: number) => ({ dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber }) as const;
 
-const eventSchema = <P extends Record<string, SchemaProperty>>(id: string, properties: P) => ({ $id: `/token/events/${id}`, type: 'object', required: Object.keys(properties), properties }) as const satisfies Schema;
+const eventSchema = <P extends Record<string, SchemaProperty>>(id: string, properties: P) =>
+  ({
+    $id: `/token/events/${id}`,
+    type: 'object',
+    required: Object.keys(properties),
+    properties,
+  }) as const satisfies Schema;
 
 /** Klayr's token events in its registration order, which system_getMetadata lists. */
 export const tokenEventSchemas = {
-  transfer: eventSchema('transfer', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
-  transferCrossChain: eventSchema('transferCrossChain', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), receivingChainID: chainID(5), result: result(6) }),
-  ccmTransfer: eventSchema('ccmTransfer', { senderAddress: address(1), recipientAddress: address(2), tokenID: tokenID(3), amount: uint64(4), receivingChainID: chainID(5), result: result(6) }),
+  transfer: eventSchema('transfer', {
+    senderAddress: address(1),
+    recipientAddress: address(2),
+    tokenID: tokenID(3),
+    amount: uint64(4),
+    result: result(5),
+  }),
+  transferCrossChain: eventSchema('transferCrossChain', {
+    senderAddress: address(1),
+    recipientAddress: address(2),
+    tokenID: tokenID(3),
+    amount: uint64(4),
+    receivingChainID: chainID(5),
+    result: result(6),
+  }),
+  ccmTransfer: eventSchema('ccmTransfer', {
+    senderAddress: address(1),
+    recipientAddress: address(2),
+    tokenID: tokenID(3),
+    amount: uint64(4),
+    receivingChainID: chainID(5),
+    result: result(6),
+  }),
   mint: eventSchema('mint', { address: address(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
   burn: eventSchema('burn', { address: address(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
-  lock: eventSchema('lock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
-  unlock: eventSchema('unlock', { address: address(1), module: moduleName(2), tokenID: tokenID(3), amount: uint64(4), result: result(5) }),
+  lock: eventSchema('lock', {
+    address: address(1),
+    module: moduleName(2),
+    tokenID: tokenID(3),
+    amount: uint64(4),
+    result: result(5),
+  }),
+  unlock: eventSchema('unlock', {
+    address: address(1),
+    module: moduleName(2),
+    tokenID: tokenID(3),
+    amount: uint64(4),
+    result: result(5),
+  }),
   initializeToken: eventSchema('initializeTokenEvent', { tokenID: tokenID(1), result: result(2) }),
-  initializeUserAccount: eventSchema('initializeUserAccount', { address: address(1), tokenID: tokenID(2), initializationFee: uint64(3), result: result(4) }),
-  initializeEscrowAccount: eventSchema('initializeEscrowAccount', { chainID: chainID(1), tokenID: tokenID(2), initializationFee: uint64(3), result: result(4) }),
-  recover: eventSchema('recover', { terminatedChainID: chainID(1), tokenID: tokenID(2), amount: uint64(3), result: result(4) }),
-  beforeCCCExecution: eventSchema('beforeCCCExecution', { ccmID: ccmID(1), messageFeeTokenID: tokenID(2), relayerAddress: address(3), result: result(4) }),
-  beforeCCMForwarding: eventSchema('beforeCCMForwarding', { ccmID: ccmID(1), messageFeeTokenID: tokenID(2), result: result(3) }),
+  initializeUserAccount: eventSchema('initializeUserAccount', {
+    address: address(1),
+    tokenID: tokenID(2),
+    initializationFee: uint64(3),
+    result: result(4),
+  }),
+  initializeEscrowAccount: eventSchema('initializeEscrowAccount', {
+    chainID: chainID(1),
+    tokenID: tokenID(2),
+    initializationFee: uint64(3),
+    result: result(4),
+  }),
+  recover: eventSchema('recover', {
+    terminatedChainID: chainID(1),
+    tokenID: tokenID(2),
+    amount: uint64(3),
+    result: result(4),
+  }),
+  beforeCCCExecution: eventSchema('beforeCCCExecution', {
+    ccmID: ccmID(1),
+    messageFeeTokenID: tokenID(2),
+    relayerAddress: address(3),
+    result: result(4),
+  }),
+  beforeCCMForwarding: eventSchema('beforeCCMForwarding', {
+    ccmID: ccmID(1),
+    messageFeeTokenID: tokenID(2),
+    result: result(3),
+  }),
   allTokensSupported: emptySchema,
   allTokensSupportRemoved: emptySchema,
   allTokensFromChainSupported: eventSchema('allTokensFromChainSupported', { chainID: chainID(1) }),
@@ -52,11 +114,25 @@ export const TOKEN_EVENT_RESULT = {
 } as const;
 
 type TokenEvent = keyof typeof tokenEventSchemas;
-const codecs = Object.fromEntries(Object.entries(tokenEventSchemas).map(([name, schema]) => [name, compile<Record<string, unknown>>(schema)])) as Record<TokenEvent, CompiledSchema<Record<string, unknown>>>;
+const codecs = Object.fromEntries(
+  Object.entries(tokenEventSchemas).map(([name, schema]) => [name, compile<Record<string, unknown>>(schema)]),
+) as Record<TokenEvent, CompiledSchema<Record<string, unknown>>>;
 
 /**
  * Logs a token event with its result code; topics are the addresses involved.
  * A failure (result != 0) is kept when the transaction's state is rolled back, as Klayr's error events are.
  */
-export const logTokenEvent = (ctx: Pick<MethodContext, 'events'>, name: TokenEvent, data: Record<string, unknown>, topics: Buffer[], code: number = TOKEN_EVENT_RESULT.SUCCESSFUL): void =>
-  ctx.events.add(MODULE_NAME, name, codecs[name].encode({ ...data, result: code }), topics, code !== TOKEN_EVENT_RESULT.SUCCESSFUL);
+export const logTokenEvent = (
+  ctx: Pick<MethodContext, 'events'>,
+  name: TokenEvent,
+  data: Record<string, unknown>,
+  topics: Buffer[],
+  code: number = TOKEN_EVENT_RESULT.SUCCESSFUL,
+): void =>
+  ctx.events.add(
+    MODULE_NAME,
+    name,
+    codecs[name].encode({ ...data, result: code }),
+    topics,
+    code !== TOKEN_EVENT_RESULT.SUCCESSFUL,
+  );

@@ -2,7 +2,13 @@ import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema } from '../../lib/codec/index.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
-import { escrowStoreSchema, genesisTokenStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
+import {
+  escrowStoreSchema,
+  genesisTokenStoreSchema,
+  supplyStoreSchema,
+  supportedTokensStoreSchema,
+  userStoreSchema,
+} from './schemas.js';
 import type { GenesisTokenStore, UserAccount } from './schemas.js';
 import { ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, MODULE_NAME, tokenStore, userKey } from './stores.js';
 
@@ -14,7 +20,14 @@ const hex = (b: Buffer): string => b.toString('hex');
  * Klayr's checks over a genesis list, entry by entry (so the first offending entry names the
  * rule): its key seen before, then the entry out of its sorted place, then `each` on the entry.
  */
-const checkEntries = <T>(items: readonly T[], key: (item: T) => Buffer, compare: (a: T, b: T) => number, duplicated: (item: T) => string, unsorted: string, each?: (item: T) => void): void => {
+const checkEntries = <T>(
+  items: readonly T[],
+  key: (item: T) => Buffer,
+  compare: (a: T, b: T) => number,
+  duplicated: (item: T) => string,
+  unsorted: string,
+  each?: (item: T) => void,
+): void => {
   const sorted = [...items].sort(compare);
   const seen = new Set<string>();
   items.forEach((item, i) => {
@@ -31,7 +44,9 @@ const byAddressThenToken = (a: { address: Buffer; tokenID: Buffer }, b: { addres
 /** Klayr's UserStore.save: zero locks dropped, locks sorted by module. */
 export const normalizeUser = (user: UserAccount): UserAccount => ({
   availableBalance: user.availableBalance,
-  lockedBalances: user.lockedBalances.filter((l) => l.amount !== 0n).sort((a, b) => a.module.localeCompare(b.module, 'en')),
+  lockedBalances: user.lockedBalances
+    .filter((l) => l.amount !== 0n)
+    .sort((a, b) => a.module.localeCompare(b.module, 'en')),
 });
 
 /** The token module's genesis asset: user balances, supplies, escrows and supported tokens, with Klayr's checks. */
@@ -47,11 +62,13 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
     let last = '';
     for (const locked of user.lockedBalances) {
       modules.add(locked.module);
-      if (locked.amount === 0n) throw new Error(`Address ${addressToKlayr32(user.address)} contains 0 amount locked balance.`);
+      if (locked.amount === 0n)
+        throw new Error(`Address ${addressToKlayr32(user.address)} contains 0 amount locked balance.`);
       if (locked.module.localeCompare(last, 'en') < 0) throw new Error('Locked balances must be sorted by module.');
       last = locked.module;
     }
-    if (modules.size !== user.lockedBalances.length) throw new Error(`Address ${addressToKlayr32(user.address)} has duplicate module in locked balances.`);
+    if (modules.size !== user.lockedBalances.length)
+      throw new Error(`Address ${addressToKlayr32(user.address)} has duplicate module in locked balances.`);
     userStore.setWithSchema(userKey(user.address, user.tokenID), normalizeUser(user), userStoreSchema);
   };
   checkEntries(
@@ -64,7 +81,13 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
   );
 
   const supplies = genesis.supplySubstore;
-  checkEntries(supplies, (s) => s.tokenID, (a, b) => Buffer.compare(a.tokenID, b.tokenID), (s) => `Supply store token ID ${hex(s.tokenID)} is duplicated.`, 'SupplySubstore must be sorted by tokenID.');
+  checkEntries(
+    supplies,
+    (s) => s.tokenID,
+    (a, b) => Buffer.compare(a.tokenID, b.tokenID),
+    (s) => `Supply store token ID ${hex(s.tokenID)} is duplicated.`,
+    'SupplySubstore must be sorted by tokenID.',
+  );
   const supplyStore = tokenStore(ctx, 'supply');
   for (const s of supplies) supplyStore.setWithSchema(s.tokenID, { totalSupply: s.totalSupply }, supplyStoreSchema);
 
@@ -77,12 +100,14 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
     'EscrowSubstore must be sorted by escrowChainID and tokenID.',
   );
   const escrowStore = tokenStore(ctx, 'escrow');
-  for (const e of escrows) escrowStore.setWithSchema(Buffer.concat([e.escrowChainID, e.tokenID]), { amount: e.amount }, escrowStoreSchema);
+  for (const e of escrows)
+    escrowStore.setWithSchema(Buffer.concat([e.escrowChainID, e.tokenID]), { amount: e.amount }, escrowStoreSchema);
 
   const supported = genesis.supportedTokensSubstore;
   const supportedStore = tokenStore(ctx, 'supportedTokens');
   if (supported.length === 1 && supported[0]!.chainID.length === 0) {
-    if (supported[0]!.supportedTokenIDs.length !== 0) throw new Error('supportedTokenIds must be an empty array when all tokens are supported.');
+    if (supported[0]!.supportedTokenIDs.length !== 0)
+      throw new Error('supportedTokenIds must be an empty array when all tokens are supported.');
     supportedStore.setWithSchema(ALL_SUPPORTED_TOKENS_KEY, { supportedTokenIDs: [] }, supportedTokensStoreSchema);
   } else if (supported.length > 0) {
     const byChain = (a: { chainID: Buffer }, b: { chainID: Buffer }): number => Buffer.compare(a.chainID, b.chainID);
@@ -90,15 +115,18 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
     const seen = new Set<string>();
     supported.forEach((s, i) => {
       // Klayr's order, entry by entry: the chain ID's length, a repeated chain, the sorted place, the token IDs
-      if (s.chainID.length !== CHAIN_ID_LENGTH) throw new Error(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
+      if (s.chainID.length !== CHAIN_ID_LENGTH)
+        throw new Error(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
       if (seen.has(hex(s.chainID))) throw new Error(`supportedTokenIDsSet chain ID ${hex(s.chainID)} is duplicated.`);
       seen.add(hex(s.chainID));
       if (byChain(s, sorted[i]!) !== 0) throw new Error('supportedTokensSubstore must be sorted by chainID.');
       const ids = s.supportedTokenIDs;
       const unique = new Set(ids.map(hex)).size === ids.length;
       const ordered = ids.every((id, j) => j === 0 || Buffer.compare(ids[j - 1]!, id) < 0);
-      if (!unique || !ordered) throw new Error('supportedTokensSubstore tokenIDs must be unique and sorted by lexicographically.');
-      if (!ids.every((id) => id.subarray(0, CHAIN_ID_LENGTH).equals(s.chainID))) throw new Error('supportedTokensSubstore tokenIDs must match the chainID.');
+      if (!unique || !ordered)
+        throw new Error('supportedTokensSubstore tokenIDs must be unique and sorted by lexicographically.');
+      if (!ids.every((id) => id.subarray(0, CHAIN_ID_LENGTH).equals(s.chainID)))
+        throw new Error('supportedTokensSubstore tokenIDs must match the chainID.');
       supportedStore.setWithSchema(s.chainID, { supportedTokenIDs: ids }, supportedTokensStoreSchema);
     });
   }
@@ -118,12 +146,21 @@ const checkSupplies = (ctx: GenesisContext, genesis: GenesisTokenStore): void =>
     computed.set(id, (computed.get(id) ?? 0n) + amount);
   };
   for (const user of genesis.userSubstore) {
-    if (user.tokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID)) add(user.tokenID, user.lockedBalances.reduce((s, l) => s + l.amount, user.availableBalance));
+    if (user.tokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID))
+      add(
+        user.tokenID,
+        user.lockedBalances.reduce((s, l) => s + l.amount, user.availableBalance),
+      );
   }
   for (const escrow of genesis.escrowSubstore) add(escrow.tokenID, escrow.amount);
-  for (const [tokenID, supply] of computed) if (supply > MAX_UINT64) throw new Error(`Total supply for tokenID: ${tokenID} exceeds uint64 range.`);
+  for (const [tokenID, supply] of computed)
+    if (supply > MAX_UINT64) throw new Error(`Total supply for tokenID: ${tokenID} exceeds uint64 range.`);
   const stored = new Map(genesis.supplySubstore.map((s) => [hex(s.tokenID), s.totalSupply]));
   // a stored supply of 0 conflicts even with a computed 0 (Klayr tests the stored value's truthiness)
-  for (const [tokenID, supply] of computed) if (!stored.get(tokenID) || stored.get(tokenID) !== supply) throw new Error('Stored total supply conflicts with computed supply.');
-  for (const [tokenID, supply] of stored) if (!computed.has(tokenID) && supply !== 0n) throw new Error('Stored total supply is non zero but cannot be computed.');
+  for (const [tokenID, supply] of computed)
+    if (!stored.get(tokenID) || stored.get(tokenID) !== supply)
+      throw new Error('Stored total supply conflicts with computed supply.');
+  for (const [tokenID, supply] of stored)
+    if (!computed.has(tokenID) && supply !== 0n)
+      throw new Error('Stored total supply is non zero but cannot be computed.');
 };

@@ -1,5 +1,9 @@
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
-import type { CrossChainCommand, CrossChainMethod, InteroperabilityMethod } from '../../engine/state_machine/cross_chain.js';
+import type {
+  CrossChainCommand,
+  CrossChainMethod,
+  InteroperabilityMethod,
+} from '../../engine/state_machine/cross_chain.js';
 import type { Command, EndpointServices, Module } from '../../engine/state_machine/module.js';
 import { transferCommand } from './commands/transfer.js';
 import { transferCrossChainCommand } from './commands/transfer_cross_chain.js';

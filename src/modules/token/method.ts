@@ -23,11 +23,15 @@ export const saveUser = (ctx: StoreAccess, address: Buffer, tokenID: Buffer, use
   tokenStore(ctx, 'user').setWithSchema(userKey(address, tokenID), normalizeUser(user), userStoreSchema);
 
 /** What Klayr's stores throw (lisk-db's NotFoundError) when a method needs an account that is missing. */
-export const missingAccount = (address: Buffer, tokenID: Buffer): Error => new Error(`Token account of ${addressToKlayr32(address)} for ${tokenID.toString('hex')} does not exist.`);
-const insufficient = (address: Buffer, amount: bigint): Error => new Error(`Address ${addressToKlayr32(address)} does not have sufficient balance for amount ${amount.toString()}`);
+export const missingAccount = (address: Buffer, tokenID: Buffer): Error =>
+  new Error(`Token account of ${addressToKlayr32(address)} for ${tokenID.toString('hex')} does not exist.`);
+const insufficient = (address: Buffer, amount: bigint): Error =>
+  new Error(`Address ${addressToKlayr32(address)} does not have sufficient balance for amount ${amount.toString()}`);
 /** Klayr's InsufficientBalanceError message. */
 export const insufficientBalanceError = (address: Buffer, available: bigint, amount: bigint, tokenID?: Buffer): Error =>
-  new Error(`${addressToKlayr32(address)} balance ${available.toString()}${tokenID === undefined ? '' : ` for ${tokenID.toString('hex')}`} is not sufficient for ${amount.toString()}.`);
+  new Error(
+    `${addressToKlayr32(address)} balance ${available.toString()}${tokenID === undefined ? '' : ` for ${tokenID.toString('hex')}`} is not sufficient for ${amount.toString()}.`,
+  );
 
 /** The token module's methods (Klayr's TokenMethod and InternalMethod) other modules call. */
 export class TokenMethod {
@@ -71,7 +75,8 @@ export class TokenMethod {
   /** Creates the escrow account of a native token for another chain, paying its initialization fee out of the fee at hand. */
   initializeEscrowAccount(ctx: Context, escrowChainID: Buffer, tokenID: Buffer): void {
     if (!this.isNativeToken(tokenID)) throw new Error(`TokenID ${tokenID.toString('hex')} is not native token.`);
-    if (this.config.ownChainID.equals(escrowChainID)) throw new Error(`Can not initialize escrow account for own chain, ${escrowChainID.toString('hex')}`);
+    if (this.config.ownChainID.equals(escrowChainID))
+      throw new Error(`Can not initialize escrow account for own chain, ${escrowChainID.toString('hex')}`);
     if (hasEscrowAccount(ctx, escrowChainID, tokenID)) return;
     this.createEscrowAccount(ctx, escrowChainID, tokenID);
   }
@@ -81,7 +86,9 @@ export class TokenMethod {
     const initializationFee = this.config.escrowAccountInitializationFee;
     payFee(ctx, initializationFee);
     setEscrowAmount(ctx, escrowChainID, tokenID, 0n);
-    logTokenEvent(ctx, 'initializeEscrowAccount', { chainID: escrowChainID, tokenID, initializationFee }, [escrowChainID]);
+    logTokenEvent(ctx, 'initializeEscrowAccount', { chainID: escrowChainID, tokenID, initializationFee }, [
+      escrowChainID,
+    ]);
   }
 
   /** Takes a CCM's fee from the sender in the channel's message fee token, escrowing it when the token is native. */
@@ -91,7 +98,9 @@ export class TokenMethod {
     const account = getUser(ctx, payFromAddress, messageFeeTokenID);
     if (account === undefined) throw missingAccount(payFromAddress, messageFeeTokenID);
     if (account.availableBalance < fee) {
-      throw new Error(`Address ${addressToKlayr32(payFromAddress)} does not have sufficient balance ${account.availableBalance.toString()} to pay ${fee.toString()}`);
+      throw new Error(
+        `Address ${addressToKlayr32(payFromAddress)} does not have sufficient balance ${account.availableBalance.toString()} to pay ${fee.toString()}`,
+      );
     }
     account.availableBalance -= fee;
     saveUser(ctx, payFromAddress, messageFeeTokenID, account);
@@ -133,24 +142,44 @@ export class TokenMethod {
     const data = { senderAddress, recipientAddress, tokenID, amount };
     const sender = getUser(ctx, senderAddress, tokenID);
     if (sender === undefined || sender.availableBalance < amount) {
-      logTokenEvent(ctx, 'transfer', data, [senderAddress, recipientAddress], TOKEN_EVENT_RESULT.FAIL_INSUFFICIENT_BALANCE);
-      throw sender === undefined ? new Error(`Token account for ${addressToKlayr32(senderAddress)} does not exist.`) : insufficient(senderAddress, amount);
+      logTokenEvent(
+        ctx,
+        'transfer',
+        data,
+        [senderAddress, recipientAddress],
+        TOKEN_EVENT_RESULT.FAIL_INSUFFICIENT_BALANCE,
+      );
+      throw sender === undefined
+        ? new Error(`Token account for ${addressToKlayr32(senderAddress)} does not exist.`)
+        : insufficient(senderAddress, amount);
     }
-    if (!this.userSubstoreExists(ctx, recipientAddress, tokenID)) this.createUserAccount(ctx, recipientAddress, tokenID);
+    if (!this.userSubstoreExists(ctx, recipientAddress, tokenID))
+      this.createUserAccount(ctx, recipientAddress, tokenID);
     this.internalTransfer(ctx, senderAddress, recipientAddress, tokenID, amount);
   }
 
   /** Moves tokens between two existing accounts (Klayr's InternalMethod.transfer). */
-  internalTransfer(ctx: Context, senderAddress: Buffer, recipientAddress: Buffer, tokenID: Buffer, amount: bigint): void {
+  internalTransfer(
+    ctx: Context,
+    senderAddress: Buffer,
+    recipientAddress: Buffer,
+    tokenID: Buffer,
+    amount: bigint,
+  ): void {
     const sender = getUser(ctx, senderAddress, tokenID)!;
-    if (sender.availableBalance < amount) throw insufficientBalanceError(senderAddress, sender.availableBalance, amount);
+    if (sender.availableBalance < amount)
+      throw insufficientBalanceError(senderAddress, sender.availableBalance, amount);
     sender.availableBalance -= amount;
     saveUser(ctx, senderAddress, tokenID, sender);
     const recipient = getUser(ctx, recipientAddress, tokenID);
-    if (recipient === undefined) throw new Error(`Token account for ${addressToKlayr32(recipientAddress)} does not exist.`);
+    if (recipient === undefined)
+      throw new Error(`Token account for ${addressToKlayr32(recipientAddress)} does not exist.`);
     recipient.availableBalance += amount;
     saveUser(ctx, recipientAddress, tokenID, recipient);
-    logTokenEvent(ctx, 'transfer', { senderAddress, recipientAddress, tokenID, amount }, [senderAddress, recipientAddress]);
+    logTokenEvent(ctx, 'transfer', { senderAddress, recipientAddress, tokenID, amount }, [
+      senderAddress,
+      recipientAddress,
+    ]);
   }
 
   mint(ctx: Context, address: Buffer, tokenID: Buffer, amount: bigint): void {
@@ -160,13 +189,16 @@ export class TokenMethod {
       logTokenEvent(ctx, 'mint', data, [address], code);
       throw new Error(message);
     };
-    if (!this.isNativeToken(tokenID)) fail(TOKEN_EVENT_RESULT.MINT_NOT_NATIVE_TOKEN, 'Only native token can be minted.');
+    if (!this.isNativeToken(tokenID))
+      fail(TOKEN_EVENT_RESULT.MINT_NOT_NATIVE_TOKEN, 'Only native token can be minted.');
     const supplies = tokenStore(ctx, 'supply');
     const supply = supplies.getWithSchema<{ totalSupply: bigint }>(tokenID, supplyStoreSchema);
-    if (supply === undefined) return fail(TOKEN_EVENT_RESULT.TOKEN_NOT_INITIALIZED, `TokenID: ${tokenID.toString('hex')} is not initialized.`);
+    if (supply === undefined)
+      return fail(TOKEN_EVENT_RESULT.TOKEN_NOT_INITIALIZED, `TokenID: ${tokenID.toString('hex')} is not initialized.`);
     const tooMuch = `TokenID: ${tokenID.toString('hex')} with ${amount.toString()} exceeds maximum range allowed.`;
     if (supply.totalSupply + amount >= MAX_UINT64_EXCLUSIVE) fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
-    if (this.getAvailableBalance(ctx, address, tokenID) + amount >= MAX_UINT64_EXCLUSIVE) fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
+    if (this.getAvailableBalance(ctx, address, tokenID) + amount >= MAX_UINT64_EXCLUSIVE)
+      fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
     if (!this.userSubstoreExists(ctx, address, tokenID)) this.createUserAccount(ctx, address, tokenID);
     const user = getUser(ctx, address, tokenID)!;
     user.availableBalance += amount;
@@ -181,7 +213,9 @@ export class TokenMethod {
     const user = getUser(ctx, address, tokenID);
     if (user === undefined || user.availableBalance < amount) {
       logTokenEvent(ctx, 'burn', data, [address], TOKEN_EVENT_RESULT.FAIL_INSUFFICIENT_BALANCE);
-      throw user === undefined ? new Error(`Token account for ${addressToKlayr32(address)} does not exist.`) : insufficient(address, amount);
+      throw user === undefined
+        ? new Error(`Token account for ${addressToKlayr32(address)} does not exist.`)
+        : insufficient(address, amount);
     }
     user.availableBalance -= amount;
     tokenStore(ctx, 'user').setWithSchema(userKey(address, tokenID), user, userStoreSchema);
@@ -199,7 +233,9 @@ export class TokenMethod {
     const user = getUser(ctx, address, tokenID);
     if (user === undefined || user.availableBalance < amount) {
       logTokenEvent(ctx, 'lock', data, [address], TOKEN_EVENT_RESULT.FAIL_INSUFFICIENT_BALANCE);
-      throw user === undefined ? new Error(`Token account for ${addressToKlayr32(address)} does not exist.`) : insufficient(address, amount);
+      throw user === undefined
+        ? new Error(`Token account for ${addressToKlayr32(address)} does not exist.`)
+        : insufficient(address, amount);
     }
     user.availableBalance -= amount;
     const existing = user.lockedBalances.find((l) => l.module === module);

@@ -20,7 +20,14 @@ export const genesisTokenStoreSchema = {
           lockedBalances: {
             type: 'array',
             fieldNumber: 4,
-            items: { type: 'object', required: ['module', 'amount'], properties: { module: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 }, amount: { dataType: 'uint64', fieldNumber: 2 } } },
+            items: {
+              type: 'object',
+              required: ['module', 'amount'],
+              properties: {
+                module: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 },
+                amount: { dataType: 'uint64', fieldNumber: 2 },
+              },
+            },
           },
         },
       },
@@ -28,7 +35,11 @@ export const genesisTokenStoreSchema = {
     supplySubstore: {
       type: 'array',
       fieldNumber: 2,
-      items: { type: 'object', required: ['tokenID', 'totalSupply'], properties: { tokenID: { ...tokenID, fieldNumber: 1 }, totalSupply: { dataType: 'uint64', fieldNumber: 2 } } },
+      items: {
+        type: 'object',
+        required: ['tokenID', 'totalSupply'],
+        properties: { tokenID: { ...tokenID, fieldNumber: 1 }, totalSupply: { dataType: 'uint64', fieldNumber: 2 } },
+      },
     },
     escrowSubstore: {
       type: 'array',
@@ -36,7 +47,11 @@ export const genesisTokenStoreSchema = {
       items: {
         type: 'object',
         required: ['escrowChainID', 'tokenID', 'amount'],
-        properties: { escrowChainID: { dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber: 1 }, tokenID: { ...tokenID, fieldNumber: 2 }, amount: { dataType: 'uint64', fieldNumber: 3 } },
+        properties: {
+          escrowChainID: { dataType: 'bytes', minLength: 4, maxLength: 4, fieldNumber: 1 },
+          tokenID: { ...tokenID, fieldNumber: 2 },
+          amount: { dataType: 'uint64', fieldNumber: 3 },
+        },
       },
     },
     supportedTokensSubstore: {
@@ -45,7 +60,10 @@ export const genesisTokenStoreSchema = {
       items: {
         type: 'object',
         required: ['chainID', 'supportedTokenIDs'],
-        properties: { chainID: { dataType: 'bytes', fieldNumber: 1 }, supportedTokenIDs: { type: 'array', fieldNumber: 2, items: { ...tokenID } } },
+        properties: {
+          chainID: { dataType: 'bytes', fieldNumber: 1 },
+          supportedTokenIDs: { type: 'array', fieldNumber: 2, items: { ...tokenID } },
+        },
       },
     },
   },
@@ -60,7 +78,14 @@ export const userStoreSchema = {
     lockedBalances: {
       type: 'array',
       fieldNumber: 2,
-      items: { type: 'object', required: ['module', 'amount'], properties: { module: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: 32 }, amount: { dataType: 'uint64', fieldNumber: 2 } } },
+      items: {
+        type: 'object',
+        required: ['module', 'amount'],
+        properties: {
+          module: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: 32 },
+          amount: { dataType: 'uint64', fieldNumber: 2 },
+        },
+      },
     },
   },
 } as const satisfies Schema;
@@ -83,7 +108,9 @@ export const supportedTokensStoreSchema = {
   $id: '/token/store/supportedTokens',
   type: 'object',
   required: ['supportedTokenIDs'],
-  properties: { supportedTokenIDs: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes', minLength: 8, maxLength: 8 } } },
+  properties: {
+    supportedTokenIDs: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes', minLength: 8, maxLength: 8 } },
+  },
 } as const satisfies Schema;
 
 export interface LockedBalance {

@@ -30,4 +30,8 @@ export const userKey = (address: Buffer, tokenID: Buffer): Buffer => Buffer.conc
 
 /** Whether the address holds an account of any token (the chain has seen it). */
 export const hasUserAccount = (ctx: Pick<GenesisContext, 'store'>, address: Buffer): boolean =>
-  tokenStore(ctx, 'user').iterate({ gte: userKey(address, Buffer.alloc(TOKEN_ID_LENGTH, 0)), lte: userKey(address, Buffer.alloc(TOKEN_ID_LENGTH, 255)), limit: 1 }).length > 0;
+  tokenStore(ctx, 'user').iterate({
+    gte: userKey(address, Buffer.alloc(TOKEN_ID_LENGTH, 0)),
+    lte: userKey(address, Buffer.alloc(TOKEN_ID_LENGTH, 255)),
+    limit: 1,
+  }).length > 0;

@@ -10,7 +10,8 @@ import { validatorsStore } from './stores.js';
 /** The validators namespace, answering as klayr-framework's ValidatorsEndpoint. */
 export const validatorsEndpoints = (state: () => StoreAccess): Endpoints => ({
   validateBLSKey: {
-    description: 'Whether a BLS key with its proof of possession could be registered: {valid:false} for a registered key or a bad proof.',
+    description:
+      'Whether a BLS key with its proof of possession could be registered: {valid:false} for a registered key or a bad proof.',
     params: {
       type: 'object',
       required: ['proofOfPossession', 'blsKey'],
@@ -29,8 +30,13 @@ export const validatorsEndpoints = (state: () => StoreAccess): Endpoints => ({
     description: "A validator's generator and BLS keys (empty strings for an address that is no validator).",
     params: { type: 'object', required: ['address'], properties: { address: { type: 'string', format: 'klayr32' } } },
     handler: ({ params }) => {
-      const keys = validatorsStore(state(), 'validatorKeys').getWithSchema<ValidatorKeys>(klayr32ToAddress(params.address as string), validatorKeysSchema);
-      return keys === undefined ? { generatorKey: '', blsKey: '' } : { generatorKey: keys.generatorKey.toString('hex'), blsKey: keys.blsKey.toString('hex') };
+      const keys = validatorsStore(state(), 'validatorKeys').getWithSchema<ValidatorKeys>(
+        klayr32ToAddress(params.address as string),
+        validatorKeysSchema,
+      );
+      return keys === undefined
+        ? { generatorKey: '', blsKey: '' }
+        : { generatorKey: keys.generatorKey.toString('hex'), blsKey: keys.blsKey.toString('hex') };
     },
   },
 });
@@ -47,13 +53,31 @@ export const VALIDATORS_ENDPOINTS: EndpointDeclarations = {
         properties: { proofOfPossession: hexOfLength(192), blsKey: hexOfLength(96) },
         required: ['proofOfPossession', 'blsKey'],
       },
-      response: { $id: '/validators/endpoint/validateBLSKeyResponse', title: 'Bls Key Properties', type: 'object', properties: { valid: booleanType }, required: ['valid'] },
+      response: {
+        $id: '/validators/endpoint/validateBLSKeyResponse',
+        title: 'Bls Key Properties',
+        type: 'object',
+        properties: { valid: booleanType },
+        required: ['valid'],
+      },
     },
     {
       name: 'getValidator',
       // Klayr publishes the address with dataType (not type) 'string'
-      request: { $id: '/validators/endpoint/getValidatorRequest', title: 'Validator properties', type: 'object', properties: { address: { dataType: 'string', format: 'klayr32' } }, required: ['address'] },
-      response: { $id: '/validators/endpoint/getValidatorResponse', title: 'Validator properties', type: 'object', properties: { generatorKey: hex, blsKey: hex }, required: ['generatorKey', 'blsKey'] },
+      request: {
+        $id: '/validators/endpoint/getValidatorRequest',
+        title: 'Validator properties',
+        type: 'object',
+        properties: { address: { dataType: 'string', format: 'klayr32' } },
+        required: ['address'],
+      },
+      response: {
+        $id: '/validators/endpoint/getValidatorResponse',
+        title: 'Validator properties',
+        type: 'object',
+        properties: { generatorKey: hex, blsKey: hex },
+        required: ['generatorKey', 'blsKey'],
+      },
     },
   ],
 };

@@ -2,7 +2,14 @@ import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema } from '../../lib/codec/index.js';
 import { blsPopVerify } from '../../lib/crypto/bls.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
-import { blsKeyDataSchema, blsKeyRegDataSchema, generatorKeyRegDataSchema, KEY_REG_RESULT, validatorKeysSchema, validatorsParamsSchema } from './schemas.js';
+import {
+  blsKeyDataSchema,
+  blsKeyRegDataSchema,
+  generatorKeyRegDataSchema,
+  KEY_REG_RESULT,
+  validatorKeysSchema,
+  validatorsParamsSchema,
+} from './schemas.js';
 import type { ValidatorKeys } from './schemas.js';
 import { MODULE_NAME, validatorsStore } from './stores.js';
 
@@ -16,9 +23,21 @@ const blsEvent = compile<{ blsKey: Buffer; proofOfPossession: Buffer; result: nu
 const keysCodec: CompiledSchema<ValidatorKeys> = compile<ValidatorKeys>(validatorKeysSchema);
 
 const logGenerator = (ctx: Context, address: Buffer, generatorKey: Buffer, result: number): void =>
-  ctx.events.add(MODULE_NAME, 'generatorKeyRegistration', generatorEvent.encode({ generatorKey, result }), [address], result !== KEY_REG_RESULT.SUCCESS);
+  ctx.events.add(
+    MODULE_NAME,
+    'generatorKeyRegistration',
+    generatorEvent.encode({ generatorKey, result }),
+    [address],
+    result !== KEY_REG_RESULT.SUCCESS,
+  );
 const logBLS = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPossession: Buffer, result: number): void =>
-  ctx.events.add(MODULE_NAME, 'blsKeyRegistration', blsEvent.encode({ blsKey, proofOfPossession, result }), [address], result !== KEY_REG_RESULT.SUCCESS);
+  ctx.events.add(
+    MODULE_NAME,
+    'blsKeyRegistration',
+    blsEvent.encode({ blsKey, proofOfPossession, result }),
+    [address],
+    result !== KEY_REG_RESULT.SUCCESS,
+  );
 
 /** A BLS key may be registered once, with a valid proof of possession; a refusal is logged (kept on revert) before throwing. */
 const checkNewBLSKey = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPossession: Buffer): void => {
@@ -37,7 +56,13 @@ const checkNewBLSKey = (ctx: Context, address: Buffer, blsKey: Buffer, proofOfPo
  * refuses an existing validator, a BLS key already registered and an invalid proof of
  * possession, logging the failed registration (kept on revert) before throwing.
  */
-export const registerValidatorKeys = (ctx: Context, address: Buffer, blsKey: Buffer, generatorKey: Buffer, proofOfPossession: Buffer): void => {
+export const registerValidatorKeys = (
+  ctx: Context,
+  address: Buffer,
+  blsKey: Buffer,
+  generatorKey: Buffer,
+  proofOfPossession: Buffer,
+): void => {
   if (address.length !== 20) throw new Error('Address is not valid.');
   if (blsKey.length !== 48) throw new Error('BLS public key is not valid.');
   if (proofOfPossession.length !== 96) throw new Error('Proof of possession is not valid.');
@@ -81,7 +106,11 @@ export const setValidatorsParams = (
     if (k === undefined) throw new Error(`Validator ${v.address.toString('hex')} has no registered keys.`);
     return { address: v.address, bftWeight: v.bftWeight, generatorKey: k.generatorKey, blsKey: k.blsKey };
   });
-  validatorsStore(ctx, 'validatorsParams').setWithSchema(Buffer.alloc(0), { preCommitThreshold: precommitThreshold, certificateThreshold, validators: withKeys }, validatorsParamsSchema);
+  validatorsStore(ctx, 'validatorsParams').setWithSchema(
+    Buffer.alloc(0),
+    { preCommitThreshold: precommitThreshold, certificateThreshold, validators: withKeys },
+    validatorsParamsSchema,
+  );
   ctx.setNextValidators({ precommitThreshold, certificateThreshold, validators: withKeys });
 };
 
@@ -92,7 +121,10 @@ export interface ValidatorsParams {
 }
 
 export const getValidatorsParams = (ctx: Pick<GenesisContext, 'store'>): ValidatorsParams => {
-  const params = validatorsStore(ctx, 'validatorsParams').getWithSchema<ValidatorsParams>(Buffer.alloc(0), validatorsParamsSchema);
+  const params = validatorsStore(ctx, 'validatorsParams').getWithSchema<ValidatorsParams>(
+    Buffer.alloc(0),
+    validatorsParamsSchema,
+  );
   if (params === undefined) throw new Error('Validators params are not set.');
   return params;
 };
@@ -102,7 +134,12 @@ export const getValidatorsParams = (ctx: Pick<GenesisContext, 'store'>): Validat
  * blocks missed between two consecutive blocks), keyed by address in latin1 as Klayr's
  * getGeneratorsBetweenTimestamps keys them (insertion order matters to its callers).
  */
-export const getGeneratorsBetweenTimestamps = (ctx: Pick<GenesisContext, 'store'>, blockTime: number, startTimestamp: number, endTimestamp: number): Map<string, number> => {
+export const getGeneratorsBetweenTimestamps = (
+  ctx: Pick<GenesisContext, 'store'>,
+  blockTime: number,
+  startTimestamp: number,
+  endTimestamp: number,
+): Map<string, number> => {
   if (endTimestamp < startTimestamp) throw new Error('End timestamp must be greater than or equal to start timestamp.');
   const result = new Map<string, number>();
   const startSlot = Math.floor(startTimestamp / blockTime) + 1;

@@ -7,10 +7,18 @@ import type { TransactionObject } from '../../lib/transaction/index.js';
  * registerKeys) will check, read from its params; none for any other transaction or for params
  * that do not decode (execution refuses those anyway).
  */
-export const proofOfPossessionOf = (tx: TransactionObject, module: string, command: string, schema: Schema): { pk: Buffer; proof: Buffer }[] => {
+export const proofOfPossessionOf = (
+  tx: TransactionObject,
+  module: string,
+  command: string,
+  schema: Schema,
+): { pk: Buffer; proof: Buffer }[] => {
   if (tx.module !== module || tx.command !== command) return [];
   try {
-    const { blsKey, proofOfPossession } = codec.decode<{ blsKey: Buffer; proofOfPossession: Buffer }>(schema, tx.params);
+    const { blsKey, proofOfPossession } = codec.decode<{ blsKey: Buffer; proofOfPossession: Buffer }>(
+      schema,
+      tx.params,
+    );
     return [{ pk: blsKey, proof: proofOfPossession }];
   } catch {
     return [];

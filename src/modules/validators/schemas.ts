@@ -23,7 +23,10 @@ export const generatorKeyRegDataSchema = {
   $id: '/validators/event/generatorKeyRegData',
   type: 'object',
   required: ['generatorKey', 'result'],
-  properties: { generatorKey: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 }, result: { dataType: 'uint32', fieldNumber: 2 } },
+  properties: {
+    generatorKey: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 },
+    result: { dataType: 'uint32', fieldNumber: 2 },
+  },
 } as const satisfies Schema;
 
 export const blsKeyRegDataSchema = {
@@ -50,7 +53,12 @@ export const validatorsParamsSchema = {
       items: {
         type: 'object',
         required: ['address', 'bftWeight', 'generatorKey', 'blsKey'],
-        properties: { address: { fieldNumber: 1, dataType: 'bytes', format: 'klayr32' }, bftWeight: { fieldNumber: 2, dataType: 'uint64' }, generatorKey: { fieldNumber: 3, dataType: 'bytes' }, blsKey: { fieldNumber: 4, dataType: 'bytes' } },
+        properties: {
+          address: { fieldNumber: 1, dataType: 'bytes', format: 'klayr32' },
+          bftWeight: { fieldNumber: 2, dataType: 'uint64' },
+          generatorKey: { fieldNumber: 3, dataType: 'bytes' },
+          blsKey: { fieldNumber: 4, dataType: 'bytes' },
+        },
       },
     },
   },
@@ -62,4 +70,10 @@ export interface ValidatorKeys {
 }
 
 /** Registration results carried by the events (Klayr's KeyRegResult). */
-export const KEY_REG_RESULT = { SUCCESS: 0, NO_VALIDATOR: 1, ALREADY_VALIDATOR: 2, DUPLICATE_BLS_KEY: 3, INVALID_POP: 4 } as const;
+export const KEY_REG_RESULT = {
+  SUCCESS: 0,
+  NO_VALIDATOR: 1,
+  ALREADY_VALIDATOR: 2,
+  DUPLICATE_BLS_KEY: 3,
+  INVALID_POP: 4,
+} as const;

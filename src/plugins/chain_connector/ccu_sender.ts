@@ -21,7 +21,12 @@ interface NodeInfo {
   syncing: boolean;
 }
 
-const lastCertificateOf = (json: { height: number; timestamp: number; stateRoot: string; validatorsHash: string }): LastCertificate => ({
+const lastCertificateOf = (json: {
+  height: number;
+  timestamp: number;
+  stateRoot: string;
+  validatorsHash: string;
+}): LastCertificate => ({
   height: json.height,
   timestamp: json.timestamp,
   stateRoot: Buffer.from(json.stateRoot, 'hex'),
@@ -65,24 +70,38 @@ export class CCUSender {
     await this.#checkPending(remote);
     let account: { lastCertificate: Parameters<typeof lastCertificateOf>[0] };
     try {
-      account = (await remote.invoke('interoperability_getChainAccount', { chainID: chain.chainID.toString('hex') })) as typeof account;
+      account = (await remote.invoke('interoperability_getChainAccount', {
+        chainID: chain.chainID.toString('hex'),
+      })) as typeof account;
     } catch (error) {
-      return this.#skip('info', 'Sending chain is not registered to the receiving chain yet and has no chain data.', { err: error });
+      return this.#skip('info', 'Sending chain is not registered to the receiving chain yet and has no chain data.', {
+        err: error,
+      });
     }
     const last = lastCertificateOf(account.lastCertificate);
-    if (last.height !== store.lastCertifiedHeight || !store.lastCertifiedValidatorsHash?.equals(last.validatorsHash)) store.setLastCertificate(last.height, last.validatorsHash);
+    if (last.height !== store.lastCertifiedHeight || !store.lastCertifiedValidatorsHash?.equals(last.validatorsHash))
+      store.setLastCertificate(last.height, last.validatorsHash);
     if (config.ccuFrequency > height - last.height) {
-      return this.#skip('info', 'No attempt to create CCU either due to provided ccuFrequency', { ccuFrequency: config.ccuFrequency, nextPossibleCCUHeight: config.ccuFrequency - (height - last.height) });
+      return this.#skip('info', 'No attempt to create CCU either due to provided ccuFrequency', {
+        ccuFrequency: config.ccuFrequency,
+        nextPossibleCCUHeight: config.ccuFrequency - (height - last.height),
+      });
     }
     if (!this.#receivingRegistered) {
       try {
-        await chain.invoke('interoperability_getChainAccount', { chainID: this.options.receivingChainID.toString('hex') });
+        await chain.invoke('interoperability_getChainAccount', {
+          chainID: this.options.receivingChainID.toString('hex'),
+        });
         this.#receivingRegistered = true;
       } catch {
         return this.#skip('info', 'Receiving chain is not registered on the sending chain yet and has no chain data.');
       }
     }
-    if (this.#pending !== undefined) return this.#skip('info', `Still pending CCU on the receiving CCU with tx ID ${this.#pending.id.toString('hex')}`);
+    if (this.#pending !== undefined)
+      return this.#skip(
+        'info',
+        `Still pending CCU on the receiving CCU with tx ID ${this.#pending.id.toString('hex')}`,
+      );
     const built = await this.computeCCU(last, remote);
     if (built === undefined) return this.#skip('info', `No CCU params were generated for block height ${height}`);
     const id = await this.submit(built, remote, info);
@@ -93,16 +112,29 @@ export class CCUSender {
   /** The CCU for the receiving chain's last certificate (Klayr's computeCCU), built from a committed snapshot. */
   async computeCCU(last: LastCertificate, remote: RemoteChainClient): Promise<CCUBuildResult | undefined> {
     const { store, chain, config, receivingChainID } = this.options;
-    const certificate = last.height === 0 ? getFirstCertificate(store, config.registrationHeight) : getNextCertificateFromAggregateCommits(store, chain.bftHeights(), last);
+    const certificate =
+      last.height === 0
+        ? getFirstCertificate(store, config.registrationHeight)
+        : getNextCertificateFromAggregateCommits(store, chain.bftHeights(), last);
     if (certificate === undefined && last.height === 0) return undefined;
     const lastSent = store.lastSentCCM() ?? { nonce: DEFAULT_LAST_CCM_SENT_NONCE, height: last.height };
     // Klayr's plugin skips only the last sent CCM of its height; the ones before it there were sent too
-    const ccms = store.ccmsBetween(lastSent.height, certificate?.height ?? last.height, 'ascending').filter((c) => c.height !== lastSent.height || c.nonce >= lastSent.nonce);
-    const inbox = (await remote.invoke('interoperability_getChannel', { chainID: chain.chainID.toString('hex') })) as { inbox: { size: number } };
-    const outbox = (await chain.invoke('interoperability_getChannel', { chainID: receivingChainID.toString('hex') })) as { outbox: { size: number } };
+    const ccms = store
+      .ccmsBetween(lastSent.height, certificate?.height ?? last.height, 'ascending')
+      .filter((c) => c.height !== lastSent.height || c.nonce >= lastSent.nonce);
+    const inbox = (await remote.invoke('interoperability_getChannel', { chainID: chain.chainID.toString('hex') })) as {
+      inbox: { size: number };
+    };
+    const outbox = (await chain.invoke('interoperability_getChannel', {
+      chainID: receivingChainID.toString('hex'),
+    })) as { outbox: { size: number } };
     const atLast = store.validatorsData(last.validatorsHash);
-    if (certificate !== undefined && atLast === undefined) throw new Error(`No validators data at last certificate with hash at ${last.validatorsHash.toString('hex')}`);
-    const atNew = certificate !== undefined && !last.validatorsHash.equals(certificate.validatorsHash) ? store.validatorsData(certificate.validatorsHash) : undefined;
+    if (certificate !== undefined && atLast === undefined)
+      throw new Error(`No validators data at last certificate with hash at ${last.validatorsHash.toString('hex')}`);
+    const atNew =
+      certificate !== undefined && !last.validatorsHash.equals(certificate.validatorsHash)
+        ? store.validatorsData(certificate.validatorsHash)
+        : undefined;
     return chain.ccuBuilder.build({
       dataPath: chain.dataPath,
       sendingChainID: chain.chainID,
@@ -125,7 +157,9 @@ export class CCUSender {
     if (privateKey === undefined) throw new Error('There is no key enabled to submit CCU.');
     if (info.syncing) throw new Error('Receiving node is syncing.');
     const senderPublicKey = publicKeyFromPrivateKey(privateKey);
-    const { nonce } = (await remote.invoke('auth_getAuthAccount', { address: addressToKlayr32(addressFromPublicKey(senderPublicKey)) })) as { nonce: string };
+    const { nonce } = (await remote.invoke('auth_getAuthAccount', {
+      address: addressToKlayr32(addressFromPublicKey(senderPublicKey)),
+    })) as { nonce: string };
     const unsigned = {
       module: INTEROPERABILITY_MODULE_NAME,
       command: receivingIsMainchain ? 'submitMainchainCrossChainUpdate' : 'submitSidechainCrossChainUpdate',
@@ -133,22 +167,40 @@ export class CCUSender {
       senderPublicKey,
       params: built.params,
     };
-    const tx: TransactionObject = signTransaction({ ...unsigned, fee: await this.#fee(unsigned, remote, info), signatures: [] }, receivingChainID, privateKey);
+    const tx: TransactionObject = signTransaction(
+      { ...unsigned, fee: await this.#fee(unsigned, remote, info), signatures: [] },
+      receivingChainID,
+      privateKey,
+    );
     const id = transactionID(tx);
     if (this.#pending?.id.equals(id) === true) return undefined;
-    if (!config.isSaveCCU) await remote.invoke('txpool_postTransaction', { transaction: encodeTransaction(tx).toString('hex') });
+    if (!config.isSaveCCU)
+      await remote.invoke('txpool_postTransaction', { transaction: encodeTransaction(tx).toString('hex') });
     store.saveCCU(tx);
     trimSentCCUs(store, config.ccuSaveLimit);
-    this.#pending = { id, sentAt: Date.now(), ...(built.lastCCMToBeSent !== undefined ? { lastCCM: built.lastCCMToBeSent } : {}) };
+    this.#pending = {
+      id,
+      sentAt: Date.now(),
+      ...(built.lastCCMToBeSent !== undefined ? { lastCCM: built.lastCCMToBeSent } : {}),
+    };
     return id;
   }
 
   /** Klayr's _getCcuFee: none up to noFeeHeight, else ccuFee (plus the account initialization fee for a new relayer) or the minimum fee, whichever is higher. */
-  async #fee(tx: Omit<TransactionObject, 'fee' | 'signatures'>, remote: RemoteChainClient, info: NodeInfo): Promise<bigint> {
+  async #fee(
+    tx: Omit<TransactionObject, 'fee' | 'signatures'>,
+    remote: RemoteChainClient,
+    info: NodeInfo,
+  ): Promise<bigint> {
     if (info.height <= this.options.config.noFeeHeight) return 0n;
     const tokenID = Buffer.concat([this.options.receivingChainID.subarray(0, 1), Buffer.alloc(7)]).toString('hex');
-    const { exists } = (await remote.invoke('token_hasUserAccount', { address: addressToKlayr32(addressFromPublicKey(tx.senderPublicKey)), tokenID })) as { exists: boolean };
-    const additionalFee = exists ? 0n : BigInt(((await remote.invoke('token_getInitializationFees')) as { userAccount: string }).userAccount);
+    const { exists } = (await remote.invoke('token_hasUserAccount', {
+      address: addressToKlayr32(addressFromPublicKey(tx.senderPublicKey)),
+      tokenID,
+    })) as { exists: boolean };
+    const additionalFee = exists
+      ? 0n
+      : BigInt(((await remote.invoke('token_getInitializationFees')) as { userAccount: string }).userAccount);
     const ccuFee = BigInt(this.options.config.ccuFee) + additionalFee;
     const minFee = computeMinFee(tx, { additionalFee });
     return ccuFee > minFee ? ccuFee : minFee;

@@ -26,14 +26,23 @@ const isSet = (bits: Buffer, index: number): boolean => ((bits[index >> 3] ?? 0)
  * bits are read as the certificate signature check reads them (bit i of byte i/8, low bit first,
  * validators in BLS key order).
  */
-export const checkChainOfTrust = (lastValidatorsHash: Buffer, blsKeyToBFTWeight: ReadonlyMap<string, bigint>, lastCertificateThreshold: bigint, aggregateCommit: AggregateCommit, store: Reader): boolean => {
+export const checkChainOfTrust = (
+  lastValidatorsHash: Buffer,
+  blsKeyToBFTWeight: ReadonlyMap<string, bigint>,
+  lastCertificateThreshold: bigint,
+  aggregateCommit: AggregateCommit,
+  store: Reader,
+): boolean => {
   const header = store.header(aggregateCommit.height - 1);
   if (header === undefined) {
-    throw new Error(`No block header found for the given the previous height ${aggregateCommit.height - 1} of aggregate commit at height ${aggregateCommit.height} when calling checkChainOfTrust.`);
+    throw new Error(
+      `No block header found for the given the previous height ${aggregateCommit.height - 1} of aggregate commit at height ${aggregateCommit.height} when calling checkChainOfTrust.`,
+    );
   }
   if (lastValidatorsHash.equals(header.validatorsHash)) return true;
   const data = store.validatorsData(header.validatorsHash);
-  if (data === undefined) throw new Error(`No validators data found for the given validatorsHash ${header.validatorsHash.toString('hex')}.`);
+  if (data === undefined)
+    throw new Error(`No validators data found for the given validatorsHash ${header.validatorsHash.toString('hex')}.`);
   const validators = [...data.validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
   let weight = 0n;
   for (const [i, v] of validators.entries()) {
@@ -46,17 +55,30 @@ export const checkChainOfTrust = (lastValidatorsHash: Buffer, blsKeyToBFTWeight:
 };
 
 /** The highest trusted certificate after the last certified height, up to maxHeightCertified (Klayr's getNextCertificateFromAggregateCommits). */
-export const getNextCertificateFromAggregateCommits = (store: Reader, bftHeights: { maxHeightCertified: number }, lastCertificate: Pick<LastCertificate, 'height'>): Certificate | undefined => {
+export const getNextCertificateFromAggregateCommits = (
+  store: Reader,
+  bftHeights: { maxHeightCertified: number },
+  lastCertificate: Pick<LastCertificate, 'height'>,
+): Certificate | undefined => {
   const lastHeader = store.header(lastCertificate.height);
-  if (lastHeader === undefined) throw new Error(`No block header found for the last certified height ${lastCertificate.height}.`);
+  if (lastHeader === undefined)
+    throw new Error(`No block header found for the last certified height ${lastCertificate.height}.`);
   const lastData = store.validatorsData(lastHeader.validatorsHash);
-  if (lastData === undefined) throw new Error(`No validatorsHash preimage data present for the given validatorsHash ${lastHeader.validatorsHash.toString('hex')}.`);
+  if (lastData === undefined)
+    throw new Error(
+      `No validatorsHash preimage data present for the given validatorsHash ${lastHeader.validatorsHash.toString('hex')}.`,
+    );
   const weights = new Map(lastData.validators.map((v) => [v.blsKey.toString('hex'), v.bftWeight]));
   for (let height = bftHeights.maxHeightCertified; height > lastCertificate.height; height -= 1) {
     const commit = store.aggregateCommit(height);
-    if (commit === undefined || !checkChainOfTrust(lastHeader.validatorsHash, weights, lastData.certificateThreshold, commit, store)) continue;
+    if (
+      commit === undefined ||
+      !checkChainOfTrust(lastHeader.validatorsHash, weights, lastData.certificateThreshold, commit, store)
+    )
+      continue;
     const header = store.header(commit.height);
-    if (header === undefined) throw new Error(`Block header not found for the given aggregate commit for height: ${commit.height}`);
+    if (header === undefined)
+      throw new Error(`Block header not found for the given aggregate commit for height: ${commit.height}`);
     return certificateFromAggregateCommit(commit, header);
   }
   return undefined;
@@ -64,7 +86,11 @@ export const getNextCertificateFromAggregateCommits = (store: Reader, bftHeights
 
 /** The first certificate for a chain the receiving chain has not certified yet: the highest aggregate commit (with its header) in registrationHeight..registrationHeight + 1000, as Klayr's _findCertificate. */
 export const getFirstCertificate = (store: Reader, registrationHeight: number): Certificate | undefined => {
-  for (const commit of store.aggregateCommitsBetween(registrationHeight, registrationHeight + FIRST_CERTIFICATE_SEARCH_HEIGHTS, 'descending')) {
+  for (const commit of store.aggregateCommitsBetween(
+    registrationHeight,
+    registrationHeight + FIRST_CERTIFICATE_SEARCH_HEIGHTS,
+    'descending',
+  )) {
     const header = store.header(commit.height);
     if (header !== undefined) return certificateFromAggregateCommit(commit, header);
   }

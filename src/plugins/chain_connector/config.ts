@@ -14,10 +14,22 @@ export const chainConnectorConfigSchema = {
     ccuFrequency: { type: 'integer', description: 'Number of blocks after which a CCU should be created' },
     encryptedPrivateKey: { type: 'string', description: 'Encrypted privateKey of the relayer' },
     ccuFee: { type: 'string', format: 'uint64', description: 'Fee to be paid for each CCU transaction' },
-    isSaveCCU: { type: 'boolean', description: 'Flag for the user to either save or send a CCU on creation. Send is by default.' },
-    maxCCUSize: { type: 'integer', description: 'Maximum size of CCU to be allowed', minimum: 1, maximum: CCU_TOTAL_CCM_SIZE },
+    isSaveCCU: {
+      type: 'boolean',
+      description: 'Flag for the user to either save or send a CCU on creation. Send is by default.',
+    },
+    maxCCUSize: {
+      type: 'integer',
+      description: 'Maximum size of CCU to be allowed',
+      minimum: 1,
+      maximum: CCU_TOTAL_CCM_SIZE,
+    },
     ccuSaveLimit: { type: 'integer', description: 'Number of CCUs to save.', minimum: -1 },
-    registrationHeight: { type: 'integer', description: 'Height at the time of registration on the receiving chain.', minimum: 1 },
+    registrationHeight: {
+      type: 'integer',
+      description: 'Height at the time of registration on the receiving chain.',
+      minimum: 1,
+    },
     receivingChainID: { type: 'string', description: 'Chain ID of the receiving chain.' },
     noFeeHeight: { type: 'integer', description: 'Height until no fee should be charged for CCU.' },
   },
@@ -58,10 +70,18 @@ const validate = compileValidator(chainConnectorConfigSchema);
  */
 export const chainConnectorConfig = (input: unknown, ownChainID: Buffer): ChainConnectorConfig => {
   const issues = validate(input);
-  if (issues.length > 0) throw new Error(`Invalid plugins.chainConnector config:\n${issues.map((i) => `  - plugins.chainConnector${i.dataPath}: ${i.message}`).join('\n')}`);
+  if (issues.length > 0)
+    throw new Error(
+      `Invalid plugins.chainConnector config:\n${issues.map((i) => `  - plugins.chainConnector${i.dataPath}: ${i.message}`).join('\n')}`,
+    );
   const config = { ...CHAIN_CONNECTOR_DEFAULTS, ...(input as Partial<ChainConnectorConfig>) } as ChainConnectorConfig;
-  if (!/^[0-9a-f]{8}$/i.test(config.receivingChainID)) throw new Error(`plugins.chainConnector.receivingChainID must be a chain ID of 8 hex characters, got "${config.receivingChainID}"`);
-  if (Buffer.from(config.receivingChainID, 'hex')[0] !== ownChainID[0]) throw new Error('Receiving Chain ID network does not match the sending chain network.');
-  if (config.receivingChainWsURL === undefined && config.receivingChainIPCPath === undefined) throw new Error('plugins.chainConnector needs receivingChainWsURL or receivingChainIPCPath');
+  if (!/^[0-9a-f]{8}$/i.test(config.receivingChainID))
+    throw new Error(
+      `plugins.chainConnector.receivingChainID must be a chain ID of 8 hex characters, got "${config.receivingChainID}"`,
+    );
+  if (Buffer.from(config.receivingChainID, 'hex')[0] !== ownChainID[0])
+    throw new Error('Receiving Chain ID network does not match the sending chain network.');
+  if (config.receivingChainWsURL === undefined && config.receivingChainIPCPath === undefined)
+    throw new Error('plugins.chainConnector needs receivingChainWsURL or receivingChainIPCPath');
   return config;
 };

@@ -7,7 +7,10 @@ import type { ChainConnectorStore } from './store.js';
 const rangeParams = {
   type: 'object',
   required: ['from', 'to'],
-  properties: { from: { type: 'integer', minimum: 0, maximum: 0xffffffff }, to: { type: 'integer', minimum: 0, maximum: 0xffffffff } },
+  properties: {
+    from: { type: 'integer', minimum: 0, maximum: 0xffffffff },
+    to: { type: 'integer', minimum: 0, maximum: 0xffffffff },
+  },
 } as const;
 
 export const NO_CCM_SENT = 'No CCM was sent so far.';
@@ -16,12 +19,22 @@ export const NO_CCM_SENT = 'No CCM was sent so far.';
  * A range the store can answer in full: from <= to, at most KEEP_HEIGHTS heights, and nothing
  * below what the store has pruned.
  */
-const checkedRange = (params: Record<string, unknown>, keptFrom: number, what: string): { from: number; to: number } => {
+const checkedRange = (
+  params: Record<string, unknown>,
+  keptFrom: number,
+  what: string,
+): { from: number; to: number } => {
   const from = params.from as number;
   const to = params.to as number;
   if (from > to) throw new Error(`Invalid range: from (${from}) is above to (${to}).`);
-  if (to - from + 1 > KEEP_HEIGHTS) throw new Error(`Invalid range: ${from}..${to} spans ${to - from + 1} heights; the chain connector keeps ${what} of at most ${KEEP_HEIGHTS} heights, ask for ${KEEP_HEIGHTS} or fewer.`);
-  if (from < keptFrom) throw new Error(`Invalid range: ${what} below height ${keptFrom} were pruned from the chain connector store; ask from ${keptFrom} on.`);
+  if (to - from + 1 > KEEP_HEIGHTS)
+    throw new Error(
+      `Invalid range: ${from}..${to} spans ${to - from + 1} heights; the chain connector keeps ${what} of at most ${KEEP_HEIGHTS} heights, ask for ${KEEP_HEIGHTS} or fewer.`,
+    );
+  if (from < keptFrom)
+    throw new Error(
+      `Invalid range: ${what} below height ${keptFrom} were pruned from the chain connector store; ask from ${keptFrom} on.`,
+    );
   return { from, to };
 };
 

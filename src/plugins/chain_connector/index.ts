@@ -122,7 +122,8 @@ export class ChainConnectorPlugin implements Plugin {
   }
 
   #started(): { store: ChainConnectorStore; context: PluginContext; config: ChainConnectorConfig } {
-    if (this.#store === undefined || this.#context === undefined || this.#config === undefined) throw new Error('The chainConnector plugin is not started');
+    if (this.#store === undefined || this.#context === undefined || this.#config === undefined)
+      throw new Error('The chainConnector plugin is not started');
     return { store: this.#store, context: this.#context, config: this.#config };
   }
 }

@@ -19,13 +19,21 @@ export const ccmToJSON = <T extends CCM>(ccm: T) => ({
   sendingChainID: ccm.sendingChainID.toString('hex'),
 });
 
-export const aggregateCommitToJSON = (c: AggregateCommit) => ({ height: c.height, aggregationBits: c.aggregationBits.toString('hex'), certificateSignature: c.certificateSignature.toString('hex') });
+export const aggregateCommitToJSON = (c: AggregateCommit) => ({
+  height: c.height,
+  aggregationBits: c.aggregationBits.toString('hex'),
+  certificateSignature: c.certificateSignature.toString('hex'),
+});
 
 export const blockHeaderToJSON = (header: BlockHeader) => blockToJSON({ header, transactions: [], assets: [] }).header;
 
 export const validatorsDataToJSON = (d: StoredValidatorsData) => ({
   certificateThreshold: d.certificateThreshold.toString(),
-  validators: d.validators.map((v) => ({ address: v.address.toString('hex'), bftWeight: v.bftWeight.toString(), blsKey: v.blsKey.toString('hex') })),
+  validators: d.validators.map((v) => ({
+    address: v.address.toString('hex'),
+    bftWeight: v.bftWeight.toString(),
+    blsKey: v.blsKey.toString('hex'),
+  })),
   validatorsHash: d.validatorsHash.toString('hex'),
   height: d.height,
 });
@@ -59,7 +67,10 @@ export const sentCCUToJSON = (tx: TransactionObject) => {
       inboxUpdate: {
         crossChainMessages: params.inboxUpdate.crossChainMessages.map((bytes) => ccmToJSON(ccmCodec.decode(bytes))),
         messageWitnessHashes: params.inboxUpdate.messageWitnessHashes.map(hex),
-        outboxRootWitness: { bitmap: hex(params.inboxUpdate.outboxRootWitness.bitmap), siblingHashes: params.inboxUpdate.outboxRootWitness.siblingHashes.map(hex) },
+        outboxRootWitness: {
+          bitmap: hex(params.inboxUpdate.outboxRootWitness.bitmap),
+          siblingHashes: params.inboxUpdate.outboxRootWitness.siblingHashes.map(hex),
+        },
       },
       certificateThreshold: params.certificateThreshold.toString(),
       sendingChainID: hex(params.sendingChainID),

@@ -19,7 +19,16 @@ export const parseEncryptedMessage = (text: string): EncryptedMessage => {
     if (values.length > 1 || (values.length === 0 && !optional)) throw new Error(ONE_VALUE);
     return values[0] ?? null;
   };
-  const [kdf, cipher, ciphertext, iv, tag, salt, version, mac] = ['kdf', 'cipher', 'ciphertext', 'iv', 'tag', 'salt', 'version', 'mac'].map((n) => one(n)!);
+  const [kdf, cipher, ciphertext, iv, tag, salt, version, mac] = [
+    'kdf',
+    'cipher',
+    'ciphertext',
+    'iv',
+    'tag',
+    'salt',
+    'version',
+    'mac',
+  ].map((n) => one(n)!);
   if (kdf !== 'argon2id' && kdf !== 'PBKDF2') throw new Error('KDF must be one of argon2id,PBKDF2');
   if (cipher !== 'aes-128-gcm') throw new Error('Cipher must be one of aes-128-gcm');
   return {
@@ -42,6 +51,7 @@ export const parseEncryptedMessage = (text: string): EncryptedMessage => {
 export const decryptRelayerKey = async (encryptedPrivateKey: string, password: string): Promise<Buffer> => {
   const plain = (await decryptWithPassword(parseEncryptedMessage(encryptedPrivateKey), password)).toString('utf8');
   const key = Buffer.from(plain, 'hex');
-  if (key.length !== ED25519_PRIVATE_KEY_LENGTH || key.toString('hex') !== plain.toLowerCase()) throw new Error(`The decrypted key is not an ed25519 private key of ${ED25519_PRIVATE_KEY_LENGTH} bytes in hex`);
+  if (key.length !== ED25519_PRIVATE_KEY_LENGTH || key.toString('hex') !== plain.toLowerCase())
+    throw new Error(`The decrypted key is not an ed25519 private key of ${ED25519_PRIVATE_KEY_LENGTH} bytes in hex`);
   return key;
 };

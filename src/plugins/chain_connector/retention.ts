@@ -20,10 +20,16 @@ export const KEEP_HEIGHTS = 1000;
  * - the newest ccuSaveLimit sent CCUs (Klayr's rule).
  * Without CCMs the store is bounded by about 2 x 1001 headers and commits whatever the chain length.
  */
-export const pruneStore = (store: ChainConnectorStore, tip: number, registrationHeight: number, lastSentCCMHeight: number | undefined): void => {
+export const pruneStore = (
+  store: ChainConnectorStore,
+  tip: number,
+  registrationHeight: number,
+  lastSentCCMHeight: number | undefined,
+): void => {
   const lastCertified = store.lastCertifiedHeight;
   const headersFrom = Math.max(0, tip - KEEP_HEIGHTS + 1);
-  const firstSearch = (h: number) => lastCertified === 0 && h >= registrationHeight && h <= registrationHeight + FIRST_CERTIFICATE_SEARCH_HEIGHTS;
+  const firstSearch = (h: number) =>
+    lastCertified === 0 && h >= registrationHeight && h <= registrationHeight + FIRST_CERTIFICATE_SEARCH_HEIGHTS;
   const keepHash = store.lastCertifiedValidatorsHash;
   store.prune({
     headersFrom,

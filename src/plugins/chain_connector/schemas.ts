@@ -11,7 +11,11 @@ const aggregateCommitSchema = {
   $id: '/klayr/plugins/chainConnector/aggregateCommit',
   type: 'object',
   required: ['height', 'aggregationBits', 'certificateSignature'],
-  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, aggregationBits: { dataType: 'bytes', fieldNumber: 2 }, certificateSignature: { dataType: 'bytes', fieldNumber: 3 } },
+  properties: {
+    height: { dataType: 'uint32', fieldNumber: 1 },
+    aggregationBits: { dataType: 'bytes', fieldNumber: 2 },
+    certificateSignature: { dataType: 'bytes', fieldNumber: 3 },
+  },
 } as const satisfies Schema;
 
 export const validatorsDataSchema = {
@@ -25,7 +29,11 @@ export const validatorsDataSchema = {
       items: {
         type: 'object',
         required: ['address', 'blsKey', 'bftWeight'],
-        properties: { address: { dataType: 'bytes', fieldNumber: 1 }, blsKey: { dataType: 'bytes', fieldNumber: 2 }, bftWeight: { dataType: 'uint64', fieldNumber: 3 } },
+        properties: {
+          address: { dataType: 'bytes', fieldNumber: 1 },
+          blsKey: { dataType: 'bytes', fieldNumber: 2 },
+          bftWeight: { dataType: 'uint64', fieldNumber: 3 },
+        },
       },
     },
     certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
@@ -44,7 +52,11 @@ const ccmsAtHeightSchema = {
     ccms: {
       type: 'array',
       fieldNumber: 1,
-      items: { type: 'object', required: [...ccmSchema.required, 'height'], properties: { ...ccmSchema.properties, height: { dataType: 'uint32', fieldNumber: ccmFields + 1 } } },
+      items: {
+        type: 'object',
+        required: [...ccmSchema.required, 'height'],
+        properties: { ...ccmSchema.properties, height: { dataType: 'uint32', fieldNumber: ccmFields + 1 } },
+      },
     },
   },
 } as const satisfies Schema;
@@ -53,7 +65,11 @@ const lastSentCCMSchema = {
   $id: '/klayr/plugins/chainConnector/lastSentCCM',
   type: 'object',
   required: [...ccmSchema.required, 'height', 'outboxSize'],
-  properties: { ...ccmSchema.properties, height: { dataType: 'uint32', fieldNumber: ccmFields + 1 }, outboxSize: { dataType: 'uint32', fieldNumber: ccmFields + 2 } },
+  properties: {
+    ...ccmSchema.properties,
+    height: { dataType: 'uint32', fieldNumber: ccmFields + 1 },
+    outboxSize: { dataType: 'uint32', fieldNumber: ccmFields + 2 },
+  },
 } as const satisfies Schema;
 
 export type StoredValidatorsData = ValidatorsData & { height: number };

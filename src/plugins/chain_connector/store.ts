@@ -49,7 +49,15 @@ export class ChainConnectorStore {
     mkdirSync(dir, { recursive: true });
     // noSync: a commit reaches the OS at once (a killed process loses nothing) but is not flushed to disk one by one,
     // as Klayr's plugin store (leveldb, unsynced writes); it takes a write per block, which a sync each would slow tenfold
-    return new ChainConnectorStore(open<Buffer, Buffer>({ path: join(dir, 'chain_connector.lmdb'), encoding: 'binary', keyEncoding: 'binary', compression: false, noSync: true }));
+    return new ChainConnectorStore(
+      open<Buffer, Buffer>({
+        path: join(dir, 'chain_connector.lmdb'),
+        encoding: 'binary',
+        keyEncoding: 'binary',
+        compression: false,
+        noSync: true,
+      }),
+    );
   }
 
   close(): Promise<void> {
@@ -62,10 +70,16 @@ export class ChainConnectorStore {
       this.db.putSync(heightKey('header', header.height), encodeBlockHeader(header));
       // as Klayr: only commits that carry a signature are kept
       if (aggregateCommit.aggregationBits.length > 0 || aggregateCommit.certificateSignature.length > 0) {
-        this.db.putSync(heightKey('aggregateCommit', aggregateCommit.height), aggregateCommitCodec.encode(aggregateCommit));
+        this.db.putSync(
+          heightKey('aggregateCommit', aggregateCommit.height),
+          aggregateCommitCodec.encode(aggregateCommit),
+        );
       }
       if (ccms.length > 0) this.db.putSync(heightKey('ccms', header.height), ccmsAtHeightCodec.encode({ ccms }));
-      this.db.putSync(prefixed(PREFIX.validatorsData, validatorsData.validatorsHash), validatorsDataCodec.encode(validatorsData));
+      this.db.putSync(
+        prefixed(PREFIX.validatorsData, validatorsData.validatorsHash),
+        validatorsDataCodec.encode(validatorsData),
+      );
     });
   }
 
@@ -77,11 +91,13 @@ export class ChainConnectorStore {
       const commit = this.aggregateCommit(header.aggregateCommit.height);
       const below = this.header(header.height - 1);
       // the same commit may also be carried by the block below (a generator repeats the last one)
-      if (commit !== undefined && below?.aggregateCommit.height !== commit.height) this.db.removeSync(heightKey('aggregateCommit', commit.height));
+      if (commit !== undefined && below?.aggregateCommit.height !== commit.height)
+        this.db.removeSync(heightKey('aggregateCommit', commit.height));
       const data = this.validatorsData(header.validatorsHash);
       if (data?.height === header.height) {
         const key = prefixed(PREFIX.validatorsData, header.validatorsHash);
-        if (below?.validatorsHash.equals(header.validatorsHash) === true) this.db.putSync(key, validatorsDataCodec.encode({ ...data, height: below.height }));
+        if (below?.validatorsHash.equals(header.validatorsHash) === true)
+          this.db.putSync(key, validatorsDataCodec.encode({ ...data, height: below.height }));
         else this.db.removeSync(key);
       }
     });
@@ -110,7 +126,10 @@ export class ChainConnectorStore {
     // keys are 5 bytes: nothing lies between (height) and (height + 1), and range ends are exclusive
     const above = Buffer.concat([high, Buffer.from([0])]);
     const below = from === 0 ? Buffer.from([PREFIX[table]]) : heightKey(table, from - 1);
-    const range = order === 'descending' ? this.db.getRange({ start: above, end: below, reverse: true }) : this.db.getRange({ start: low, end: above });
+    const range =
+      order === 'descending'
+        ? this.db.getRange({ start: above, end: below, reverse: true })
+        : this.db.getRange({ start: low, end: above });
     const values: Buffer[] = [];
     for (const { key, value } of range) if (key.compare(low) >= 0 && key.compare(high) <= 0) values.push(value);
     return values;
@@ -120,7 +139,11 @@ export class ChainConnectorStore {
     return this.#between('header', from, to, 'descending').map(decodeBlockHeader);
   }
 
-  aggregateCommitsBetween(from: number, to: number, order: 'descending' | 'ascending' = 'descending'): AggregateCommit[] {
+  aggregateCommitsBetween(
+    from: number,
+    to: number,
+    order: 'descending' | 'ascending' = 'descending',
+  ): AggregateCommit[] {
     return this.#between('aggregateCommit', from, to, order).map((v) => aggregateCommitCodec.decode(v));
   }
 
@@ -129,7 +152,13 @@ export class ChainConnectorStore {
   }
 
   allValidatorsData(): StoredValidatorsData[] {
-    return [...this.db.getRange({ start: prefixed(PREFIX.validatorsData + 1), end: prefixed(PREFIX.validatorsData), reverse: true })].map(({ value }) => validatorsDataCodec.decode(value));
+    return [
+      ...this.db.getRange({
+        start: prefixed(PREFIX.validatorsData + 1),
+        end: prefixed(PREFIX.validatorsData),
+        reverse: true,
+      }),
+    ].map(({ value }) => validatorsDataCodec.decode(value));
   }
 
   lastSentCCM(): SentCCM | undefined {
@@ -147,7 +176,9 @@ export class ChainConnectorStore {
 
   /** Sent CCUs, highest nonce first (as Klayr lists them). */
   sentCCUs(): TransactionObject[] {
-    const txs = [...this.db.getRange({ start: prefixed(PREFIX.ccu), end: prefixed(PREFIX.ccu + 1) })].map(({ value }) => decodeTransaction(value));
+    const txs = [...this.db.getRange({ start: prefixed(PREFIX.ccu), end: prefixed(PREFIX.ccu + 1) })].map(({ value }) =>
+      decodeTransaction(value),
+    );
     return txs.sort((a, b) => (a.nonce === b.nonce ? 0 : a.nonce < b.nonce ? 1 : -1));
   }
 
@@ -191,7 +222,17 @@ export class ChainConnectorStore {
    * CCMs below `ccmsFrom`, and validators data last seen below `headersFrom` unless it is
    * `keepHash`'s; then records the new lower bounds. A no-op when nothing is below them.
    */
-  prune({ headersFrom, ccmsFrom, keep, keepHash }: { headersFrom: number; ccmsFrom: number; keep: (height: number) => boolean; keepHash?: Buffer }): void {
+  prune({
+    headersFrom,
+    ccmsFrom,
+    keep,
+    keepHash,
+  }: {
+    headersFrom: number;
+    ccmsFrom: number;
+    keep: (height: number) => boolean;
+    keepHash?: Buffer;
+  }): void {
     const removeBelow = (table: HeightTable, from: number, kept: (height: number) => boolean) => {
       const keys = [...this.db.getKeys({ start: heightKey(table, 0), end: heightKey(table, from) })];
       for (const key of keys) if (!kept(key.readUInt32BE(1))) this.db.removeSync(key);
@@ -200,7 +241,9 @@ export class ChainConnectorStore {
       if (headersFrom > this.headersKeptFrom) {
         removeBelow('header', headersFrom, keep);
         removeBelow('aggregateCommit', headersFrom, keep);
-        const entries = [...this.db.getRange({ start: prefixed(PREFIX.validatorsData), end: prefixed(PREFIX.validatorsData + 1) })];
+        const entries = [
+          ...this.db.getRange({ start: prefixed(PREFIX.validatorsData), end: prefixed(PREFIX.validatorsData + 1) }),
+        ];
         for (const { key, value } of entries) {
           const data = validatorsDataCodec.decode(value);
           if (data.height < headersFrom && keepHash?.equals(data.validatorsHash) !== true) this.db.removeSync(key);

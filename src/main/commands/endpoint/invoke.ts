@@ -11,7 +11,8 @@ const parseParams = (text: string | undefined): Record<string, unknown> => {
   } catch (e) {
     throw new Error(`params must be a JSON object: ${(e as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('params must be a JSON object, e.g. \'{"address":"kly..."}\'');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('params must be a JSON object, e.g. \'{"address":"kly..."}\'');
   return value as Record<string, unknown>;
 };
 
@@ -19,7 +20,9 @@ const parseParams = (text: string | undefined): Record<string, unknown> => {
 export const endpointInvokeCommand = (): Command =>
   addNodeFlags(
     new Command('endpoint:invoke')
-      .description('Invoke an endpoint of a running node over IPC (default) or WebSocket, and print the result as JSON.')
+      .description(
+        'Invoke an endpoint of a running node over IPC (default) or WebSocket, and print the result as JSON.',
+      )
       .argument('<endpoint>', 'Endpoint name, e.g. system_getNodeInfo')
       .argument('[params]', 'Endpoint params as a JSON object'),
   ).action(async (endpoint: string, paramsText: string | undefined, options: NodeOptions) => {

@@ -15,18 +15,29 @@ export interface GeneratorInfo {
 
 /** `kestrel generator:export`: the node's keys and generated info, as Klayr Core writes them (mode 600). */
 export const generatorExportCommand = (): Command =>
-  addNodeFlags(new Command('generator:export').description('Export the keys and generated info of the running node to a file.').option('-o, --output <file>', 'File to write.', 'generator_info.json')).action(
-    async (options: NodeOptions & { output: string }) => {
-      const { keys, status } = await withNode(options, async (client) => ({
-        keys: ((await client.invoke('generator_getAllKeys')) as { keys: { address: string; type: string; data: unknown }[] }).keys,
-        status: ((await client.invoke('generator_getStatus')) as { status: GeneratorInfo[] }).status,
-      }));
-      const file = {
-        keys: keys.map((k) => (k.type === 'encrypted' ? { address: k.address, encrypted: k.data } : { address: k.address, plain: k.data })),
-        generatorInfo: status.map(({ address, height, maxHeightGenerated, maxHeightPrevoted }) => ({ address, height, maxHeightGenerated, maxHeightPrevoted })),
-      };
-      mkdirSync(dirname(options.output), { recursive: true });
-      writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
-      process.stdout.write(`Generator info is exported to ${options.output}\n`);
-    },
-  );
+  addNodeFlags(
+    new Command('generator:export')
+      .description('Export the keys and generated info of the running node to a file.')
+      .option('-o, --output <file>', 'File to write.', 'generator_info.json'),
+  ).action(async (options: NodeOptions & { output: string }) => {
+    const { keys, status } = await withNode(options, async (client) => ({
+      keys: (
+        (await client.invoke('generator_getAllKeys')) as { keys: { address: string; type: string; data: unknown }[] }
+      ).keys,
+      status: ((await client.invoke('generator_getStatus')) as { status: GeneratorInfo[] }).status,
+    }));
+    const file = {
+      keys: keys.map((k) =>
+        k.type === 'encrypted' ? { address: k.address, encrypted: k.data } : { address: k.address, plain: k.data },
+      ),
+      generatorInfo: status.map(({ address, height, maxHeightGenerated, maxHeightPrevoted }) => ({
+        address,
+        height,
+        maxHeightGenerated,
+        maxHeightPrevoted,
+      })),
+    };
+    mkdirSync(dirname(options.output), { recursive: true });
+    writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
+    process.stdout.write(`Generator info is exported to ${options.output}\n`);
+  });

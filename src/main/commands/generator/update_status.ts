@@ -19,7 +19,11 @@ interface GeneratedInfo {
   maxHeightPrevoted: number;
 }
 
-export const passwordFlag = (command: Command): Command => command.option('-w, --password <password>', 'Password of the encrypted generator keys (read from standard input when absent).');
+export const passwordFlag = (command: Command): Command =>
+  command.option(
+    '-w, --password <password>',
+    'Password of the encrypted generator keys (read from standard input when absent).',
+  );
 
 export const statusFlags = (command: Command): Command =>
   passwordFlag(addNodeFlags(command))
@@ -30,15 +34,26 @@ export const statusFlags = (command: Command): Command =>
 
 /** The generated info given as flags, or with --use-status-value (exclusive with them, as in Klayr Core) the node's. */
 const statusValuesOf = (options: StatusOptions): GeneratedInfo | 'from node' => {
-  const given = { height: options.height, maxHeightGenerated: options.maxHeightGenerated, maxHeightPrevoted: options.maxHeightPrevoted };
+  const given = {
+    height: options.height,
+    maxHeightGenerated: options.maxHeightGenerated,
+    maxHeightPrevoted: options.maxHeightPrevoted,
+  };
   if (options.useStatusValue === true) {
-    if (Object.values(given).some((v) => v !== undefined)) throw new Error('--use-status-value cannot be given with --height, --max-height-generated or --max-height-prevoted.');
+    if (Object.values(given).some((v) => v !== undefined))
+      throw new Error(
+        '--use-status-value cannot be given with --height, --max-height-generated or --max-height-prevoted.',
+      );
     return 'from node';
   }
   if (given.height === undefined || given.maxHeightGenerated === undefined || given.maxHeightPrevoted === undefined) {
     throw new Error('Give --use-status-value, or all of --height, --max-height-generated and --max-height-prevoted.');
   }
-  return { height: given.height, maxHeightGenerated: given.maxHeightGenerated, maxHeightPrevoted: given.maxHeightPrevoted };
+  return {
+    height: given.height,
+    maxHeightGenerated: given.maxHeightGenerated,
+    maxHeightPrevoted: given.maxHeightPrevoted,
+  };
 };
 
 export const updateStatus = async (address: string, options: StatusOptions, enable: boolean): Promise<void> => {
@@ -48,10 +63,16 @@ export const updateStatus = async (address: string, options: StatusOptions, enab
     let info: GeneratedInfo;
     if (values === 'from node') {
       // as Klayr Core: the status the node holds (generator_setStatus sets it), never made up
-      const { status } = (await client.invoke('generator_getStatus')) as { status: (GeneratedInfo & { address: string })[] };
+      const { status } = (await client.invoke('generator_getStatus')) as {
+        status: (GeneratedInfo & { address: string })[];
+      };
       const own = status.find((s) => s.address === address);
       if (own === undefined) throw new Error(`Status for ${address} not found in the node.`);
-      info = { height: own.height, maxHeightGenerated: own.maxHeightGenerated, maxHeightPrevoted: own.maxHeightPrevoted };
+      info = {
+        height: own.height,
+        maxHeightGenerated: own.maxHeightGenerated,
+        maxHeightPrevoted: own.maxHeightPrevoted,
+      };
     } else {
       info = values;
     }

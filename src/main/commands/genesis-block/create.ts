@@ -12,8 +12,20 @@ const readAssets = (file: string): GenesisAssetInput[] => {
     throw new Error(`Cannot read the assets file ${file}: ${(e as Error).message}`);
   }
   const assets = (parsed as { assets?: unknown }).assets;
-  if (!Array.isArray(assets) || !assets.every((a) => typeof a === 'object' && a !== null && typeof a.module === 'string' && typeof a.schema === 'object' && 'data' in a)) {
-    throw new Error('The assets file must be {"assets": [{"module", "data", "schema"}, …]} (Klayr Core genesis assets format)');
+  if (
+    !Array.isArray(assets) ||
+    !assets.every(
+      (a) =>
+        typeof a === 'object' &&
+        a !== null &&
+        typeof a.module === 'string' &&
+        typeof a.schema === 'object' &&
+        'data' in a,
+    )
+  ) {
+    throw new Error(
+      'The assets file must be {"assets": [{"module", "data", "schema"}, …]} (Klayr Core genesis assets format)',
+    );
   }
   return assets as GenesisAssetInput[];
 };
@@ -21,7 +33,9 @@ const readAssets = (file: string): GenesisAssetInput[] => {
 /** `kestrel genesis-block:create -f <assets>`: a genesis block built with the node's modules. */
 export const genesisBlockCreateCommand = (): Command =>
   new Command('genesis-block:create')
-    .description('Create a genesis block from genesis assets (JSON), computing its asset, state and event roots and validators hash with the node\'s modules.')
+    .description(
+      "Create a genesis block from genesis assets (JSON), computing its asset, state and event roots and validators hash with the node's modules.",
+    )
     .requiredOption('-f, --assets-file <path>', 'Genesis assets: {"assets": [{"module", "data", "schema"}]}')
     .option('-o, --output <dir>', 'Directory to write genesis_block.blob and genesis_block.json to.', 'config')
     .option('--height <height>', 'Genesis block height.', uint32('height'), 0)
@@ -29,28 +43,51 @@ export const genesisBlockCreateCommand = (): Command =>
     .option('--previous-block-id <hex>', 'Previous block ID (32 bytes hex); default zeros.')
     .option('-n, --network <network>', 'Network whose chain ID and module config to use.', 'devnet')
     .option('-c, --config <file>', 'Config file with the chain ID and module config to use.')
-    .action(async (options: { assetsFile: string; output: string; height: number; timestamp?: number; previousBlockId?: string; network: string; config?: string }) => {
-      const [{ blockHeaderID, blockToJSON, encodeBlock }, { parseHex }, { createGenesisBlock }, { loadConfig }, { applicationModules }] = await Promise.all([
-        import('../../../lib/chain/block.js'),
-        import('../../../lib/crypto/bytes.js'),
-        import('../../../engine/genesis.js'),
-        import('../../config/load.js'),
-        import('../../modules.js'),
-      ]);
-      const config = loadConfig({ network: options.network, ...(options.config !== undefined ? { config: options.config } : {}) });
-      const block = createGenesisBlock(
-        {
-          assets: readAssets(options.assetsFile),
-          chainID: Buffer.from(config.genesis.chainID, 'hex'),
-          height: options.height,
-          ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-          ...(options.previousBlockId !== undefined ? { previousBlockID: parseHex(options.previousBlockId, 'previous block ID', 32) } : {}),
-        },
-        applicationModules(config),
-      );
-      const dir = resolve(options.output);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'genesis_block.blob'), encodeBlock(block));
-      writeFileSync(join(dir, 'genesis_block.json'), `${JSON.stringify(blockToJSON(block), null, '\t')}\n`);
-      process.stdout.write(`Genesis block ${blockHeaderID(block.header).toString('hex')} written to ${join(dir, 'genesis_block.blob')}\n`);
-    });
+    .action(
+      async (options: {
+        assetsFile: string;
+        output: string;
+        height: number;
+        timestamp?: number;
+        previousBlockId?: string;
+        network: string;
+        config?: string;
+      }) => {
+        const [
+          { blockHeaderID, blockToJSON, encodeBlock },
+          { parseHex },
+          { createGenesisBlock },
+          { loadConfig },
+          { applicationModules },
+        ] = await Promise.all([
+          import('../../../lib/chain/block.js'),
+          import('../../../lib/crypto/bytes.js'),
+          import('../../../engine/genesis.js'),
+          import('../../config/load.js'),
+          import('../../modules.js'),
+        ]);
+        const config = loadConfig({
+          network: options.network,
+          ...(options.config !== undefined ? { config: options.config } : {}),
+        });
+        const block = createGenesisBlock(
+          {
+            assets: readAssets(options.assetsFile),
+            chainID: Buffer.from(config.genesis.chainID, 'hex'),
+            height: options.height,
+            ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+            ...(options.previousBlockId !== undefined
+              ? { previousBlockID: parseHex(options.previousBlockId, 'previous block ID', 32) }
+              : {}),
+          },
+          applicationModules(config),
+        );
+        const dir = resolve(options.output);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'genesis_block.blob'), encodeBlock(block));
+        writeFileSync(join(dir, 'genesis_block.json'), `${JSON.stringify(blockToJSON(block), null, '\t')}\n`);
+        process.stdout.write(
+          `Genesis block ${blockHeaderID(block.header).toString('hex')} written to ${join(dir, 'genesis_block.blob')}\n`,
+        );
+      },
+    );

@@ -20,15 +20,34 @@ export const keysCreateCommand = (): Command =>
     .option('-i, --chainid <chainid>', 'Chain id.', nonNegativeInteger, 0)
     .option('--add-legacy', 'Add legacy key derivation path to the result.')
     .addOption(cipherOption('Cipher of the encrypted keys.'))
-    .action(async (options: { output?: string; passphrase?: string; encrypt: boolean; password?: string; count: number; offset: number; chainid: number; addLegacy?: boolean; cipher: Cipher }) => {
-      const [{ deriveKeys }, { readSecret }] = await Promise.all([import('./derive.js'), import('../prompt.js')]);
-      const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
-      const password = options.encrypt ? await readSecret(options.password, 'your password') : undefined;
-      const keys = await deriveKeys(passphrase, { count: options.count, offset: options.offset, chainid: options.chainid, addLegacy: options.addLegacy === true, password, cipher: options.cipher });
-      if (options.output === undefined) {
-        process.stdout.write(`${JSON.stringify({ keys }, undefined, '  ')}\n`);
-        return;
-      }
-      mkdirSync(dirname(options.output), { recursive: true });
-      writeFileSync(options.output, `${JSON.stringify({ keys }, undefined, ' ')}\n`, { mode: 0o600 });
-    });
+    .action(
+      async (options: {
+        output?: string;
+        passphrase?: string;
+        encrypt: boolean;
+        password?: string;
+        count: number;
+        offset: number;
+        chainid: number;
+        addLegacy?: boolean;
+        cipher: Cipher;
+      }) => {
+        const [{ deriveKeys }, { readSecret }] = await Promise.all([import('./derive.js'), import('../prompt.js')]);
+        const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
+        const password = options.encrypt ? await readSecret(options.password, 'your password') : undefined;
+        const keys = await deriveKeys(passphrase, {
+          count: options.count,
+          offset: options.offset,
+          chainid: options.chainid,
+          addLegacy: options.addLegacy === true,
+          password,
+          cipher: options.cipher,
+        });
+        if (options.output === undefined) {
+          process.stdout.write(`${JSON.stringify({ keys }, undefined, '  ')}\n`);
+          return;
+        }
+        mkdirSync(dirname(options.output), { recursive: true });
+        writeFileSync(options.output, `${JSON.stringify({ keys }, undefined, ' ')}\n`, { mode: 0o600 });
+      },
+    );

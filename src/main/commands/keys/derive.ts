@@ -18,7 +18,15 @@ export interface KeyEntry {
   keyPath: string;
   publicKey: string;
   privateKey: string;
-  plain: { generatorKeyPath: string; generatorKey: string; generatorPrivateKey: string; blsKeyPath: string; blsKey: string; blsProofOfPossession: string; blsPrivateKey: string };
+  plain: {
+    generatorKeyPath: string;
+    generatorKey: string;
+    generatorPrivateKey: string;
+    blsKeyPath: string;
+    blsKey: string;
+    blsProofOfPossession: string;
+    blsPrivateKey: string;
+  };
   encrypted: EncryptedMessage | Record<string, never>;
 }
 
@@ -33,7 +41,12 @@ interface Derived {
 
 const entryOf = async (d: Derived, password: string | undefined, cipher: Cipher): Promise<KeyEntry> => {
   const blsKey = blsPublicKeyFromPrivateKey(d.blsPrivateKey);
-  const plainKeys = { generatorKey: d.generator.publicKey, generatorPrivateKey: d.generator.privateKey, blsKey, blsPrivateKey: d.blsPrivateKey };
+  const plainKeys = {
+    generatorKey: d.generator.publicKey,
+    generatorPrivateKey: d.generator.privateKey,
+    blsKey,
+    blsPrivateKey: d.blsPrivateKey,
+  };
   return {
     address: addressToKlayr32(addressFromPublicKey(d.account.publicKey)),
     keyPath: d.keyPath,
@@ -48,7 +61,10 @@ const entryOf = async (d: Derived, password: string | undefined, cipher: Cipher)
       blsProofOfPossession: blsPopProve(d.blsPrivateKey).toString('hex'),
       blsPrivateKey: d.blsPrivateKey.toString('hex'),
     },
-    encrypted: password === undefined ? {} : await encryptWithPassword(GeneratorKeyStore.encodePlain(plainKeys), password, { cipher }),
+    encrypted:
+      password === undefined
+        ? {}
+        : await encryptWithPassword(GeneratorKeyStore.encodePlain(plainKeys), password, { cipher }),
   };
 };
 
@@ -73,7 +89,20 @@ export const deriveKeys = async (passphrase: string, o: DeriveOptions): Promise<
   if (o.addLegacy) {
     const legacy = legacyKeyPairFromPassphrase(passphrase);
     const blsKeyPath = `m/12381/134/${o.chainid}/99999`;
-    keys.push(await entryOf({ keyPath: 'legacy', account: legacy, generatorKeyPath: 'legacy', generator: legacy, blsKeyPath, blsPrivateKey: blsPrivateKeyFromSeedAndPath(seed, blsKeyPath) }, o.password, o.cipher));
+    keys.push(
+      await entryOf(
+        {
+          keyPath: 'legacy',
+          account: legacy,
+          generatorKeyPath: 'legacy',
+          generator: legacy,
+          blsKeyPath,
+          blsPrivateKey: blsPrivateKeyFromSeedAndPath(seed, blsKeyPath),
+        },
+        o.password,
+        o.cipher,
+      ),
+    );
     i += 1;
   }
   for (; i < o.count; i++) {
@@ -83,7 +112,14 @@ export const deriveKeys = async (passphrase: string, o: DeriveOptions): Promise<
     const blsKeyPath = `m/12381/134/${o.chainid}/${n}`;
     keys.push(
       await entryOf(
-        { keyPath, account: ed25519KeyPairFromSeedAndPath(seed, keyPath), generatorKeyPath, generator: ed25519KeyPairFromSeedAndPath(seed, generatorKeyPath), blsKeyPath, blsPrivateKey: blsPrivateKeyFromSeedAndPath(seed, blsKeyPath) },
+        {
+          keyPath,
+          account: ed25519KeyPairFromSeedAndPath(seed, keyPath),
+          generatorKeyPath,
+          generator: ed25519KeyPairFromSeedAndPath(seed, generatorKeyPath),
+          blsKeyPath,
+          blsPrivateKey: blsPrivateKeyFromSeedAndPath(seed, blsKeyPath),
+        },
         o.password,
         o.cipher,
       ),

@@ -23,7 +23,12 @@ export const keysEncryptCommand = (): Command =>
       for (const key of entries) {
         if (key.plain === undefined) throw new Error(`${key.address}: no plain keys to encrypt.`);
         const hex = (name: keyof NonNullable<typeof key.plain>) => Buffer.from(key.plain![name] ?? '', 'hex');
-        const encoded = GeneratorKeyStore.encodePlain({ generatorKey: hex('generatorKey'), generatorPrivateKey: hex('generatorPrivateKey'), blsKey: hex('blsKey'), blsPrivateKey: hex('blsPrivateKey') });
+        const encoded = GeneratorKeyStore.encodePlain({
+          generatorKey: hex('generatorKey'),
+          generatorPrivateKey: hex('generatorPrivateKey'),
+          blsKey: hex('blsKey'),
+          blsPrivateKey: hex('blsPrivateKey'),
+        });
         keys.push({ ...key, encrypted: await encryptWithPassword(encoded, password, { cipher: options.cipher }) });
       }
       writeFileSync(options.filePath, `${JSON.stringify({ keys }, undefined, ' ')}\n`, { mode: 0o600 });

@@ -6,10 +6,19 @@ import { withNode } from '../node_client.js';
 
 /** `kestrel keys:export`: the keys the running node holds (generator_getAllKeys), as a keys file. */
 export const keysExportCommand = (): Command =>
-  addNodeFlags(new Command('keys:export').description('Export the keys the running node holds (generator_getAllKeys).').requiredOption('-o, --output <file>', 'File to write (mode 600).')).action(
-    async (options: NodeOptions & { output: string }) => {
-      const { keys } = (await withNode(options, (client) => client.invoke('generator_getAllKeys'))) as { keys: { address: string; type: string; data: Record<string, unknown> }[] };
-      const file = { keys: keys.map((k) => ({ address: k.address, ...(k.type === 'plain' ? { plain: k.data, encrypted: {} } : { encrypted: k.data }) })) };
-      writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
-    },
-  );
+  addNodeFlags(
+    new Command('keys:export')
+      .description('Export the keys the running node holds (generator_getAllKeys).')
+      .requiredOption('-o, --output <file>', 'File to write (mode 600).'),
+  ).action(async (options: NodeOptions & { output: string }) => {
+    const { keys } = (await withNode(options, (client) => client.invoke('generator_getAllKeys'))) as {
+      keys: { address: string; type: string; data: Record<string, unknown> }[];
+    };
+    const file = {
+      keys: keys.map((k) => ({
+        address: k.address,
+        ...(k.type === 'plain' ? { plain: k.data, encrypted: {} } : { encrypted: k.data }),
+      })),
+    };
+    writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
+  });

@@ -19,7 +19,11 @@ export const keysImportCommand = (): Command =>
         if (options.plain === true || !hasEncryptedKeys(key)) {
           if (key.plain === undefined) throw new Error(`${key.address}: no plain keys in the file.`);
           const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = key.plain;
-          await client.invoke('generator_setKeys', { address: key.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
+          await client.invoke('generator_setKeys', {
+            address: key.address,
+            type: 'plain',
+            data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey },
+          });
         } else {
           await client.invoke('generator_setKeys', { address: key.address, type: 'encrypted', data: key.encrypted });
         }

@@ -7,13 +7,16 @@ const port =
   (flag: string) =>
   (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1024 || n > 65535) throw new InvalidArgumentError(`${flag} must be an integer port between 1024 and 65535 (Klayr's rpc.port range).`);
+    if (!Number.isInteger(n) || n < 1024 || n > 65535)
+      throw new InvalidArgumentError(
+        `${flag} must be an integer port between 1024 and 65535 (Klayr's rpc.port range).`,
+      );
     return n;
   };
 
 const blockTime = (value: string): number => {
   const n = positiveInteger(value);
-  if (n < 3) throw new InvalidArgumentError('--block-time must be at least 3 seconds (the config schema\'s minimum).');
+  if (n < 3) throw new InvalidArgumentError("--block-time must be at least 3 seconds (the config schema's minimum).");
   return n;
 };
 
@@ -23,11 +26,31 @@ const blockTime = (value: string): number => {
  */
 export const networkInteropCommand = (): Command =>
   new Command('network:interop')
-    .description('Create (on the first run) and start a local interop network: the devnet mainchain (04000000) and a sidechain (04000001), each registered on the other, with the chainConnector plugin relaying between them. Runs until Ctrl-C, then stops both nodes cleanly.')
-    .option('-d, --data-path <path>', 'Directory of the network: the two chains\' data paths (mainchain/, sidechain/) and network.json.', DEFAULT_DATA_PATH)
-    .option('--mainchain-port <port>', 'JSON-RPC port (HTTP and WS) of the mainchain node.', port('--mainchain-port'), 7887)
-    .option('--sidechain-port <port>', 'JSON-RPC port (HTTP and WS) of the sidechain node.', port('--sidechain-port'), 7888)
-    .option('--block-time <seconds>', 'Block time of both chains when the network is created (default 7, the devnet\'s).', blockTime)
+    .description(
+      'Create (on the first run) and start a local interop network: the devnet mainchain (04000000) and a sidechain (04000001), each registered on the other, with the chainConnector plugin relaying between them. Runs until Ctrl-C, then stops both nodes cleanly.',
+    )
+    .option(
+      '-d, --data-path <path>',
+      "Directory of the network: the two chains' data paths (mainchain/, sidechain/) and network.json.",
+      DEFAULT_DATA_PATH,
+    )
+    .option(
+      '--mainchain-port <port>',
+      'JSON-RPC port (HTTP and WS) of the mainchain node.',
+      port('--mainchain-port'),
+      7887,
+    )
+    .option(
+      '--sidechain-port <port>',
+      'JSON-RPC port (HTTP and WS) of the sidechain node.',
+      port('--sidechain-port'),
+      7888,
+    )
+    .option(
+      '--block-time <seconds>',
+      "Block time of both chains when the network is created (default 7, the devnet's).",
+      blockTime,
+    )
     .action(async (options: { dataPath: string; mainchainPort: number; sidechainPort: number; blockTime?: number }) => {
       const [{ resolve }, { expandHome }, { runInteropNetwork }, { startCommand }] = await Promise.all([
         import('node:path'),
@@ -40,7 +63,9 @@ export const networkInteropCommand = (): Command =>
         process.once('SIGTERM', () => done('SIGTERM'));
       });
       // the plugin is turned on by `start`'s flag where this build has it
-      const connectorFlags = startCommand().options.some((o) => o.long === '--enable-chain-connector-plugin') ? ['--enable-chain-connector-plugin'] : [];
+      const connectorFlags = startCommand().options.some((o) => o.long === '--enable-chain-connector-plugin')
+        ? ['--enable-chain-connector-plugin']
+        : [];
       await runInteropNetwork({
         dataPath: resolve(expandHome(options.dataPath)),
         mainchainPort: options.mainchainPort,

@@ -8,7 +8,10 @@ export const passphraseCreateCommand = (): Command =>
     .description('Returns a randomly generated 24 words mnemonic passphrase.')
     .option('-o, --output <file>', 'File to write { passphrase } to (mode 600).')
     .action(async (options: { output?: string }) => {
-      const [{ generateMnemonic }, { wordlist }] = await Promise.all([import('@scure/bip39'), import('@scure/bip39/wordlists/english')]);
+      const [{ generateMnemonic }, { wordlist }] = await Promise.all([
+        import('@scure/bip39'),
+        import('@scure/bip39/wordlists/english'),
+      ]);
       const passphrase = generateMnemonic(wordlist, 256);
       if (options.output === undefined) {
         process.stdout.write(`${JSON.stringify({ passphrase }, undefined, '  ')}\n`);

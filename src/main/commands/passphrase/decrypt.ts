@@ -9,9 +9,19 @@ export const passphraseDecryptCommand = (): Command =>
     .requiredOption('-f, --file-path <file>', 'Path of the file to import from.')
     .option('-w, --password <password>', 'Password (typed on standard input when absent).')
     .action(async (options: { filePath: string; password?: string }) => {
-      const { encryptedPassphrase } = JSON.parse(readFileSync(options.filePath, 'utf8')) as { encryptedPassphrase?: EncryptedMessage };
-      if (encryptedPassphrase === undefined) throw new Error(`${options.filePath}: expected { "encryptedPassphrase": {...} } as passphrase:encrypt writes it.`);
-      const [{ decryptWithPassword }, { readSecret }] = await Promise.all([import('../../../lib/crypto/index.js'), import('../prompt.js')]);
+      const { encryptedPassphrase } = JSON.parse(readFileSync(options.filePath, 'utf8')) as {
+        encryptedPassphrase?: EncryptedMessage;
+      };
+      if (encryptedPassphrase === undefined)
+        throw new Error(
+          `${options.filePath}: expected { "encryptedPassphrase": {...} } as passphrase:encrypt writes it.`,
+        );
+      const [{ decryptWithPassword }, { readSecret }] = await Promise.all([
+        import('../../../lib/crypto/index.js'),
+        import('../prompt.js'),
+      ]);
       const password = await readSecret(options.password, 'your password');
-      process.stdout.write(`${JSON.stringify((await decryptWithPassword(encryptedPassphrase, password)).toString('utf8'), undefined, '  ')}\n`);
+      process.stdout.write(
+        `${JSON.stringify((await decryptWithPassword(encryptedPassphrase, password)).toString('utf8'), undefined, '  ')}\n`,
+      );
     });

@@ -11,10 +11,16 @@ export const passphraseEncryptCommand = (): Command =>
     .option('--output-public-key', `Include the public key of the passphrase (path ${ACCOUNT_KEY_PATH}).`)
     .addOption(cipherOption())
     .action(async (options: { passphrase?: string; password?: string; outputPublicKey?: boolean; cipher: Cipher }) => {
-      const [{ ed25519KeyPairFromPassphraseAndPath, encryptWithPassword }, { readSecret }] = await Promise.all([import('../../../lib/crypto/index.js'), import('../prompt.js')]);
+      const [{ ed25519KeyPairFromPassphraseAndPath, encryptWithPassword }, { readSecret }] = await Promise.all([
+        import('../../../lib/crypto/index.js'),
+        import('../prompt.js'),
+      ]);
       const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
       const password = await readSecret(options.password, 'your password');
       const encryptedPassphrase = await encryptWithPassword(passphrase, password, { cipher: options.cipher });
-      const publicKey = options.outputPublicKey === true ? { publicKey: ed25519KeyPairFromPassphraseAndPath(passphrase, ACCOUNT_KEY_PATH).publicKey.toString('hex') } : {};
+      const publicKey =
+        options.outputPublicKey === true
+          ? { publicKey: ed25519KeyPairFromPassphraseAndPath(passphrase, ACCOUNT_KEY_PATH).publicKey.toString('hex') }
+          : {};
       process.stdout.write(`${JSON.stringify({ encryptedPassphrase, ...publicKey }, undefined, '  ')}\n`);
     });

@@ -25,20 +25,28 @@ export const transactionCreateCommand = (): Command =>
       .option('--key-derivation-path <path>', 'Key derivation path of the sender.', ACCOUNT_KEY_PATH)
       .option('--nonce <nonce>', 'Nonce (required with --offline).', uint64)
       .option('--offline', 'Do not ask the node for the nonce.')
-      .option('--chain-id <hex>', 'Chain ID (default: the node\'s, or the devnet\'s offline).')
+      .option('--chain-id <hex>', "Chain ID (default: the node's, or the devnet's offline).")
       .option('--json', 'Print the transaction as JSON instead of hex.'),
   ).action(async (module: string, command: string, fee: bigint, options: CreateOptions) => {
-    const [{ codec }, { addressFromPublicKey, addressToKlayr32, ed25519KeyPairFromPassphraseAndPath }, { signTransaction }, { loadConfig }, { applicationModules }, { printTransaction }, { readSecret }, { withNode }] =
-      await Promise.all([
-        import('../../../lib/codec/index.js'),
-        import('../../../lib/crypto/index.js'),
-        import('../../../lib/transaction/index.js'),
-        import('../../config/load.js'),
-        import('../../modules.js'),
-        import('./encoded.js'),
-        import('../prompt.js'),
-        import('../node_client.js'),
-      ]);
+    const [
+      { codec },
+      { addressFromPublicKey, addressToKlayr32, ed25519KeyPairFromPassphraseAndPath },
+      { signTransaction },
+      { loadConfig },
+      { applicationModules },
+      { printTransaction },
+      { readSecret },
+      { withNode },
+    ] = await Promise.all([
+      import('../../../lib/codec/index.js'),
+      import('../../../lib/crypto/index.js'),
+      import('../../../lib/transaction/index.js'),
+      import('../../config/load.js'),
+      import('../../modules.js'),
+      import('./encoded.js'),
+      import('../prompt.js'),
+      import('../node_client.js'),
+    ]);
     // the params schema of the module's command, from Kestrel's module set (works offline)
     const schema = applicationModules(loadConfig())
       .find((m) => m.name === module)
@@ -63,12 +71,26 @@ export const transactionCreateCommand = (): Command =>
       const fromNode = await withNode(options, async (client) => {
         const info = (await client.invoke('system_getNodeInfo')) as { chainID: string };
         const address = addressToKlayr32(addressFromPublicKey(publicKey));
-        const account = (await client.invoke('auth_getAuthAccount', { address }).catch(() => ({ nonce: '0' }))) as { nonce: string };
+        const account = (await client.invoke('auth_getAuthAccount', { address }).catch(() => ({ nonce: '0' }))) as {
+          nonce: string;
+        };
         return { chainID: info.chainID, nonce: BigInt(account.nonce) };
       });
       nonce ??= fromNode.nonce;
       chainID ??= fromNode.chainID;
     }
-    const tx = signTransaction({ module, command, nonce: nonce!, fee, senderPublicKey: publicKey, params: codec.encode(schema, params), signatures: [] }, Buffer.from(chainID!, 'hex'), privateKey);
+    const tx = signTransaction(
+      {
+        module,
+        command,
+        nonce: nonce!,
+        fee,
+        senderPublicKey: publicKey,
+        params: codec.encode(schema, params),
+        signatures: [],
+      },
+      Buffer.from(chainID!, 'hex'),
+      privateKey,
+    );
     printTransaction(tx, options.json);
   });

@@ -1,5 +1,10 @@
 /** What transaction:create, :sign and :send share once they run (loaded by their actions, not at start-up). */
-import { decodeTransaction, encodeTransaction, transactionToJSON, validateTransaction } from '../../../lib/transaction/index.js';
+import {
+  decodeTransaction,
+  encodeTransaction,
+  transactionToJSON,
+  validateTransaction,
+} from '../../../lib/transaction/index.js';
 import type { TransactionObject } from '../../../lib/transaction/index.js';
 import { printJSON } from '../node_client.js';
 

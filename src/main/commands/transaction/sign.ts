@@ -8,20 +8,38 @@ export const transactionSignCommand = (): Command =>
     .argument('<transaction>', 'Encoded transaction (hex)')
     .option('-p, --passphrase <passphrase>', 'Passphrase of the sender (typed on standard input when absent).')
     .option('--key-derivation-path <path>', 'Key derivation path of the sender.', ACCOUNT_KEY_PATH)
-    .option('--chain-id <hex>', 'Chain ID (default: the chain ID of the config the node would start with, as config:show prints it).')
+    .option(
+      '--chain-id <hex>',
+      'Chain ID (default: the chain ID of the config the node would start with, as config:show prints it).',
+    )
     .option('--json', 'Print the transaction as JSON instead of hex.')
-    .action(async (hex: string, options: { passphrase?: string; keyDerivationPath: string; chainId?: string; json?: boolean }) => {
-      const [{ ed25519KeyPairFromPassphraseAndPath }, { signTransaction }, { loadConfig }, { parseTransaction, printTransaction }, { readSecret }] = await Promise.all([
-        import('../../../lib/crypto/index.js'),
-        import('../../../lib/transaction/index.js'),
-        import('../../config/load.js'),
-        import('./encoded.js'),
-        import('../prompt.js'),
-      ]);
-      const tx = parseTransaction(hex);
-      const chainID = options.chainId ?? loadConfig().genesis.chainID;
-      const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
-      const { privateKey, publicKey } = ed25519KeyPairFromPassphraseAndPath(passphrase, options.keyDerivationPath);
-      if (!publicKey.equals(tx.senderPublicKey)) throw new Error('The passphrase does not belong to the sender of the transaction.');
-      printTransaction(signTransaction({ ...tx, signatures: [] }, Buffer.from(chainID, 'hex'), privateKey), options.json);
-    });
+    .action(
+      async (
+        hex: string,
+        options: { passphrase?: string; keyDerivationPath: string; chainId?: string; json?: boolean },
+      ) => {
+        const [
+          { ed25519KeyPairFromPassphraseAndPath },
+          { signTransaction },
+          { loadConfig },
+          { parseTransaction, printTransaction },
+          { readSecret },
+        ] = await Promise.all([
+          import('../../../lib/crypto/index.js'),
+          import('../../../lib/transaction/index.js'),
+          import('../../config/load.js'),
+          import('./encoded.js'),
+          import('../prompt.js'),
+        ]);
+        const tx = parseTransaction(hex);
+        const chainID = options.chainId ?? loadConfig().genesis.chainID;
+        const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
+        const { privateKey, publicKey } = ed25519KeyPairFromPassphraseAndPath(passphrase, options.keyDerivationPath);
+        if (!publicKey.equals(tx.senderPublicKey))
+          throw new Error('The passphrase does not belong to the sender of the transaction.');
+        printTransaction(
+          signTransaction({ ...tx, signatures: [] }, Buffer.from(chainID, 'hex'), privateKey),
+          options.json,
+        );
+      },
+    );

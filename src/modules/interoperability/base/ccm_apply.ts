@@ -1,6 +1,10 @@
 import { compile } from '../../../lib/codec/index.js';
 import type { CompiledSchema } from '../../../lib/codec/index.js';
-import type { CCMessage, CrossChainCommand, CrossChainMessageContext } from '../../../engine/state_machine/cross_chain.js';
+import type {
+  CCMessage,
+  CrossChainCommand,
+  CrossChainMessageContext,
+} from '../../../engine/state_machine/cross_chain.js';
 import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
 import type { CCUParams } from '../../../lib/interop/schemas.js';
 import { CCM_PROCESSED_CODE, CCM_PROCESSED_RESULT, CCM_STATUS } from './constants.js';
@@ -40,7 +44,8 @@ export class CCMApplier {
   /** The sending chain must be live and every module's verifyCrossChainMessage must pass. */
   verifyCCM(ctx: CrossChainMessageContext): boolean {
     try {
-      if (!this.internal.isLive(ctx, ctx.ccm.sendingChainID)) throw new Error(`Sending chain ${ctx.ccm.sendingChainID.toString('hex')} is not live.`);
+      if (!this.internal.isLive(ctx, ctx.ccm.sendingChainID))
+        throw new Error(`Sending chain ${ctx.ccm.sendingChainID.toString('hex')} is not live.`);
       for (const [, method] of this.interoperable.methods()) method.verifyCrossChainMessage?.(ctx);
       return true;
     } catch {
@@ -49,7 +54,12 @@ export class CCMApplier {
     }
   }
 
-  #runHook(ctx: CrossChainMessageContext, hook: Hook, snapshot: { events: number; state: number }, code: number): boolean {
+  #runHook(
+    ctx: CrossChainMessageContext,
+    hook: Hook,
+    snapshot: { events: number; state: number },
+    code: number,
+  ): boolean {
     try {
       for (const [, method] of this.interoperable.methods()) method[hook]?.(ctx);
       return true;
@@ -62,11 +72,21 @@ export class CCMApplier {
   }
 
   #before(ctx: CrossChainMessageContext, snapshot: { events: number; state: number }): boolean {
-    return this.#runHook(ctx, 'beforeCrossChainCommandExecute', snapshot, CCM_PROCESSED_CODE.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION);
+    return this.#runHook(
+      ctx,
+      'beforeCrossChainCommandExecute',
+      snapshot,
+      CCM_PROCESSED_CODE.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION,
+    );
   }
 
   #after(ctx: CrossChainMessageContext, snapshot: { events: number; state: number }): boolean {
-    return this.#runHook(ctx, 'afterCrossChainCommandExecute', snapshot, CCM_PROCESSED_CODE.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION);
+    return this.#runHook(
+      ctx,
+      'afterCrossChainCommandExecute',
+      snapshot,
+      CCM_PROCESSED_CODE.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION,
+    );
   }
 
   apply(ctx: CrossChainMessageContext): void {
@@ -77,7 +97,8 @@ export class CCMApplier {
     const commands = this.interoperable.commands(ccm.module);
     const command: CrossChainCommand<never> | undefined = commands?.find((c) => c.name === ccm.crossChainCommand);
     if (commands === undefined || command === undefined) {
-      const code = commands === undefined ? CCM_STATUS.MODULE_NOT_SUPPORTED : CCM_STATUS.CROSS_CHAIN_COMMAND_NOT_SUPPORTED;
+      const code =
+        commands === undefined ? CCM_STATUS.MODULE_NOT_SUPPORTED : CCM_STATUS.CROSS_CHAIN_COMMAND_NOT_SUPPORTED;
       if (!this.#before(ctx, base)) return;
       if (!this.#after(ctx, base)) return;
       this.bounce(ctx, encoded.length, code, code);
@@ -97,7 +118,8 @@ export class CCMApplier {
     const exec = { events: ctx.events.snapshot(), state: ctx.state.snapshot() };
     try {
       const ccu = ccuCodec.decode(ctx.transaction.params);
-      if (chainAccounts.has(ctx, ccm.sendingChainID) && !ccu.sendingChainID.equals(ccm.sendingChainID)) throw new Error('Cannot receive forwarded messages for a direct channel.');
+      if (chainAccounts.has(ctx, ccm.sendingChainID) && !ccu.sendingChainID.equals(ccm.sendingChainID))
+        throw new Error('Cannot receive forwarded messages for a direct channel.');
       command.execute({ ...ctx, params } as never);
       this.#processed(ctx, ccm, CCM_PROCESSED_RESULT.APPLIED, CCM_PROCESSED_CODE.SUCCESS);
     } catch {
@@ -119,11 +141,26 @@ export class CCMApplier {
       return;
     }
     this.#processed(ctx, ccm, CCM_PROCESSED_RESULT.BOUNCED, ccmProcessedCode);
-    const bounced: CCMessage = { ...ccm, status: ccmStatusCode, sendingChainID: ccm.receivingChainID, receivingChainID: ccm.sendingChainID, fee: 0n };
+    const bounced: CCMessage = {
+      ...ccm,
+      status: ccmStatusCode,
+      sendingChainID: ccm.receivingChainID,
+      receivingChainID: ccm.sendingChainID,
+      fee: 0n,
+    };
     const mainchainID = getMainchainID(bounced.receivingChainID);
     const own = getOwnChainAccount(ctx);
-    const partnerChainID = own.chainID.equals(mainchainID) || chainAccounts.has(ctx, bounced.receivingChainID) ? bounced.receivingChainID : mainchainID;
+    const partnerChainID =
+      own.chainID.equals(mainchainID) || chainAccounts.has(ctx, bounced.receivingChainID)
+        ? bounced.receivingChainID
+        : mainchainID;
     this.internal.addToOutbox(ctx, partnerChainID, bounced);
-    interopEvents.ccmSendSuccess(ctx, bounced.sendingChainID, bounced.receivingChainID, ccmID(encodeCCM(bounced)), bounced);
+    interopEvents.ccmSendSuccess(
+      ctx,
+      bounced.sendingChainID,
+      bounced.receivingChainID,
+      ccmID(encodeCCM(bounced)),
+      bounced,
+    );
   }
 }

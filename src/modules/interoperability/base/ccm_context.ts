@@ -5,7 +5,11 @@ import { EVENT_TOPIC_CCM_EXECUTION } from './constants.js';
 import { ccmID } from './utils.js';
 
 /** The context a CCM of a CCU (or of a message recovery) is processed in: the transaction's, with the CCM and its own event queue. */
-export const ccmContext = (ctx: CommandContext<unknown>, ccm: CCMessage, events: EventQueue): CrossChainMessageContext => ({
+export const ccmContext = (
+  ctx: CommandContext<unknown>,
+  ccm: CCMessage,
+  events: EventQueue,
+): CrossChainMessageContext => ({
   events,
   contextStore: ctx.contextStore,
   store: ctx.store,
@@ -18,4 +22,5 @@ export const ccmContext = (ctx: CommandContext<unknown>, ccm: CCMessage, events:
 });
 
 /** Each CCM's events carry the topic 0x05 || CCM ID (the CCU transaction's topic is not kept). */
-export const ccmEventQueue = (ctx: CommandContext<unknown>, ccmBytes: Buffer): EventQueue => ctx.events.childQueue(Buffer.concat([EVENT_TOPIC_CCM_EXECUTION, ccmID(ccmBytes)]));
+export const ccmEventQueue = (ctx: CommandContext<unknown>, ccmBytes: Buffer): EventQueue =>
+  ctx.events.childQueue(Buffer.concat([EVENT_TOPIC_CCM_EXECUTION, ccmID(ccmBytes)]));

@@ -8,13 +8,26 @@ import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
 import type { CCUParams } from '../../../lib/interop/schemas.js';
 import type { CCMApplier } from './ccm_apply.js';
 import { ccmContext, ccmEventQueue } from './ccm_context.js';
-import { CCM_PROCESSED_CODE, CCM_PROCESSED_RESULT, CHAIN_STATUS, CONTEXT_STORE_KEY_CCM_PROCESSING, LIVENESS_LIMIT } from './constants.js';
+import {
+  CCM_PROCESSED_CODE,
+  CCM_PROCESSED_RESULT,
+  CHAIN_STATUS,
+  CONTEXT_STORE_KEY_CCM_PROCESSING,
+  LIVENESS_LIMIT,
+} from './constants.js';
 import { interopEvents } from './event_log.js';
 import type { InteropInternalMethod } from './internal_method.js';
 import type { InteropMethod } from './method.js';
 import { certificateSignatureCheck } from './signatures.js';
 import { chainAccounts, chainValidators, getOwnChainAccount } from './state.js';
-import { EMPTY_CCM, ccmCodec, ccmWithoutParams, isActiveValidatorsUpdateEmpty, isInboxUpdateEmpty, validateCCMFormat } from './utils.js';
+import {
+  EMPTY_CCM,
+  ccmCodec,
+  ccmWithoutParams,
+  isActiveValidatorsUpdateEmpty,
+  isInboxUpdateEmpty,
+  validateCCMFormat,
+} from './utils.js';
 
 type Ctx = CommandContext<CCUParams>;
 const ccuCodec = compile<CCUParams>(crossChainUpdateParamsSchema);
@@ -49,20 +62,28 @@ export class CCUProcessing {
   verifyCommon(ctx: Ctx): void {
     const { params } = ctx;
     const own = getOwnChainAccount(ctx);
-    if (params.sendingChainID.equals(own.chainID)) throw new Error('The sending chain cannot be the same as the receiving chain.');
+    if (params.sendingChainID.equals(own.chainID))
+      throw new Error('The sending chain cannot be the same as the receiving chain.');
     if (params.certificate.length === 0 && isInboxUpdateEmpty(params.inboxUpdate)) {
       throw new Error('A cross-chain update must contain a non-empty certificate and/or a non-empty inbox update.');
     }
     const sending = chainAccounts.get(ctx, params.sendingChainID);
     if (sending === undefined) throw new Error('The sending chain is not registered.');
-    const live = this.isMainchain ? this.internal.isLive(ctx, params.sendingChainID, ctx.header.timestamp) : this.internal.isLive(ctx, params.sendingChainID);
+    const live = this.isMainchain
+      ? this.internal.isLive(ctx, params.sendingChainID, ctx.header.timestamp)
+      : this.internal.isLive(ctx, params.sendingChainID);
     if (!live) throw new Error('The sending chain is not live.');
     if (sending.status === CHAIN_STATUS.REGISTERED && params.certificate.length === 0) {
-      throw new Error(`Cross-chain updates from chains with status ${CHAIN_STATUS.REGISTERED} must contain a non-empty certificate.`);
+      throw new Error(
+        `Cross-chain updates from chains with status ${CHAIN_STATUS.REGISTERED} must contain a non-empty certificate.`,
+      );
     }
     if (params.certificate.length > 0) this.internal.verifyCertificate(ctx, params, ctx.header.timestamp);
     const validators = chainValidators.getOrThrow(ctx, params.sendingChainID);
-    if (!isActiveValidatorsUpdateEmpty(params.activeValidatorsUpdate) || params.certificateThreshold !== validators.certificateThreshold) {
+    if (
+      !isActiveValidatorsUpdateEmpty(params.activeValidatorsUpdate) ||
+      params.certificateThreshold !== validators.certificateThreshold
+    ) {
       this.internal.verifyValidatorsUpdate(ctx, params);
     }
     if (!isInboxUpdateEmpty(params.inboxUpdate)) this.internal.verifyOutboxRootWitness(params);
@@ -75,7 +96,9 @@ export class CCUProcessing {
     const certificate = decodeCertificate(ctx.params.certificate);
     const limit = LIVENESS_LIMIT / 2;
     if (ctx.header.timestamp - certificate.timestamp > limit) {
-      throw new Error(`The first CCU with a non-empty inbox update cannot contain a certificate older than ${limit} seconds.`);
+      throw new Error(
+        `The first CCU with a non-empty inbox update cannot contain a certificate older than ${limit} seconds.`,
+      );
     }
   }
 
@@ -109,7 +132,11 @@ export class CCUProcessing {
       } catch {
         const c = ccmContext(ctx, EMPTY_CCM, events);
         this.internal.terminateChainInternal(c, params.sendingChainID);
-        interopEvents.ccmProcessed(c, params.sendingChainID, ctx.chainID, { ccm: EMPTY_CCM, result: CCM_PROCESSED_RESULT.DISCARDED, code: CCM_PROCESSED_CODE.INVALID_CCM_DECODING_EXCEPTION });
+        interopEvents.ccmProcessed(c, params.sendingChainID, ctx.chainID, {
+          ccm: EMPTY_CCM,
+          result: CCM_PROCESSED_RESULT.DISCARDED,
+          code: CCM_PROCESSED_CODE.INVALID_CCM_DECODING_EXCEPTION,
+        });
         return undefined;
       }
       const c = ccmContext(ctx, ccm, events);
@@ -117,7 +144,11 @@ export class CCUProcessing {
         validateCCMFormat(ccm);
       } catch {
         this.internal.terminateChainInternal(c, params.sendingChainID);
-        interopEvents.ccmProcessed(c, params.sendingChainID, ccm.receivingChainID, { ccm: ccmWithoutParams(ccm), result: CCM_PROCESSED_RESULT.DISCARDED, code: CCM_PROCESSED_CODE.INVALID_CCM_VALIDATION_EXCEPTION });
+        interopEvents.ccmProcessed(c, params.sendingChainID, ccm.receivingChainID, {
+          ccm: ccmWithoutParams(ccm),
+          result: CCM_PROCESSED_RESULT.DISCARDED,
+          code: CCM_PROCESSED_CODE.INVALID_CCM_VALIDATION_EXCEPTION,
+        });
         return undefined;
       }
       try {
@@ -125,7 +156,11 @@ export class CCUProcessing {
         ccms.push(ccm);
       } catch {
         this.internal.terminateChainInternal(c, params.sendingChainID);
-        interopEvents.ccmProcessed(c, params.sendingChainID, ccm.receivingChainID, { ccm, result: CCM_PROCESSED_RESULT.DISCARDED, code: CCM_PROCESSED_CODE.INVALID_CCM_ROUTING_EXCEPTION });
+        interopEvents.ccmProcessed(c, params.sendingChainID, ccm.receivingChainID, {
+          ccm,
+          result: CCM_PROCESSED_RESULT.DISCARDED,
+          code: CCM_PROCESSED_CODE.INVALID_CCM_ROUTING_EXCEPTION,
+        });
         return undefined;
       }
     }
@@ -135,11 +170,15 @@ export class CCUProcessing {
   afterCrossChainMessagesExecution(ctx: Ctx): void {
     const { params } = ctx;
     const validators = chainValidators.getOrThrow(ctx, params.sendingChainID);
-    if (!isActiveValidatorsUpdateEmpty(params.activeValidatorsUpdate) || params.certificateThreshold !== validators.certificateThreshold) {
+    if (
+      !isActiveValidatorsUpdateEmpty(params.activeValidatorsUpdate) ||
+      params.certificateThreshold !== validators.certificateThreshold
+    ) {
       this.internal.updateValidators(ctx, params);
     }
     if (params.certificate.length > 0) this.internal.updateCertificate(ctx, params);
-    if (!isInboxUpdateEmpty(params.inboxUpdate) && params.certificate.length > 0) this.internal.updatePartnerChainOutboxRoot(ctx, params);
+    if (!isInboxUpdateEmpty(params.inboxUpdate) && params.certificate.length > 0)
+      this.internal.updatePartnerChainOutboxRoot(ctx, params);
   }
 
   /** Executes a CCU: each CCM is applied here or, on the mainchain, forwarded (`route`), then appended to the inbox. */

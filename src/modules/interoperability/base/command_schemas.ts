@@ -3,7 +3,8 @@ import { activeValidatorsItems, chainIDProperty } from '../../../lib/interop/ccm
 
 /** Params of the interoperability commands (klayr-framework 0.12.3 modules/interoperability/schemas.js). */
 
-const hashes = (fieldNumber: number) => ({ type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 }, fieldNumber }) as const;
+const hashes = (fieldNumber: number) =>
+  ({ type: 'array', items: { dataType: 'bytes', minLength: 32, maxLength: 32 }, fieldNumber }) as const;
 
 export const sidechainRegParamsSchema = {
   $id: '/modules/interoperability/mainchain/sidechainRegistration',
@@ -20,7 +21,14 @@ export const sidechainRegParamsSchema = {
 export const mainchainRegParamsSchema = {
   $id: '/modules/interoperability/sidechain/mainchainRegistration',
   type: 'object',
-  required: ['ownChainID', 'ownName', 'mainchainValidators', 'mainchainCertificateThreshold', 'signature', 'aggregationBits'],
+  required: [
+    'ownChainID',
+    'ownName',
+    'mainchainValidators',
+    'mainchainCertificateThreshold',
+    'signature',
+    'aggregationBits',
+  ],
   properties: {
     ownChainID: chainIDProperty(1),
     ownName: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: 32 },
@@ -42,7 +50,12 @@ export const messageRecoveryInitializationParamsSchema = {
   $id: '/modules/interoperability/mainchain/messageRecoveryInitialization',
   type: 'object',
   required: ['chainID', 'channel', 'bitmap', 'siblingHashes'],
-  properties: { chainID: chainIDProperty(1), channel: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 }, siblingHashes: hashes(4) },
+  properties: {
+    chainID: chainIDProperty(1),
+    channel: { dataType: 'bytes', fieldNumber: 2 },
+    bitmap: { dataType: 'bytes', fieldNumber: 3 },
+    siblingHashes: hashes(4),
+  },
 } as const satisfies Schema;
 
 export const messageRecoveryParamsSchema = {
@@ -86,7 +99,12 @@ export const stateRecoveryInitParamsSchema = {
   $id: '/modules/interoperability/mainchain/stateRecoveryInitialization',
   type: 'object',
   required: ['chainID', 'sidechainAccount', 'bitmap', 'siblingHashes'],
-  properties: { chainID: chainIDProperty(1), sidechainAccount: { dataType: 'bytes', fieldNumber: 2 }, bitmap: { dataType: 'bytes', fieldNumber: 3 }, siblingHashes: hashes(4) },
+  properties: {
+    chainID: chainIDProperty(1),
+    sidechainAccount: { dataType: 'bytes', fieldNumber: 2 },
+    bitmap: { dataType: 'bytes', fieldNumber: 3 },
+    siblingHashes: hashes(4),
+  },
 } as const satisfies Schema;
 
 export interface ValidatorEntry {

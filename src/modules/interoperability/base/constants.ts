@@ -27,7 +27,13 @@ export const EVENT_TOPIC_CCM_EXECUTION = Buffer.from([5]);
 export const CHAIN_STATUS = { REGISTERED: 0, ACTIVE: 1, TERMINATED: 2 } as const;
 
 /** CCM status codes. */
-export const CCM_STATUS = { OK: 0, CHANNEL_UNAVAILABLE: 1, MODULE_NOT_SUPPORTED: 2, CROSS_CHAIN_COMMAND_NOT_SUPPORTED: 3, FAILED_CCM: 4 } as const;
+export const CCM_STATUS = {
+  OK: 0,
+  CHANNEL_UNAVAILABLE: 1,
+  MODULE_NOT_SUPPORTED: 2,
+  CROSS_CHAIN_COMMAND_NOT_SUPPORTED: 3,
+  FAILED_CCM: 4,
+} as const;
 
 /** ccmProcessed result. */
 export const CCM_PROCESSED_RESULT = { APPLIED: 0, FORWARDED: 1, BOUNCED: 2, DISCARDED: 3 } as const;
@@ -49,4 +55,9 @@ export const CCM_PROCESSED_CODE = {
 } as const;
 
 /** ccmSentFailed code. */
-export const CCM_SENT_FAILED_CODE = { RECEIVING_CHAIN_NOT_LIVE: 1, MESSAGE_FEE_EXCEPTION: 11, INVALID_FORMAT: 13, INVALID_RECEIVING_CHAIN: 14 } as const;
+export const CCM_SENT_FAILED_CODE = {
+  RECEIVING_CHAIN_NOT_LIVE: 1,
+  MESSAGE_FEE_EXCEPTION: 11,
+  INVALID_FORMAT: 13,
+  INVALID_RECEIVING_CHAIN: 14,
+} as const;

@@ -9,12 +9,41 @@ import { outboxRootStateTreeKey } from '../../../lib/interop/store_keys.js';
 import type { CCMessage, SendContext } from '../../../engine/state_machine/cross_chain.js';
 import type { MethodContext } from '../../../engine/state_machine/module.js';
 import { outboxRootSchema } from '../stores.js';
-import { CCM_SENT_FAILED_CODE, CCM_STATUS, CHAIN_STATUS, CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED, EMPTY_BYTES, EMPTY_FEE_ADDRESS, EMPTY_HASH, LIVENESS_LIMIT, MAX_NUM_VALIDATORS, MAX_UINT64 } from './constants.js';
+import {
+  CCM_SENT_FAILED_CODE,
+  CCM_STATUS,
+  CHAIN_STATUS,
+  CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED,
+  EMPTY_BYTES,
+  EMPTY_FEE_ADDRESS,
+  EMPTY_HASH,
+  LIVENESS_LIMIT,
+  MAX_NUM_VALIDATORS,
+  MAX_UINT64,
+} from './constants.js';
 import type { InteropTokenMethod } from './dependencies.js';
 import { interopEvents } from './event_log.js';
-import { chainAccounts, chainValidators, channels, getOwnChainAccount, outboxRoots, setOwnChainAccount, terminatedOutboxes, terminatedStates } from './state.js';
+import {
+  chainAccounts,
+  chainValidators,
+  channels,
+  getOwnChainAccount,
+  outboxRoots,
+  setOwnChainAccount,
+  terminatedOutboxes,
+  terminatedStates,
+} from './state.js';
 import type { TerminatedStateAccount } from './state.js';
-import { calculateNewActiveValidators, ccmID, ccmWithoutParams, encodeCCM, getMainchainID, isActiveValidatorsUpdateEmpty, validateCCMFormat, bitmapBits } from './utils.js';
+import {
+  calculateNewActiveValidators,
+  ccmID,
+  ccmWithoutParams,
+  encodeCCM,
+  getMainchainID,
+  isActiveValidatorsUpdateEmpty,
+  validateCCMFormat,
+  bitmapBits,
+} from './utils.js';
 import { certificateSignatureCheck } from './signatures.js';
 import { verifyAggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
 
@@ -48,7 +77,12 @@ export class InteropInternalMethod {
     if (this.variant === 'mainchain') {
       if (account === undefined || account.status === CHAIN_STATUS.TERMINATED) return false;
       // Klayr computes undefined - timestamp (NaN) without a timestamp: never over the limit
-      if (account.status === CHAIN_STATUS.ACTIVE && timestamp !== undefined && timestamp - account.lastCertificate.timestamp > LIVENESS_LIMIT) return false;
+      if (
+        account.status === CHAIN_STATUS.ACTIVE &&
+        timestamp !== undefined &&
+        timestamp - account.lastCertificate.timestamp > LIVENESS_LIMIT
+      )
+        return false;
       return true;
     }
     if (account !== undefined && account.status === CHAIN_STATUS.TERMINATED) return false;
@@ -71,7 +105,13 @@ export class InteropInternalMethod {
     outboxRoots.set(ctx, chainID, { root: channels.getOrThrow(ctx, chainID).outbox.root });
   }
 
-  createTerminatedOutboxAccount(ctx: InteropContext, chainID: Buffer, outboxRoot: Buffer, outboxSize: number, partnerChainInboxSize: number): void {
+  createTerminatedOutboxAccount(
+    ctx: InteropContext,
+    chainID: Buffer,
+    outboxRoot: Buffer,
+    outboxSize: number,
+    partnerChainInboxSize: number,
+  ): void {
     const account = { outboxRoot, outboxSize, partnerChainInboxSize };
     terminatedOutboxes.set(ctx, chainID, account);
     interopEvents.terminatedOutboxCreated(ctx, chainID, account);
@@ -85,7 +125,11 @@ export class InteropInternalMethod {
       // Klayr logs the account as it was before the status change
       interopEvents.chainAccountUpdated(ctx, chainID, account);
       outboxRoots.del(ctx, chainID);
-      terminated = { stateRoot: stateRoot.equals(EMPTY_HASH) ? account.lastCertificate.stateRoot : stateRoot, mainchainStateRoot: EMPTY_HASH, initialized: true };
+      terminated = {
+        stateRoot: stateRoot.equals(EMPTY_HASH) ? account.lastCertificate.stateRoot : stateRoot,
+        mainchainStateRoot: EMPTY_HASH,
+        initialized: true,
+      };
     } else {
       const own = getOwnChainAccount(ctx);
       const mainchainID = getMainchainID(own.chainID);
@@ -102,7 +146,16 @@ export class InteropInternalMethod {
   /** Sends channelTerminated to the chain and creates its terminated state account, unless it has one. */
   terminateChainInternal(ctx: InteropContext, chainID: Buffer): void {
     if (terminatedStates.has(ctx, chainID)) return;
-    this.sendInternal(ctx, EMPTY_FEE_ADDRESS, 'interoperability', CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED, chainID, 0n, CCM_STATUS.OK, EMPTY_BYTES);
+    this.sendInternal(
+      ctx,
+      EMPTY_FEE_ADDRESS,
+      'interoperability',
+      CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED,
+      chainID,
+      0n,
+      CCM_STATUS.OK,
+      EMPTY_BYTES,
+    );
     this.createTerminatedStateAccount(ctx, chainID);
   }
 
@@ -110,7 +163,12 @@ export class InteropInternalMethod {
     const current = chainValidators.getOrThrow(ctx, ccu.sendingChainID);
     const { blsKeysUpdate, bftWeightsUpdate, bftWeightsUpdateBitmap } = ccu.activeValidatorsUpdate;
     chainValidators.set(ctx, ccu.sendingChainID, {
-      activeValidators: calculateNewActiveValidators(current.activeValidators, blsKeysUpdate, bftWeightsUpdate, bftWeightsUpdateBitmap),
+      activeValidators: calculateNewActiveValidators(
+        current.activeValidators,
+        blsKeysUpdate,
+        bftWeightsUpdate,
+        bftWeightsUpdateBitmap,
+      ),
       certificateThreshold: ccu.certificateThreshold,
     });
   }
@@ -120,7 +178,12 @@ export class InteropInternalMethod {
     const account = chainAccounts.getOrThrow(ctx, ccu.sendingChainID);
     const updated = {
       ...account,
-      lastCertificate: { height: certificate.height, stateRoot: certificate.stateRoot, timestamp: certificate.timestamp, validatorsHash: certificate.validatorsHash },
+      lastCertificate: {
+        height: certificate.height,
+        stateRoot: certificate.stateRoot,
+        timestamp: certificate.timestamp,
+        validatorsHash: certificate.validatorsHash,
+      },
     };
     chainAccounts.set(ctx, ccu.sendingChainID, updated);
     interopEvents.chainAccountUpdated(ctx, ccu.sendingChainID, updated);
@@ -129,22 +192,30 @@ export class InteropInternalMethod {
   /** The partner chain's outbox root: the inbox extended by the message witness. */
   updatePartnerChainOutboxRoot(ctx: Store, ccu: CCUParams): void {
     const channel = channels.getOrThrow(ctx, ccu.sendingChainID);
-    const partnerChainOutboxRoot = calculateRootFromRightWitness(channel.inbox.size, channel.inbox.appendPath, ccu.inboxUpdate.messageWitnessHashes);
+    const partnerChainOutboxRoot = calculateRootFromRightWitness(
+      channel.inbox.size,
+      channel.inbox.appendPath,
+      ccu.inboxUpdate.messageWitnessHashes,
+    );
     channels.set(ctx, ccu.sendingChainID, { ...channel, partnerChainOutboxRoot });
   }
 
   verifyValidatorsUpdate(ctx: Store, ccu: CCUParams): void {
     if (ccu.certificate.length === 0) throw new Error('Certificate must be non-empty if validators have been updated.');
     const { bftWeightsUpdate, bftWeightsUpdateBitmap, blsKeysUpdate } = ccu.activeValidatorsUpdate;
-    if (!blsKeysUpdate.every((b, i) => i === 0 || Buffer.compare(blsKeysUpdate[i - 1]!, b) <= 0)) throw new Error('Keys are not sorted in lexicographic order.');
+    if (!blsKeysUpdate.every((b, i) => i === 0 || Buffer.compare(blsKeysUpdate[i - 1]!, b) <= 0))
+      throw new Error('Keys are not sorted in lexicographic order.');
     const { activeValidators } = chainValidators.getOrThrow(ctx, ccu.sendingChainID);
     const allKeys = [...activeValidators.map((v) => v.blsKey), ...blsKeysUpdate].sort(Buffer.compare);
-    if (new Set(allKeys.map((k) => k.toString('hex'))).size !== allKeys.length) throw new Error('Keys have duplicated entry.');
+    if (new Set(allKeys.map((k) => k.toString('hex'))).size !== allKeys.length)
+      throw new Error('Keys have duplicated entry.');
     const expectedBitmapLength = Math.floor((allKeys.length + 7) / 8);
-    if (bftWeightsUpdateBitmap.length !== expectedBitmapLength) throw new Error(`Invalid bftWeightsUpdateBitmap. Expected length ${expectedBitmapLength}.`);
+    if (bftWeightsUpdateBitmap.length !== expectedBitmapLength)
+      throw new Error(`Invalid bftWeightsUpdateBitmap. Expected length ${expectedBitmapLength}.`);
     const bits = bitmapBits(bftWeightsUpdateBitmap);
     const ones = [...bits.toString(2)].filter((c) => c === '1').length;
-    if (ones !== bftWeightsUpdate.length) throw new Error('The number of 1s in the bitmap is not equal to the number of new BFT weights.');
+    if (ones !== bftWeightsUpdate.length)
+      throw new Error('The number of 1s in the bitmap is not equal to the number of new BFT weights.');
     let weightIndex = 0;
     for (let i = 0; i < allKeys.length; i++) {
       const digit = (bits >> BigInt(i)) & 1n;
@@ -154,8 +225,16 @@ export class InteropInternalMethod {
       }
       if (digit === 1n) weightIndex++;
     }
-    const next = calculateNewActiveValidators(activeValidators, blsKeysUpdate, bftWeightsUpdate, bftWeightsUpdateBitmap);
-    if (next.length < 1 || next.length > MAX_NUM_VALIDATORS) throw new Error(`Invalid validators array. It must have at least 1 element and at most ${MAX_NUM_VALIDATORS} elements.`);
+    const next = calculateNewActiveValidators(
+      activeValidators,
+      blsKeysUpdate,
+      bftWeightsUpdate,
+      bftWeightsUpdateBitmap,
+    );
+    if (next.length < 1 || next.length > MAX_NUM_VALIDATORS)
+      throw new Error(
+        `Invalid validators array. It must have at least 1 element and at most ${MAX_NUM_VALIDATORS} elements.`,
+      );
     let total = 0n;
     for (const v of next) {
       if (v.bftWeight === 0n) throw new Error('Validator bft weight must be positive integer.');
@@ -165,14 +244,17 @@ export class InteropInternalMethod {
     const certificate = decodeCertificate(ccu.certificate);
     if (ccu.certificateThreshold < total / 3n + 1n) throw new Error('Certificate threshold is too small.');
     if (ccu.certificateThreshold > total) throw new Error('Certificate threshold is too large.');
-    if (!certificate.validatorsHash.equals(computeValidatorsHash(next, ccu.certificateThreshold))) throw new Error('ValidatorsHash in certificate and the computed values do not match.');
+    if (!certificate.validatorsHash.equals(computeValidatorsHash(next, ccu.certificateThreshold)))
+      throw new Error('ValidatorsHash in certificate and the computed values do not match.');
   }
 
   verifyCertificate(ctx: Store, ccu: CCUParams, blockTimestamp: number): void {
     const certificate = decodeCertificate(ccu.certificate);
     const account = chainAccounts.getOrThrow(ctx, ccu.sendingChainID);
-    if (certificate.height <= account.lastCertificate.height) throw new Error('Certificate height is not greater than last certificate height.');
-    if (certificate.timestamp >= blockTimestamp) throw new Error('Certificate timestamp is not smaller than timestamp of the block including the CCU.');
+    if (certificate.height <= account.lastCertificate.height)
+      throw new Error('Certificate height is not greater than last certificate height.');
+    if (certificate.timestamp >= blockTimestamp)
+      throw new Error('Certificate timestamp is not smaller than timestamp of the block including the CCU.');
     const validators = chainValidators.getOrThrow(ctx, ccu.sendingChainID);
     if (
       !certificate.validatorsHash.equals(account.lastCertificate.validatorsHash) &&
@@ -193,9 +275,28 @@ export class InteropInternalMethod {
   }
 
   /** Builds a CCM from the own chain account and appends it to the partner chain's outbox (Klayr's sendInternal). */
-  sendInternal(ctx: InteropContext, sendingAddress: Buffer, module: string, crossChainCommand: string, receivingChainID: Buffer, fee: bigint, status: number, params: Buffer, timestamp?: number): void {
+  sendInternal(
+    ctx: InteropContext,
+    sendingAddress: Buffer,
+    module: string,
+    crossChainCommand: string,
+    receivingChainID: Buffer,
+    fee: bigint,
+    status: number,
+    params: Buffer,
+    timestamp?: number,
+  ): void {
     const own = getOwnChainAccount(ctx);
-    const ccm: CCMessage = { module, crossChainCommand, fee, nonce: own.nonce, params, receivingChainID, sendingChainID: own.chainID, status };
+    const ccm: CCMessage = {
+      module,
+      crossChainCommand,
+      fee,
+      nonce: own.nonce,
+      params,
+      receivingChainID,
+      sendingChainID: own.chainID,
+      status,
+    };
     try {
       validateCCMFormat(ccm);
     } catch {
@@ -235,10 +336,14 @@ export class InteropInternalMethod {
 
   verifyOutboxRootWitness(ccu: CCUParams): void {
     const { bitmap, siblingHashes } = ccu.inboxUpdate.outboxRootWitness;
-    if (bitmap.length === 0 && siblingHashes.length > 0) throw new Error('The bitmap in the outbox root witness must be non-empty if the sibling hashes are non-empty.');
-    if (bitmap.length !== 0 && siblingHashes.length === 0) throw new Error('The sibling hashes in the outbox root witness must be non-empty if the bitmap is non-empty.');
-    if (bitmap.length === 0 && ccu.certificate.length > 0) throw new Error('The outbox root witness must be non-empty to authenticate the new partnerChainOutboxRoot.');
-    if (bitmap.length !== 0 && ccu.certificate.length === 0) throw new Error('The outbox root witness can be non-empty only if the certificate is non-empty.');
+    if (bitmap.length === 0 && siblingHashes.length > 0)
+      throw new Error('The bitmap in the outbox root witness must be non-empty if the sibling hashes are non-empty.');
+    if (bitmap.length !== 0 && siblingHashes.length === 0)
+      throw new Error('The sibling hashes in the outbox root witness must be non-empty if the bitmap is non-empty.');
+    if (bitmap.length === 0 && ccu.certificate.length > 0)
+      throw new Error('The outbox root witness must be non-empty to authenticate the new partnerChainOutboxRoot.');
+    if (bitmap.length !== 0 && ccu.certificate.length === 0)
+      throw new Error('The outbox root witness can be non-empty only if the certificate is non-empty.');
   }
 
   /** The inbox extended by the CCU's messages and witness must be the partner chain's outbox root: its stored root, or proven in the certificate's state root. */
@@ -249,7 +354,10 @@ export class InteropInternalMethod {
     const newInboxRoot = calculateRootFromRightWitness(box.size, box.appendPath, ccu.inboxUpdate.messageWitnessHashes);
     if (ccu.certificate.length === 0) {
       if (!newInboxRoot.equals(channel.partnerChainOutboxRoot)) {
-        interopEvents.invalidOutboxRootVerification(ctx, ccu.sendingChainID, { inboxRoot: newInboxRoot, partnerChainOutboxRoot: channel.partnerChainOutboxRoot });
+        interopEvents.invalidOutboxRootVerification(ctx, ccu.sendingChainID, {
+          inboxRoot: newInboxRoot,
+          partnerChainOutboxRoot: channel.partnerChainOutboxRoot,
+        });
         throw new Error('Inbox root does not match partner chain outbox root.');
       }
       return;

@@ -16,7 +16,8 @@ export class InteroperableModules {
   ) {}
 
   register(module: Module): void {
-    if (this.#modules.some((m) => m.name === module.name)) throw new Error(`Module ${module.name} is already registered as interoperable.`);
+    if (this.#modules.some((m) => m.name === module.name))
+      throw new Error(`Module ${module.name} is already registered as interoperable.`);
     this.#modules.push(module);
   }
 

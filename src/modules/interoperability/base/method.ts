@@ -1,6 +1,17 @@
-import type { CCMessage, CrossChainMessageContext, InteroperabilityMethod, SendContext } from '../../../engine/state_machine/cross_chain.js';
+import type {
+  CCMessage,
+  CrossChainMessageContext,
+  InteroperabilityMethod,
+  SendContext,
+} from '../../../engine/state_machine/cross_chain.js';
 import type { MethodContext } from '../../../engine/state_machine/module.js';
-import { CCM_STATUS, CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED, EMPTY_BYTES, EMPTY_FEE_ADDRESS, MAX_RESERVED_ERROR_STATUS } from './constants.js';
+import {
+  CCM_STATUS,
+  CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED,
+  EMPTY_BYTES,
+  EMPTY_FEE_ADDRESS,
+  MAX_RESERVED_ERROR_STATUS,
+} from './constants.js';
 import type { InteropInternalMethod } from './internal_method.js';
 import { chainAccounts, channels, getOwnChainAccount, terminatedStates } from './state.js';
 import type { ChannelData } from './state.js';
@@ -54,20 +65,50 @@ export class InteropMethod implements InteroperabilityMethod {
     return this.#channelCommon(ctx, chainID).minReturnFeePerByte;
   }
 
-  send(ctx: SendContext, sendingAddress: Buffer, module: string, crossChainCommand: string, receivingChainID: Buffer, fee: bigint, params: Buffer, timestamp?: number): void {
-    this.internal.sendInternal(ctx, sendingAddress, module, crossChainCommand, receivingChainID, fee, CCM_STATUS.OK, params, timestamp);
+  send(
+    ctx: SendContext,
+    sendingAddress: Buffer,
+    module: string,
+    crossChainCommand: string,
+    receivingChainID: Buffer,
+    fee: bigint,
+    params: Buffer,
+    timestamp?: number,
+  ): void {
+    this.internal.sendInternal(
+      ctx,
+      sendingAddress,
+      module,
+      crossChainCommand,
+      receivingChainID,
+      fee,
+      CCM_STATUS.OK,
+      params,
+      timestamp,
+    );
   }
 
   error(ctx: CrossChainMessageContext, ccm: CCMessage, errorStatus: number): void {
     if (errorStatus >= 0 && errorStatus <= MAX_RESERVED_ERROR_STATUS) {
-      throw new Error(`Error codes from 0 to ${MAX_RESERVED_ERROR_STATUS} (inclusive) are reserved to the Interoperability module.`);
+      throw new Error(
+        `Error codes from 0 to ${MAX_RESERVED_ERROR_STATUS} (inclusive) are reserved to the Interoperability module.`,
+      );
     }
     this.send(ctx, EMPTY_FEE_ADDRESS, ccm.module, ccm.crossChainCommand, ccm.sendingChainID, 0n, ccm.params);
   }
 
   terminateChain(ctx: SendContext, chainID: Buffer): void {
     if (terminatedStates.has(ctx, chainID)) return;
-    this.internal.sendInternal(ctx, EMPTY_FEE_ADDRESS, 'interoperability', CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED, chainID, 0n, CCM_STATUS.OK, EMPTY_BYTES);
+    this.internal.sendInternal(
+      ctx,
+      EMPTY_FEE_ADDRESS,
+      'interoperability',
+      CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED,
+      chainID,
+      0n,
+      CCM_STATUS.OK,
+      EMPTY_BYTES,
+    );
     this.internal.createTerminatedStateAccount(ctx, chainID);
   }
 

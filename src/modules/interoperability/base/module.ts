@@ -1,5 +1,12 @@
 import type { CrossChainCommand } from '../../../engine/state_machine/cross_chain.js';
-import type { Command, EndpointDeclarations, EndpointServices, GenesisContext, Module, StoreAccess } from '../../../engine/state_machine/module.js';
+import type {
+  Command,
+  EndpointDeclarations,
+  EndpointServices,
+  GenesisContext,
+  Module,
+  StoreAccess,
+} from '../../../engine/state_machine/module.js';
 import type { AggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
 import type { TransactionObject } from '../../../lib/transaction/index.js';
 import { declaredMetadata } from '../../../engine/state_machine/metadata.js';
@@ -41,9 +48,16 @@ export abstract class BaseInteroperabilityModule implements Module {
   constructor(variant: Variant) {
     this.internal = new InteropInternalMethod(variant);
     this.method = new InteropMethod(this.internal);
-    this.crossChainCommands = [registrationCCCommand(), channelTerminatedCCCommand(this.internal)] as CrossChainCommand<never>[];
+    this.crossChainCommands = [
+      registrationCCCommand(),
+      channelTerminatedCCCommand(this.internal),
+    ] as CrossChainCommand<never>[];
     this.interoperable = new InteroperableModules(MODULE_NAME, () => this.crossChainCommands);
-    this.ccu = new CCUProcessing(this.internal, this.method, new CCMApplier(this.internal, this.method, this.interoperable));
+    this.ccu = new CCUProcessing(
+      this.internal,
+      this.method,
+      new CCMApplier(this.internal, this.method, this.interoperable),
+    );
   }
 
   /** Klayr's addDependencies: the token functions used for message fees, escrow and relayer accounts. */

@@ -25,7 +25,8 @@ export class RecoverStateCommand implements Command<StateRecoveryParams> {
     if (terminated === undefined) throw new Error('The terminated state does not exist.');
     if (!terminated.initialized) throw new Error('The terminated state is not initialized.');
     if (!this.interoperable.isRegistered(module)) throw new Error('Module is not registered on the chain.');
-    if (this.interoperable.method(module)?.recover === undefined) throw new Error("Module is not recoverable, as it doesn't have a recover method.");
+    if (this.interoperable.method(module)?.recover === undefined)
+      throw new Error("Module is not recoverable, as it doesn't have a recover method.");
     const keys = storeEntries.map((e) => Buffer.concat([e.substorePrefix, e.storeKey]).toString('hex'));
     if (new Set(keys).size !== keys.length) throw new Error('Recoverable store keys are not pairwise distinct.');
   }
@@ -33,7 +34,8 @@ export class RecoverStateCommand implements Command<StateRecoveryParams> {
   execute(ctx: CommandContext<StateRecoveryParams>): void {
     const { chainID, storeEntries, module, siblingHashes } = ctx.params;
     const storePrefix = computeStorePrefix(module);
-    const keyOf = (e: StateRecoveryParams['storeEntries'][number]) => Buffer.concat([storePrefix, e.substorePrefix, sha256(e.storeKey)]);
+    const keyOf = (e: StateRecoveryParams['storeEntries'][number]) =>
+      Buffer.concat([storePrefix, e.substorePrefix, sha256(e.storeKey)]);
     const queryKeys = storeEntries.map(keyOf);
     const queries = storeEntries.map((e, i) => ({ key: queryKeys[i]!, value: sha256(e.storeValue), bitmap: e.bitmap }));
     const terminated = terminatedStates.getOrThrow(ctx, chainID);
@@ -44,7 +46,14 @@ export class RecoverStateCommand implements Command<StateRecoveryParams> {
     const recover = this.interoperable.method(module)!.recover!;
     const updated = storeEntries.map((entry, i) => {
       try {
-        recover({ ...ctx, module, terminatedChainID: chainID, substorePrefix: entry.substorePrefix, storeKey: entry.storeKey, storeValue: entry.storeValue });
+        recover({
+          ...ctx,
+          module,
+          terminatedChainID: chainID,
+          substorePrefix: entry.substorePrefix,
+          storeKey: entry.storeKey,
+          storeValue: entry.storeValue,
+        });
       } catch {
         throw new Error(`Recovery failed for module: ${module}`);
       }

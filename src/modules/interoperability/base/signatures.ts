@@ -7,12 +7,22 @@ import { registrationSignatureMessageSchema } from '../../../lib/interop/ccm_par
 import type { ActiveValidator } from './utils.js';
 
 const unsignedCodec = compile<Omit<Certificate, 'aggregationBits' | 'signature'>>(unsignedCertificateSchema);
-const registrationMessageCodec = compile<{ ownChainID: Buffer; ownName: string; mainchainValidators: ActiveValidator[]; mainchainCertificateThreshold: bigint }>(registrationSignatureMessageSchema);
+const registrationMessageCodec = compile<{
+  ownChainID: Buffer;
+  ownName: string;
+  mainchainValidators: ActiveValidator[];
+  mainchainCertificateThreshold: bigint;
+}>(registrationSignatureMessageSchema);
 
-const sortedByKey = (validators: readonly ActiveValidator[]): ActiveValidator[] => [...validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
+const sortedByKey = (validators: readonly ActiveValidator[]): ActiveValidator[] =>
+  [...validators].sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
 
 /** The aggregate check of a partner chain's certificate (Klayr's verifyAggregateCertificateSignature). */
-export const certificateSignatureCheck = (validators: { activeValidators: readonly ActiveValidator[]; certificateThreshold: bigint }, chainID: Buffer, certificate: Certificate): AggregateCheck => {
+export const certificateSignatureCheck = (
+  validators: { activeValidators: readonly ActiveValidator[]; certificateThreshold: bigint },
+  chainID: Buffer,
+  certificate: Certificate,
+): AggregateCheck => {
   const sorted = sortedByKey(validators.activeValidators);
   const { aggregationBits, signature, ...unsigned } = certificate;
   return {
@@ -37,7 +47,11 @@ export interface RegisterMainchainSignatureInput {
 }
 
 /** The aggregate check of registerMainchain: the sidechain's own active validators sign the registration message. */
-export const registrationSignatureCheck = (ownValidators: readonly ActiveValidator[], certificateThreshold: bigint, params: RegisterMainchainSignatureInput): AggregateCheck => {
+export const registrationSignatureCheck = (
+  ownValidators: readonly ActiveValidator[],
+  certificateThreshold: bigint,
+  params: RegisterMainchainSignatureInput,
+): AggregateCheck => {
   const active = sortedByKey(ownValidators.filter((v) => v.bftWeight > 0n));
   const { ownChainID, ownName, mainchainValidators, mainchainCertificateThreshold } = params;
   return {
@@ -48,6 +62,11 @@ export const registrationSignatureCheck = (ownValidators: readonly ActiveValidat
     signature: params.signature,
     tag: MESSAGE_TAG_CHAIN_REG,
     chainID: ownChainID,
-    message: registrationMessageCodec.encode({ ownChainID, ownName, mainchainValidators, mainchainCertificateThreshold }),
+    message: registrationMessageCodec.encode({
+      ownChainID,
+      ownName,
+      mainchainValidators,
+      mainchainCertificateThreshold,
+    }),
   };
 };

@@ -2,7 +2,15 @@ import type { StoreAccess } from '../../../engine/state_machine/module.js';
 import type { Schema } from '../../../lib/codec/index.js';
 import { outboxRootSchema, interopStore } from '../stores.js';
 import type { INTEROP_STORES } from '../stores.js';
-import { chainAccountSchema, chainValidatorsSchema, channelDataSchema, ownChainAccountSchema, registeredNamesSchema, terminatedOutboxSchema, terminatedStateSchema } from '../schemas.js';
+import {
+  chainAccountSchema,
+  chainValidatorsSchema,
+  channelDataSchema,
+  ownChainAccountSchema,
+  registeredNamesSchema,
+  terminatedOutboxSchema,
+  terminatedStateSchema,
+} from '../schemas.js';
 import type { ActiveValidator } from './utils.js';
 import { EMPTY_BYTES } from './constants.js';
 
@@ -67,11 +75,20 @@ export const chainAccounts = typed<ChainAccount>('chainAccount', chainAccountSch
 export const channels = typed<ChannelData>('channelData', channelDataSchema, 'Channel');
 export const chainValidators = typed<ChainValidators>('chainValidators', chainValidatorsSchema, 'Chain validators');
 export const outboxRoots = typed<{ root: Buffer }>('outboxRoot', outboxRootSchema, 'Outbox root');
-export const terminatedStates = typed<TerminatedStateAccount>('terminatedState', terminatedStateSchema, 'Terminated state account');
-export const terminatedOutboxes = typed<TerminatedOutboxAccount>('terminatedOutbox', terminatedOutboxSchema, 'Terminated outbox account');
+export const terminatedStates = typed<TerminatedStateAccount>(
+  'terminatedState',
+  terminatedStateSchema,
+  'Terminated state account',
+);
+export const terminatedOutboxes = typed<TerminatedOutboxAccount>(
+  'terminatedOutbox',
+  terminatedOutboxSchema,
+  'Terminated outbox account',
+);
 export const registeredNames = typed<{ chainID: Buffer }>('registeredNames', registeredNamesSchema, 'Registered name');
 const ownAccounts = typed<OwnChainAccount>('ownChainAccount', ownChainAccountSchema, 'Own chain account');
 
 export const getOwnChainAccount = (ctx: StoreAccess): OwnChainAccount => ownAccounts.getOrThrow(ctx, EMPTY_BYTES);
 export const hasOwnChainAccount = (ctx: StoreAccess): boolean => ownAccounts.has(ctx, EMPTY_BYTES);
-export const setOwnChainAccount = (ctx: StoreAccess, account: OwnChainAccount): void => ownAccounts.set(ctx, EMPTY_BYTES, account);
+export const setOwnChainAccount = (ctx: StoreAccess, account: OwnChainAccount): void =>
+  ownAccounts.set(ctx, EMPTY_BYTES, account);

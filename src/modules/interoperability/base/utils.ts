@@ -12,7 +12,8 @@ const VALID_NAME = /^[a-z0-9!@$&_.]+$/;
 
 /** A chain name may use only a-z0-9!@$&_. (Klayr's isValidName). */
 export const isValidName = (name: string): boolean => VALID_NAME.test(name);
-export const invalidNameError = (property = 'name'): Error => new Error(`Invalid ${property} property. It should contain only characters from the set [a-z0-9!@$&_.].`);
+export const invalidNameError = (property = 'name'): Error =>
+  new Error(`Invalid ${property} property. It should contain only characters from the set [a-z0-9!@$&_.].`);
 
 /** The mainchain of a chain's network: its first byte followed by zeros. */
 export const getMainchainID = (chainID: Buffer): Buffer => Buffer.concat([chainID.subarray(0, 1), Buffer.alloc(3)]);
@@ -24,7 +25,16 @@ export const encodeCCM = (ccm: CCMessage): Buffer => ccmCodec.encode(ccm);
 export const ccmWithoutParams = (ccm: CCMessage): CCMessage => ({ ...ccm, params: EMPTY_BYTES });
 
 /** An empty CCM (Klayr's EmptyCCM) for events about messages that cannot be decoded. */
-export const EMPTY_CCM: CCMessage = { module: '', crossChainCommand: '', nonce: 0n, fee: 0n, sendingChainID: EMPTY_BYTES, receivingChainID: EMPTY_BYTES, params: EMPTY_BYTES, status: 0 };
+export const EMPTY_CCM: CCMessage = {
+  module: '',
+  crossChainCommand: '',
+  nonce: 0n,
+  fee: 0n,
+  sendingChainID: EMPTY_BYTES,
+  receivingChainID: EMPTY_BYTES,
+  params: EMPTY_BYTES,
+  status: 0,
+};
 
 /** Klayr's validateFormat: the schema, alphanumeric module and command names, at most MAX_CCM_SIZE bytes. */
 export const validateCCMFormat = (ccm: CCMessage): void => {
@@ -43,7 +53,9 @@ export const isInboxUpdateEmpty = (inboxUpdate: CCUParams['inboxUpdate']): boole
   inboxUpdate.outboxRootWitness.bitmap.length === 0;
 
 export const isActiveValidatorsUpdateEmpty = (update: CCUParams['activeValidatorsUpdate']): boolean =>
-  update.blsKeysUpdate.length === 0 && update.bftWeightsUpdate.length === 0 && update.bftWeightsUpdateBitmap.length === 0;
+  update.blsKeysUpdate.length === 0 &&
+  update.bftWeightsUpdate.length === 0 &&
+  update.bftWeightsUpdateBitmap.length === 0;
 
 export interface ActiveValidator {
   blsKey: Buffer;
@@ -54,7 +66,12 @@ export interface ActiveValidator {
 export const bitmapBits = (bitmap: Buffer): bigint => BigInt(`0x${bitmap.toString('hex')}`);
 
 /** Klayr's calculateNewActiveValidators: new keys join with weight 0, the bitmap (over BLS key order) picks whose weight changes, zero weights leave. */
-export const calculateNewActiveValidators = (active: readonly ActiveValidator[], blsKeysUpdate: readonly Buffer[], bftWeightsUpdate: readonly bigint[], bitmap: Buffer): ActiveValidator[] => {
+export const calculateNewActiveValidators = (
+  active: readonly ActiveValidator[],
+  blsKeysUpdate: readonly Buffer[],
+  bftWeightsUpdate: readonly bigint[],
+  bitmap: Buffer,
+): ActiveValidator[] => {
   const all = [...active.map((v) => ({ ...v })), ...blsKeysUpdate.map((blsKey) => ({ blsKey, bftWeight: 0n }))];
   all.sort((a, b) => Buffer.compare(a.blsKey, b.blsKey));
   const bits = bitmapBits(bitmap);

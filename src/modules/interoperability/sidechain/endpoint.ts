@@ -5,7 +5,15 @@ import { getMainchainID } from '../base/utils.js';
 import { INTEROPERABILITY_ENDPOINTS, mainchainInteroperabilityEndpoints } from '../endpoint.js';
 
 /** The endpoints every interoperability module serves; the mainchain adds registration fee, message fee and availability checks. */
-const BASE_ENDPOINTS = ['getChainAccount', 'getAllChainAccounts', 'getChannel', 'getOwnChainAccount', 'getTerminatedStateAccount', 'getTerminatedOutboxAccount', 'getChainValidators'] as const;
+const BASE_ENDPOINTS = [
+  'getChainAccount',
+  'getAllChainAccounts',
+  'getChannel',
+  'getOwnChainAccount',
+  'getTerminatedStateAccount',
+  'getTerminatedOutboxAccount',
+  'getChainValidators',
+] as const;
 
 const chainIDParams = { type: 'object', required: ['chainID'], properties: { chainID: hexOfLength(8) } } as const;
 
@@ -16,7 +24,9 @@ export const sidechainInteroperabilityEndpoints = (state: () => StoreAccess): En
   for (const name of BASE_ENDPOINTS) endpoints[name] = all[name]!;
   endpoints.getMainchainID = {
     params: chainIDParams,
-    handler: ({ params }) => ({ mainchainID: getMainchainID(Buffer.from(params.chainID as string, 'hex')).toString('hex') }),
+    handler: ({ params }) => ({
+      mainchainID: getMainchainID(Buffer.from(params.chainID as string, 'hex')).toString('hex'),
+    }),
   };
   endpoints.getCCMSchema = all.getCCMSchema!;
   return endpoints;
@@ -30,8 +40,18 @@ export const SIDECHAIN_INTEROPERABILITY_ENDPOINTS: EndpointDeclarations = {
     ...BASE_ENDPOINTS.map(published),
     {
       name: 'getMainchainID',
-      request: { $id: '/modules/interoperability/endpoint/getMainchainIDRequestSchema', type: 'object', required: ['chainID'], properties: { chainID: hexOfLength(8) } },
-      response: { $id: '/modules/interoperability/endpoint/getMainchainIDResponseSchema', type: 'object', required: ['mainchainID'], properties: { result: { type: 'string' } } },
+      request: {
+        $id: '/modules/interoperability/endpoint/getMainchainIDRequestSchema',
+        type: 'object',
+        required: ['chainID'],
+        properties: { chainID: hexOfLength(8) },
+      },
+      response: {
+        $id: '/modules/interoperability/endpoint/getMainchainIDResponseSchema',
+        type: 'object',
+        required: ['mainchainID'],
+        properties: { result: { type: 'string' } },
+      },
     },
     published('getCCMSchema'),
   ],

@@ -30,7 +30,8 @@ export class SidechainInteroperabilityModule extends BaseInteroperabilityModule 
 
   protected aggregateSignaturesOf(command: string, params: Buffer, committed: StoreAccess): AggregateCheck[] {
     if (command === 'submitSidechainCrossChainUpdate') return this.ccu.certificateSignatureChecks(params, committed);
-    if (command === 'registerMainchain') return [registerMainchainSignatureCheck(committed, mainchainRegCodec.decode(params))];
+    if (command === 'registerMainchain')
+      return [registerMainchainSignatureCheck(committed, mainchainRegCodec.decode(params))];
     return [];
   }
 

@@ -21,7 +21,10 @@ export const registerKeysCommand = (pos: PoSConfig): Command<RegisterKeysParams>
   name: 'registerKeys',
   schema: registerKeysParamsSchema,
   verify: (ctx: CommandContext<RegisterKeysParams>) => {
-    const keys = validatorsStore(ctx, 'validatorKeys').getWithSchema<ValidatorKeys>(ctx.senderAddress, validatorKeysSchema);
+    const keys = validatorsStore(ctx, 'validatorKeys').getWithSchema<ValidatorKeys>(
+      ctx.senderAddress,
+      validatorKeysSchema,
+    );
     if (keys === undefined) throw new Error(`No validator keys for ${ctx.senderAddress.toString('hex')}.`);
     if (!keys.blsKey.equals(INVALID_BLS_KEY)) throw new Error('Validator already has a registered BLS key.');
   },
@@ -29,7 +32,11 @@ export const registerKeysCommand = (pos: PoSConfig): Command<RegisterKeysParams>
     const { blsKey, proofOfPossession, generatorKey } = ctx.params;
     setValidatorGeneratorKey(ctx, ctx.senderAddress, generatorKey);
     setValidatorBLSKey(ctx, ctx.senderAddress, blsKey, proofOfPossession);
-    const data = compile(legacyEventSchemas.keysRegistered).encode({ address: ctx.senderAddress, generatorKey, blsKey });
+    const data = compile(legacyEventSchemas.keysRegistered).encode({
+      address: ctx.senderAddress,
+      generatorKey,
+      blsKey,
+    });
     ctx.events.add(MODULE_NAME, 'keysRegistered', data, [ctx.senderAddress, generatorKey, blsKey]);
     unbanValidator(ctx, pos, ctx.senderAddress);
   },

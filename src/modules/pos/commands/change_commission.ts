@@ -17,14 +17,19 @@ export const changeCommissionCommand = (config: PoSConfig): Command<{ newCommiss
   name: 'changeCommission',
   schema: changeCommissionParamsSchema,
   verify: (ctx: CommandContext<{ newCommission: number }>) => {
-    if (!posStore(ctx, 'validator').has(ctx.senderAddress)) throw new Error('Transaction sender has not registered as a validator.');
+    if (!posStore(ctx, 'validator').has(ctx.senderAddress))
+      throw new Error('Transaction sender has not registered as a validator.');
     const validator = getValidatorAccount(ctx, ctx.senderAddress);
     const { newCommission } = ctx.params;
-    const increasedRecently = ctx.header.height - validator.lastCommissionIncreaseHeight < config.commissionIncreasePeriod;
+    const increasedRecently =
+      ctx.header.height - validator.lastCommissionIncreaseHeight < config.commissionIncreasePeriod;
     if (newCommission > validator.commission && increasedRecently) {
-      throw new Error(`Can only increase the commission again ${config.commissionIncreasePeriod} blocks after the last commission increase.`);
+      throw new Error(
+        `Can only increase the commission again ${config.commissionIncreasePeriod} blocks after the last commission increase.`,
+      );
     }
-    if (newCommission - validator.commission > config.maxCommissionIncreaseRate) throw new Error(`Invalid argument: Commission increase larger than ${config.maxCommissionIncreaseRate}.`);
+    if (newCommission - validator.commission > config.maxCommissionIncreaseRate)
+      throw new Error(`Invalid argument: Commission increase larger than ${config.maxCommissionIncreaseRate}.`);
   },
   execute: (ctx: CommandContext<{ newCommission: number }>) => {
     const validator = getValidatorAccount(ctx, ctx.senderAddress);
@@ -32,6 +37,11 @@ export const changeCommissionCommand = (config: PoSConfig): Command<{ newCommiss
     validator.commission = ctx.params.newCommission;
     if (validator.commission >= oldCommission) validator.lastCommissionIncreaseHeight = ctx.header.height;
     setValidatorAccount(ctx, ctx.senderAddress, validator);
-    logPosEvent(ctx, 'commissionChange', { validatorAddress: ctx.senderAddress, oldCommission, newCommission: ctx.params.newCommission }, [ctx.senderAddress]);
+    logPosEvent(
+      ctx,
+      'commissionChange',
+      { validatorAddress: ctx.senderAddress, oldCommission, newCommission: ctx.params.newCommission },
+      [ctx.senderAddress],
+    );
   },
 });

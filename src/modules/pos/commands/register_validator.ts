@@ -37,8 +37,10 @@ export const registerValidatorCommand = (config: PoSConfig): Command<RegisterVal
   verify: (ctx: CommandContext<RegisterValidatorParams>) => {
     const { name } = ctx.params;
     if (!isUsername(name)) throw new Error(`'name' is in an unsupported format: ${name}`);
-    if (posStore(ctx, 'name').has(Buffer.from(name, 'utf8'))) throw new Error('Name substore must not have an entry for the store key name');
-    if (posStore(ctx, 'validator').has(ctx.senderAddress)) throw new Error('Validator substore must not have an entry for the store key address');
+    if (posStore(ctx, 'name').has(Buffer.from(name, 'utf8')))
+      throw new Error('Name substore must not have an entry for the store key name');
+    if (posStore(ctx, 'validator').has(ctx.senderAddress))
+      throw new Error('Validator substore must not have an entry for the store key address');
     if (ctx.transaction.fee < config.validatorRegistrationFee) throw new Error('Insufficient transaction fee.');
   },
   execute: (ctx: CommandContext<RegisterValidatorParams>) => {
@@ -58,7 +60,11 @@ export const registerValidatorCommand = (config: PoSConfig): Command<RegisterVal
       lastCommissionIncreaseHeight: height,
       sharingCoefficients: [],
     });
-    posStore(ctx, 'name').setWithSchema(Buffer.from(name, 'utf8'), { validatorAddress: ctx.senderAddress }, nameStoreSchema);
+    posStore(ctx, 'name').setWithSchema(
+      Buffer.from(name, 'utf8'),
+      { validatorAddress: ctx.senderAddress },
+      nameStoreSchema,
+    );
     logPosEvent(ctx, 'validatorRegistered', { address: ctx.senderAddress, name }, [ctx.senderAddress]);
   },
 });

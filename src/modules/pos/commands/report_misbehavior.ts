@@ -35,20 +35,31 @@ export const reportMisbehaviorCommand = (config: PoSConfig, token: TokenMethod):
   verify: (ctx: CommandContext<ReportParams>) => {
     const header1 = decodeBlockHeader(ctx.params.header1);
     const header2 = decodeBlockHeader(ctx.params.header2);
-    if (!header1.generatorAddress.equals(header2.generatorAddress)) throw new Error('Different generator address never contradict to each other.');
+    if (!header1.generatorAddress.equals(header2.generatorAddress))
+      throw new Error('Different generator address never contradict to each other.');
     const address = header1.generatorAddress;
     const validator = getValidatorAccount(ctx, address);
     const keys = validatorsStore(ctx, 'validatorKeys').getWithSchema<ValidatorKeys>(address, validatorKeysSchema);
     if (keys === undefined) throw new Error('No validator found with the given address.');
     for (const h of [header1, header2]) {
-      if (!verifyBlockHeaderSignature(h, keys.generatorKey, ctx.chainID)) throw new Error(`Invalid signature ${h.signature.toString('hex')} of the block with id: ${blockHeaderID(h).toString('hex')}`);
+      if (!verifyBlockHeaderSignature(h, keys.generatorKey, ctx.chainID))
+        throw new Error(
+          `Invalid signature ${h.signature.toString('hex')} of the block with id: ${blockHeaderID(h).toString('hex')}`,
+        );
     }
     const height = ctx.header.height;
-    if (Math.max(Math.abs(header1.height - height), Math.abs(header2.height - height)) >= config.lockingPeriodSelfStaking) throw new Error('Locking period has expired.');
-    const lastReport = validator.reportMisbehaviorHeights.length === 0 ? undefined : Math.max(...validator.reportMisbehaviorHeights);
-    if (lastReport !== undefined && lastReport + config.punishmentWindowSelfStaking - height > 0) throw new Error('Validator is already punished.');
+    if (
+      Math.max(Math.abs(header1.height - height), Math.abs(header2.height - height)) >= config.lockingPeriodSelfStaking
+    )
+      throw new Error('Locking period has expired.');
+    const lastReport =
+      validator.reportMisbehaviorHeights.length === 0 ? undefined : Math.max(...validator.reportMisbehaviorHeights);
+    if (lastReport !== undefined && lastReport + config.punishmentWindowSelfStaking - height > 0)
+      throw new Error('Validator is already punished.');
     if (validator.isBanned) throw new Error('Validator is already banned.');
-    if (!areHeadersContradicting({ ...header1, id: blockHeaderID(header1) }, { ...header2, id: blockHeaderID(header2) })) {
+    if (
+      !areHeadersContradicting({ ...header1, id: blockHeaderID(header1) }, { ...header2, id: blockHeaderID(header2) })
+    ) {
       throw new Error('BlockHeaders are not contradicting as per BFT violation rules.');
     }
   },
@@ -62,7 +73,8 @@ export const reportMisbehaviorCommand = (config: PoSConfig, token: TokenMethod):
       validator.isBanned = true;
       logPosEvent(ctx, 'validatorBanned', { address: punished, height }, [punished]);
     }
-    const reward = config.reportMisbehaviorReward > validator.selfStake ? validator.selfStake : config.reportMisbehaviorReward;
+    const reward =
+      config.reportMisbehaviorReward > validator.selfStake ? validator.selfStake : config.reportMisbehaviorReward;
     if (reward > 0n) {
       token.unlock(ctx, punished, MODULE_NAME, config.posTokenID, reward);
       token.transfer(ctx, punished, ctx.senderAddress, config.posTokenID, reward);
@@ -74,7 +86,10 @@ export const reportMisbehaviorCommand = (config: PoSConfig, token: TokenMethod):
     updateEligibleValidator(ctx, config, punished, oldWeight, validator);
     // as Klayr: the punished validator's own staker entry holds its self-stake (without one, the report fails)
     const stakers = posStore(ctx, 'staker');
-    const staker = stakers.getWithSchema<{ stakes: Stake[]; pendingUnlocks: PendingUnlock[] }>(punished, stakerStoreSchema);
+    const staker = stakers.getWithSchema<{ stakes: Stake[]; pendingUnlocks: PendingUnlock[] }>(
+      punished,
+      stakerStoreSchema,
+    );
     if (staker === undefined) throw new Error(`Staker ${punished.toString('hex')} does not exist.`);
     const self = staker.stakes.find((s) => s.validatorAddress.equals(punished));
     if (self === undefined) throw new TypeError('The punished validator has no self-stake entry.');

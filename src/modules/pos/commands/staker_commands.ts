@@ -34,7 +34,8 @@ export const unlockCommand = (config: PoSConfig, token: TokenMethod): Command<Re
     const { height, aggregateCommit } = ctx.header;
     const staker = getStaker(ctx);
     const genesisHeight = getGenesisData(ctx).height;
-    const lastHeightOfRound = (h: number) => Math.ceil((h - genesisHeight) / config.roundLength) * config.roundLength + genesisHeight;
+    const lastHeightOfRound = (h: number) =>
+      Math.ceil((h - genesisHeight) / config.roundLength) * config.roundLength + genesisHeight;
     const kept: PendingUnlock[] = [];
     for (const unlock of staker.pendingUnlocks) {
       const self = unlock.validatorAddress.equals(sender);
@@ -42,12 +43,14 @@ export const unlockCommand = (config: PoSConfig, token: TokenMethod): Command<Re
       const punishTime = self ? config.punishmentWindowSelfStaking : config.punishmentWindowStaking;
       const lastReport = getValidatorAccount(ctx, unlock.validatorAddress).reportMisbehaviorHeights.at(-1);
       const waited = height - unlock.unstakeHeight >= waitTime;
-      const punished = lastReport !== undefined && height - lastReport < punishTime && lastReport < unlock.unstakeHeight + waitTime;
+      const punished =
+        lastReport !== undefined && height - lastReport < punishTime && lastReport < unlock.unstakeHeight + waitTime;
       const certified = lastHeightOfRound(unlock.unstakeHeight + 2 * config.roundLength) <= aggregateCommit.height;
       if (waited && !punished && certified) token.unlock(ctx, sender, MODULE_NAME, config.posTokenID, unlock.amount);
       else kept.push(unlock);
     }
-    if (kept.length === staker.pendingUnlocks.length) throw new Error('No eligible staker data was found for unlocking');
+    if (kept.length === staker.pendingUnlocks.length)
+      throw new Error('No eligible staker data was found for unlocking');
     posStore(ctx, 'staker').setWithSchema(sender, { ...staker, pendingUnlocks: kept }, stakerStoreSchema);
   },
 });
@@ -79,7 +82,8 @@ export const updateGeneratorKeyCommand = (): Command<{ generatorKey: Buffer }> =
   name: 'updateGeneratorKey',
   schema: updateGeneratorKeyParamsSchema,
   verify: (ctx) => {
-    if (!posStore(ctx, 'validator').has(ctx.senderAddress)) throw new Error('Validator substore must have an entry for the store key address');
+    if (!posStore(ctx, 'validator').has(ctx.senderAddress))
+      throw new Error('Validator substore must have an entry for the store key address');
   },
   execute: (ctx) => setValidatorGeneratorKey(ctx, ctx.senderAddress, ctx.params.generatorKey),
 });

@@ -1,7 +1,12 @@
 import { compile } from '../../../lib/codec/index.js';
 import type { CompiledSchema } from '../../../lib/codec/index.js';
 import { computeSubstorePrefix } from '../../../lib/state/keys.js';
-import type { BeforeCCMForwardingContext, CrossChainMessageContext, CrossChainMethod, RecoverContext } from '../../../engine/state_machine/cross_chain.js';
+import type {
+  BeforeCCMForwardingContext,
+  CrossChainMessageContext,
+  CrossChainMethod,
+  RecoverContext,
+} from '../../../engine/state_machine/cross_chain.js';
 import { getEscrowAmount, setEscrowAmount } from '../escrow.js';
 import { logTokenEvent, TOKEN_EVENT_RESULT } from '../events.js';
 import type { TokenMethod } from '../method.js';
@@ -25,7 +30,11 @@ export const tokenCrossChainMethod = (token: TokenMethod): CrossChainMethod => (
     const { ccm } = ctx;
     const methodContext = transactionMethodContext(ctx);
     const tokenID = token.interoperability.getMessageFeeTokenIDFromCCM(methodContext, ccm);
-    if (tokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID) && (getEscrowAmount(methodContext, ccm.sendingChainID, tokenID) ?? 0n) < ccm.fee) throw new Error('Insufficient escrow amount.');
+    if (
+      tokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID) &&
+      (getEscrowAmount(methodContext, ccm.sendingChainID, tokenID) ?? 0n) < ccm.fee
+    )
+      throw new Error('Insufficient escrow amount.');
   },
 
   beforeCrossChainCommandExecute: (ctx: CrossChainMessageContext) => {
@@ -37,7 +46,13 @@ export const tokenCrossChainMethod = (token: TokenMethod): CrossChainMethod => (
     if (messageFeeTokenID.subarray(0, CHAIN_ID_LENGTH).equals(ctx.chainID)) {
       const escrowed = getEscrowAmount(methodContext, ccm.sendingChainID, messageFeeTokenID) ?? 0n;
       if (escrowed < ccm.fee) {
-        logTokenEvent(methodContext, 'beforeCCCExecution', data, [relayerAddress, messageFeeTokenID], TOKEN_EVENT_RESULT.INSUFFICIENT_ESCROW_BALANCE);
+        logTokenEvent(
+          methodContext,
+          'beforeCCCExecution',
+          data,
+          [relayerAddress, messageFeeTokenID],
+          TOKEN_EVENT_RESULT.INSUFFICIENT_ESCROW_BALANCE,
+        );
         throw new Error('Insufficient balance in the sending chain for the message fee.');
       }
       setEscrowAmount(methodContext, ccm.sendingChainID, messageFeeTokenID, escrowed - ccm.fee);
@@ -50,20 +65,36 @@ export const tokenCrossChainMethod = (token: TokenMethod): CrossChainMethod => (
     const { ccm, ccmFailed } = ctx;
     const methodContext = transactionMethodContext(ctx);
     const relayerAddress = ctx.transaction.senderAddress;
-    const data = { ccmID: ccmID(encodeCCM(ccm)), messageFeeTokenID: token.interoperability.getMessageFeeTokenIDFromCCM(methodContext, ccm) };
+    const data = {
+      ccmID: ccmID(encodeCCM(ccm)),
+      messageFeeTokenID: token.interoperability.getMessageFeeTokenIDFromCCM(methodContext, ccm),
+    };
     const { messageFeeTokenID } = data;
-    if (!messageFeeTokenID.equals(Buffer.concat([ctx.chainID.subarray(0, 1), Buffer.alloc(TOKEN_ID_LENGTH - 1)]))) throw new Error('Message fee token should be LSK.');
+    if (!messageFeeTokenID.equals(Buffer.concat([ctx.chainID.subarray(0, 1), Buffer.alloc(TOKEN_ID_LENGTH - 1)])))
+      throw new Error('Message fee token should be LSK.');
     const topics = [ccm.sendingChainID, ccm.receivingChainID];
     if (ccm.fee > 0n) {
       const escrowed = getEscrowAmount(methodContext, ccm.sendingChainID, messageFeeTokenID) ?? 0n;
       if (escrowed < ccm.fee) {
-        logTokenEvent(methodContext, 'beforeCCMForwarding', data, topics, TOKEN_EVENT_RESULT.INSUFFICIENT_ESCROW_BALANCE);
+        logTokenEvent(
+          methodContext,
+          'beforeCCMForwarding',
+          data,
+          topics,
+          TOKEN_EVENT_RESULT.INSUFFICIENT_ESCROW_BALANCE,
+        );
         throw new Error('Insufficient balance in the sending chain for the message fee.');
       }
       setEscrowAmount(methodContext, ccm.sendingChainID, messageFeeTokenID, escrowed - ccm.fee);
       // a CCM that failed on the way pays its fee to the relayer; else the fee goes on with it
       if (ccmFailed) token.addAvailableBalance(methodContext, relayerAddress, messageFeeTokenID, ccm.fee);
-      else setEscrowAmount(methodContext, ccm.receivingChainID, messageFeeTokenID, (getEscrowAmount(methodContext, ccm.receivingChainID, messageFeeTokenID) ?? 0n) + ccm.fee);
+      else
+        setEscrowAmount(
+          methodContext,
+          ccm.receivingChainID,
+          messageFeeTokenID,
+          (getEscrowAmount(methodContext, ccm.receivingChainID, messageFeeTokenID) ?? 0n) + ccm.fee,
+        );
     }
     logTokenEvent(methodContext, 'beforeCCMForwarding', data, topics);
   },
@@ -71,10 +102,17 @@ export const tokenCrossChainMethod = (token: TokenMethod): CrossChainMethod => (
   recover: (ctx: RecoverContext) => {
     const address = ctx.storeKey.subarray(0, ADDRESS_LENGTH);
     const invalid = (): never => {
-      logTokenEvent(ctx, 'recover', { terminatedChainID: ctx.terminatedChainID, tokenID: EMPTY_BYTES, amount: 0n }, [address], TOKEN_EVENT_RESULT.RECOVER_FAIL_INVALID_INPUTS);
+      logTokenEvent(
+        ctx,
+        'recover',
+        { terminatedChainID: ctx.terminatedChainID, tokenID: EMPTY_BYTES, amount: 0n },
+        [address],
+        TOKEN_EVENT_RESULT.RECOVER_FAIL_INVALID_INPUTS,
+      );
       throw new Error('Invalid arguments.');
     };
-    if (!ctx.substorePrefix.equals(USER_SUBSTORE_PREFIX) || ctx.storeKey.length !== ADDRESS_LENGTH + TOKEN_ID_LENGTH) invalid();
+    if (!ctx.substorePrefix.equals(USER_SUBSTORE_PREFIX) || ctx.storeKey.length !== ADDRESS_LENGTH + TOKEN_ID_LENGTH)
+      invalid();
     let account: UserAccount;
     try {
       account = userCodec.decode(ctx.storeValue);

@@ -6,4 +6,5 @@ import type { MethodContext } from '../../../engine/state_machine/module.js';
  * fee hooks log their events (the transaction's queue, not the CCM's); the CCM's own context
  * when it has none (a context built outside a CCU).
  */
-export const transactionMethodContext = (ctx: CrossChainMessageContext): MethodContext => ctx.getMethodContext?.() ?? ctx;
+export const transactionMethodContext = (ctx: CrossChainMessageContext): MethodContext =>
+  ctx.getMethodContext?.() ?? ctx;

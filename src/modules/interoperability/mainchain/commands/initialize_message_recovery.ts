@@ -26,7 +26,8 @@ export class InitializeMessageRecoveryCommand implements Command<MessageRecovery
     const { params } = ctx;
     channelCodec.validate(channelCodec.decode(params.channel));
     const own = getOwnChainAccount(ctx);
-    if (params.chainID.equals(getMainchainID(own.chainID)) || params.chainID.equals(own.chainID)) throw new Error('Chain ID is not valid.');
+    if (params.chainID.equals(getMainchainID(own.chainID)) || params.chainID.equals(own.chainID))
+      throw new Error('Chain ID is not valid.');
     if (!chainAccounts.has(ctx, params.chainID)) throw new Error('Chain is not registered.');
     if (!terminatedStates.has(ctx, params.chainID)) throw new Error('Terminated state account not present.');
     if (terminatedOutboxes.has(ctx, params.chainID)) throw new Error('Terminated outbox account already exists.');
@@ -37,12 +38,23 @@ export class InitializeMessageRecoveryCommand implements Command<MessageRecovery
     const terminated = terminatedStates.getOrThrow(ctx, params.chainID);
     const queryKey = Buffer.concat([interoperabilityStoreKey('channelData', Buffer.alloc(0)), sha256(ctx.chainID)]);
     const query = { key: queryKey, value: sha256(params.channel), bitmap: params.bitmap };
-    if (!verifyStateInclusionProof(terminated.stateRoot, [queryKey], { siblingHashes: params.siblingHashes, queries: [query] })) {
+    if (
+      !verifyStateInclusionProof(terminated.stateRoot, [queryKey], {
+        siblingHashes: params.siblingHashes,
+        queries: [query],
+      })
+    ) {
       interopEvents.invalidSMTVerification(ctx);
       throw new Error('Message recovery initialization proof of inclusion is not valid.');
     }
     const partnerChannel = channelCodec.decode(params.channel);
     const channel = channels.getOrThrow(ctx, params.chainID);
-    this.internal.createTerminatedOutboxAccount(ctx, params.chainID, channel.outbox.root, channel.outbox.size, partnerChannel.inbox.size);
+    this.internal.createTerminatedOutboxAccount(
+      ctx,
+      params.chainID,
+      channel.outbox.root,
+      channel.outbox.size,
+      partnerChannel.inbox.size,
+    );
   }
 }

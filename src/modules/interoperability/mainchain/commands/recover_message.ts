@@ -7,7 +7,12 @@ import type { Command, CommandContext } from '../../../../engine/state_machine/m
 import { ccmContext, ccmEventQueue } from '../../base/ccm_context.js';
 import { messageRecoveryParamsSchema } from '../../base/command_schemas.js';
 import type { MessageRecoveryParams } from '../../base/command_schemas.js';
-import { CCM_PROCESSED_CODE, CCM_PROCESSED_RESULT, CCM_STATUS, CONTEXT_STORE_KEY_CCM_PROCESSING } from '../../base/constants.js';
+import {
+  CCM_PROCESSED_CODE,
+  CCM_PROCESSED_RESULT,
+  CCM_STATUS,
+  CONTEXT_STORE_KEY_CCM_PROCESSING,
+} from '../../base/constants.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteroperableModules } from '../../base/interoperable.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
@@ -38,19 +43,24 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     const outbox = terminatedOutboxes.get(ctx, chainID);
     if (outbox === undefined) throw new Error('Terminated outbox account does not exist.');
     if (crossChainMessages.length === 0) throw new Error('No cross-chain messages to recover.');
-    if (idxs.length !== crossChainMessages.length) throw new Error('Inclusion proof indices and cross-chain messages do not have the same length.');
+    if (idxs.length !== crossChainMessages.length)
+      throw new Error('Inclusion proof indices and cross-chain messages do not have the same length.');
     for (let i = 0; i < idxs.length - 1; i++) {
       if (idxs[i]! > idxs[i + 1]!) throw new Error('Cross-chain message indexes are not strictly increasing.');
     }
     if (idxs[0]! <= 1) throw new Error('Cross-chain message does not have a valid index.');
     if (positionOf(idxs[0]!) < outbox.partnerChainInboxSize) throw new Error('Cross-chain message is not pending.');
-    if (outbox.outboxSize <= positionOf(idxs[idxs.length - 1]!)) throw new Error('Cross-chain message was never in the outbox.');
+    if (outbox.outboxSize <= positionOf(idxs[idxs.length - 1]!))
+      throw new Error('Cross-chain message was never in the outbox.');
     for (const bytes of crossChainMessages) {
       const ccm = ccmCodec.decode(bytes);
       validateCCMFormat(ccm);
-      if (ccm.status !== CCM_STATUS.OK) throw new Error(`Cross-chain message status must be equal to value ${CCM_STATUS.OK}.`);
-      if (!ccm.receivingChainID.equals(chainID)) throw new Error('Cross-chain message receiving chain ID is not valid.');
-      if (!this.internal.isLive(ctx, ccm.sendingChainID, ctx.header.timestamp)) throw new Error('Cross-chain message sending chain is not live.');
+      if (ccm.status !== CCM_STATUS.OK)
+        throw new Error(`Cross-chain message status must be equal to value ${CCM_STATUS.OK}.`);
+      if (!ccm.receivingChainID.equals(chainID))
+        throw new Error('Cross-chain message receiving chain ID is not valid.');
+      if (!this.internal.isLive(ctx, ccm.sendingChainID, ctx.header.timestamp))
+        throw new Error('Cross-chain message sending chain is not live.');
     }
   }
 
@@ -65,11 +75,17 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     ctx.contextStore.set(CONTEXT_STORE_KEY_CCM_PROCESSING, true);
     const recovered = params.crossChainMessages.map((bytes) => {
       const c = ccmContext(ctx, ccmCodec.decode(bytes), ccmEventQueue(ctx, bytes));
-      const ccm = c.ccm.sendingChainID.equals(getMainchainID(ctx.chainID)) ? this.#applyRecovery(c) : this.#forwardRecovery(c);
+      const ccm = c.ccm.sendingChainID.equals(getMainchainID(ctx.chainID))
+        ? this.#applyRecovery(c)
+        : this.#forwardRecovery(c);
       return encodeCCM(ccm);
     });
     ctx.contextStore.set(CONTEXT_STORE_KEY_CCM_PROCESSING, false);
-    const outboxRoot = calculateRootFromUpdateData(recovered.map(sha256), { size: proof.size, indexes: proof.idxs, siblingHashes: proof.siblingHashes });
+    const outboxRoot = calculateRootFromUpdateData(recovered.map(sha256), {
+      size: proof.size,
+      indexes: proof.idxs,
+      siblingHashes: proof.siblingHashes,
+    });
     terminatedOutboxes.set(ctx, params.chainID, { ...outbox, outboxRoot });
   }
 
@@ -79,7 +95,11 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
   }
 
   /** Runs every module's hook; on a failure restores the snapshot (when given) and reports the code. */
-  #hooks(ctx: CrossChainMessageContext, run: (method: NonNullable<ReturnType<InteroperableModules['method']>>) => void, snapshot: Snapshot | undefined): boolean {
+  #hooks(
+    ctx: CrossChainMessageContext,
+    run: (method: NonNullable<ReturnType<InteroperableModules['method']>>) => void,
+    snapshot: Snapshot | undefined,
+  ): boolean {
     try {
       for (const [, method] of this.interoperable.methods()) run(method);
       return true;
@@ -93,12 +113,23 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
   }
 
   #applyRecovery(ctx: CrossChainMessageContext): CCMessage {
-    const recovered: CCMessage = { ...ctx.ccm, status: CCM_STATUS_RECOVERED, sendingChainID: ctx.ccm.receivingChainID, receivingChainID: ctx.ccm.sendingChainID };
+    const recovered: CCMessage = {
+      ...ctx.ccm,
+      status: CCM_STATUS_RECOVERED,
+      sendingChainID: ctx.ccm.receivingChainID,
+      receivingChainID: ctx.ccm.sendingChainID,
+    };
     const discard = (code: number) => this.#processed(ctx, recovered, CCM_PROCESSED_RESULT.DISCARDED, code);
-    if (!this.#hooks(ctx, (m) => m.verifyCrossChainMessage?.(ctx), undefined)) return discard(CCM_PROCESSED_CODE.INVALID_CCM_VERIFY_CCM_EXCEPTION);
+    if (!this.#hooks(ctx, (m) => m.verifyCrossChainMessage?.(ctx), undefined))
+      return discard(CCM_PROCESSED_CODE.INVALID_CCM_VERIFY_CCM_EXCEPTION);
     const commands = this.interoperable.commands(recovered.module);
     const command = commands?.find((c) => c.name === recovered.crossChainCommand);
-    const failedCode = commands === undefined ? CCM_PROCESSED_CODE.MODULE_NOT_SUPPORTED : command === undefined ? CCM_PROCESSED_CODE.CROSS_CHAIN_COMMAND_NOT_SUPPORTED : undefined;
+    const failedCode =
+      commands === undefined
+        ? CCM_PROCESSED_CODE.MODULE_NOT_SUPPORTED
+        : command === undefined
+          ? CCM_PROCESSED_CODE.CROSS_CHAIN_COMMAND_NOT_SUPPORTED
+          : undefined;
     if (command?.verify !== undefined) {
       try {
         command.verify(ctx);
@@ -107,7 +138,8 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       }
     }
     const base = { events: ctx.events.snapshot(), state: ctx.state.snapshot() };
-    if (!this.#hooks(ctx, (m) => m.beforeCrossChainCommandExecute?.(ctx), base)) return discard(CCM_PROCESSED_CODE.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION);
+    if (!this.#hooks(ctx, (m) => m.beforeCrossChainCommandExecute?.(ctx), base))
+      return discard(CCM_PROCESSED_CODE.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION);
     if (command !== undefined) {
       const exec = { events: ctx.events.snapshot(), state: ctx.state.snapshot() };
       try {
@@ -120,19 +152,35 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
         this.#processed(ctx, recovered, CCM_PROCESSED_RESULT.DISCARDED, CCM_PROCESSED_CODE.FAILED_CCM);
       }
     }
-    if (!this.#hooks(ctx, (m) => m.afterCrossChainCommandExecute?.(ctx), base)) return discard(CCM_PROCESSED_CODE.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION);
+    if (!this.#hooks(ctx, (m) => m.afterCrossChainCommandExecute?.(ctx), base))
+      return discard(CCM_PROCESSED_CODE.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION);
     if (failedCode !== undefined) this.#processed(ctx, recovered, CCM_PROCESSED_RESULT.DISCARDED, failedCode);
     return recovered;
   }
 
   #forwardRecovery(ctx: CrossChainMessageContext): CCMessage {
-    const recovered: CCMessage = { ...ctx.ccm, status: CCM_STATUS_RECOVERED, sendingChainID: ctx.ccm.receivingChainID, receivingChainID: ctx.ccm.sendingChainID };
+    const recovered: CCMessage = {
+      ...ctx.ccm,
+      status: CCM_STATUS_RECOVERED,
+      sendingChainID: ctx.ccm.receivingChainID,
+      receivingChainID: ctx.ccm.sendingChainID,
+    };
     if (!this.#hooks(ctx, (m) => m.verifyCrossChainMessage?.(ctx), undefined)) {
-      return this.#processed(ctx, recovered, CCM_PROCESSED_RESULT.DISCARDED, CCM_PROCESSED_CODE.INVALID_CCM_VERIFY_CCM_EXCEPTION);
+      return this.#processed(
+        ctx,
+        recovered,
+        CCM_PROCESSED_RESULT.DISCARDED,
+        CCM_PROCESSED_CODE.INVALID_CCM_VERIFY_CCM_EXCEPTION,
+      );
     }
     const base = { events: ctx.events.snapshot(), state: ctx.state.snapshot() };
     if (!this.#hooks(ctx, (m) => m.beforeCrossChainMessageForwarding?.({ ...ctx, ccmFailed: false }), base)) {
-      return this.#processed(ctx, recovered, CCM_PROCESSED_RESULT.DISCARDED, CCM_PROCESSED_CODE.INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION);
+      return this.#processed(
+        ctx,
+        recovered,
+        CCM_PROCESSED_RESULT.DISCARDED,
+        CCM_PROCESSED_CODE.INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION,
+      );
     }
     this.internal.addToOutbox(ctx, recovered.receivingChainID, recovered);
     return this.#processed(ctx, recovered, CCM_PROCESSED_RESULT.FORWARDED, CCM_PROCESSED_CODE.SUCCESS);

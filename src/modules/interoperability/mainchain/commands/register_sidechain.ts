@@ -6,11 +6,27 @@ import type { CCMessage } from '../../../../engine/state_machine/cross_chain.js'
 import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
 import { sidechainRegParamsSchema } from '../../base/command_schemas.js';
 import type { SidechainRegParams } from '../../base/command_schemas.js';
-import { CCM_STATUS, CHAIN_REGISTRATION_FEE, CHAIN_STATUS, CROSS_CHAIN_COMMAND_REGISTRATION, EMPTY_HASH, MAX_UINT64, MIN_RETURN_FEE_PER_BYTE } from '../../base/constants.js';
+import {
+  CCM_STATUS,
+  CHAIN_REGISTRATION_FEE,
+  CHAIN_STATUS,
+  CROSS_CHAIN_COMMAND_REGISTRATION,
+  EMPTY_HASH,
+  MAX_UINT64,
+  MIN_RETURN_FEE_PER_BYTE,
+} from '../../base/constants.js';
 import { payFee } from '../../../fee/method.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
-import { chainAccounts, chainValidators, channels, getOwnChainAccount, outboxRoots, registeredNames, setOwnChainAccount } from '../../base/state.js';
+import {
+  chainAccounts,
+  chainValidators,
+  channels,
+  getOwnChainAccount,
+  outboxRoots,
+  registeredNames,
+  setOwnChainAccount,
+} from '../../base/state.js';
 import { ccmID, encodeCCM, getTokenIDKLY, invalidNameError, isValidName } from '../../base/utils.js';
 import { MODULE_NAME } from '../../stores.js';
 
@@ -36,12 +52,14 @@ export class RegisterSidechainCommand implements Command<SidechainRegParams> {
     for (let i = 0; i < sidechainValidators.length; i++) {
       const current = sidechainValidators[i]!;
       const next = sidechainValidators[i + 1];
-      if (next !== undefined && Buffer.compare(current.blsKey, next.blsKey) > -1) throw new Error('Validators blsKeys must be unique and lexicographically ordered');
+      if (next !== undefined && Buffer.compare(current.blsKey, next.blsKey) > -1)
+        throw new Error('Validators blsKeys must be unique and lexicographically ordered');
       if (current.bftWeight <= 0n) throw new Error('Validator bft weight must be greater than 0');
       total += current.bftWeight;
     }
     if (total > MAX_UINT64) throw new Error(`Validator bft weight must not exceed ${MAX_UINT64}`);
-    if (sidechainCertificateThreshold < total / 3n + 1n) throw new Error('Certificate threshold below minimum bft weight ');
+    if (sidechainCertificateThreshold < total / 3n + 1n)
+      throw new Error('Certificate threshold below minimum bft weight ');
     if (sidechainCertificateThreshold > total) throw new Error('Certificate threshold above maximum bft weight');
     if (transaction.fee < CHAIN_REGISTRATION_FEE) throw new Error('Insufficient transaction fee.');
   }
@@ -50,21 +68,49 @@ export class RegisterSidechainCommand implements Command<SidechainRegParams> {
     const { sidechainCertificateThreshold, sidechainValidators, chainID, name } = ctx.params;
     const account = {
       name,
-      lastCertificate: { height: 0, timestamp: 0, stateRoot: EMPTY_HASH, validatorsHash: computeValidatorsHash(sidechainValidators, sidechainCertificateThreshold) },
+      lastCertificate: {
+        height: 0,
+        timestamp: 0,
+        stateRoot: EMPTY_HASH,
+        validatorsHash: computeValidatorsHash(sidechainValidators, sidechainCertificateThreshold),
+      },
       status: CHAIN_STATUS.REGISTERED,
     };
     chainAccounts.set(ctx, chainID, account);
     const tokenID = getTokenIDKLY(ctx.chainID);
-    channels.set(ctx, chainID, { inbox: emptyBox(), outbox: emptyBox(), partnerChainOutboxRoot: EMPTY_HASH, messageFeeTokenID: tokenID, minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE });
-    chainValidators.set(ctx, chainID, { activeValidators: sidechainValidators, certificateThreshold: sidechainCertificateThreshold });
+    channels.set(ctx, chainID, {
+      inbox: emptyBox(),
+      outbox: emptyBox(),
+      partnerChainOutboxRoot: EMPTY_HASH,
+      messageFeeTokenID: tokenID,
+      minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE,
+    });
+    chainValidators.set(ctx, chainID, {
+      activeValidators: sidechainValidators,
+      certificateThreshold: sidechainCertificateThreshold,
+    });
     outboxRoots.set(ctx, chainID, { root: EMPTY_HASH });
     registeredNames.set(ctx, Buffer.from(name, 'ascii'), { chainID });
     payFee(ctx, CHAIN_REGISTRATION_FEE);
     this.internal.token.initializeEscrowAccount(ctx, chainID, tokenID);
     interopEvents.chainAccountUpdated(ctx, chainID, account);
-    const params = registrationCodec.encode({ name, chainID, messageFeeTokenID: tokenID, minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE });
+    const params = registrationCodec.encode({
+      name,
+      chainID,
+      messageFeeTokenID: tokenID,
+      minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE,
+    });
     const own = getOwnChainAccount(ctx);
-    const ccm: CCMessage = { nonce: own.nonce, module: MODULE_NAME, crossChainCommand: CROSS_CHAIN_COMMAND_REGISTRATION, sendingChainID: own.chainID, receivingChainID: chainID, fee: 0n, status: CCM_STATUS.OK, params };
+    const ccm: CCMessage = {
+      nonce: own.nonce,
+      module: MODULE_NAME,
+      crossChainCommand: CROSS_CHAIN_COMMAND_REGISTRATION,
+      sendingChainID: own.chainID,
+      receivingChainID: chainID,
+      fee: 0n,
+      status: CCM_STATUS.OK,
+      params,
+    };
     this.internal.addToOutbox(ctx, chainID, ccm);
     setOwnChainAccount(ctx, { ...own, nonce: own.nonce + 1n });
     interopEvents.ccmSendSuccess(ctx, own.chainID, chainID, ccmID(encodeCCM(ccm)), ccm);

@@ -5,7 +5,14 @@ import type { CCUParams } from '../../../../lib/interop/schemas.js';
 import type { CrossChainMessageContext } from '../../../../engine/state_machine/cross_chain.js';
 import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
 import type { CCUProcessing } from '../../base/ccu_command.js';
-import { CCM_PROCESSED_CODE, CCM_PROCESSED_RESULT, CCM_STATUS, CHAIN_STATUS, CROSS_CHAIN_COMMAND_SIDECHAIN_TERMINATED, EMPTY_FEE_ADDRESS } from '../../base/constants.js';
+import {
+  CCM_PROCESSED_CODE,
+  CCM_PROCESSED_RESULT,
+  CCM_STATUS,
+  CHAIN_STATUS,
+  CROSS_CHAIN_COMMAND_SIDECHAIN_TERMINATED,
+  EMPTY_FEE_ADDRESS,
+} from '../../base/constants.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteroperableModules } from '../../base/interoperable.js';
 import { chainAccounts } from '../../base/state.js';
@@ -38,9 +45,14 @@ export class SubmitMainchainCrossChainUpdateCommand implements Command<CCUParams
     });
   }
 
-  #beforeForwarding(ctx: CrossChainMessageContext, ccmFailed: boolean, snapshot: { events: number; state: number }): boolean {
+  #beforeForwarding(
+    ctx: CrossChainMessageContext,
+    ccmFailed: boolean,
+    snapshot: { events: number; state: number },
+  ): boolean {
     try {
-      for (const [, method] of this.interoperable.methods()) method.beforeCrossChainMessageForwarding?.({ ...ctx, ccmFailed });
+      for (const [, method] of this.interoperable.methods())
+        method.beforeCrossChainMessageForwarding?.({ ...ctx, ccmFailed });
       return true;
     } catch {
       ctx.events.restoreSnapshot(snapshot.events);
@@ -63,16 +75,37 @@ export class SubmitMainchainCrossChainUpdateCommand implements Command<CCUParams
     } else if (!internal.isLive(ctx, ccm.receivingChainID, ctx.header.timestamp)) {
       ccmFailed = true;
       internal.terminateChainInternal(ctx, ccm.receivingChainID);
-      const params = sidechainTerminatedCodec.encode({ chainID: ccm.receivingChainID, stateRoot: receiving.lastCertificate.stateRoot });
-      internal.sendInternal(ctx, EMPTY_FEE_ADDRESS, MODULE_NAME, CROSS_CHAIN_COMMAND_SIDECHAIN_TERMINATED, ccm.sendingChainID, 0n, CCM_STATUS.OK, params);
+      const params = sidechainTerminatedCodec.encode({
+        chainID: ccm.receivingChainID,
+        stateRoot: receiving.lastCertificate.stateRoot,
+      });
+      internal.sendInternal(
+        ctx,
+        EMPTY_FEE_ADDRESS,
+        MODULE_NAME,
+        CROSS_CHAIN_COMMAND_SIDECHAIN_TERMINATED,
+        ccm.sendingChainID,
+        0n,
+        CCM_STATUS.OK,
+        params,
+      );
     }
     const snapshot = { state: ctx.state.snapshot(), events: ctx.events.snapshot() };
     if (!this.#beforeForwarding(ctx, ccmFailed, snapshot)) return;
     if (ccmFailed) {
-      this.ccu.applier.bounce(ctx, encoded.length, CCM_STATUS.CHANNEL_UNAVAILABLE, CCM_PROCESSED_CODE.CHANNEL_UNAVAILABLE);
+      this.ccu.applier.bounce(
+        ctx,
+        encoded.length,
+        CCM_STATUS.CHANNEL_UNAVAILABLE,
+        CCM_PROCESSED_CODE.CHANNEL_UNAVAILABLE,
+      );
       return;
     }
     internal.addToOutbox(ctx, ccm.receivingChainID, ccm);
-    interopEvents.ccmProcessed(ctx, ccm.sendingChainID, ccm.receivingChainID, { ccm, result: CCM_PROCESSED_RESULT.FORWARDED, code: CCM_PROCESSED_CODE.SUCCESS });
+    interopEvents.ccmProcessed(ctx, ccm.sendingChainID, ccm.receivingChainID, {
+      ccm,
+      result: CCM_PROCESSED_RESULT.FORWARDED,
+      code: CCM_PROCESSED_CODE.SUCCESS,
+    });
   }
 }

@@ -15,7 +15,8 @@ export class TerminateSidechainForLivenessCommand implements Command<{ chainID: 
     const account = chainAccounts.get(ctx, ctx.params.chainID);
     if (account === undefined) throw new Error('Chain account does not exist.');
     if (account.status === CHAIN_STATUS.TERMINATED) throw new Error('Sidechain is already terminated.');
-    if (this.internal.isLive(ctx, ctx.params.chainID, ctx.header.timestamp)) throw new Error('Sidechain did not violate the liveness condition.');
+    if (this.internal.isLive(ctx, ctx.params.chainID, ctx.header.timestamp))
+      throw new Error('Sidechain did not violate the liveness condition.');
   }
 
   execute(ctx: CommandContext<{ chainID: Buffer }>): void {

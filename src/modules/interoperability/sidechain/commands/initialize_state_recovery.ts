@@ -33,7 +33,10 @@ export class InitializeStateRecoveryCommand implements Command<StateRecoveryInit
     chainAccountCodec.validate(account);
     const mainchain = chainAccounts.getOrThrow(ctx, mainchainID);
     if (account.status === CHAIN_STATUS.REGISTERED) throw new Error('Sidechain has status registered.');
-    if (account.status === CHAIN_STATUS.ACTIVE && mainchain.lastCertificate.timestamp - account.lastCertificate.timestamp <= LIVENESS_LIMIT) {
+    if (
+      account.status === CHAIN_STATUS.ACTIVE &&
+      mainchain.lastCertificate.timestamp - account.lastCertificate.timestamp <= LIVENESS_LIMIT
+    ) {
       throw new Error('Sidechain is still active and obeys the liveness requirement.');
     }
   }
@@ -59,7 +62,11 @@ export class InitializeStateRecoveryCommand implements Command<StateRecoveryInit
     }
     const account = chainAccountCodec.decode(sidechainAccount);
     if (terminated !== undefined) {
-      terminatedStates.set(ctx, chainID, { stateRoot: account.lastCertificate.stateRoot, mainchainStateRoot: EMPTY_HASH, initialized: true });
+      terminatedStates.set(ctx, chainID, {
+        stateRoot: account.lastCertificate.stateRoot,
+        mainchainStateRoot: EMPTY_HASH,
+        initialized: true,
+      });
       return;
     }
     this.internal.createTerminatedStateAccount(ctx, chainID, account.lastCertificate.stateRoot);

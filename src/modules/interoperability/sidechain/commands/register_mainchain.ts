@@ -9,7 +9,15 @@ import type { Command, CommandContext, StoreAccess } from '../../../../engine/st
 import { getValidatorsParams } from '../../../validators/method.js';
 import { mainchainRegParamsSchema } from '../../base/command_schemas.js';
 import type { MainchainRegParams } from '../../base/command_schemas.js';
-import { CCM_STATUS, CHAIN_NAME_MAINCHAIN, CHAIN_STATUS, CROSS_CHAIN_COMMAND_REGISTRATION, EMPTY_HASH, MAX_UINT64, MIN_RETURN_FEE_PER_BYTE } from '../../base/constants.js';
+import {
+  CCM_STATUS,
+  CHAIN_NAME_MAINCHAIN,
+  CHAIN_STATUS,
+  CROSS_CHAIN_COMMAND_REGISTRATION,
+  EMPTY_HASH,
+  MAX_UINT64,
+  MIN_RETURN_FEE_PER_BYTE,
+} from '../../base/constants.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
 import { registrationSignatureCheck } from '../../base/signatures.js';
@@ -42,7 +50,8 @@ export class RegisterMainchainCommand implements Command<MainchainRegParams> {
     for (let i = 0; i < mainchainValidators.length; i++) {
       const current = mainchainValidators[i]!;
       const next = mainchainValidators[i + 1];
-      if (next !== undefined && Buffer.compare(current.blsKey, next.blsKey) > -1) throw new Error('Validators blsKeys must be unique and lexicographically ordered.');
+      if (next !== undefined && Buffer.compare(current.blsKey, next.blsKey) > -1)
+        throw new Error('Validators blsKeys must be unique and lexicographically ordered.');
       if (current.bftWeight === 0n) throw new Error('Validator bft weight must be positive integer.');
       total += current.bftWeight;
       if (total > MAX_UINT64) throw new Error('Total BFT weight exceeds maximum value.');
@@ -60,17 +69,45 @@ export class RegisterMainchainCommand implements Command<MainchainRegParams> {
     const tokenID = getTokenIDKLY(ctx.chainID);
     const account = {
       name: CHAIN_NAME_MAINCHAIN,
-      lastCertificate: { height: 0, timestamp: 0, stateRoot: EMPTY_HASH, validatorsHash: computeValidatorsHash(mainchainValidators, mainchainCertificateThreshold) },
+      lastCertificate: {
+        height: 0,
+        timestamp: 0,
+        stateRoot: EMPTY_HASH,
+        validatorsHash: computeValidatorsHash(mainchainValidators, mainchainCertificateThreshold),
+      },
       status: CHAIN_STATUS.REGISTERED,
     };
     const mainchainID = getMainchainID(ctx.chainID);
     chainAccounts.set(ctx, mainchainID, account);
-    channels.set(ctx, mainchainID, { inbox: emptyBox(), outbox: emptyBox(), partnerChainOutboxRoot: EMPTY_HASH, messageFeeTokenID: tokenID, minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE });
-    chainValidators.set(ctx, mainchainID, { activeValidators: mainchainValidators, certificateThreshold: mainchainCertificateThreshold });
+    channels.set(ctx, mainchainID, {
+      inbox: emptyBox(),
+      outbox: emptyBox(),
+      partnerChainOutboxRoot: EMPTY_HASH,
+      messageFeeTokenID: tokenID,
+      minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE,
+    });
+    chainValidators.set(ctx, mainchainID, {
+      activeValidators: mainchainValidators,
+      certificateThreshold: mainchainCertificateThreshold,
+    });
     outboxRoots.set(ctx, mainchainID, { root: EMPTY_HASH });
     interopEvents.chainAccountUpdated(ctx, mainchainID, account);
-    const params = registrationCodec.encode({ name: CHAIN_NAME_MAINCHAIN, chainID: mainchainID, messageFeeTokenID: tokenID, minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE });
-    const ccm: CCMessage = { nonce: 0n, module: MODULE_NAME, crossChainCommand: CROSS_CHAIN_COMMAND_REGISTRATION, sendingChainID: ownChainID, receivingChainID: mainchainID, fee: 0n, status: CCM_STATUS.OK, params };
+    const params = registrationCodec.encode({
+      name: CHAIN_NAME_MAINCHAIN,
+      chainID: mainchainID,
+      messageFeeTokenID: tokenID,
+      minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE,
+    });
+    const ccm: CCMessage = {
+      nonce: 0n,
+      module: MODULE_NAME,
+      crossChainCommand: CROSS_CHAIN_COMMAND_REGISTRATION,
+      sendingChainID: ownChainID,
+      receivingChainID: mainchainID,
+      fee: 0n,
+      status: CCM_STATUS.OK,
+      params,
+    };
     this.internal.addToOutbox(ctx, mainchainID, ccm);
     setOwnChainAccount(ctx, { name: ownName, chainID: ownChainID, nonce: 1n });
     interopEvents.ccmSendSuccess(ctx, ownChainID, mainchainID, ccmID(encodeCCM(ccm)), ccm);
