@@ -1,0 +1,25 @@
+/**
+ * What the engine needs from the peer-to-peer network, declared here and implemented by
+ * src/network (the engine never imports it): answers from peers, gossip, and penalties for
+ * peers that misbehave. Payloads are the protocol's encoded bytes; peers are named by
+ * `ip:port` as Klayr's P2P layer names them.
+ */
+export interface PeerResponse {
+  readonly peerId: string;
+  readonly data: Buffer | undefined;
+}
+
+export interface Peers {
+  /** A request to a peer chosen by the network layer. */
+  request(procedure: string, data?: Buffer): Promise<PeerResponse>;
+  requestFromPeer(peerId: string, procedure: string, data?: Buffer): Promise<PeerResponse>;
+  /** A message to a selection of connected peers, as Klayr's `send`. */
+  send(event: string, data: Buffer): void;
+  /** Lowers a peer's reputation; at 0 or below the peer's IP is banned. */
+  applyPenalty(peerId: string, penalty: number): void;
+}
+
+/** Klayr's penalty for a peer that sends what the protocol forbids (an immediate ban). */
+export const PENALTY_BAN = 100;
+/** Klayr's penalty for a peer over a per-procedure rate limit. */
+export const PENALTY_RATE_LIMIT = 10;
