@@ -69,6 +69,9 @@ export const TABLES = {
   generatedInfo: table('generator', 'info:', 'address -> previously generated info (LIP 0058)'),
   hashOnions: table('generator', 'onion:', 'address -> hash onion checkpoints'),
   usedHashOnions: table('generator', 'used:', 'address -> hash onion counts used by height'),
+  // the P2P network's records (Klayr keeps them in its node database)
+  networkSecret: table('meta', 'network:nodeSecret', '-> 4 random bytes, the peer book secret (uint32 BE)'),
+  networkTriedPeers: table('meta', 'network:triedPeersList', '-> JSON [{ ipAddress, port }] of the tried peers'),
 } as const satisfies Record<string, Table>;
 
 /** `prefix || suffix` in `table`. */

@@ -41,9 +41,34 @@ export class BlockStore {
     return this.byID(blockID)?.transactions.find((tx) => transactionID(tx).equals(id));
   }
 
+  /** Whether a committed block includes the transaction (no block is read). */
+  hasTransaction(id: Buffer): boolean {
+    return this.dbs.blocks.get(txKey(id)) !== undefined;
+  }
+
   byID(id: Buffer): Block | undefined {
     const bytes = this.dbs.blocks.get(idKey(id));
     return bytes === undefined ? undefined : decodeBlock(bytes);
+  }
+
+  /** A block's encoded bytes as stored (what peers are sent). */
+  bytesByID(id: Buffer): Buffer | undefined {
+    return this.dbs.blocks.get(idKey(id));
+  }
+
+  /** The height of a stored block, read from its encoded header. */
+  heightOfID(id: Buffer): number | undefined {
+    return this.byID(id)?.header.height;
+  }
+
+  /** The highest of the given block IDs that this chain holds (Klayr's getHighestCommonBlockID). */
+  highestKnownID(ids: readonly Buffer[]): Buffer | undefined {
+    let best: { id: Buffer; height: number } | undefined;
+    for (const id of ids) {
+      const height = this.heightOfID(id);
+      if (height !== undefined && (best === undefined || height > best.height)) best = { id, height };
+    }
+    return best?.id;
   }
 
   idAtHeight(height: number): Buffer | undefined {

@@ -1,0 +1,112 @@
+import type { Logger } from 'pino';
+import { PENALTY_BAN } from '../../engine/network/peers.js';
+import type { PeerResponse, Peers } from '../../engine/network/peers.js';
+import type { IncomingMessage, IncomingRequest, P2PNode } from '../p2p/types.js';
+import { RateLimiter } from './rate_limiter.js';
+
+/** A procedure's handler: the answer's bytes (or nothing), or a thrown error that the peer receives. */
+export type ProcedureHandler = (
+  data: Buffer | undefined,
+  peerId: string,
+) => Buffer | undefined | Promise<Buffer | undefined>;
+/** An event's handler; a throw penalises the sender as Klayr does. */
+export type EventHandler = (data: Buffer | undefined, peerId: string) => void;
+
+/**
+ * The framework's side of P2P (klayr-framework's engine/network): procedures and events
+ * registered by name, everything else refused with penalty 100, and the engine's `Peers`.
+ */
+export class Network implements Peers {
+  readonly rateLimiter: RateLimiter;
+  readonly #procedures = new Map<string, ProcedureHandler>();
+  readonly #events = new Map<string, EventHandler>();
+
+  constructor(
+    readonly p2p: P2PNode,
+    private readonly logger: Logger,
+  ) {
+    this.rateLimiter = new RateLimiter((peerId, penalty) => this.applyPenalty(peerId, penalty));
+    p2p.on('requestReceived', (request) => void this.#onRequest(request));
+    p2p.on('messageReceived', (message) => this.#onMessage(message));
+  }
+
+  registerProcedure(name: string, handler: ProcedureHandler): void {
+    if (this.#procedures.has(name)) throw new Error(`Endpoint ${name} has already been registered.`);
+    this.#procedures.set(name, handler);
+  }
+
+  registerEvent(name: string, handler: EventHandler): void {
+    if (this.#events.has(name)) throw new Error(`Event handler for ${name} has already been registered.`);
+    this.#events.set(name, handler);
+  }
+
+  async start(): Promise<void> {
+    this.rateLimiter.start();
+    await this.p2p.start();
+  }
+
+  async stop(): Promise<void> {
+    this.rateLimiter.stop();
+    await this.p2p.stop();
+  }
+
+  request(procedure: string, data?: Buffer): Promise<PeerResponse> {
+    return this.p2p.request(procedure, data);
+  }
+
+  requestFromPeer(peerId: string, procedure: string, data?: Buffer): Promise<PeerResponse> {
+    return this.p2p.requestFromPeer(procedure, data, peerId);
+  }
+
+  send(event: string, data: Buffer): void {
+    this.p2p.send(event, data);
+  }
+
+  broadcast(event: string, data: Buffer): void {
+    this.p2p.broadcast(event, data);
+  }
+
+  applyPenalty(peerId: string, penalty: number): void {
+    this.p2p.applyPenalty({ peerId, penalty });
+  }
+
+  async #onRequest(request: IncomingRequest): Promise<void> {
+    const handler = this.#procedures.get(request.procedure);
+    if (handler === undefined) {
+      this.logger.warn(
+        { procedure: request.procedure, peerId: request.peerId },
+        'Requested procedure is not permitted: applying a penalty to the peer',
+      );
+      this.applyPenalty(request.peerId, PENALTY_BAN);
+      request.error(new Error(`Requested procedure "${request.procedure}" is not permitted.`));
+      return;
+    }
+    try {
+      request.end(await handler(request.data, request.peerId));
+    } catch (error) {
+      this.logger.debug({ err: error, procedure: request.procedure, peerId: request.peerId }, 'Peer request failed');
+      request.error(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #onMessage(message: IncomingMessage): void {
+    const handler = this.#events.get(message.event);
+    if (handler === undefined) {
+      this.logger.warn(
+        { event: message.event, peerId: message.peerId },
+        'Sent event is not permitted: applying a penalty to the peer',
+      );
+      this.applyPenalty(message.peerId, PENALTY_BAN);
+      return;
+    }
+    try {
+      handler(message.data, message.peerId);
+    } catch (error) {
+      this.logger.warn(
+        { err: error, event: message.event, peerId: message.peerId },
+        'Failed to handle an event: applying a penalty to the peer',
+      );
+      this.applyPenalty(message.peerId, PENALTY_BAN);
+    }
+  }
+}
