@@ -129,9 +129,6 @@ describe('config keys Kestrel accepts but does not act on', () => {
       'modules.nft',
       'modules.pos.futureSetting',
       'modules.random.maxLengthReveals',
-      'network.maxInboundConnections',
-      'network.port',
-      'network.seedPeers',
       'plugins.dashboard',
       'plugins.faucet',
     ]);
@@ -178,11 +175,11 @@ describe('kestrel start with the saved config', () => {
       .filter((r) => r.level === 40);
     assert.deepEqual(
       warnings.map((w) => w.key),
-      ['network.seedPeers', 'plugins.dashboard'],
+      ['plugins.dashboard'],
     );
     assert.match(
       warnings[0]!.msg,
-      /^Config key network\.seedPeers is accepted but not used: Kestrel has no peer-to-peer networking yet$/,
+      /^Config key plugins\.dashboard is accepted but not used: Kestrel runs only the chainConnector plugin$/,
     );
   });
 });

@@ -16,6 +16,21 @@ const port = (value: string): number => {
   return n;
 };
 
+/** `ip:port,ip:port`, each IP an IPv4 address or a DNS name, as Klayr Core's --seed-peers. */
+export const seedPeers = (value: string): { ip: string; port: number }[] =>
+  value
+    .split(',')
+    .filter((entry) => entry.trim() !== '')
+    .map((entry) => {
+      const at = entry.trim().lastIndexOf(':');
+      if (at <= 0) throw new InvalidArgumentError(`"${entry}" is not in the form ip:port.`);
+      const ip = entry.trim().slice(0, at);
+      const peerPort = Number(entry.trim().slice(at + 1));
+      if (!Number.isInteger(peerPort) || peerPort < 1 || peerPort > 65535)
+        throw new InvalidArgumentError(`"${entry}" has no port between 1 and 65535.`);
+      return { ip, port: peerPort };
+    });
+
 export const nonNegativeInteger = (value: string): number => {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer.');
@@ -66,6 +81,12 @@ export const addConfigFlags = (command: Command): Command =>
     .option('--api-http', 'Enable HTTP communication (adds "http" to rpc.modes).')
     .option('--api-port <port>', 'Port to be used for the WS and HTTP API (rpc.port).', port)
     .option('--api-host <host>', 'Host to be used for the WS and HTTP API (rpc.host).')
+    .option('--port <port>', 'Open port for the peer to peer incoming connections (network.port).', port)
+    .option(
+      '--seed-peers <peers>',
+      'Seed peers to initially connect to, as comma separated "ip:port"; the IP can be a DNS name (network.seedPeers).',
+      seedPeers,
+    )
     .addOption(new Option('-l, --log <level>', 'Log level (system.logLevel).').choices(LOG_LEVELS));
 
 export const configFlagsOf = (options: Record<string, unknown>): ConfigFlags => options as ConfigFlags;

@@ -9,7 +9,7 @@ import { mergeConfig } from './merge.js';
 import { networkPreset } from './networks.js';
 import { moduleConfigProblems } from './module_config.js';
 import { applicationConfigSchema } from './schema.js';
-import type { ApplicationConfig, LogLevel, RpcMode } from './types.js';
+import type { ApplicationConfig, LogLevel, PeerInfo, RpcMode } from './types.js';
 
 /** The Klayr Core flags that shape the config. */
 export interface ConfigFlags {
@@ -21,6 +21,10 @@ export interface ConfigFlags {
   apiHttp?: boolean;
   apiPort?: number;
   apiHost?: string;
+  /** The P2P port (network.port). */
+  port?: number;
+  /** network.seedPeers, replacing the config's. */
+  seedPeers?: PeerInfo[];
   log?: LogLevel;
 }
 
@@ -50,7 +54,10 @@ const flagLayer = (flags: ConfigFlags, modes: RpcMode[]): Record<string, unknown
   const system: Record<string, unknown> = {};
   if (flags.dataPath !== undefined) system.dataPath = flags.dataPath;
   if (flags.log !== undefined) system.logLevel = flags.log;
-  return { rpc, system };
+  const network: Record<string, unknown> = {};
+  if (flags.port !== undefined) network.port = flags.port;
+  if (flags.seedPeers !== undefined) network.seedPeers = flags.seedPeers;
+  return { rpc, system, network };
 };
 
 /** Relative file references in a config file are relative to that file's directory. */

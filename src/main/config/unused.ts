@@ -1,5 +1,4 @@
 import { applicationModules } from '../modules.js';
-import { defaultConfig } from './defaults.js';
 import type { ApplicationConfig } from './types.js';
 
 /** A key the config schema accepts (Klayr Core's) that Kestrel does not act on yet. */
@@ -8,36 +7,16 @@ export interface UnusedConfigKey {
   reason: string;
 }
 
-const NO_P2P = 'Kestrel has no peer-to-peer networking yet';
-
-const set = (value: unknown): boolean => value !== undefined && !(Array.isArray(value) && value.length === 0);
-
 /** Every key of the config that is set and that Kestrel would ignore, with why. */
 export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] => {
   const unused: UnusedConfigKey[] = [];
-  const { network } = config;
-  for (const key of [
-    'seedPeers',
-    'fixedPeers',
-    'whitelistedPeers',
-    'blacklistedIPs',
-    'host',
-    'maxOutboundConnections',
-    'maxInboundConnections',
-    'wsMaxPayload',
-    'advertiseAddress',
-  ]) {
-    if (set(network[key])) unused.push({ key: `network.${key}`, reason: NO_P2P });
-  }
-  if (network.port !== undefined && network.port !== defaultConfig().network.port)
-    unused.push({ key: 'network.port', reason: NO_P2P });
   for (const name of Object.keys(config.plugins))
     if (name !== 'chainConnector')
       unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs only the chainConnector plugin' });
   if (config.legacy?.sync === true)
     unused.push({
       key: 'legacy.sync',
-      reason: 'Kestrel does not sync legacy blocks (it has no peer-to-peer networking yet)',
+      reason: 'Kestrel does not sync the blocks of the legacy chain',
     });
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
