@@ -1,37 +1,32 @@
 import type { Logger } from 'pino';
-import { blockHeaderID, blockToJSON, type Block } from '../lib/chain/block.js';
+import type { Chain } from '../engine/chain/chain.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
-import type { Chain } from '../engine/chain/chain.js';
-import { Generator } from '../engine/generator/generator.js';
-import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
-import { poolStatusOf } from '../engine/txpool/ingest.js';
+import type { Generator } from '../engine/generator/generator.js';
+import type { TransactionPool } from '../engine/txpool/index.js';
+import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
+import type { Block } from '../lib/chain/block.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
-import { createPooledStateProver } from '../workers/state_prover.js';
-import type { StateProver } from '../engine/pools/state_prover.js';
-import { createPooledOnionGenerator } from '../workers/onion_pool.js';
-import type { OnionGenerator } from '../engine/pools/onion_generator.js';
-import { createPooledSignatureVerifier } from '../workers/signature_verifier.js';
-import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
-import { createPooledBlsVerifier } from '../workers/bls_verifier.js';
-import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
-import { availableParallelism } from 'node:os';
-import { openDatabases, type KestrelDatabases } from '../storage/database.js';
 import { RPCMetrics } from '../rpc/metrics.js';
+import { assertPortFree } from '../rpc/listen_guard.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
-import { assertPortFree } from '../rpc/listen_guard.js';
-import { DataPathLock } from './lock/data_path_lock.js';
-import { RepeatedLog } from '../lib/log/repeated_log.js';
-import type { ApplicationConfig } from './config/types.js';
-import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
-import { KESTREL_VERSION } from './version.js';
+import { openDatabases } from '../storage/database.js';
+import type { KestrelDatabases } from '../storage/database.js';
+import { watchBackupHeight } from './backup_height.js';
 import { publishBlock } from './block_events.js';
 import { watchChainMetrics } from './chain_metrics.js';
+import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
+import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
-import { watchBackupHeight } from './backup_height.js';
-import { startPlugins, type NodePlugins } from './plugins.js';
+import { DataPathLock } from './lock/data_path_lock.js';
+import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
+import type { NodePools } from './node_pools.js';
+import { createTransactionPool } from './node_transaction_pool.js';
+import { startPlugins } from './plugins.js';
+import type { NodePlugins } from './plugins.js';
+import { KESTREL_VERSION } from './version.js';
 
 /**
  * A Kestrel node: storage, genesis (processed and committed once, checked against the stored
@@ -45,10 +40,7 @@ export class KestrelNode {
   #chain?: Chain;
   #generator?: Generator;
   #pool?: TransactionPool;
-  #prover?: StateProver;
-  #signatures?: SignatureVerifier;
-  #onions?: OnionGenerator;
-  #bls?: BlsVerifier;
+  #pools: Partial<NodePools> = {};
   #lock?: DataPathLock;
   #stopped?: Promise<void>;
   #plugins?: NodePlugins;
@@ -64,6 +56,10 @@ export class KestrelNode {
     return this.#rpc;
   }
 
+  get chain(): Chain | undefined {
+    return this.#chain;
+  }
+
   async start(): Promise<void> {
     const { config, logger } = this;
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
@@ -75,95 +71,75 @@ export class KestrelNode {
         throw e;
       });
     }
-    this.#dbs = openDatabases(config.system.dataPath);
+    const dbs = (this.#dbs = openDatabases(config.system.dataPath));
     const configGenesis = readGenesisBlock(config);
-    // the bls pool: the genesis validators' proofs of possession (all cores), then aggregate commits
-    this.#bls = createPooledBlsVerifier(availableParallelism());
-    await prefetchGenesisChecks(config, configGenesis, this.#dbs, this.#bls);
-    const { chain, executor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules } =
-      openChain(config, this.#dbs, { logger, genesis: configGenesis });
+    const bls = createBlsPool();
+    this.#pools = { bls };
+    await prefetchGenesisChecks(config, configGenesis, dbs, bls);
+    const opened = openChain(config, dbs, { logger, genesis: configGenesis });
+    const { chain, executor, aggregateCommits, transactionVerifier } = opened;
     this.#chain = chain;
-    watchBackupHeight({ config, chain, dbs: this.#dbs, logger });
-    const last = blocks.last()!;
+    watchBackupHeight({ config, chain, dbs, logger });
+    const last = chain.lastBlock();
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
+    const pools = (this.#pools = createNodePools(bls, chainID));
     const metrics = new RPCMetrics();
     const unconfirmed = () => this.#pool?.size ?? 0;
     watchChainMetrics(metrics, chain, unconfirmed);
-    this.#prover = createPooledStateProver(1);
-    this.#onions = createPooledOnionGenerator(1);
+    watchPools(metrics, pools);
     registerChainEndpoints(this.registry, {
+      ...opened,
       config,
-      chain,
-      state,
-      blocks,
-      events,
-      genesis,
-      modules,
-      offchain: this.#dbs.generator,
-      prover: this.#prover,
-      onions: this.#onions,
+      offchain: dbs.generator,
+      prover: pools.prover,
+      onions: pools.onions,
       metrics,
       unconfirmed,
     });
     this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics);
-    const poolJobErrors = new RepeatedLog(logger, { level: 'warn' });
-    const pool = (this.#pool = new TransactionPool({
-      ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
-      verifyTransaction: (candidate) => {
-        const { status, error } = transactionVerifier.verify(candidate);
-        return { status: poolStatusOf(status), ...(error !== undefined ? { message: error.message } : {}) };
-      },
-      onJobError: (error) => poolJobErrors.report(error, 'Transaction pool job failed'),
-    }));
+    const pool = (this.#pool = createTransactionPool(config, transactionVerifier, logger));
     pool.events.on('added', ({ transaction }) =>
       this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }),
     );
     pool.start();
-    this.#signatures = createPooledSignatureVerifier(chainID);
-    this.registry.registerNamespace('txpool', txpoolEndpoints(transactionVerifier, pool, this.#signatures));
-    for (const [name, stats] of Object.entries({
-      verify: this.#signatures,
-      bls: this.#bls,
-      onion: this.#onions,
-      proofs: this.#prover,
-    }))
-      metrics.watchPool(name, () => stats.stats());
-    this.#rpc = new RPCServer({
+    this.registry.registerNamespace('txpool', txpoolEndpoints(transactionVerifier, pool, pools.signatures));
+    const rpc = (this.#rpc = new RPCServer({
       rpc: config.rpc,
       dataPath: config.system.dataPath,
       registry: this.registry,
       logger,
       metrics,
       version: KESTREL_VERSION,
-    });
-    await this.#rpc.start();
+    }));
+    await rpc.start();
 
-    this.#generator = createGenerator({
+    const generator = (this.#generator = createGenerator({
       config,
       chain,
       executor,
       aggregateCommits,
-      db: this.#dbs.generator,
+      db: dbs.generator,
       pool,
-      bls: this.#bls,
-      signatures: this.#signatures,
+      bls,
+      signatures: pools.signatures,
       logger,
-      onBlock: (executed) => (
-        publishBlock((name, data) => this.#rpc?.publish(name, data), executed), this.#plugins?.blockCommitted(executed)
-      ),
-    });
+      onBlock: (executed) => {
+        publishBlock((name, data) => rpc.publish(name, data), executed);
+        this.#plugins?.blockCommitted(executed);
+      },
+    }));
     this.registry.registerNamespace(
       'generator',
       generatorEndpoints({
         chain,
-        generator: this.#generator,
-        db: this.#dbs.generator,
+        generator,
+        db: dbs.generator,
         blockTime: config.genesis.blockTime,
-        genesisHeight: genesis.header.height,
+        genesisHeight: opened.genesis.header.height,
       }),
     );
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
-    this.#generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
+    generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 
   /**
@@ -172,16 +148,14 @@ export class KestrelNode {
    * height cannot be deleted.
    */
   async deleteLastBlock(): Promise<Block> {
-    if (this.#chain === undefined || this.#pool === undefined) throw new Error('The node is not started');
-    const block = this.#chain.deleteLastBlock();
-    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header }),
-      this.#plugins?.blockDeleted(block);
-    await Promise.all(block.transactions.map((tx) => this.#pool!.add(tx)));
+    const chain = this.#chain;
+    const pool = this.#pool;
+    if (chain === undefined || pool === undefined) throw new Error('The node is not started');
+    const block = chain.deleteLastBlock();
+    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
+    this.#plugins?.blockDeleted(block);
+    await Promise.all(block.transactions.map((tx) => pool.add(tx)));
     return block;
-  }
-
-  get chain(): Chain | undefined {
-    return this.#chain;
   }
 
   /** Stops everything once; a second call waits for the first (closing LMDB twice crashes the process). */
@@ -193,13 +167,7 @@ export class KestrelNode {
   async #stop(): Promise<void> {
     this.#generator?.stop();
     this.#pool?.stop();
-    await Promise.all([
-      this.#plugins?.stop(),
-      this.#prover?.close(),
-      this.#signatures?.close(),
-      this.#onions?.close(),
-      this.#bls?.close(),
-    ]);
+    await Promise.all([this.#plugins?.stop(), closePools(this.#pools)]);
     await this.#rpc?.stop();
     await this.#dbs?.root.close();
     this.#lock?.release();
