@@ -9,7 +9,7 @@ export type ProcedureHandler = (
   data: Buffer | undefined,
   peerId: string,
 ) => Buffer | undefined | Promise<Buffer | undefined>;
-/** An event's handler; a throw penalises the sender as Klayr does. */
+/** An event's handler; it penalises the sender for what it refuses, and may throw to end its work. */
 export type EventHandler = (data: Buffer | undefined, peerId: string) => void;
 
 /**
@@ -66,8 +66,13 @@ export class Network implements Peers {
     this.p2p.broadcast(event, data);
   }
 
+  /** A peer that has gone meanwhile is left alone: its penalty has nowhere to go. */
   applyPenalty(peerId: string, penalty: number): void {
-    this.p2p.applyPenalty({ peerId, penalty });
+    try {
+      this.p2p.applyPenalty({ peerId, penalty });
+    } catch (error) {
+      this.logger.debug({ err: error, peerId, penalty }, 'Penalty not applied');
+    }
   }
 
   async #onRequest(request: IncomingRequest): Promise<void> {
@@ -102,11 +107,8 @@ export class Network implements Peers {
     try {
       handler(message.data, message.peerId);
     } catch (error) {
-      this.logger.warn(
-        { err: error, event: message.event, peerId: message.peerId },
-        'Failed to handle an event: applying a penalty to the peer',
-      );
-      this.applyPenalty(message.peerId, PENALTY_BAN);
+      // the handlers apply Klayr's penalty for what they refuse, as its async event handlers do
+      this.logger.debug({ err: error, event: message.event, peerId: message.peerId }, 'A peer event was refused');
     }
   }
 }

@@ -34,7 +34,12 @@ const encodeTransactions = (transactions: Buffer[]): Buffer =>
   compile<TransactionsResponse>(getTransactionsResponseSchema).encode({ transactions });
 
 /** getTransactions and postTransactionsAnnouncement, as klayr-framework's generator serves them. */
-export const registerTransactionProcedures = (network: Network, pool: TransactionSource, logger: Logger): void => {
+export const registerTransactionProcedures = (
+  network: Network,
+  pool: TransactionSource,
+  logger: Logger,
+  onAnnouncement: (ids: readonly Buffer[]) => void = () => undefined,
+): void => {
   network.registerProcedure('getTransactions', (data, peerId) => {
     network.rateLimiter.count('getTransactions', peerId, RATE_LIMIT);
     if (data === undefined || data.length === 0) return encodeTransactions(pool.processable(RELEASE_LIMIT));
@@ -62,6 +67,7 @@ export const registerTransactionProcedures = (network: Network, pool: Transactio
       peerId,
       'postTransactionsAnnouncement',
     );
+    onAnnouncement(transactionIds);
     const unknown = transactionIds.filter((id) => !pool.knows(id));
     if (unknown.length === 0) return;
     fetchTransactions(network, pool, unknown, peerId).catch((err: unknown) =>
