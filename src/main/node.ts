@@ -4,15 +4,15 @@ import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Generator } from '../engine/generator/generator.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
-import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import type { Block } from '../lib/chain/block.js';
+import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
-import { RPCMetrics } from '../rpc/metrics.js';
 import { assertPortFree } from '../rpc/listen_guard.js';
+import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
-import { openDatabases } from '../storage/database.js';
 import type { KestrelDatabases } from '../storage/database.js';
+import { openDatabases } from '../storage/database.js';
 import { watchBackupHeight } from './backup_height.js';
 import { publishBlock } from './block_events.js';
 import { watchChainMetrics } from './chain_metrics.js';
@@ -21,11 +21,11 @@ import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
 import { DataPathLock } from './lock/data_path_lock.js';
-import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
 import type { NodePools } from './node_pools.js';
+import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
 import { createTransactionPool } from './node_transaction_pool.js';
-import { startPlugins } from './plugins.js';
 import type { NodePlugins } from './plugins.js';
+import { startPlugins } from './plugins.js';
 import { KESTREL_VERSION } from './version.js';
 
 /**
@@ -71,7 +71,8 @@ export class KestrelNode {
         throw e;
       });
     }
-    const dbs = (this.#dbs = openDatabases(config.system.dataPath));
+    const dbs = openDatabases(config.system.dataPath);
+    this.#dbs = dbs;
     const configGenesis = readGenesisBlock(config);
     const bls = createBlsPool();
     this.#pools = { bls };
@@ -82,7 +83,8 @@ export class KestrelNode {
     watchBackupHeight({ config, chain, dbs, logger });
     const last = chain.lastBlock();
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
-    const pools = (this.#pools = createNodePools(bls, chainID));
+    const pools = createNodePools(bls, chainID);
+    this.#pools = pools;
     const metrics = new RPCMetrics();
     const unconfirmed = () => this.#pool?.size ?? 0;
     watchChainMetrics(metrics, chain, unconfirmed);
@@ -97,23 +99,25 @@ export class KestrelNode {
       unconfirmed,
     });
     this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics);
-    const pool = (this.#pool = createTransactionPool(config, transactionVerifier, logger));
+    const pool = createTransactionPool(config, transactionVerifier, logger);
+    this.#pool = pool;
     pool.events.on('added', ({ transaction }) =>
       this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }),
     );
     pool.start();
     this.registry.registerNamespace('txpool', txpoolEndpoints(transactionVerifier, pool, pools.signatures));
-    const rpc = (this.#rpc = new RPCServer({
+    const rpc = new RPCServer({
       rpc: config.rpc,
       dataPath: config.system.dataPath,
       registry: this.registry,
       logger,
       metrics,
       version: KESTREL_VERSION,
-    }));
+    });
+    this.#rpc = rpc;
     await rpc.start();
 
-    const generator = (this.#generator = createGenerator({
+    const generator = createGenerator({
       config,
       chain,
       executor,
@@ -127,7 +131,8 @@ export class KestrelNode {
         publishBlock((name, data) => rpc.publish(name, data), executed);
         this.#plugins?.blockCommitted(executed);
       },
-    }));
+    });
+    this.#generator = generator;
     this.registry.registerNamespace(
       'generator',
       generatorEndpoints({

@@ -1,8 +1,8 @@
 import type { BlockStore } from '../engine/chain/block_store.js';
 import type { Chain } from '../engine/chain/chain.js';
 import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
-import { ingestTransaction } from '../engine/txpool/ingest.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
+import { ingestTransaction } from '../engine/txpool/ingest.js';
 import type { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
 import { encodeBlock } from '../lib/chain/block.js';
 import {

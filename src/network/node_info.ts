@@ -1,5 +1,5 @@
-import { compile } from '../lib/codec/index.js';
 import type { Schema } from '../lib/codec/index.js';
+import { compile } from '../lib/codec/index.js';
 import type { NodeInfoOptions, PeerInfo } from './p2p/types.js';
 
 /** klayr-framework's node info options (engine/network/schema.js customNodeInfoSchema). */

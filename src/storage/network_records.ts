@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BinaryDB } from './database.js';
-import { tableKey, TABLES } from './tables.js';
+import { TABLES, tableKey } from './tables.js';
 
 export interface PeerAddressRecord {
   readonly ipAddress: string;

@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { Block } from '../../src/lib/chain/block.js';
 import { blockHeaderID, decodeBlock } from '../../src/lib/chain/block.js';
-import { BLOCKS_PER_REQUEST, registerBlockProcedures } from '../../src/network/protocol/block_procedures.js';
 import type { ChainSource } from '../../src/network/protocol/block_procedures.js';
+import { BLOCKS_PER_REQUEST, registerBlockProcedures } from '../../src/network/protocol/block_procedures.js';
 import { Network } from '../../src/network/protocol/network.js';
 import * as schemas from '../../src/network/protocol/schemas.js';
 import { TransactionBroadcaster } from '../../src/network/protocol/transaction_broadcaster.js';
-import { registerTransactionProcedures } from '../../src/network/protocol/transaction_procedures.js';
 import type { TransactionSource } from '../../src/network/protocol/transaction_procedures.js';
+import { registerTransactionProcedures } from '../../src/network/protocol/transaction_procedures.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { FakeP2P } from '../helpers/fake_p2p.js';
-import { createRequire } from 'node:module';
 import { klayrCodec } from '../helpers/klayr.js';
 
 const logger = pino({ level: 'silent' });

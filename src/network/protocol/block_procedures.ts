@@ -1,23 +1,23 @@
 import type { Logger } from 'pino';
-import { compile } from '../../lib/codec/index.js';
-import { decodeBlock } from '../../lib/chain/block.js';
-import type { Block } from '../../lib/chain/block.js';
 import { PENALTY_BAN } from '../../engine/network/peers.js';
+import type { Block } from '../../lib/chain/block.js';
+import { decodeBlock } from '../../lib/chain/block.js';
+import { compile } from '../../lib/codec/index.js';
 import { allDistinct, decodePayload } from './decode_payload.js';
 import type { Network } from './network.js';
-import {
-  getBlocksFromIdRequestSchema,
-  getBlocksFromIdResponseSchema,
-  getHighestCommonBlockRequestSchema,
-  getHighestCommonBlockResponseSchema,
-  postBlockEventSchema,
-} from './schemas.js';
 import type {
   BlocksResponse,
   GetBlocksFromIdRequest,
   HighestCommonBlockRequest,
   HighestCommonBlockResponse,
   PostBlockEvent,
+} from './schemas.js';
+import {
+  getBlocksFromIdRequestSchema,
+  getBlocksFromIdResponseSchema,
+  getHighestCommonBlockRequestSchema,
+  getHighestCommonBlockResponseSchema,
+  postBlockEventSchema,
 } from './schemas.js';
 
 /** What peers may read of the chain. */

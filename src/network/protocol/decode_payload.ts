@@ -1,7 +1,6 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
-import type { Schema } from '../../lib/codec/index.js';
 import { PENALTY_BAN } from '../../engine/network/peers.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { Network } from './network.js';
 
 /**

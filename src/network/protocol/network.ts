@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { PENALTY_BAN } from '../../engine/network/peers.js';
 import type { PeerResponse, Peers } from '../../engine/network/peers.js';
+import { PENALTY_BAN } from '../../engine/network/peers.js';
 import type { IncomingMessage, IncomingRequest, P2PNode } from '../p2p/types.js';
 import { RateLimiter } from './rate_limiter.js';
 

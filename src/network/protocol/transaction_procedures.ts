@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import { compile } from '../../lib/codec/index.js';
 import { PENALTY_BAN } from '../../engine/network/peers.js';
+import { compile } from '../../lib/codec/index.js';
 import { allDistinct, decodePayload } from './decode_payload.js';
 import type { Network } from './network.js';
+import type { TransactionIDs, TransactionsResponse } from './schemas.js';
 import {
   getTransactionRequestSchema,
   getTransactionsResponseSchema,
   postTransactionsAnnouncementSchema,
 } from './schemas.js';
-import type { TransactionIDs, TransactionsResponse } from './schemas.js';
 
 /** Klayr's release limit: transactions per getTransactions answer and IDs per announcement. */
 export const RELEASE_LIMIT = 100;
