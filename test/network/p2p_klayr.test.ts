@@ -38,7 +38,7 @@ describe('Kestrel P2P dials a @klayr/p2p node', () => {
     await waitFor(
       () =>
         kestrel.getConnectedPeers().some((p) => p.peerId === klayrPeerId && p.sharedState !== undefined) &&
-        klayr.getConnectedPeers().some((p) => p.peerId === kestrelSeenByKlayr && p.options !== undefined),
+        klayr.getConnectedPeers().some((p) => p.peerId === kestrelSeenByKlayr && p.options?.height !== undefined),
       8000,
       'both sides connected with node info',
     );
