@@ -13,6 +13,9 @@ const rawText = (data: RawData): string =>
       ? data.toString()
       : Buffer.from(data).toString();
 
+/** How long a server socket stays open after the client's `#disconnect` (the client closes it itself). */
+const DISCONNECTED_GRACE_MS = 10_000;
+
 export type Respond = (error: Error | undefined, data?: unknown) => void;
 
 export interface ScSocketEvents {
@@ -88,10 +91,10 @@ export class ScSocket extends EventEmitter<ScSocketEvents> {
   }
 
   #onMessage(data: RawData): void {
-    if (this.state === 'closed') return;
     const text = rawText(data);
+    // frames that arrive while the connection closes are still shown to the frame rules (a #disconnect flood)
     this.emit('frame', text);
-    if ((this.state as ScState) === 'closed') return; // a frame listener may have closed it
+    if (this.state === 'closed') return;
     if (this.options.role === 'server') this.#resetLiveness();
     const decoded = decodeFrame(text);
     if (decoded === SC_PING) {
@@ -121,9 +124,10 @@ export class ScSocket extends EventEmitter<ScSocketEvents> {
         if (this.options.role === 'client') {
           this.close(code, reason);
         } else {
-          // socketcluster-server only marks its socket closed; the connection is dropped here as well
+          // socketcluster-server only marks its socket closed and leaves the connection to the client (whose
+          // frames its peer server still checks); a client that keeps it open is dropped after a grace period
           this.#markClosed(code, reason);
-          this.ws.close();
+          setTimeout(() => this.ws.terminate(), DISCONNECTED_GRACE_MS).unref();
         }
         return;
       }

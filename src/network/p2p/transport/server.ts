@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import {
   FORBIDDEN_CONNECTION_REASON,
   HTTP_PATH,
@@ -52,6 +52,8 @@ export class PeerServer {
   readonly #http: Server;
   readonly #wss: WebSocketServer;
   readonly #sockets = new Set<ScSocket>();
+  /** Every upgraded connection until its TCP socket closes (a SocketCluster socket may close before it). */
+  readonly #connections = new Set<WebSocket>();
   readonly #disconnects = new DisconnectCounter();
   #resetTimer?: NodeJS.Timeout;
 
@@ -94,6 +96,8 @@ export class PeerServer {
     clearInterval(this.#resetTimer);
     for (const socket of this.#sockets) socket.terminate();
     this.#sockets.clear();
+    for (const ws of this.#connections) ws.terminate();
+    this.#connections.clear();
     if (!this.#http.listening) return;
     await new Promise<void>((resolve) => {
       this.#http.close(() => resolve());
@@ -125,7 +129,9 @@ export class PeerServer {
     }
   }
 
-  #onWebSocket(ws: import('ws').WebSocket, req: IncomingMessage): void {
+  #onWebSocket(ws: WebSocket, req: IncomingMessage): void {
+    this.#connections.add(ws);
+    ws.once('close', () => this.#connections.delete(ws));
     const ip = req.socket.remoteAddress ?? '';
     const peerId = `${ip}:${req.socket.remotePort ?? ''}`;
     const { hooks } = this.options;
