@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { P2P } from '../../src/network/p2p/p2p.js';
-import { type KlayrP2PNode, randomPort, startKestrel, startKlayr } from '../helpers/p2p.js';
+import { encodeNodeInfo } from '../../src/network/p2p/node_info.js';
+import { type KlayrP2PNode, baseNodeInfo, randomPort, startKestrel, startKlayr } from '../helpers/p2p.js';
 import {
   type RawPeer,
   closeCodeWithin,
@@ -29,6 +30,8 @@ interface Abuse {
 }
 
 const remoteMessage = (event: string) => ({ event: 'remote-message', data: { event } });
+const postNodeInfo = (data: string) => ({ event: 'remote-message', data: { event: 'postNodeInfo', data } });
+const validNodeInfo = encodeNodeInfo({ ...baseNodeInfo(), nonce: '0011223344556677' }).toString('base64');
 
 const abuses: Abuse[] = [
   { name: 'a frame that is not JSON', act: (p) => p.ws.send('hello'), expected: { code: 1006, banned: true } },
@@ -78,6 +81,23 @@ const abuses: Abuse[] = [
     // ws 7 (socketcluster-server) drops the connection; ws 8 sends the close frame 1009 "Message too big" first
     expected: { code: 1006, banned: false },
     expectedOnKestrel: { code: 1009, banned: false },
+  },
+  {
+    name: 'fourteen postNodeInfo in 10 s (penalty 10 for each beyond 4)',
+    act: (p) => {
+      for (let i = 0; i < 14; i++) p.sendJSON(postNodeInfo(validNodeInfo));
+    },
+    expected: { code: 1000, banned: true },
+  },
+  {
+    name: 'an undecodable postNodeInfo (penalty 100)',
+    act: (p) => p.sendJSON(postNodeInfo('AAAA')),
+    expected: { code: 1000, banned: true },
+  },
+  {
+    name: 'a getPeers request with data (penalty 100)',
+    act: (p) => p.sendJSON({ event: 'rpc-request', data: { procedure: 'getPeers', data: 'AAAA' }, cid: 2 }),
+    expected: { code: 1000, banned: true },
   },
   {
     name: 'a flood of 1,000 messages in a second (rate penalty 100)',
