@@ -1,5 +1,5 @@
 // The contract between the P2P layer (transport, peers) and the protocol layer on top of it. Shapes follow
-// @klayr/p2p 0.10.1 so that network_* endpoints answer with Klayr's shapes.
+// @klayr/p2p 0.10.1 (node_modules/@klayr/p2p/dist-node/types.d.ts) so that network_* endpoints answer with Klayr's shapes.
 import type { EventEmitter } from 'node:events';
 
 export interface PeerAddress {
@@ -40,7 +40,10 @@ export interface PeerInfo {
     readonly reputation: number;
     readonly connectionKind: 'outbound' | 'inbound' | 'none';
     readonly peerKind: 'fixedPeer' | 'whitelistedPeer' | 'seedPeer' | 'none';
-    // plus whatever @klayr/p2p keeps there that network_getConnectedPeers shows
+    // beyond the contract: as @klayr/p2p's internalState
+    readonly latency?: number; // ms of the last ping round trip (inbound peers)
+    readonly connectTime?: number; // ms since the epoch
+    readonly advertiseAddress?: boolean; // false: never listed to other peers
   };
 }
 
