@@ -27,7 +27,24 @@ export interface GenerationParts {
   signatures: SignatureVerifier;
   logger: Logger;
   onBlock: (executed: ExecutedBlock) => void;
+  /**
+   * The node's commit pool (gossiping through the network, fed by peers' commits). Left out, the
+   * generator gets one of its own that only aggregates and prunes the local validators' commits.
+   */
+  commitPool?: CommitPool;
 }
+
+const ownCommitPool = (config: ApplicationConfig, chain: Chain, bls: BlsVerifier, logger: Logger): CommitPool => {
+  const pool = new CommitPool({
+    chain,
+    chainID: Buffer.from(config.genesis.chainID, 'hex'),
+    minCertifyHeight: config.genesis.minimumCertifyHeight ?? 1,
+    bls,
+    logger,
+  });
+  pool.start(config.genesis.blockTime);
+  return pool;
+};
 
 /**
  * Block generation, as Klayr Core: the keys file's keys are stored in the generator database;
@@ -44,6 +61,7 @@ export const createGenerator = ({
   signatures,
   logger,
   onBlock,
+  commitPool = ownCommitPool(config, chain, bls, logger),
 }: GenerationParts): Generator => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const keyFile = config.generator?.keys.fromFile;
@@ -72,7 +90,7 @@ export const createGenerator = ({
     maxTransactionsSize: config.genesis.maxTransactionsSize,
     logger,
     candidates: () => highFeeFirst(pool.getProcessableTransactions()),
-    commitPool: new CommitPool(chain.bft, chainID, config.genesis.minimumCertifyHeight ?? 1),
+    commitPool,
     bls,
     signatures,
     proofsOfPossession: (tx) => executor.machine.modules.flatMap((m) => m.transactionProofsOfPossession?.(tx) ?? []),

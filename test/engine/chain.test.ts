@@ -82,7 +82,7 @@ describe('chain: generation, verification and BFT over the devnet', () => {
       candidates: () => pending.splice(0),
       onRejected: (_tx, reason) => rejected.push(reason.message),
       now: clock,
-      commitPool: new CommitPool(a.chain.bft, chainID, 1),
+      commitPool: new CommitPool({ chain: a.chain, chainID, minCertifyHeight: 1, bls: blsPool }),
       bls: blsPool,
       signatures: signaturePool,
     });

@@ -9,6 +9,7 @@ import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { AggregateCommitVerifier } from './aggregate_commit.js';
 import { validatedTransactions } from './block_rules.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { HeaderVerifier } from './header_verifier.js';
 
 /** The verifiers of the asynchronous block path (in a node, the `bls` and `verify` pools). */
@@ -56,13 +57,41 @@ export class BlockProcessor {
    * that changed while the verifiers worked.
    */
   async processBlockVerifiedBy(block: Block, verifiers: BlockVerifiers): Promise<ExecutedBlock> {
-    const { chain, executor, aggregateCommits } = this.options;
-    const prepared = validatedTransactions(block, this.options.maxTransactionsSize);
-    const tip = chain.lastBlock();
+    const prepared = this.validate(block);
+    const tip = this.options.chain.lastBlock();
+    await this.verify(block, verifiers.bls);
+    return this.executeVerified(block, prepared, verifiers, tip);
+  }
+
+  /** The block's own rules, before any state is read (Klayr's validateBlock); its transactions prepared. */
+  validate(block: Block): PreparedTransaction[] {
+    return validatedTransactions(block, this.options.maxTransactionsSize);
+  }
+
+  /**
+   * The consensus checks of the header against the tip (Klayr's verify), the aggregate commit's
+   * signature in `bls`, then the modules' checks of the block's assets (Klayr's verifyAssets).
+   */
+  async verify(block: Block, bls: BlsVerifier): Promise<void> {
+    const { chain, aggregateCommits, executor } = this.options;
     this.#headers.verify(block.header, true);
-    if (!(await aggregateCommits.verifyBy(chain.engineView(), block.header.aggregateCommit, verifiers.bls))) {
+    if (!(await aggregateCommits.verifyBy(chain.engineView(), block.header.aggregateCommit, bls))) {
       throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
     }
+    executor.verifyAssets(block);
+  }
+
+  /**
+   * A validated and verified block executed on `tip` (which must still be the chain's), its
+   * transactions' signatures checked in `verifiers.signatures`, its roots against its header, committed.
+   */
+  async executeVerified(
+    block: Block,
+    prepared: readonly PreparedTransaction[],
+    verifiers: BlockVerifiers,
+    tip: Block,
+  ): Promise<ExecutedBlock> {
+    const { chain, executor } = this.options;
     await prefetchAggregateSignatures(executor.aggregateSignatureChecks(block.transactions), verifiers.bls);
     this.#assertTip(tip);
     const executed = executor.execute(block, undefined, prepared, true);

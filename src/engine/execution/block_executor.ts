@@ -51,6 +51,12 @@ export class BlockExecutor {
     );
   }
 
+  /** The modules' checks of a block's assets, on the committed state (nothing is written). */
+  verifyAssets(block: Pick<Block, 'header' | 'assets'>): void {
+    const { stateDB, machine, chainID } = this.options;
+    machine.verifyBlockAssets(block, chainID, stateDB.newOverlay());
+  }
+
   /** The modules' lifecycle the blocks run through (the generator asks it for block assets). */
   get machine(): StateMachine {
     return this.options.machine;

@@ -23,6 +23,7 @@ import { getGeneratedInfo, putGeneratedInfoSync } from './generated_info.js';
 import type { GeneratorKeys } from './keys.js';
 import type { CommitPool } from '../consensus/commit_pool.js';
 import { RepeatedLog } from '../../lib/log/repeated_log.js';
+import { singleCommitsOf } from './single_commits.js';
 
 export interface GeneratorOptions {
   chain: Chain;
@@ -40,7 +41,7 @@ export interface GeneratorOptions {
   onRejected?: (tx: TransactionObject, reason: Error) => void;
   onBlock?: (executed: ExecutedBlock) => void;
   now?: () => number;
-  /** Certifies finalized blocks with the local validators' BLS keys and supplies aggregate commits. */
+  /** Receives the local validators' single commits for finalized blocks and supplies aggregate commits. */
   commitPool?: CommitPool;
   /** Checks the aggregate commit a block carries (in a node, the `bls` pool); on this thread when left out. */
   bls?: BlsVerifier;
@@ -77,6 +78,8 @@ export class Generator {
   readonly #failures: RepeatedLog;
   readonly #bls: BlsVerifier;
   readonly #signatures: SignatureVerifier;
+  /** The finalized height when certification last looked. */
+  #finalizedSeen: number;
 
   constructor(private readonly options: GeneratorOptions) {
     this.#failures = new RepeatedLog(options.logger);
@@ -84,6 +87,18 @@ export class Generator {
     this.#signatures = options.signatures ?? createLocalSignatureVerifier(options.chainID);
     for (const k of options.keys) this.#enabled.set(k.address.toString('hex'), k);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.#finalizedSeen = options.chain.finalizedHeight();
+    for (const keys of this.#enabled.values()) this.#initSingleCommits(keys);
+    options.chain.onCommitted(() => this.#certifySafely());
+  }
+
+  /** The chain's commit listener must not throw: a failure to certify is logged. */
+  #certifySafely(): void {
+    try {
+      this.certify();
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'Fail to certify single commit');
+    }
   }
 
   get enabledCount(): number {
@@ -97,6 +112,7 @@ export class Generator {
 
   enable(keys: GeneratorKeys): void {
     this.#enabled.set(keys.address.toString('hex'), keys);
+    this.#initSingleCommits(keys);
   }
 
   disable(address: Buffer): void {
@@ -140,16 +156,37 @@ export class Generator {
     }
   }
 
-  /** After a block: if finality moved, the local validators sign the newly finalized certificates (LIP 0061). */
-  certify(finalizedBefore: number): void {
-    const pool = this.options.commitPool;
-    if (pool === undefined) return;
-    const { chain } = this.options;
+  /**
+   * After any block (generated here or received; the generator listens to the chain's commits):
+   * if finality moved past `finalizedBefore` (by default, the finalized height seen at the last
+   * call), the enabled validators sign the newly finalized certificates into the commit pool as
+   * local commits, as Klayr's generator does on its finalized-height event. Returns the count signed.
+   */
+  certify(finalizedBefore = this.#finalizedSeen): number {
+    const { chain, commitPool } = this.options;
     const finalized = chain.finalizedHeight();
+    this.#finalizedSeen = Math.max(this.#finalizedSeen, finalized);
+    if (commitPool === undefined) return 0;
     const from = Math.max(finalizedBefore, chain.maxRemovalHeight());
-    if (finalized > from)
-      pool.onFinalized(chain.engineView(), [...this.#enabled.values()], from, finalized, (h) => chain.headerAt(h));
-    pool.prune(chain.bft.getBFTHeights(chain.engineView()).maxHeightCertified);
+    if (from >= finalized) return 0;
+    let signed = 0;
+    for (const keys of this.#enabled.values()) signed += this.#addLocalCommits(keys, from, finalized);
+    return signed;
+  }
+
+  /** Klayr's initSingleCommits: a validator enabled here certifies what is precommitted and still certifiable. */
+  #initSingleCommits(keys: GeneratorKeys): void {
+    const { chain } = this.options;
+    const { maxHeightPrecommitted } = chain.bft.getBFTHeights(chain.engineView());
+    this.#addLocalCommits(keys, chain.maxRemovalHeight(), maxHeightPrecommitted);
+  }
+
+  #addLocalCommits(keys: GeneratorKeys, from: number, to: number): number {
+    const { chain, chainID, commitPool } = this.options;
+    if (commitPool === undefined || from >= to) return 0;
+    const commits = singleCommitsOf(chain, chainID, keys, from, to);
+    for (const commit of commits) commitPool.addCommit(commit, true);
+    return commits.length;
   }
 
   /**
@@ -282,7 +319,6 @@ export class Generator {
       putGeneratedInfoSync(db, keys.address, { height, maxHeightGenerated, maxHeightPrevoted });
       for (const write of onCommit) write(finalizedBefore);
     });
-    this.certify(finalizedBefore);
     this.options.logger.info(
       {
         id: blockHeaderID(header).toString('hex'),

@@ -162,6 +162,19 @@ export class StateMachine {
     for (const m of this.modules) m.verifyAssets?.(ctx);
   }
 
+  /** A received block's assets checked by the modules on `state` (before executing it, as Klayr's consensus does). */
+  verifyBlockAssets(block: Pick<Block, 'header' | 'assets'>, chainID: Buffer, state: StateReadWriter): void {
+    const queue = new EventQueue(block.header.height);
+    const ctx = blockContext({
+      block,
+      chainID,
+      state,
+      events: queue.childQueue(EVENT_TOPIC_BEFORE_TRANSACTIONS),
+      contextStore: new Map(),
+    });
+    this.verifyAssets(ctx, block.assets);
+  }
+
   /**
    * Executes a block on `state` as Klayr's consensus does: before-transactions hooks, each
    * transaction (which must verify OK and not be invalid), after-transactions hooks.
