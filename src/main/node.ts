@@ -1,13 +1,16 @@
 import type { Logger } from 'pino';
 import type { Chain } from '../engine/chain/chain.js';
+import type { BlockReceiver } from '../engine/consensus/block_receiver.js';
+import type { CommitPool } from '../engine/consensus/commit_pool.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Generator } from '../engine/generator/generator.js';
+import { PENALTY_BAN } from '../engine/network/peers.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
-import { assertPortFree } from '../rpc/listen_guard.js';
+import { assertPortFree, PortInUseError, probeListen } from '../rpc/listen_guard.js';
 import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
@@ -21,12 +24,18 @@ import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
 import { DataPathLock } from './lock/data_path_lock.js';
+import type { ChainListeners } from './node_consensus.js';
+import { createConsensus, forkedEvent, syncPoolWithChain } from './node_consensus.js';
 import type { NodePools } from './node_pools.js';
 import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
 import { createTransactionPool } from './node_transaction_pool.js';
+import { PeerNetwork, p2pAddressOf } from './peer_network.js';
 import type { NodePlugins } from './plugins.js';
 import { startPlugins } from './plugins.js';
 import { KESTREL_VERSION } from './version.js';
+
+/** klayr-framework's limit on postSingleCommitMessages per peer in 10 s. */
+const SINGLE_COMMITS_RATE_LIMIT = 10;
 
 /**
  * A Kestrel node: storage, genesis (processed and committed once, checked against the stored
@@ -44,6 +53,9 @@ export class KestrelNode {
   #lock?: DataPathLock;
   #stopped?: Promise<void>;
   #plugins?: NodePlugins;
+  #peers?: PeerNetwork;
+  #receiver?: BlockReceiver;
+  #commitPool?: CommitPool;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -65,12 +77,10 @@ export class KestrelNode {
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     // one node per data path and per port, checked before LMDB opens and before the genesis block's seconds of work
     this.#lock = this.lock ?? DataPathLock.acquire(config.system.dataPath);
-    if (config.rpc.modes.includes('http') || config.rpc.modes.includes('ws')) {
-      await assertPortFree(config.rpc.host, config.rpc.port).catch((e: unknown) => {
-        this.#lock?.release();
-        throw e;
-      });
-    }
+    await this.#assertPortsFree().catch((e: unknown) => {
+      this.#lock?.release();
+      throw e;
+    });
     const dbs = openDatabases(config.system.dataPath);
     this.#dbs = dbs;
     const configGenesis = readGenesisBlock(config);
@@ -117,6 +127,53 @@ export class KestrelNode {
     this.#rpc = rpc;
     await rpc.start();
 
+    const consensus = createConsensus({
+      config,
+      chain,
+      processor: opened.processor,
+      bls,
+      signatures: pools.signatures,
+      peers: () => this.#peers?.network,
+      syncing: () => false,
+      listeners: this.#chainListeners(),
+      logger,
+    });
+    this.#commitPool = consensus.commitPool;
+    consensus.commitPool.start(config.genesis.blockTime);
+    this.#receiver = consensus.receiver;
+    const peers = await PeerNetwork.create({
+      config,
+      chain,
+      blocks: opened.blocks,
+      pool,
+      transactionVerifier,
+      signatures: pools.signatures,
+      meta: dbs.meta,
+      blockSink: {
+        syncing: () => false,
+        receive: async (block, peerId) => {
+          rpc.publish('network_newBlock', forkedEvent(block));
+          await consensus.receiver.receive(block, peerId);
+        },
+      },
+      logger,
+      publish: (event, data) => rpc.publish(event, data),
+    });
+    this.#peers = peers;
+    peers.registerEndpoints(this.registry);
+    peers.network.registerEvent('postSingleCommitMessages', (data, peerId) => {
+      peers.network.rateLimiter.count('postSingleCommitMessages', peerId, SINGLE_COMMITS_RATE_LIMIT);
+      if (data === undefined) {
+        peers.network.applyPenalty(peerId, PENALTY_BAN);
+        return;
+      }
+      consensus.commitPool
+        .handleSingleCommitsPacket(data, peerId, peers.network)
+        .catch((err: unknown) => logger.debug({ err, peerId }, 'Single commits from a peer refused'));
+    });
+    await peers.start();
+
+    const listeners = this.#chainListeners();
     const generator = createGenerator({
       config,
       chain,
@@ -127,9 +184,10 @@ export class KestrelNode {
       bls,
       signatures: pools.signatures,
       logger,
+      commitPool: consensus.commitPool,
       onBlock: (executed) => {
-        publishBlock((name, data) => rpc.publish(name, data), executed);
-        this.#plugins?.blockCommitted(executed);
+        peers.sendBlock(executed.block);
+        listeners.committed(executed);
       },
     });
     this.#generator = generator;
@@ -147,6 +205,41 @@ export class KestrelNode {
     generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 
+  /** What the node does on each change of the chain, whichever part made it. */
+  #chainListeners(): ChainListeners {
+    const publish = (name: string, data: unknown): void => this.#rpc?.publish(name, data);
+    return {
+      committed: (executed) => {
+        publishBlock(publish, executed);
+        this.#plugins?.blockCommitted(executed);
+        if (this.#pool !== undefined) syncPoolWithChain(this.#pool).committed(executed.block);
+        this.#peers?.tipChanged();
+      },
+      deleted: (block) => {
+        publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
+        this.#plugins?.blockDeleted(block);
+        if (this.#pool !== undefined) void syncPoolWithChain(this.#pool).deleted(block);
+        this.#peers?.tipChanged();
+      },
+      forked: (block) => publish('chain_forked', forkedEvent(block)),
+      verified: (block) => this.#peers?.sendBlock(block),
+      syncNeeded: async (block, peerId) => {
+        this.logger.info(
+          { height: block.header.height, peerId },
+          'A peer has a better chain; block synchronization is not available yet, the chain is kept',
+        );
+      },
+    };
+  }
+
+  /** The RPC port (when HTTP or WS is on) and the P2P port, each bound by nothing else. */
+  async #assertPortsFree(): Promise<void> {
+    const { rpc } = this.config;
+    if (rpc.modes.includes('http') || rpc.modes.includes('ws')) await assertPortFree(rpc.host, rpc.port);
+    const { host, port } = p2pAddressOf(this.config);
+    if ((await probeListen(host, port)) !== undefined) throw new PortInUseError(host, port, 'network.port');
+  }
+
   /**
    * Deletes the tip, as Klayr Core does before switching to a better chain: its transactions go
    * back to the pool and `chain_deleteBlock` is published. Blocks at or below the finalized
@@ -157,9 +250,9 @@ export class KestrelNode {
     const pool = this.#pool;
     if (chain === undefined || pool === undefined) throw new Error('The node is not started');
     const block = chain.deleteLastBlock();
-    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
-    this.#plugins?.blockDeleted(block);
-    await Promise.all(block.transactions.map((tx) => pool.add(tx)));
+    const { deleted } = this.#chainListeners();
+    deleted(block);
+    await syncPoolWithChain(pool).deleted(block);
     return block;
   }
 
@@ -171,6 +264,9 @@ export class KestrelNode {
 
   async #stop(): Promise<void> {
     this.#generator?.stop();
+    await this.#receiver?.stop();
+    this.#commitPool?.stop();
+    await this.#peers?.stop();
     this.#pool?.stop();
     await Promise.all([this.#plugins?.stop(), closePools(this.#pools)]);
     await this.#rpc?.stop();
