@@ -234,6 +234,15 @@ describe('synchronizer', () => {
     assert.equal(none.runs, 0);
   });
 
+  it('is active already while the mechanism is chosen (synchronously, before any await)', async () => {
+    const seen: boolean[] = [];
+    const { synchronizer } = synchronizerWith([
+      { ...scripted('m', true), isValidFor: () => seen.push(synchronizer.isActive) > 0 },
+    ]);
+    await synchronizer.run(block(5), 'p:1');
+    assert.deepEqual(seen, [true]);
+  });
+
   it('is active from start to end, and a second run meanwhile does nothing', async () => {
     const mechanism = scripted('m', true, [new RestartError('again')]);
     const { synchronizer } = synchronizerWith([mechanism]);

@@ -44,12 +44,16 @@ export class Synchronizer {
       this.options.logger.debug('Synchronizer is already running.');
       return;
     }
-    const running = this.#sync(block, peerId);
-    this.#running = running;
+    // set before the first line of #sync runs: it reads isActive synchronously
+    let resolve = (): void => undefined;
+    this.#running = new Promise<void>((done) => {
+      resolve = done;
+    });
     try {
-      await running;
+      await this.#sync(block, peerId);
     } finally {
       this.#running = undefined;
+      resolve();
     }
   }
 
@@ -57,7 +61,7 @@ export class Synchronizer {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const mechanism of this.options.mechanisms) mechanism.stop();
-    await this.#running?.catch(() => undefined);
+    await this.#running;
   }
 
   async #sync(block: Block, peerId: string): Promise<void> {
