@@ -108,11 +108,9 @@ describe('block synchronization between two Kestrel nodes', () => {
       const syncingSeen: boolean[] = [];
       const logs = logSink((line) => {
         // pino writes synchronously, inside the synchronization: what system_getNodeInfo says at that moment
-        if (line.includes('Triggering') && b !== undefined)
-          syncingSeen.push(
-            (b.registry.get('system_getNodeInfo')?.handler({ params: {}, transport: 'http' }) as { syncing: boolean })
-              .syncing,
-          );
+        const info = b?.registry.get('system_getNodeInfo');
+        if (line.includes('Triggering') && info !== undefined)
+          syncingSeen.push((info.handler({ params: {}, transport: 'http' }) as { syncing: boolean }).syncing);
       });
       const { port } = a.config.network as { port: number };
       b = await createNode({
