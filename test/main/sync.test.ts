@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { createGenesisBlock } from '../../src/engine/genesis.js';
@@ -11,6 +10,7 @@ import { blockHeaderID, encodeBlock } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { KestrelNode } from '../../src/main/node.js';
+import { RPCServer } from '../../src/rpc/server.js';
 import { devnetFile } from '../helpers/devnet.js';
 import { FAST_POS_WINDOWS, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
@@ -97,6 +97,18 @@ const sameChains = (a: KestrelNode, b: KestrelNode, to: number): boolean => {
   return !x.includes('none') && x.join() === blocksOf(b, to).join();
 };
 
+/** Every RPC event the nodes of this process publish, with the server that published it. */
+const recordPublished = () => {
+  const original = RPCServer.prototype.publish;
+  const events: { server: RPCServer; name: string; id: string | undefined }[] = [];
+  RPCServer.prototype.publish = function (this: RPCServer, name: string, data: unknown): void {
+    const id = (data as { blockHeader?: { id?: string } } | undefined)?.blockHeader?.id;
+    events.push({ server: this, name, id });
+    original.call(this, name, data);
+  };
+  return { events, restore: () => (RPCServer.prototype.publish = original) };
+};
+
 const messages = (lines: readonly string[]): string[] => lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
 
 describe('block synchronization between two Kestrel nodes', () => {
@@ -165,6 +177,7 @@ describe('block synchronization between two Kestrel nodes', () => {
     const logsA = logSink();
     const logsB = logSink();
     const dataPathB = tempDataPath();
+    const published = recordPublished();
     const a = await startNode({
       host: '127.0.0.1',
       port: portA,
@@ -229,8 +242,8 @@ describe('block synchronization between two Kestrel nodes', () => {
         60_000,
       );
     } finally {
+      published.restore();
       await Promise.all([a.stop(), b.stop()]);
     }
-    await sleep(0);
   });
 });
