@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export const freePort = (): Promise<number> =>

@@ -9,9 +9,9 @@ import {
   loadConfig,
   unusedConfigKeys,
 } from '../../src/main/config/index.js';
-import { heldPort } from '../helpers/ports.js';
 import { runCLI } from '../helpers/cli.js';
 import { devnetFile } from '../helpers/devnet.js';
+import { heldPort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const readJSON = (file: string): Record<string, unknown> =>

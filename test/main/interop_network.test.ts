@@ -1,18 +1,18 @@
 import '../helpers/klayr.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { after, describe, it } from 'node:test';
 import { decodeBlock } from '../../src/lib/chain/block.js';
 import { encryptWithPassword } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, transactionID, verifyTransactionSignatures } from '../../src/lib/transaction/index.js';
-import { loadConfig } from '../../src/main/config/load.js';
-import { deriveKeys } from '../../src/main/commands/keys/derive.js';
 import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
+import { deriveKeys } from '../../src/main/commands/keys/derive.js';
+import { loadConfig } from '../../src/main/config/load.js';
 import { posWindows, readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
 import {
   MAINCHAIN_ID,
@@ -30,15 +30,15 @@ import {
 import { stringifyEncryptedMessage } from '../../src/main/interop_network/encrypted_message.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
 import { assertPortFree } from '../../src/main/interop_network/port_check.js';
+import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';
 import {
-  CHAIN_REGISTRATION_FEE,
   activeValidators,
+  CHAIN_REGISTRATION_FEE,
   registerMainchainTransaction,
   registerSidechainTransaction,
 } from '../../src/main/interop_network/registration.js';
-import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';
-import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { runCLI } from '../helpers/cli.js';
+import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
 
 const require = createRequire(import.meta.url);
@@ -327,11 +327,18 @@ describe('network:interop — creating the network', () => {
     );
   });
 
-  it("each run sets its ports in both configs: the own RPC port and the receiving chain's WS URL", async () => {
+  it("each run sets its ports in both configs: the own RPC port, the receiving chain's WS URL, the P2P server", async () => {
     const layout = networkLayout((await network()).root);
-    setPorts(layout.mainchain, 21001, 21002);
-    setPorts(layout.sidechain, 21002, 21001);
+    setPorts(layout.mainchain, 21001, 21002, '127.0.0.2');
+    setPorts(layout.sidechain, 21002, 21001, '127.0.0.3');
     assert.equal(readSavedConfig(layout.mainchain).rpc.port, 21001);
+    assert.deepEqual(readSavedConfig(layout.mainchain).network, {
+      ...readSavedConfig(layout.mainchain).network,
+      host: '127.0.0.2',
+      port: 21001,
+      seedPeers: [],
+    });
+    assert.equal(readSavedConfig(layout.sidechain).network.host, '127.0.0.3');
     assert.equal(
       readSavedConfig(layout.mainchain).plugins.chainConnector.receivingChainWsURL,
       'ws://127.0.0.1:21002/rpc-ws',

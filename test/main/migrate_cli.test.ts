@@ -4,17 +4,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import type { SyntheticSnapshot } from '../../bench/migration_snapshot.js';
+import { writeSyntheticSnapshot } from '../../bench/migration_snapshot.js';
 import { decodeBlock } from '../../src/lib/chain/block.js';
-import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
+import { loadConfig } from '../../src/main/config/index.js';
 import { checkOutputPath, isWithin } from '../../src/main/migrate/output_path.js';
 import { progressBar } from '../../src/main/migrate/progress_bar.js';
 import { successorConfig } from '../../src/main/migrate/successor_config.js';
 import { cliPath } from '../helpers/cli.js';
 import { httpRPC, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
-import { writeSyntheticSnapshot } from '../../bench/migration_snapshot.js';
-import type { SyntheticSnapshot } from '../../bench/migration_snapshot.js';
 
 const HEIGHT = 1030;
 const temp = (): string => mkdtempSync(join(tmpdir(), 'kestrel-migrate-cli-'));
@@ -308,7 +308,11 @@ describe('kestrel migrate --auto-start', () => {
     const config = join(temp(), 'config.json');
     writeFileSync(
       config,
-      JSON.stringify({ system: { backup: { height: HEIGHT } }, rpc: { port, modes: ['ipc', 'http'] } }),
+      JSON.stringify({
+        system: { backup: { height: HEIGHT } },
+        rpc: { port, modes: ['ipc', 'http'] },
+        network: { host: '127.0.0.1', port: await freePort(), seedPeers: [] },
+      }),
     );
     const successor = join(temp(), 'successor');
     const child = spawn(process.execPath, [
@@ -375,7 +379,7 @@ describe('the progress bar', () => {
     step.tick(2);
     step.tick(2);
     step.done();
-    assert.match(out.text(), /\rMigrating auth accounts \[#{15}\.{15}\]  50% 2\/4/);
+    assert.match(out.text(), /\rMigrating auth accounts \[#{15}\.{15}\] {2}50% 2\/4/);
     assert.match(out.text(), /\rMigrating auth accounts \[#{30}\] 100% 4\/4 \d+\.\d s\n$/);
   });
   it('elsewhere: one line per step', () => {

@@ -14,8 +14,8 @@ import {
   mutateAsset,
   publicKeys,
   ruleBase,
-  sidechainInfo,
   STAKED,
+  sidechainInfo,
   terminatedStateAccount,
   withoutAsset,
 } from '../helpers/genesis_rules.js';

@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
-import { post, rpc, startTestServer } from '../helpers/rpc.js';
-import type { TestServer } from '../helpers/rpc.js';
 import { Rng } from '../helpers/random.js';
+import type { TestServer } from '../helpers/rpc.js';
+import { post, rpc, startTestServer } from '../helpers/rpc.js';
 
 const TOTAL = 100_000;
 

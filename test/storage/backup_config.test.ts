@@ -6,9 +6,9 @@ import { dataPathConfigFile, installNetworkConfig, loadConfig, unusedConfigKeys 
 import { settingsOverwrittenByNetwork } from '../../src/main/config/overwritten_settings.js';
 import { readBackupManifest } from '../../src/storage/backup.js';
 import { runCLI } from '../helpers/cli.js';
+import { devnetFile } from '../helpers/devnet.js';
 import { FAST_POS_WINDOWS, startNodeProcess, waitUntil } from '../helpers/node_process.js';
 import { freePort, heldPort } from '../helpers/ports.js';
-import { devnetFile } from '../helpers/devnet.js';
 import { tempDataPath } from '../helpers/state.js';
 
 type Saved = Record<string, Record<string, unknown>>;
@@ -135,7 +135,7 @@ describe("the spec's step: set system.backup.height, restart with --overwrite-co
       modules: { pos: FAST_POS_WINDOWS },
       system: { backup: { height: 1 } },
     });
-    const node = startNodeProcess(dataPath, await freePort(), '-c', file, '--overwrite-config', '--log-format', 'json');
+    const node = await startNodeProcess(dataPath, await freePort(), '-c', file, '--overwrite-config', '--log-format', 'json');
     try {
       await waitUntil('the backup of height 1', async () => readBackupManifest(dataPath)?.height === 1, 90_000);
     } finally {

@@ -100,10 +100,15 @@ export const readSavedConfig = (dataPath: string): JSONConfig =>
 export const writeSavedConfig = (dataPath: string, config: JSONConfig): void =>
   writeFileSync(dataPathConfigFile(dataPath), `${JSON.stringify(config, null, '\t')}\n`);
 
-/** This run's ports: the chain's own RPC port and its chainConnector's receiving chain URL, in its saved config. */
-export const setPorts = (dataPath: string, ownPort: number, receivingPort: number): void => {
+/**
+ * This run's ports, in the chain's saved config: its own RPC port, its chainConnector's receiving
+ * chain URL, and its P2P server (each chain is a network of one node) on a loopback address of
+ * its own at the RPC port's number.
+ */
+export const setPorts = (dataPath: string, ownPort: number, receivingPort: number, p2pHost: string): void => {
   const config = readSavedConfig(dataPath);
   config.rpc = { ...config.rpc, port: ownPort };
+  config.network = { ...config.network, host: p2pHost, port: ownPort, seedPeers: [] };
   config.plugins = {
     ...config.plugins,
     chainConnector: { ...config.plugins?.chainConnector, receivingChainWsURL: rpcWsURL(receivingPort) },

@@ -31,6 +31,9 @@ const STOP_GRACE_MS = 30_000;
 /** A node's first start processes its genesis block (about 4 s for the devnet's 103 proofs of possession on two cores). */
 const READY_TIMEOUT_MS = 120_000;
 const DEFAULT_BLOCK_TIME = 7;
+/** Each chain's P2P server, on a loopback address of its own (no peers: each chain is one node). */
+const MAINCHAIN_P2P_HOST = '127.0.0.2';
+const SIDECHAIN_P2P_HOST = '127.0.0.3';
 
 const prepare = async (layout: NetworkLayout, options: InteropNetworkOptions): Promise<NetworkSettings> => {
   const saved = readSettings(layout);
@@ -93,8 +96,8 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   await assertPortFree(options.sidechainPort, '--sidechain-port');
   const layout = networkLayout(options.dataPath);
   const settings = await prepare(layout, options);
-  setPorts(layout.mainchain, options.mainchainPort, options.sidechainPort);
-  setPorts(layout.sidechain, options.sidechainPort, options.mainchainPort);
+  setPorts(layout.mainchain, options.mainchainPort, options.sidechainPort, MAINCHAIN_P2P_HOST);
+  setPorts(layout.sidechain, options.sidechainPort, options.mainchainPort, SIDECHAIN_P2P_HOST);
   if (stopSignal !== undefined) {
     progress(`${stopSignal}: the network is ready, its nodes not started`);
     return;
