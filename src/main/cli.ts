@@ -25,6 +25,7 @@ import { networkInteropCommand } from './commands/network/interop.js';
 import { passphraseCreateCommand } from './commands/passphrase/create.js';
 import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
 import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
+import { PromptAborted } from './commands/prompt_aborted.js';
 import { systemMetadataCommand } from './commands/system/metadata.js';
 import { systemNodeInfoCommand } from './commands/system/node-info.js';
 import { transactionCreateCommand } from './commands/transaction/create.js';
@@ -75,6 +76,10 @@ const main = async (argv: string[]): Promise<void> => {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode);
+    if (e instanceof PromptAborted) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(e.exitCode);
+    }
     // a ConfigError's message lists every problem with its JSON path
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);

@@ -153,7 +153,7 @@ describe('validator CLI', () => {
     const resigned = run('transaction:sign', expected, '--passphrase', passphrase);
     assert.equal(JSON.parse(resigned.stdout).transaction, expected);
     assert.match(
-      run('transaction:sign', expected, '--passphrase', 'wrong words').stderr,
+      run('transaction:sign', expected, '--passphrase', klayrPassphrase.Mnemonic.generateMnemonic()).stderr,
       /does not belong to the sender/,
     );
     assert.match(
