@@ -16,6 +16,7 @@ import { generatorStatusCommand } from './commands/generator/status.js';
 import { genesisBlockCreateCommand } from './commands/genesis-block/create.js';
 import { hashOnionCommand } from './commands/hash-onion.js';
 import { migrateCommand } from './commands/migrate.js';
+import { ReportedError } from './commands/reported_error.js';
 import { keysCreateCommand } from './commands/keys/create.js';
 import { keysEncryptCommand } from './commands/keys/encrypt.js';
 import { keysExportCommand } from './commands/keys/export.js';
@@ -75,6 +76,7 @@ const main = async (argv: string[]): Promise<void> => {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode);
+    if (e instanceof ReportedError) process.exit(1);
     // a ConfigError's message lists every problem with its JSON path
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);

@@ -29,6 +29,24 @@ export interface GenerationParts {
   onBlock: (executed: ExecutedBlock) => void;
 }
 
+/** What generation the node starts with: the keys it loaded, and plainly when it will generate nothing. */
+const logGenerationAtStart = (logger: Logger, keyFile: string | undefined, plain: number, encrypted: number): void => {
+  if (keyFile !== undefined)
+    logger.info(
+      { file: keyFile, plain, encrypted },
+      `Generator keys loaded from ${keyFile}: ${plain} plain, ${encrypted} encrypted`,
+    );
+  if (plain > 0) {
+    logger.info({ validators: plain }, `Block generation enabled for ${plain} validators with plain keys`);
+    return;
+  }
+  logger.info(
+    { validators: 0 },
+    `No blocks will be generated: no validator has plain keys in generator.keys.fromFile${keyFile === undefined ? ' (not set)' : ''}; ` +
+      'import keys with kestrel keys:import and enable each validator with kestrel generator:enable',
+  );
+};
+
 /**
  * Block generation, as Klayr Core: the keys file's keys are stored in the generator database;
  * plain ones generate right away, with the pool's transactions, highest fee first.
@@ -60,8 +78,8 @@ export const createGenerator = ({
         blsPrivateKey: k.blsPrivateKey,
       },
     });
-  for (const k of encryptedGeneratorKeys(entries))
-    keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
+  const encrypted = encryptedGeneratorKeys(entries);
+  for (const k of encrypted) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
   const generator = new Generator({
     chain,
     executor,
@@ -88,6 +106,6 @@ export const createGenerator = ({
       onBlock(executed);
     },
   });
-  logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
+  logGenerationAtStart(logger, keyFile, keys.length, encrypted.length);
   return generator;
 };

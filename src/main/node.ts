@@ -20,8 +20,8 @@ import { openDatabases, type KestrelDatabases } from '../storage/database.js';
 import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
-import { assertPortFree } from '../rpc/listen_guard.js';
 import { DataPathLock } from './lock/data_path_lock.js';
+import { assertRpcPortFree } from './rpc_port.js';
 import { RepeatedLog } from '../lib/log/repeated_log.js';
 import type { ApplicationConfig } from './config/types.js';
 import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
@@ -69,12 +69,10 @@ export class KestrelNode {
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     // one node per data path and per port, checked before LMDB opens and before the genesis block's seconds of work
     this.#lock = this.lock ?? DataPathLock.acquire(config.system.dataPath);
-    if (config.rpc.modes.includes('http') || config.rpc.modes.includes('ws')) {
-      await assertPortFree(config.rpc.host, config.rpc.port).catch((e: unknown) => {
-        this.#lock?.release();
-        throw e;
-      });
-    }
+    await assertRpcPortFree(config).catch((e: unknown) => {
+      this.#lock?.release();
+      throw e;
+    });
     this.#dbs = openDatabases(config.system.dataPath);
     const configGenesis = readGenesisBlock(config);
     // the bls pool: the genesis validators' proofs of possession (all cores), then aggregate commits
@@ -160,6 +158,7 @@ export class KestrelNode {
         db: this.#dbs.generator,
         blockTime: config.genesis.blockTime,
         genesisHeight: genesis.header.height,
+        logger,
       }),
     );
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
@@ -191,6 +190,23 @@ export class KestrelNode {
   }
 
   async #stop(): Promise<void> {
+    const { config, logger } = this;
+    // what this node had started, in the order it stops, for the last log line
+    const stopped: string[] = [];
+    if (this.#generator !== undefined) stopped.push('block generation');
+    if (this.#pool !== undefined) stopped.push('transaction pool');
+    if (this.#plugins !== undefined) stopped.push('plugins');
+    const pools = Object.entries({
+      proofs: this.#prover,
+      verify: this.#signatures,
+      onion: this.#onions,
+      bls: this.#bls,
+    })
+      .filter(([, pool]) => pool !== undefined)
+      .map(([name]) => name);
+    if (pools.length > 0) stopped.push(`worker pools (${pools.join(', ')})`);
+    if (this.#rpc !== undefined) stopped.push(`RPC (${config.rpc.modes.join(', ')})`);
+    if (this.#dbs !== undefined) stopped.push('database');
     this.#generator?.stop();
     this.#pool?.stop();
     await Promise.all([
@@ -201,7 +217,13 @@ export class KestrelNode {
       this.#bls?.close(),
     ]);
     await this.#rpc?.stop();
+    const height = this.#chain?.lastBlock().header.height;
     await this.#dbs?.root.close();
+    if (this.#lock !== undefined) stopped.push('data path lock released');
     this.#lock?.release();
+    logger.info(
+      { dataPath: config.system.dataPath, stopped, ...(height !== undefined ? { height } : {}) },
+      `Node stopped${height !== undefined ? ` at height ${height}` : ''}: ${stopped.join(', ') || 'nothing was running'}`,
+    );
   }
 }

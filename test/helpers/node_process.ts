@@ -26,6 +26,18 @@ export const fastDevnetConfig = (): string => {
   return file;
 };
 
+/**
+ * A config file whose genesis block file does not exist: a start with it checks the port, saves
+ * (or overwrites) the config under the data path, then fails on reading the genesis block, before
+ * any chain work.
+ */
+export const missingGenesisConfig = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'kestrel-no-genesis-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ genesis: { block: { fromFile: join(dir, 'absent.blob') } } }));
+  return file;
+};
+
 export const startNodeProcess = (dataPath: string, port: number, ...args: string[]): NodeProcess => {
   const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '--api-port', String(port), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
