@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { LOG_FORMATS } from '../../log_format.js';
 import type { LogFormat } from '../../log_format.js';
+import type { Logger } from '../../logger.js';
 import { addConfigFlags, configFlagsOf } from '../flags.js';
 import { ReportedError } from '../reported_error.js';
 
@@ -26,24 +27,33 @@ export const startCommand = (): Command =>
       ).choices(LOG_FORMATS),
     )
     .action(async (options: Record<string, unknown>) => {
+      const context: StartContext = {};
       try {
-        await startNode(options);
+        await startNode(options, context);
       } catch (e) {
         // where logs are JSON (not a terminal, or --log-format json), a refused start is a JSON log line too
         const { chooseLogFormat, logFatalError } = await import('../../logger.js');
         const { isatty } = await import('node:tty');
         if (chooseLogFormat(options.logFormat as LogFormat | undefined, isatty(2)) === 'pretty') throw e;
-        logFatalError(e);
+        // through the node's logger when it has one (its lines keep their order), else a logger of its own
+        if (context.logger?.isLevelEnabled('fatal') === true)
+          context.logger.fatal({ err: e }, e instanceof Error ? e.message : String(e));
+        else logFatalError(e);
         throw new ReportedError(e);
       }
     });
+
+/** What a failed start leaves for its error report: the logger, once there is one. */
+interface StartContext {
+  logger?: Logger;
+}
 
 /**
  * Settles the config and checks the data path lock and the RPC port before anything is written
  * under the data path (a refused start leaves a new data path absent), then saves the network's
  * config there, starts the node and runs it until SIGINT/SIGTERM.
  */
-const startNode = async (options: Record<string, unknown>): Promise<void> => {
+const startNode = async (options: Record<string, unknown>, context: StartContext): Promise<void> => {
   const [
     { configDataPath, installNetworkConfig, loadConfig, unusedConfigKeys },
     { settingsOverwrittenByNetwork },
@@ -79,6 +89,7 @@ const startNode = async (options: Record<string, unknown>): Promise<void> => {
     'kestrel',
     options.logFormat === undefined ? {} : { format: options.logFormat as LogFormat },
   );
+  context.logger = logger;
   for (const { key, reason } of unusedConfigKeys(planned))
     logger.warn({ key }, `Config key ${key} is accepted but not used: ${reason}`);
   const closed = closedRpcWarning(planned);
