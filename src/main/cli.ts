@@ -15,17 +15,18 @@ import { generatorImportCommand } from './commands/generator/import.js';
 import { generatorStatusCommand } from './commands/generator/status.js';
 import { genesisBlockCreateCommand } from './commands/genesis-block/create.js';
 import { hashOnionCommand } from './commands/hash-onion.js';
-import { migrateCommand } from './commands/migrate.js';
 import { keysCreateCommand } from './commands/keys/create.js';
 import { keysEncryptCommand } from './commands/keys/encrypt.js';
 import { keysExportCommand } from './commands/keys/export.js';
 import { keysImportCommand } from './commands/keys/import.js';
-import { startCommand } from './commands/node/start.js';
+import { migrateCommand } from './commands/migrate.js';
 import { networkInteropCommand } from './commands/network/interop.js';
+import { startCommand } from './commands/node/start.js';
 import { passphraseCreateCommand } from './commands/passphrase/create.js';
 import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
 import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
 import { PromptAborted } from './commands/prompt_aborted.js';
+import { ReportedError } from './commands/reported_error.js';
 import { systemMetadataCommand } from './commands/system/metadata.js';
 import { systemNodeInfoCommand } from './commands/system/node-info.js';
 import { transactionCreateCommand } from './commands/transaction/create.js';
@@ -76,6 +77,7 @@ const main = async (argv: string[]): Promise<void> => {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode);
+    if (e instanceof ReportedError) process.exit(1);
     if (e instanceof PromptAborted) {
       process.stderr.write(`${e.message}\n`);
       process.exit(e.exitCode);

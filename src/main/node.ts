@@ -10,7 +10,6 @@ import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
-import { assertPortFree, PortInUseError, probeListen } from '../rpc/listen_guard.js';
 import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
@@ -28,8 +27,9 @@ import type { ChainListeners } from './node_consensus.js';
 import { createConsensus, forkedEvent, syncPoolWithChain } from './node_consensus.js';
 import type { NodePools } from './node_pools.js';
 import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
+import { assertPortsFree } from './node_ports.js';
 import { createTransactionPool } from './node_transaction_pool.js';
-import { PeerNetwork, p2pAddressOf } from './peer_network.js';
+import { PeerNetwork } from './peer_network.js';
 import type { NodePlugins } from './plugins.js';
 import { startPlugins } from './plugins.js';
 import { KESTREL_VERSION } from './version.js';
@@ -77,7 +77,7 @@ export class KestrelNode {
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     // one node per data path and per port, checked before LMDB opens and before the genesis block's seconds of work
     this.#lock = this.lock ?? DataPathLock.acquire(config.system.dataPath);
-    await this.#assertPortsFree().catch((e: unknown) => {
+    await assertPortsFree(config).catch((e: unknown) => {
       this.#lock?.release();
       throw e;
     });
@@ -199,6 +199,7 @@ export class KestrelNode {
         db: dbs.generator,
         blockTime: config.genesis.blockTime,
         genesisHeight: opened.genesis.header.height,
+        logger,
       }),
     );
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
@@ -232,14 +233,6 @@ export class KestrelNode {
     };
   }
 
-  /** The RPC port (when HTTP or WS is on) and the P2P port, each bound by nothing else. */
-  async #assertPortsFree(): Promise<void> {
-    const { rpc } = this.config;
-    if (rpc.modes.includes('http') || rpc.modes.includes('ws')) await assertPortFree(rpc.host, rpc.port);
-    const { host, port } = p2pAddressOf(this.config);
-    if ((await probeListen(host, port)) !== undefined) throw new PortInUseError(host, port, 'network.port');
-  }
-
   /**
    * Deletes the tip, as Klayr Core does before switching to a better chain: its transactions go
    * back to the pool and `chain_deleteBlock` is published. Blocks at or below the finalized
@@ -263,6 +256,8 @@ export class KestrelNode {
   }
 
   async #stop(): Promise<void> {
+    const { config, logger } = this;
+    const stopped = this.#running();
     this.#generator?.stop();
     await this.#receiver?.stop();
     this.#commitPool?.stop();
@@ -270,7 +265,29 @@ export class KestrelNode {
     this.#pool?.stop();
     await Promise.all([this.#plugins?.stop(), closePools(this.#pools)]);
     await this.#rpc?.stop();
+    const height = this.#chain?.lastBlock().header.height;
     await this.#dbs?.root.close();
+    if (this.#lock !== undefined) stopped.push('data path lock released');
     this.#lock?.release();
+    logger.info(
+      { dataPath: config.system.dataPath, stopped, ...(height !== undefined ? { height } : {}) },
+      `Node stopped${height !== undefined ? ` at height ${height}` : ''}: ${stopped.join(', ') || 'nothing was running'}`,
+    );
+  }
+
+  /** What this node had started, in the order it stops, for the last log line. */
+  #running(): string[] {
+    const running: string[] = [];
+    if (this.#generator !== undefined) running.push('block generation');
+    if (this.#peers !== undefined) running.push('P2P network');
+    if (this.#pool !== undefined) running.push('transaction pool');
+    if (this.#plugins !== undefined) running.push('plugins');
+    const pools = Object.entries(this.#pools)
+      .filter(([, pool]) => pool !== undefined)
+      .map(([name]) => name);
+    if (pools.length > 0) running.push(`worker pools (${pools.join(', ')})`);
+    if (this.#rpc !== undefined) running.push(`RPC (${this.config.rpc.modes.join(', ')})`);
+    if (this.#dbs !== undefined) running.push('database');
+    return running;
   }
 }

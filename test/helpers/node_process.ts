@@ -27,6 +27,18 @@ export const fastDevnetConfig = (): string => {
   return file;
 };
 
+/**
+ * A config file whose genesis block file does not exist: a start with it checks the port, saves
+ * (or overwrites) the config under the data path, then fails on reading the genesis block, before
+ * any chain work.
+ */
+export const missingGenesisConfig = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'kestrel-no-genesis-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ genesis: { block: { fromFile: join(dir, 'absent.blob') } } }));
+  return file;
+};
+
 /** `kestrel start` in a child process, its P2P server on 127.0.0.1 and a port of its own (localP2PArgs). */
 export const startNodeProcess = async (dataPath: string, port: number, ...args: string[]): Promise<NodeProcess> => {
   const startArgs = await localP2PArgs(['start', '-d', dataPath, '--api-port', String(port), ...args]);

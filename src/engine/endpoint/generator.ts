@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
@@ -58,8 +59,10 @@ export const generatorEndpoints = (deps: {
   db: BinaryDB;
   blockTime: number;
   genesisHeight: number;
+  /** Where key imports and generation switched on or off are logged (info). */
+  logger?: Pick<Logger, 'info'>;
 }): Record<string, EndpointDefinition> => {
-  const { chain, generator, db } = deps;
+  const { chain, generator, db, logger } = deps;
   const keys = new GeneratorKeyStore(db);
   const known = (addr: Buffer) => {
     if (!keys.has(addr)) throw new Error(`Keys for ${addressToKlayr32(addr)} is not registered.`);
@@ -140,6 +143,7 @@ export const generatorEndpoints = (deps: {
               );
         if (params.enable !== true) {
           generator.disable(addr);
+          logger?.info({ address: params.address }, `Block generation disabled for ${String(params.address)}`);
           return { address: params.address, enabled: false };
         }
         const request = {
@@ -157,6 +161,10 @@ export const generatorEndpoints = (deps: {
           throw new Error('Last generated information does not exist.');
         if (!hasInfo) putGeneratedInfoSync(db, addr, request);
         generator.enable({ address: addr, ...plain });
+        logger?.info(
+          { address: params.address, ...request },
+          `Block generation enabled for ${String(params.address)} (from height ${request.height})`,
+        );
         return { address: params.address, enabled: true };
       },
     },
@@ -230,6 +238,10 @@ export const generatorEndpoints = (deps: {
           });
         }
         generator.disable(addr);
+        logger?.info(
+          { address: params.address, type: params.type },
+          `Generator keys imported for ${String(params.address)} (${String(params.type)}); generation stays off until generator:enable`,
+        );
         return {};
       },
     },
