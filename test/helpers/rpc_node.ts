@@ -16,6 +16,8 @@ export interface RPCAnswer {
 export interface RPCNode {
   node: KestrelNode;
   config: ApplicationConfig;
+  /** The node's HTTP JSON-RPC address. */
+  url: string;
   /** The whole answer: the result or the error. */
   call(method: string, params?: unknown): Promise<RPCAnswer>;
   /** The result; fails with the error's message when the node answers one. */
@@ -38,6 +40,7 @@ export const startRPCNode = async (adjust: (config: ApplicationConfig) => void =
   return {
     node,
     config,
+    url,
     call,
     result: async (method, params) => {
       const answer = await call(method, params);

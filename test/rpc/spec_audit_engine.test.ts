@@ -348,9 +348,10 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
         },
       );
     });
-    it('generator_estimateSafeStatus {timeShutdown}: an answer or the error Klayr gives before a finalized block', async () => {
+    it('generator_estimateSafeStatus {timeShutdown}: the safe status once a block is finalized, before that the error Klayr gives', async () => {
+      const { finalizedHeight } = (await rpc.result('system_getNodeInfo', {})) as { finalizedHeight: number };
       const answered = await rpc.call('generator_estimateSafeStatus', { timeShutdown: 1 });
-      if (answered.error !== undefined) assert.match(answered.error.message, /must be finalized/);
+      if (finalizedHeight === 0) assert.match(String(answered.error?.message), /must be finalized/);
       else
         assertShape(
           answered.result,

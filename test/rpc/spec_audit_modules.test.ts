@@ -10,7 +10,8 @@ import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import { devnetPassphrase, devValidator } from '../helpers/devnet.js';
 import { startRPCNode } from '../helpers/rpc_node.js';
-import type { RPCNode } from '../helpers/rpc_node.js';
+import type { RPCAnswer, RPCNode } from '../helpers/rpc_node.js';
+import { post, rpc as jsonRPC } from '../helpers/rpc.js';
 import { arrayOf, assertShape, optional } from '../helpers/shape.js';
 import type { Shape } from '../helpers/shape.js';
 
@@ -246,11 +247,25 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
           { address: other, count: 100, distance: 10 },
         ].sort((x, y) => (x.address < y.address ? -1 : 1)),
       );
-      // no params lists all; an address without seeds answers the same list; a malformed one is refused
+      // no params (empty, or none in the request) lists all; an address without seeds answers the same
+      // list; a malformed one is refused
       assert.deepEqual(await rpc.result('random_getHashOnionSeeds', {}), withAddress);
+      assert.deepEqual(
+        ((await post(rpc.url, jsonRPC('random_getHashOnionSeeds'))).json as RPCAnswer).result,
+        withAddress,
+      );
       assert.deepEqual(await rpc.result('random_getHashOnionSeeds', { address: unseenAddress }), withAddress);
       const malformed = await rpc.call('random_getHashOnionSeeds', { address: 'kly123' });
       assert.match(String(malformed.error?.message), /address/);
+    });
+
+    it("random_setHashOnion {address}, as the migration procedure calls it: Klayr's default onion", async () => {
+      const migrated = devValidator(2).address;
+      assert.deepEqual(await answer('random_setHashOnion', { address: migrated }, {}), {});
+      assert.deepEqual(await rpc.result('random_hasHashOnion', { address: migrated }), {
+        hasSeed: true,
+        remaining: 10_000,
+      });
     });
 
     it('random_hasHashOnion {address}: {hasSeed, remaining}', async () => {
