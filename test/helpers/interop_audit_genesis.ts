@@ -1,6 +1,7 @@
 // Genesis blocks for the interoperability spec audit: the devnet genesis with interoperability and
 // token records that the interoperability endpoints read (chain accounts, channels, chain
-// validators, terminated state and outbox accounts, escrows), as a mainchain and as a sidechain.
+// validators, terminated state and outbox accounts, escrows), as a mainchain and as a sidechain,
+// each with three genesis validators.
 import type { Block, BlockAsset } from '../../src/lib/chain/block.js';
 import { computeAssetRoot } from '../../src/lib/chain/block.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
@@ -11,6 +12,8 @@ import { EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
+import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
 import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
 import { devValidators } from './devnet.js';
@@ -63,6 +66,23 @@ const chainInfo = (chainID: string, name: string, status: number, timestamp: num
     },
     chainValidators: { activeValidators, certificateThreshold },
   };
+};
+
+/** Validators the audit chains start with: no block is generated, and each genesis validator costs a proof-of-possession check. */
+const VALIDATORS = 3;
+
+/** The devnet's PoS asset cut to its first validators, who are also the initial ones. */
+const fewValidators = (block: Block): Buffer => {
+  const pos = codec.decode<GenesisPoSStore>(
+    genesisStoreSchema,
+    block.assets.find((a) => a.module === 'pos')?.data ?? Buffer.alloc(0),
+  );
+  const validators = pos.validators.slice(0, VALIDATORS);
+  return codec.encode(genesisStoreSchema, {
+    ...pos,
+    validators,
+    genesisData: { ...pos.genesisData, initValidators: validators.map((v) => v.address) },
+  });
 };
 
 const tokenAssetOf = (block: Block): GenesisTokenStore =>
@@ -134,7 +154,13 @@ export const mainchainAuditGenesis = (config: ApplicationConfig): Block => {
     ),
     escrowSubstore: escrows,
   });
-  return rebuilt(block, { interoperability: interop, token: tokenData }, [], MAINCHAIN_ID, config);
+  return rebuilt(
+    block,
+    { interoperability: interop, token: tokenData, pos: fewValidators(block) },
+    [],
+    MAINCHAIN_ID,
+    config,
+  );
 };
 
 /**
@@ -161,5 +187,11 @@ export const sidechainAuditGenesis = (config: ApplicationConfig): Block => {
     supplySubstore: [{ tokenID: SIDECHAIN_TOKEN, totalSupply: ESCROWED }],
     escrowSubstore: [{ escrowChainID: id(MAINCHAIN_ID), tokenID: SIDECHAIN_TOKEN, amount: ESCROWED }],
   });
-  return rebuilt(block, { interoperability: interop, token }, ['legacy'], SIDECHAIN_ID, config);
+  return rebuilt(
+    block,
+    { interoperability: interop, token, pos: fewValidators(block) },
+    ['legacy'],
+    SIDECHAIN_ID,
+    config,
+  );
 };
