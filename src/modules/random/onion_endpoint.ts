@@ -17,6 +17,13 @@ const addressParams = {
 } as const;
 const hex16 = hexBytes(16);
 
+/** An onion's seed, its last checkpoint (setHashOnion stores at least one). */
+const onionSeed = (onion: { hashes: readonly Buffer[] }): string => {
+  const seed = onion.hashes.at(-1);
+  if (seed === undefined) throw new Error('A stored hash onion has no hashes.');
+  return seed.toString('hex');
+};
+
 /**
  * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
  * Onions are computed in the `onion` worker pool, so long ones never block RPC or generation.
@@ -63,16 +70,16 @@ export const hashOnionEndpoints = (
     },
   },
   getHashOnionSeeds: {
-    description: 'The seed, count and distance of every stored hash onion.',
+    description:
+      'The seed, count and distance of every stored hash onion; an address, as the spec sends, is accepted and, as in Klayr, does not narrow the list.',
+    params: { type: 'object', properties: { address: { type: 'string', format: 'klayr32' } } },
     handler: () => ({
-      seeds: stores
-        .allOnions()
-        .map(({ address, onion }) => ({
-          address: addressToKlayr32(address),
-          seed: onion.hashes.at(-1)!.toString('hex'),
-          count: onion.count,
-          distance: onion.distance,
-        })),
+      seeds: stores.allOnions().map(({ address, onion }) => ({
+        address: addressToKlayr32(address),
+        seed: onionSeed(onion),
+        count: onion.count,
+        distance: onion.distance,
+      })),
     }),
   },
   hasHashOnion: {
@@ -95,7 +102,7 @@ export const hashOnionEndpoints = (
       if (onion === undefined) throw new Error(`No hash onion is set for ${String(params.address)}.`);
       return {
         usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }],
-        seed: onion.hashes.at(-1)!.toString('hex'),
+        seed: onionSeed(onion),
       };
     },
   },
