@@ -1,8 +1,8 @@
+import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
-import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
@@ -71,15 +71,18 @@ export const hashOnionEndpoints = (
   },
   getHashOnionSeeds: {
     description:
-      'The seed, count and distance of every stored hash onion; an address, as the spec sends, is accepted and, as in Klayr, does not narrow the list.',
+      "The seed, count and distance of the address's hash onion (the spec's request), or of every stored one without an address (Klayr Core lists all in either case).",
     params: { type: 'object', properties: { address: { type: 'string', format: 'klayr32' } } },
-    handler: () => ({
-      seeds: stores.allOnions().map(({ address, onion }) => ({
-        address: addressToKlayr32(address),
-        seed: onionSeed(onion),
-        count: onion.count,
-        distance: onion.distance,
-      })),
+    handler: ({ params }) => ({
+      seeds: stores
+        .allOnions()
+        .filter(({ address }) => params.address === undefined || addressToKlayr32(address) === params.address)
+        .map(({ address, onion }) => ({
+          address: addressToKlayr32(address),
+          seed: onionSeed(onion),
+          count: onion.count,
+          distance: onion.distance,
+        })),
     }),
   },
   hasHashOnion: {
