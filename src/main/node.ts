@@ -125,7 +125,6 @@ export class KestrelNode {
       version: KESTREL_VERSION,
     });
     this.#rpc = rpc;
-    await rpc.start();
 
     const consensus = createConsensus({
       config,
@@ -171,7 +170,6 @@ export class KestrelNode {
         .handleSingleCommitsPacket(data, peerId, peers.network)
         .catch((err: unknown) => logger.debug({ err, peerId }, 'Single commits from a peer refused'));
     });
-    await peers.start();
 
     const listeners = this.#chainListeners();
     const generator = createGenerator({
@@ -203,6 +201,9 @@ export class KestrelNode {
       }),
     );
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
+    // every namespace is registered before the RPC server answers, and every handler before peers connect
+    await rpc.start();
+    await peers.start();
     generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 

@@ -170,6 +170,8 @@ describe('a failure repeated on every tick', () => {
       lastBlock: () => {
         throw new Error('the store is closed');
       },
+      finalizedHeight: () => 0,
+      onCommitted: () => undefined,
     };
     const generator = new Generator({
       chain: chain as never,
