@@ -5,6 +5,7 @@ import { createAggSig } from '../../lib/crypto/aggregate.js';
 import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTMethod } from '../bft/index.js';
 import type { StateReadWriter } from '../state/types.js';
+import { required } from '../../lib/required.js';
 
 /** One validator's BLS signature of a block's certificate (LIP 0061). */
 export interface SingleCommit {
@@ -103,7 +104,10 @@ export class CommitPool {
       if (weight < certificateThreshold) continue;
       const keys = sortByBLSKey(validators).map((v) => v.blsKey);
       const pairs = commits.map((c) => ({
-        publicKey: validators.find((v) => v.address.equals(c.validatorAddress))!.blsKey,
+        publicKey: required(
+          validators.find((v) => v.address.equals(c.validatorAddress)),
+          'The active validator of a single commit',
+        ).blsKey,
         signature: c.certificateSignature,
       }));
       const { aggregationBits, signature } = createAggSig(keys, pairs);
