@@ -4,6 +4,7 @@ import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
 import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
+import { required } from '../../lib/required.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
 export const DEFAULT_SET_HASH_ONION_COUNT = 10000;
@@ -65,14 +66,12 @@ export const hashOnionEndpoints = (
   getHashOnionSeeds: {
     description: 'The seed, count and distance of every stored hash onion.',
     handler: () => ({
-      seeds: stores
-        .allOnions()
-        .map(({ address, onion }) => ({
-          address: addressToKlayr32(address),
-          seed: onion.hashes.at(-1)!.toString('hex'),
-          count: onion.count,
-          distance: onion.distance,
-        })),
+      seeds: stores.allOnions().map(({ address, onion }) => ({
+        address: addressToKlayr32(address),
+        seed: required(onion.hashes.at(-1), 'The seed of a stored hash onion').toString('hex'),
+        count: onion.count,
+        distance: onion.distance,
+      })),
     }),
   },
   hasHashOnion: {
@@ -95,7 +94,7 @@ export const hashOnionEndpoints = (
       if (onion === undefined) throw new Error(`No hash onion is set for ${String(params.address)}.`);
       return {
         usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }],
-        seed: onion.hashes.at(-1)!.toString('hex'),
+        seed: required(onion.hashes.at(-1), 'The seed of a stored hash onion').toString('hex'),
       };
     },
   },
