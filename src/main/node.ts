@@ -3,7 +3,7 @@ import { blockHeaderID, blockToJSON, type Block } from '../lib/chain/block.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Chain } from '../engine/chain/chain.js';
-import { Generator } from '../engine/generator/generator.js';
+import type { Generator } from '../engine/generator/generator.js';
 import { poolOptionsFromConfig, TransactionPool } from '../engine/txpool/index.js';
 import { poolStatusOf } from '../engine/txpool/ingest.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
@@ -32,6 +32,7 @@ import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
 import { watchBackupHeight } from './backup_height.js';
 import { startPlugins, type NodePlugins } from './plugins.js';
+import { required } from '../lib/required.js';
 
 /**
  * A Kestrel node: storage, genesis (processed and committed once, checked against the stored
@@ -84,7 +85,7 @@ export class KestrelNode {
       openChain(config, this.#dbs, { logger, genesis: configGenesis });
     this.#chain = chain;
     watchBackupHeight({ config, chain, dbs: this.#dbs, logger });
-    const last = blocks.last()!;
+    const last = required(blocks.last(), 'The last block of the loaded chain');
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
     const metrics = new RPCMetrics();
     const unconfirmed = () => this.#pool?.size ?? 0;
@@ -107,14 +108,15 @@ export class KestrelNode {
     });
     this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics);
     const poolJobErrors = new RepeatedLog(logger, { level: 'warn' });
-    const pool = (this.#pool = new TransactionPool({
+    const pool = new TransactionPool({
       ...poolOptionsFromConfig(config.transactionPool, config.genesis.maxTransactionsSize),
       verifyTransaction: (candidate) => {
         const { status, error } = transactionVerifier.verify(candidate);
         return { status: poolStatusOf(status), ...(error !== undefined ? { message: error.message } : {}) };
       },
       onJobError: (error) => poolJobErrors.report(error, 'Transaction pool job failed'),
-    }));
+    });
+    this.#pool = pool;
     pool.events.on('added', ({ transaction }) =>
       this.#rpc?.publish('txpool_newTransaction', { transaction: transactionToJSON(transaction.transaction) }),
     );
@@ -148,9 +150,10 @@ export class KestrelNode {
       bls: this.#bls,
       signatures: this.#signatures,
       logger,
-      onBlock: (executed) => (
-        publishBlock((name, data) => this.#rpc?.publish(name, data), executed), this.#plugins?.blockCommitted(executed)
-      ),
+      onBlock: (executed) => {
+        publishBlock((name, data) => this.#rpc?.publish(name, data), executed);
+        this.#plugins?.blockCommitted(executed);
+      },
     });
     this.registry.registerNamespace(
       'generator',
@@ -172,11 +175,12 @@ export class KestrelNode {
    * height cannot be deleted.
    */
   async deleteLastBlock(): Promise<Block> {
-    if (this.#chain === undefined || this.#pool === undefined) throw new Error('The node is not started');
+    const pool = this.#pool;
+    if (this.#chain === undefined || pool === undefined) throw new Error('The node is not started');
     const block = this.#chain.deleteLastBlock();
-    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header }),
-      this.#plugins?.blockDeleted(block);
-    await Promise.all(block.transactions.map((tx) => this.#pool!.add(tx)));
+    this.#rpc?.publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
+    this.#plugins?.blockDeleted(block);
+    await Promise.all(block.transactions.map((tx) => pool.add(tx)));
     return block;
   }
 

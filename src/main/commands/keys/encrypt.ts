@@ -21,8 +21,9 @@ export const keysEncryptCommand = (): Command =>
       const password = await readSecret(options.password, 'your password');
       const keys = [];
       for (const key of entries) {
-        if (key.plain === undefined) throw new Error(`${key.address}: no plain keys to encrypt.`);
-        const hex = (name: keyof NonNullable<typeof key.plain>) => Buffer.from(key.plain![name] ?? '', 'hex');
+        const { plain } = key;
+        if (plain === undefined) throw new Error(`${key.address}: no plain keys to encrypt.`);
+        const hex = (name: keyof NonNullable<typeof key.plain>) => Buffer.from(plain[name] ?? '', 'hex');
         const encoded = GeneratorKeyStore.encodePlain({
           generatorKey: hex('generatorKey'),
           generatorPrivateKey: hex('generatorPrivateKey'),

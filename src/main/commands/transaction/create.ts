@@ -83,13 +83,13 @@ export const transactionCreateCommand = (): Command =>
       {
         module,
         command,
-        nonce: nonce!,
+        nonce: nonce,
         fee,
         senderPublicKey: publicKey,
         params: codec.encode(schema, params),
         signatures: [],
       },
-      Buffer.from(chainID!, 'hex'),
+      Buffer.from(chainID, 'hex'),
       privateKey,
     );
     printTransaction(tx, options.json);
