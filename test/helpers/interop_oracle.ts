@@ -310,13 +310,11 @@ export class InteropChains {
     const differing = [...new Set([...mine.keys(), ...klayr.keys()])]
       .filter((k) => mine.get(k) !== klayr.get(k))
       .sort();
-    return differing
-      .slice(0, 6)
-      .map((k) => ({
-        step,
-        height,
-        what: 'state' as const,
-        detail: `${k}: Klayr ${klayr.get(k) ?? 'absent'} | Kestrel ${mine.get(k) ?? 'absent'}`,
-      }));
+    return differing.slice(0, 6).map((k) => ({
+      step,
+      height,
+      what: 'state' as const,
+      detail: `${k}: Klayr ${klayr.get(k) ?? 'absent'} | Kestrel ${mine.get(k) ?? 'absent'}`,
+    }));
   }
 }

@@ -365,7 +365,10 @@ describe('the progress bar', () => {
     let text = '';
     return {
       isTTY,
-      write: (chunk: string) => ((text += chunk), true),
+      write: (chunk: string) => {
+        text += chunk;
+        return true;
+      },
       text: () => text,
     } as unknown as NodeJS.WriteStream & { text(): string };
   };
@@ -375,7 +378,7 @@ describe('the progress bar', () => {
     step.tick(2);
     step.tick(2);
     step.done();
-    assert.match(out.text(), /\rMigrating auth accounts \[#{15}\.{15}\]  50% 2\/4/);
+    assert.match(out.text(), /\rMigrating auth accounts \[#{15}\.{15}\] {2}50% 2\/4/);
     assert.match(out.text(), /\rMigrating auth accounts \[#{30}\] 100% 4\/4 \d+\.\d s\n$/);
   });
   it('elsewhere: one line per step', () => {

@@ -213,15 +213,10 @@ describe('validator flow on a live devnet node, operated with the CLI over IPC',
             data: string;
           }[];
           const minted = events.find((e) => e.module === 'dynamicReward' && e.name === 'rewardMinted')!;
-          generated
-            .get(generator)!
-            .push({
-              height,
-              ...codec.decode<{ amount: bigint; reduction: number }>(
-                rewardMintedSchema,
-                Buffer.from(minted.data, 'hex'),
-              ),
-            });
+          generated.get(generator)!.push({
+            height,
+            ...codec.decode<{ amount: bigint; reduction: number }>(rewardMintedSchema, Buffer.from(minted.data, 'hex')),
+          });
         }
         seen = tip;
       }

@@ -216,14 +216,12 @@ class Sides {
     const klayrEntries = new Map([...this.klayrStore.data].map(([k, v]) => [k, v.toString('hex')]));
     if (ours === undefined && theirs === undefined) {
       assert.deepEqual(this.entries(), klayrEntries, `${name}: state`);
-      const mine = events
-        .getEvents()
-        .map((e) => ({
-          module: e.module,
-          name: e.name,
-          topics: e.topics.map((t) => t.toString('hex')),
-          data: e.data.toString('hex'),
-        }));
+      const mine = events.getEvents().map((e) => ({
+        module: e.module,
+        name: e.name,
+        topics: e.topics.map((t) => t.toString('hex')),
+        data: e.data.toString('hex'),
+      }));
       const klayrs = klayrEvents
         .getEvents()
         .map((e: any) => e.toObject())

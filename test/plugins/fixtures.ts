@@ -10,7 +10,7 @@ import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import type { ValidatorEntry } from '../../src/lib/interop/ccu_validators_update.js';
 import { ChainConnectorStore } from '../../src/plugins/chain_connector/store.js';
 import type { StoredValidatorsData } from '../../src/plugins/chain_connector/schemas.js';
-import { Rng } from '../helpers/random.js';
+import type { Rng } from '../helpers/random.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const require = createRequire(import.meta.url);
