@@ -131,7 +131,7 @@ export const runMainchainScenario = async (seed: number, stopAtDifference = true
       report.features.add(`refused: ${outcome.klayrError}`);
     } else {
       recordOutbox(outcome);
-      outcome.results.forEach((r) => report.features.add(`${name.replace(/ \d+$/, '')} result ${r}`));
+      for (const r of outcome.results) report.features.add(`${name.replace(/ \d+$/, '')} result ${r}`);
     }
     if (outcome.differences.length > 0) {
       report.differences.push(...outcome.differences);
@@ -197,7 +197,10 @@ export const runMainchainScenario = async (seed: number, stopAtDifference = true
       [...before, ...built.map((b) => ccuTx(relayer, b.params as CCUParams))],
       timestamp,
     );
-    if (outcome?.accepted === true) built.forEach((b, i) => outcome.results[before.length + i] === 1 && b.commit());
+    if (outcome?.accepted === true)
+      built.forEach((b, i) => {
+        if (outcome.results[before.length + i] === 1) b.commit();
+      });
   };
 
   /** recoverMessage for pending CCMs of the mainchain's outbox to a terminated chain (after initializeMessageRecovery). */

@@ -118,7 +118,7 @@ export const runSidechainScenario = async (seed: number, stopAtDifference = true
     if (!outcome.accepted) {
       txs.forEach(unsend);
       report.features.add(`sidechain refused: ${outcome.klayrError}`);
-    } else outcome.results.forEach((r) => report.features.add(`sidechain ${name} result ${r}`));
+    } else for (const r of outcome.results) report.features.add(`sidechain ${name} result ${r}`);
     if (outcome.differences.length > 0) {
       report.differences.push(...outcome.differences);
       stopped = stopAtDifference;

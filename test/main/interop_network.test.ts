@@ -331,24 +331,24 @@ describe('network:interop — creating the network', () => {
     const layout = networkLayout((await network()).root);
     setPorts(layout.mainchain, 21001, 21002, '127.0.0.2');
     setPorts(layout.sidechain, 21002, 21001, '127.0.0.3');
-    assert.equal(readSavedConfig(layout.mainchain).rpc.port, 21001);
+    assert.equal(readSavedConfig(layout.mainchain).rpc!.port, 21001);
     assert.deepEqual(readSavedConfig(layout.mainchain).network, {
       ...readSavedConfig(layout.mainchain).network,
       host: '127.0.0.2',
       port: 21001,
       seedPeers: [],
     });
-    assert.equal(readSavedConfig(layout.sidechain).network.host, '127.0.0.3');
+    assert.equal(readSavedConfig(layout.sidechain).network!.host, '127.0.0.3');
     assert.equal(
-      readSavedConfig(layout.mainchain).plugins.chainConnector.receivingChainWsURL,
+      readSavedConfig(layout.mainchain).plugins!.chainConnector!.receivingChainWsURL,
       'ws://127.0.0.1:21002/rpc-ws',
     );
     assert.equal(
-      readSavedConfig(layout.sidechain).plugins.chainConnector.receivingChainWsURL,
+      readSavedConfig(layout.sidechain).plugins!.chainConnector!.receivingChainWsURL,
       'ws://127.0.0.1:21001/rpc-ws',
     );
     assert.ok(
-      readSavedConfig(layout.mainchain).plugins.chainConnector.encryptedPrivateKey.startsWith(
+      (readSavedConfig(layout.mainchain).plugins!.chainConnector!.encryptedPrivateKey as string).startsWith(
         'kdf=argon2id&cipher=aes-128-gcm&',
       ),
     );
@@ -359,7 +359,9 @@ describe('network:interop — creating the network', () => {
     const { relayerPassword } = readSettings(layout)!;
     const open = async (dataPath: string): Promise<string> =>
       klayrCrypto.encrypt.decryptMessageWithPassword(
-        klayrCrypto.encrypt.parseEncryptedMessage(readSavedConfig(dataPath).plugins.chainConnector.encryptedPrivateKey),
+        klayrCrypto.encrypt.parseEncryptedMessage(
+          readSavedConfig(dataPath).plugins!.chainConnector!.encryptedPrivateKey,
+        ),
         relayerPassword,
         'utf-8',
       );
@@ -507,7 +509,7 @@ describe('network:interop — PoS windows for short block times', () => {
       const root = join(tmp(`interop-pos-${blockTime}`), 'net');
       await createNetwork(networkLayout(root), blockTime);
       for (const chain of ['mainchain', 'sidechain'])
-        await klayrPoS(blockTime, readSavedConfig(join(root, chain)).modules.pos);
+        await klayrPoS(blockTime, readSavedConfig(join(root, chain)).modules.pos!);
     });
   }
 

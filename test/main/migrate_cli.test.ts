@@ -423,7 +423,10 @@ describe('the progress bar', () => {
     let text = '';
     return {
       isTTY,
-      write: (chunk: string) => ((text += chunk), true),
+      write: (chunk: string) => {
+        text += chunk;
+        return true;
+      },
       text: () => text,
     } as unknown as NodeJS.WriteStream & { text(): string };
   };

@@ -112,7 +112,7 @@ describe("validators endpoints answer as klayr-framework's ValidatorsEndpoint on
       ['getValidator', { address: addressToKlayr32(rng.bytes(20)) }],
       ['validateBLSKey', fresh],
       ['validateBLSKey', { blsKey: keys[1]!.plain.blsKey, proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
-      ['validateBLSKey', { blsKey: 'c0' + '00'.repeat(47), proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
+      ['validateBLSKey', { blsKey: `c0${'00'.repeat(47)}`, proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
     ];
     for (const [method, params] of cases) {
       const theirs = await endpoint[method](klayr.endpointContext(params));

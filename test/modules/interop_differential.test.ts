@@ -87,8 +87,8 @@ describe('interoperability on the mainchain: Kestrel against klayr-framework, bl
       reports.push(await runMainchainScenario(seed, process.env.KESTREL_INTEROP_GO_ON !== '1'));
     const features = new Set(reports.flatMap((r) => [...r.features]));
     if (process.env.KESTREL_INTEROP_VERBOSE === '1') {
-      for (const r of reports) console.log(`seed ${r.seed}\n  ${r.steps.join('\n  ')}`);
-      console.log([...features].sort().join('\n'));
+      for (const r of reports) process.stdout.write(`seed ${r.seed}\n  ${r.steps.join('\n  ')}\n`);
+      process.stdout.write(`${[...features].sort().join('\n')}\n`);
     }
     assert.equal(
       summary(reports),
@@ -122,8 +122,8 @@ describe('interoperability on the mainchain: Kestrel against klayr-framework, bl
     reports.push(...sidechain);
     const features = new Set(sidechain.flatMap((r) => [...r.features]));
     if (process.env.KESTREL_INTEROP_VERBOSE === '1') {
-      for (const r of sidechain) console.log(`sidechain seed ${r.seed}\n  ${r.steps.join('\n  ')}`);
-      console.log([...features].sort().join('\n'));
+      for (const r of sidechain) process.stdout.write(`sidechain seed ${r.seed}\n  ${r.steps.join('\n  ')}\n`);
+      process.stdout.write(`${[...features].sort().join('\n')}\n`);
     }
     assert.equal(
       summary(sidechain),

@@ -24,7 +24,11 @@ const malformed = (rng: Rng): string | Buffer => {
     case 2:
       return JSON.stringify({ jsonrpc: rng.pick(['1.0', 2, null]), id: 1, method: 'test_echo' });
     case 3:
-      return JSON.stringify({ jsonrpc: '2.0', id: rng.pick([{}, [], true, 1.5e400]), method: 'test_echo' });
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id: rng.pick([{}, [], true, Number.POSITIVE_INFINITY]),
+        method: 'test_echo',
+      });
     case 4:
       return JSON.stringify({
         jsonrpc: '2.0',

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { StateDB } from '../../src/engine/state/state_db.js';
-import { blockHeaderID } from '../../src/lib/chain/block.js';
+import { blockHeaderID, type BlockHeader } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { KestrelNode } from '../../src/main/node.js';
@@ -77,7 +77,7 @@ describe('system.backup.height on a running devnet node', () => {
     const node = new KestrelNode(await localP2P(await devnetConfig(dataPath, 3)), logger);
     await node.start();
     let tip: number;
-    let header3;
+    let header3: BlockHeader;
     try {
       await waitFor('the backup of height 3', () => readBackupManifest(dataPath)?.height === 3, 60);
       await waitFor('height 5', () => node.chain!.lastBlock().header.height >= 5, 30);

@@ -16,6 +16,7 @@ import {
 import type { GeneratedInfo } from '../generator/generated_info.js';
 import type { Generator } from '../generator/generator.js';
 import { GeneratorKeyStore } from '../generator/key_store.js';
+import { required } from '../../lib/required.js';
 
 const address = { type: 'string', format: 'klayr32' } as const;
 const height = uint32;
@@ -176,11 +177,15 @@ export const generatorEndpoints = (deps: {
         const finalizedHeight = chain.finalizedHeight();
         if (finalizedHeight === deps.genesisHeight)
           throw new Error('At least one block after the genesis block must be finalized.');
-        const finalized = chain.headerAt(finalizedHeight)!;
+        const finalized = required(
+          chain.headerAt(finalizedHeight),
+          `The header at finalized height ${finalizedHeight}`,
+        );
         if ((params.timeShutdown as number) > finalized.timestamp)
           throw new Error(`A block at the time shutdown ${String(params.timeShutdown)} must be finalized.`);
         const blocksPerMonth = Math.ceil((60 * 60 * 24 * 30) / deps.blockTime);
-        const monthAgo = chain.headerAt(Math.max(finalizedHeight - blocksPerMonth, deps.genesisHeight + 1))!;
+        const monthAgoHeight = Math.max(finalizedHeight - blocksPerMonth, deps.genesisHeight + 1);
+        const monthAgo = required(chain.headerAt(monthAgoHeight), `The header at height ${monthAgoHeight}`);
         const missed =
           Math.ceil((finalized.timestamp - monthAgo.timestamp) / deps.blockTime) - (finalized.height - monthAgo.height);
         const safe = finalizedHeight + missed;
@@ -199,6 +204,7 @@ export const generatorEndpoints = (deps: {
           data: { type: 'object' },
         },
         if: { properties: { type: { const: 'plain' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword; this object is a schema, never awaited.
         then: { properties: { data: plainKeysData } },
         else: { properties: { data: encryptedKeysData } },
       },

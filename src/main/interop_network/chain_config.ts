@@ -13,8 +13,18 @@ import {
   SIDECHAIN_VALIDATORS,
 } from './constants.js';
 
+type JSONObject = Record<string, unknown>;
+
 /** A config as the JSON file it is (edited key by key, the rest kept as the user left it). */
-type JSONConfig = Record<string, any>;
+interface JSONConfig {
+  [section: string]: unknown;
+  system?: JSONObject;
+  rpc?: JSONObject;
+  network?: JSONObject;
+  genesis?: JSONObject;
+  modules: Record<string, JSONObject | undefined>;
+  plugins?: Record<string, JSONObject | undefined>;
+}
 
 export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws`;
 
@@ -23,7 +33,7 @@ export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws
  * receiving chain, signing with the relayer key that the chainConnector_authorize password opens.
  * The receiving chain's URL is set on every start, from the ports of that run.
  */
-export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONConfig => ({
+export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONObject => ({
   receivingChainID,
   encryptedPrivateKey,
 });
@@ -49,7 +59,7 @@ export const posWindows = (blockTime: number): Partial<Record<BoundedWindow, num
 };
 
 /** The devnet's config with this network's block time, the chainConnector plugin and its endpoints. */
-export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
+export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONObject): JSONConfig => ({
   ...devnet,
   rpc: { ...devnet.rpc, allowedMethods: ALLOWED_METHODS },
   genesis: { ...devnet.genesis, blockTime },
@@ -63,7 +73,7 @@ export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector
  * outbox root of its channel to the mainchain, as the devnet keeps the sidechain's), its own
  * genesis block and keys under its data path.
  */
-export const sidechainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
+export const sidechainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONObject): JSONConfig => ({
   ...devnet,
   system: {
     ...devnet.system,

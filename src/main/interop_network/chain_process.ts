@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chainLogFile } from './layout.js';
+import { required } from '../../lib/required.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
@@ -48,7 +49,7 @@ export const startChainProcess = (name: string, dataPath: string, extraArgs: rea
     name,
     dataPath,
     logFile,
-    pid: child.pid!,
+    pid: required(child.pid, `The process ID of the ${name} node`),
     exited,
     stop: async (graceMs) => {
       if (running()) child.kill('SIGINT');

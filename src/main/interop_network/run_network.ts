@@ -109,7 +109,9 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   const stopAll = async (): Promise<void> => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     const exits = await Promise.all(chains.map((c) => c.stop(STOP_GRACE_MS)));
-    chains.forEach((c, i) => progress(`${c.name} node stopped (${exitText(exits[i]!)})`));
+    chains.forEach((c, i) => {
+      progress(`${c.name} node stopped (${exitText(exits[i])})`);
+    });
   };
   const mainchain = startChainProcess('mainchain', layout.mainchain, options.connectorFlags);
   chains.push(mainchain);
@@ -142,14 +144,14 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
     await registerChains({
       mainchain: main,
       sidechain: side,
-      mainchainSender: devnet[USER_ACCOUNT_INDEX]!,
-      sidechainSender: sideKeys[USER_ACCOUNT_INDEX]!,
+      mainchainSender: devnet[USER_ACCOUNT_INDEX],
+      sidechainSender: sideKeys[USER_ACCOUNT_INDEX],
       sidechainValidators: sideKeys,
       timeoutMs: settings.blockTime * 5_000,
       progress,
     });
     progress(
-      `Accounts: mainchain ${devnet[USER_ACCOUNT_INDEX]!.address} (the devnet's passphrase), sidechain ${sideKeys[USER_ACCOUNT_INDEX]!.address} (passphrase in ${layout.sidechain}/config/passphrase.json); relayers ${devnet[RELAYER_ACCOUNT_INDEX]!.address} and ${sideKeys[RELAYER_ACCOUNT_INDEX]!.address}`,
+      `Accounts: mainchain ${devnet[USER_ACCOUNT_INDEX].address} (the devnet's passphrase), sidechain ${sideKeys[USER_ACCOUNT_INDEX].address} (passphrase in ${layout.sidechain}/config/passphrase.json); relayers ${devnet[RELAYER_ACCOUNT_INDEX].address} and ${sideKeys[RELAYER_ACCOUNT_INDEX].address}`,
     );
     progress('The network is running. Press Ctrl-C to stop both nodes.');
     void reportActivation(

@@ -6,7 +6,7 @@ import { prefetchProofsOfPossession } from '../../engine/pools/pop_prefetch.js';
 import { createPooledBlsVerifier } from '../../workers/bls_verifier.js';
 import { blockToJSON, encodeBlock } from '../../lib/chain/block.js';
 import { migrateSnapshot } from '../../migration/migrate.js';
-import type { MigrationSummary } from '../../migration/migrate.js';
+import type { MigrationResult, MigrationSummary } from '../../migration/migrate.js';
 import type { Progress } from '../../migration/progress.js';
 import { Snapshot } from '../../migration/snapshot.js';
 import { readBackupManifest } from '../../storage/backup.js';
@@ -91,7 +91,7 @@ export const runMigration = async (
 
   const snapshot = Snapshot.open(oldDataPath);
   const bls = createPooledBlsVerifier(availableParallelism());
-  let result;
+  let result: MigrationResult;
   let config: Partial<ApplicationConfig> | undefined;
   try {
     if (snapshot.height !== options.snapshotHeight)

@@ -4,6 +4,7 @@ import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
+import { required } from '../../lib/required.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
 export const DEFAULT_SET_HASH_ONION_COUNT = 10000;
@@ -18,11 +19,8 @@ const addressParams = {
 const hex16 = hexBytes(16);
 
 /** An onion's seed, its last checkpoint (setHashOnion stores at least one). */
-const onionSeed = (onion: { hashes: readonly Buffer[] }): string => {
-  const seed = onion.hashes.at(-1);
-  if (seed === undefined) throw new Error('A stored hash onion has no hashes.');
-  return seed.toString('hex');
-};
+const onionSeed = (onion: { hashes: readonly Buffer[] }): string =>
+  required(onion.hashes.at(-1), 'The seed of a stored hash onion').toString('hex');
 
 /**
  * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
