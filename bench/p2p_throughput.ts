@@ -1,11 +1,12 @@
 // P2P throughput: Kestrel's P2P server against @klayr/p2p's own P2P server (as klayr-framework configures it),
-// both in this process, driven by the same lean client: postTransactionsAnnouncement-sized messages one way, and
+// both on this process's main thread, driven by the same lean client on a worker thread: postTransactionsAnnouncement-sized messages one way, and
 // getTransactions-sized request/response round trips with 32 in flight. The message-rate penalty is lifted on
 // both servers (wsMaxMessageRate) so that the flood measures throughput, not the ban.
 import { createRequire } from 'node:module';
 import { P2P } from '../src/network/p2p/p2p.js';
 import { type ComparisonResult, medianBy, printAndSave } from './harness.js';
-import { type BenchClient, connectBenchClient } from './p2p_client.js';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 interface KlayrP2P {
@@ -30,9 +31,6 @@ const nodeInfo = {
   advertiseAddress: true,
   options: { height: 1, maxHeightPrevoted: 0, blockVersion: 2, lastBlockID: Buffer.alloc(32), legacy: [] },
 };
-// {transactionIds: [32 bytes]} as the codec writes it: 34 bytes
-const announcement = Buffer.concat([Buffer.from([0x0a, 0x20]), Buffer.alloc(32, 7)]).toString('base64');
-const messageFrame = `{"event":"remote-message","data":{"event":"postTransactionsAnnouncement","data":"${announcement}"}}`;
 const transactionAnswer = Buffer.alloc(150, 9);
 
 interface Target {
@@ -41,27 +39,28 @@ interface Target {
 
 const port = (): number => 20000 + Math.floor(Math.random() * 40000);
 
-/** Time for `count` messages to arrive, in messages per second. */
-const messageRate = async (client: BenchClient, target: Target, count: number): Promise<number> => {
+/** A client on a worker thread, connected to one server. */
+const startClient = async (host: string, port: number): Promise<Worker> => {
+  const worker = new Worker(new URL('./p2p_client_worker.js', import.meta.url));
+  worker.postMessage({ connect: { host, port, from: '127.0.0.1' } });
+  await once(worker, 'message');
+  return worker;
+};
+
+/** Time for `count` messages to arrive at the server, in messages per second. */
+const messageRate = async (client: Worker, target: Target, count: number): Promise<number> => {
   const goal = target.received + count;
   const started = performance.now();
-  for (let i = 0; i < count; i++) client.send(messageFrame);
+  client.postMessage({ send: count });
   while (target.received < goal) await new Promise((r) => setImmediate(r));
   return (count * 1000) / (performance.now() - started);
 };
 
-/** `count` requests with IN_FLIGHT outstanding, in round trips per second. */
-const requestRate = async (client: BenchClient, count: number): Promise<number> => {
-  let issued = 0;
-  const started = performance.now();
-  const lane = async (): Promise<void> => {
-    while (issued < count) {
-      issued += 1;
-      await client.request('getTransactions', announcement);
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return (count * 1000) / (performance.now() - started);
+/** `count` requests with IN_FLIGHT outstanding, in round trips per second (timed by the client). */
+const requestRate = async (client: Worker, count: number): Promise<number> => {
+  client.postMessage({ requests: count });
+  const [answer] = (await once(client, 'message')) as [{ rate: number }];
+  return answer.rate;
 };
 
 export const p2pThroughputBench = async (): Promise<ComparisonResult[]> => {
@@ -112,8 +111,8 @@ export const p2pThroughputBench = async (): Promise<ComparisonResult[]> => {
       return counts.klayr;
     },
   };
-  const ours = await connectBenchClient('127.0.0.2', kestrelPort, '127.0.0.1');
-  const theirs = await connectBenchClient('127.0.0.3', klayrPort, '127.0.0.1');
+  const ours = await startClient('127.0.0.2', kestrelPort);
+  const theirs = await startClient('127.0.0.3', klayrPort);
   try {
     // warm-up
     await messageRate(ours, kestrelTarget, MESSAGES / 4);
@@ -148,8 +147,8 @@ export const p2pThroughputBench = async (): Promise<ComparisonResult[]> => {
     printAndSave('p2p', results, { rounds: ROUNDS, messages: MESSAGES, requests: REQUESTS });
     return results;
   } finally {
-    ours.close();
-    theirs.close();
+    await ours.terminate();
+    await theirs.terminate();
     await kestrel.stop();
     await klayr.stop();
   }

@@ -309,7 +309,7 @@ export class Peer {
     const { wsMessageRate, repeatedProcedures } = this.counters.closeWindow(this.#rateIntervalMs);
     if (wsMessageRate > this.#wsMaxMessageRate) {
       const coefficient = Math.floor(wsMessageRate / this.#wsMaxMessageRate);
-      this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY * (coefficient > 1 ? coefficient : 1));
+      this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY * Math.max(coefficient, 1));
     }
     for (const procedure of repeatedProcedures)
       if (RATE_LIMITED_PROTOCOL_PROCEDURES.has(procedure)) this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY);
