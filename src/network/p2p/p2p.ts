@@ -90,6 +90,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
       maxOutboundConnections: config.maxOutboundConnections,
       wsMaxPayload: config.wsMaxPayload,
       maxPeerInfoSize: MAX_PEER_INFO_SIZE,
+      wsMaxMessageRate: config.wsMaxMessageRate,
       nodeInfo: () => this.#nodeInfo,
       handlers: this.#peerHandlers(),
       onOutboundOpen: (peer) => {

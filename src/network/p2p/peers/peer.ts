@@ -53,6 +53,7 @@ export interface PeerOptions {
   readonly sharedState?: SharedState;
   readonly rateIntervalMs?: number;
   readonly maxPeerInfoSize?: number;
+  readonly wsMaxMessageRate?: number;
   readonly handlers: PeerHandlers;
 }
 
@@ -83,6 +84,7 @@ export class Peer {
   readonly #handlers: PeerHandlers;
   readonly #rateIntervalMs: number;
   readonly #maxPeerInfoSize: number;
+  readonly #wsMaxMessageRate: number;
 
   constructor(options: PeerOptions) {
     this.peerId = options.peerId;
@@ -95,6 +97,7 @@ export class Peer {
     this.#handlers = options.handlers;
     this.#rateIntervalMs = options.rateIntervalMs ?? RATE_CALCULATION_INTERVAL_MS;
     this.#maxPeerInfoSize = options.maxPeerInfoSize ?? MAX_PEER_INFO_SIZE;
+    this.#wsMaxMessageRate = options.wsMaxMessageRate ?? WS_MAX_MESSAGE_RATE;
     this.#timers = [
       setInterval(() => this.#closeRateWindow(), this.#rateIntervalMs),
       setInterval(
@@ -304,9 +307,9 @@ export class Peer {
 
   #closeRateWindow(): void {
     const { wsMessageRate, repeatedProcedures } = this.counters.closeWindow(this.#rateIntervalMs);
-    if (wsMessageRate > WS_MAX_MESSAGE_RATE) {
-      const coefficient = Math.floor(wsMessageRate / WS_MAX_MESSAGE_RATE);
-      this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY * (coefficient > 1 ? coefficient : 1));
+    if (wsMessageRate > this.#wsMaxMessageRate) {
+      const coefficient = Math.floor(wsMessageRate / this.#wsMaxMessageRate);
+      this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY * Math.max(coefficient, 1));
     }
     for (const procedure of repeatedProcedures)
       if (RATE_LIMITED_PROTOCOL_PROCEDURES.has(procedure)) this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY);

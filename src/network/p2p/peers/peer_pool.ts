@@ -35,6 +35,7 @@ export interface PeerPoolOptions {
   readonly maxOutboundConnections: number;
   readonly wsMaxPayload: number;
   readonly maxPeerInfoSize: number;
+  readonly wsMaxMessageRate?: number;
   readonly nodeInfo: () => NodeInfo;
   readonly handlers: PeerHandlers;
   /** An outbound socket finished its SocketCluster handshake (the caller then fetches node info and peers). */
@@ -86,6 +87,7 @@ export class PeerPool {
       netgroup: netgroup(known.ipAddress, this.options.secret),
       sharedState,
       maxPeerInfoSize: this.options.maxPeerInfoSize,
+      wsMaxMessageRate: this.options.wsMaxMessageRate,
       handlers: this.options.handlers,
     });
     if (known.reputation !== undefined) peer.reputation = known.reputation;
