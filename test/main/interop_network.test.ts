@@ -13,7 +13,8 @@ import { encodeTransaction, transactionID, verifyTransactionSignatures } from '.
 import { loadConfig } from '../../src/main/config/load.js';
 import { deriveKeys } from '../../src/main/commands/keys/derive.js';
 import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
-import { posWindows, readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
+import { posWindows } from '../../src/main/child_nodes/pos_windows.js';
+import { readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
 import {
   MAINCHAIN_ID,
   SIDECHAIN_ID,
@@ -27,9 +28,9 @@ import {
   readSettings,
   sidechainKeys,
 } from '../../src/main/interop_network/create_network.js';
+import { assertPortFree } from '../../src/main/child_nodes/port_check.js';
 import { stringifyEncryptedMessage } from '../../src/main/interop_network/encrypted_message.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
-import { assertPortFree } from '../../src/main/interop_network/port_check.js';
 import {
   CHAIN_REGISTRATION_FEE,
   activeValidators,
