@@ -22,6 +22,7 @@ import { keysExportCommand } from './commands/keys/export.js';
 import { keysImportCommand } from './commands/keys/import.js';
 import { startCommand } from './commands/node/start.js';
 import { networkInteropCommand } from './commands/network/interop.js';
+import { networkLocalCommand } from './commands/network/local.js';
 import { passphraseCreateCommand } from './commands/passphrase/create.js';
 import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
 import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
@@ -57,6 +58,7 @@ const COMMANDS: (() => Command)[] = [
   generatorExportCommand,
   generatorImportCommand,
   networkInteropCommand,
+  networkLocalCommand,
   migrateCommand,
 ];
 
