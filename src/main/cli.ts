@@ -22,6 +22,7 @@ import { keysImportCommand } from './commands/keys/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { networkInteropCommand } from './commands/network/interop.js';
 import { startCommand } from './commands/node/start.js';
+import { networkLocalCommand } from './commands/network/local.js';
 import { passphraseCreateCommand } from './commands/passphrase/create.js';
 import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
 import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
@@ -59,6 +60,7 @@ const COMMANDS: (() => Command)[] = [
   generatorExportCommand,
   generatorImportCommand,
   networkInteropCommand,
+  networkLocalCommand,
   migrateCommand,
 ];
 

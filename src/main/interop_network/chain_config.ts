@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxRootStateTreeKey } from '../../lib/interop/store_keys.js';
-import { posWindowBounds, posWindowValues } from '../../modules/pos/config.js';
-import type { BoundedWindow } from '../../modules/pos/config.js';
 import { dataPathConfigFile } from '../config/data_path_config.js';
+import { posWindows } from '../child_nodes/pos_windows.js';
+import { rpcWsURL } from '../child_nodes/rpc.js';
 import { networkDir } from '../config/networks.js';
 import {
   MAINCHAIN_ID,
@@ -26,8 +26,6 @@ interface JSONConfig {
   plugins?: Record<string, JSONObject | undefined>;
 }
 
-export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws`;
-
 /**
  * `plugins.chainConnector` of one chain (Klayr's key names): it relays this chain's CCMs to the
  * receiving chain, signing with the relayer key that the chainConnector_authorize password opens.
@@ -43,20 +41,6 @@ export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateK
  * listed by name (`network:interop` authorizes it over RPC).
  */
 const ALLOWED_METHODS = ['*', 'chainConnector'];
-
-/**
- * Klayr's PoS defaults of the windows bounded by the block time are too short below 4-second
- * blocks and too long above 43-second ones: a default out of bounds is set to the nearest bound;
- * the others are left out.
- */
-export const posWindows = (blockTime: number): Partial<Record<BoundedWindow, number>> => {
-  const { minimum, maximum } = posWindowBounds(blockTime);
-  return Object.fromEntries(
-    Object.entries(posWindowValues({}))
-      .filter(([, blocks]) => blocks < minimum || blocks > maximum)
-      .map(([key, blocks]) => [key, Math.min(Math.max(blocks, minimum), maximum)]),
-  );
-};
 
 /** The devnet's config with this network's block time, the chainConnector plugin and its endpoints. */
 export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONObject): JSONConfig => ({

@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import type { RPCClient } from '../../rpc/client.js';
 import { setPorts } from './chain_config.js';
 import { reportActivation } from './activation.js';
-import { startChainProcess } from './chain_process.js';
-import type { ChainExit, ChainProcess } from './chain_process.js';
-import { connectWhenReady, isMethodNotFound, nodeInfo } from './chain_rpc.js';
+import { assertPortFree } from '../child_nodes/port_check.js';
+import { startChainProcess } from '../child_nodes/process.js';
+import { connectWhenReady, isMethodNotFound, nodeInfo } from '../child_nodes/rpc.js';
+import { superviseNodes } from '../child_nodes/supervise.js';
 import { MAINCHAIN_ID, RELAYER_ACCOUNT_INDEX, SIDECHAIN_ID, USER_ACCOUNT_INDEX } from './constants.js';
 import { createNetwork, devnetKeys, readSettings, sidechainKeys } from './create_network.js';
 import type { NetworkSettings } from './create_network.js';
 import { networkLayout } from './layout.js';
 import type { NetworkLayout } from './layout.js';
-import { assertPortFree } from './port_check.js';
 import { registerChains } from './register.js';
 
 export interface InteropNetworkOptions {
@@ -78,13 +78,11 @@ const authorizeConnector = async (
   }
 };
 
-const exitText = ({ code, signal }: ChainExit): string => (signal !== null ? `signal ${signal}` : `exit code ${code}`);
-
 /**
  * Creates the network on its first run, starts both nodes, registers each chain on the other
  * (once), enables both chainConnectors, then runs until a stop is requested or a node exits.
  * Both nodes are stopped cleanly on the way out, whatever the reason; an unexpected exit of a
- * node is an error.
+ * node is an error (superviseNodes).
  */
 export const runInteropNetwork = async (options: InteropNetworkOptions): Promise<void> => {
   const { progress } = options;
@@ -104,23 +102,12 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   }
 
   let finished = false;
-  const chains: ChainProcess[] = [];
   const clients: RPCClient[] = [];
-  const stopAll = async (): Promise<void> => {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    const exits = await Promise.all(chains.map((c) => c.stop(STOP_GRACE_MS)));
-    chains.forEach((c, i) => {
-      progress(`${c.name} node stopped (${exitText(exits[i])})`);
-    });
-  };
-  const mainchain = startChainProcess('mainchain', layout.mainchain, options.connectorFlags);
-  chains.push(mainchain);
-  const sidechain = startChainProcess('sidechain', layout.sidechain, options.connectorFlags);
-  chains.push(sidechain);
+  const mainchain = startChainProcess('mainchain node', layout.mainchain, options.connectorFlags);
+  const sidechain = startChainProcess('sidechain node', layout.sidechain, options.connectorFlags);
   progress(
     `Starting the mainchain node (pid ${mainchain.pid}, log ${mainchain.logFile}) and the sidechain node (pid ${sidechain.pid}, log ${sidechain.logFile})`,
   );
-  const unexpectedExit = Promise.race(chains.map((c) => c.exited.then((exit) => ({ chain: c, exit }))));
 
   const startUp = async (): Promise<void> => {
     const [main, side] = await Promise.all([
@@ -165,26 +152,17 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
     );
   };
 
-  type Ending =
-    | { kind: 'stop'; signal: string }
-    | { kind: 'exit'; chain: ChainProcess; exit: ChainExit }
-    | { kind: 'failed'; error: Error };
-  const started = startUp();
-  const ending: Ending = await Promise.race([
-    options.stopRequested.then((signal): Ending => ({ kind: 'stop', signal })),
-    unexpectedExit.then(({ chain, exit }): Ending => ({ kind: 'exit', chain, exit })),
-    started.then(
-      () => new Promise<never>(() => undefined),
-      (error: Error): Ending => ({ kind: 'failed', error }),
-    ),
-  ]);
-  finished = true;
-  started.catch(() => undefined); // a start-up cut short by the stop fails as the nodes go
-  if (ending.kind === 'stop') progress(`${ending.signal}: stopping both nodes`);
-  await stopAll();
-  if (ending.kind === 'exit')
-    throw new Error(
-      `The ${ending.chain.name} node exited (${exitText(ending.exit)}). The end of its log (${ending.chain.logFile}):\n${ending.chain.logTail(15)}`,
-    );
-  if (ending.kind === 'failed') throw ending.error;
+  await superviseNodes({
+    nodes: [mainchain, sidechain],
+    startUp,
+    stopRequested: options.stopRequested,
+    nodesText: 'both nodes',
+    signal: 'SIGINT',
+    graceMs: STOP_GRACE_MS,
+    progress,
+    onEnd: async () => {
+      finished = true;
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    },
+  });
 };
