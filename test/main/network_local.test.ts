@@ -283,7 +283,6 @@ describe('kestrel network:local — three nodes, clean stop', { timeout: 300_000
 
 describe('kestrel network:local — one chain everywhere, finality', {
   timeout: 480_000,
-  skip: 'needs P2P (src/network) merged',
 }, () => {
   const root = join(tmp('finality'), 'net');
   let network: NetworkCommandProcess | undefined;
