@@ -36,6 +36,8 @@ export interface ChainParts {
   metrics: RPCMetrics;
   /** Transactions in the pool (0 before it starts). */
   unconfirmed: () => number;
+  /** Whether block synchronization runs (system_getNodeInfo's syncing); never when left out. */
+  syncing?: () => boolean;
 }
 
 /** What module endpoints are given: a fresh view of committed state on every call, the tip, the off-chain store. */
@@ -66,7 +68,7 @@ export const registerChainEndpoints = (registry: EndpointRegistry, parts: ChainP
           lastBlockID: blockHeaderID(tip.header).toString('hex'),
           height: tip.header.height,
           finalizedHeight: chain.finalizedHeight(),
-          syncing: false,
+          syncing: parts.syncing?.() ?? false,
           unconfirmedTransactions: parts.unconfirmed(),
           genesisHeight: genesis.header.height,
         };

@@ -32,6 +32,8 @@ export interface GenerationParts {
    * generator gets one of its own that only aggregates and prunes the local validators' commits.
    */
   commitPool?: CommitPool;
+  /** While true (block synchronization runs), generation pauses. */
+  syncing?: () => boolean;
 }
 
 const ownCommitPool = (config: ApplicationConfig, chain: Chain, bls: BlsVerifier, logger: Logger): CommitPool => {
@@ -80,6 +82,7 @@ export const createGenerator = ({
   logger,
   onBlock,
   commitPool = ownCommitPool(config, chain, bls, logger),
+  syncing,
 }: GenerationParts): Generator => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const keyFile = config.generator?.keys.fromFile;
@@ -111,6 +114,7 @@ export const createGenerator = ({
     commitPool,
     bls,
     signatures,
+    ...(syncing !== undefined ? { syncing } : {}),
     proofsOfPossession: (tx) => executor.machine.modules.flatMap((m) => m.transactionProofsOfPossession?.(tx) ?? []),
     onRejected: (tx, reason) => {
       logger.debug(

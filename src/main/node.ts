@@ -5,6 +5,8 @@ import type { CommitPool } from '../engine/consensus/commit_pool.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Generator } from '../engine/generator/generator.js';
+import type { Synchronizer } from '../engine/sync/index.js';
+import { createSynchronizer } from '../engine/sync/index.js';
 import { PENALTY_BAN } from '../engine/network/peers.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
@@ -56,6 +58,7 @@ export class KestrelNode {
   #peers?: PeerNetwork;
   #receiver?: BlockReceiver;
   #commitPool?: CommitPool;
+  #synchronizer?: Synchronizer;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -70,6 +73,11 @@ export class KestrelNode {
 
   get chain(): Chain | undefined {
     return this.#chain;
+  }
+
+  /** Whether block synchronization with a peer runs now. */
+  syncing(): boolean {
+    return this.#synchronizer?.isActive ?? false;
   }
 
   async start(): Promise<void> {
@@ -107,8 +115,9 @@ export class KestrelNode {
       onions: pools.onions,
       metrics,
       unconfirmed,
+      syncing: () => this.syncing(),
     });
-    this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics);
+    this.#plugins = await startPlugins(config, chain, this.registry, logger, metrics, () => this.syncing());
     const pool = createTransactionPool(config, transactionVerifier, logger);
     this.#pool = pool;
     pool.events.on('added', ({ transaction }) =>
@@ -133,7 +142,7 @@ export class KestrelNode {
       bls,
       signatures: pools.signatures,
       peers: () => this.#peers?.network,
-      syncing: () => false,
+      syncing: () => this.syncing(),
       listeners: this.#chainListeners(),
       logger,
     });
@@ -149,7 +158,7 @@ export class KestrelNode {
       signatures: pools.signatures,
       meta: dbs.meta,
       blockSink: {
-        syncing: () => false,
+        syncing: () => this.syncing(),
         receive: async (block, peerId) => {
           rpc.publish('network_newBlock', forkedEvent(block));
           await consensus.receiver.receive(block, peerId);
@@ -159,6 +168,17 @@ export class KestrelNode {
       publish: (event, data) => rpc.publish(event, data),
     });
     this.#peers = peers;
+    const listeners = this.#chainListeners();
+    this.#synchronizer = createSynchronizer({
+      chain,
+      blocks: opened.blocks,
+      processor: opened.processor,
+      verifiers: { bls, signatures: pools.signatures },
+      peers: peers.network,
+      logger,
+      onBlockCommitted: (executed) => listeners.committed(executed),
+      onBlockDeleted: (block) => listeners.deleted(block),
+    });
     peers.registerEndpoints(this.registry);
     peers.network.registerEvent('postSingleCommitMessages', (data, peerId) => {
       peers.network.rateLimiter.count('postSingleCommitMessages', peerId, SINGLE_COMMITS_RATE_LIMIT);
@@ -171,7 +191,6 @@ export class KestrelNode {
         .catch((err: unknown) => logger.debug({ err, peerId }, 'Single commits from a peer refused'));
     });
 
-    const listeners = this.#chainListeners();
     const generator = createGenerator({
       config,
       chain,
@@ -183,6 +202,7 @@ export class KestrelNode {
       signatures: pools.signatures,
       logger,
       commitPool: consensus.commitPool,
+      syncing: () => this.syncing(),
       onBlock: (executed) => {
         peers.sendBlock(executed.block);
         listeners.committed(executed);
@@ -226,10 +246,7 @@ export class KestrelNode {
       forked: (block) => publish('chain_forked', forkedEvent(block)),
       verified: (block) => this.#peers?.sendBlock(block),
       syncNeeded: async (block, peerId) => {
-        this.logger.info(
-          { height: block.header.height, peerId },
-          'A peer has a better chain; block synchronization is not available yet, the chain is kept',
-        );
+        await this.#synchronizer?.run(block, peerId);
       },
     };
   }
@@ -260,6 +277,8 @@ export class KestrelNode {
     const { config, logger } = this;
     const stopped = this.#running();
     this.#generator?.stop();
+    // a synchronization in progress ends between two blocks, then the receiver that awaits it is free
+    await this.#synchronizer?.stop();
     await this.#receiver?.stop();
     this.#commitPool?.stop();
     await this.#peers?.stop();

@@ -23,11 +23,11 @@ export const ownChainView = (
   chain: Chain,
   registry: EndpointRegistry,
   ccuBuilder: CCUBuilder,
+  syncing: () => boolean = () => false,
 ): OwnChainView => ({
   chainID: Buffer.from(config.genesis.chainID, 'hex'),
   dataPath: config.system.dataPath,
-  // Kestrel has no peer-to-peer sync: a running node is never syncing
-  syncing: () => false,
+  syncing,
   bftHeights: () => chain.bft.getBFTHeights(chain.engineView()),
   activeValidatorsAt: (height) => chain.bft.getBFTParametersActiveValidators(chain.engineView(), height),
   invoke: async (method, params = {}) => {
@@ -45,6 +45,8 @@ export const startPlugins = async (
   registry: EndpointRegistry,
   logger: Logger,
   metrics?: RPCMetrics,
+  /** Whether block synchronization runs (a plugin's chain.syncing()). */
+  syncing?: () => boolean,
 ): Promise<NodePlugins | undefined> => {
   const plugins = enabledPlugins(config);
   if (plugins.length === 0) return undefined;
@@ -52,7 +54,7 @@ export const startPlugins = async (
   metrics?.watchPool('ccu', () => ccuBuilder.stats());
   const host = new PluginHost({
     dataPath: config.system.dataPath,
-    chain: ownChainView(config, chain, registry, ccuBuilder),
+    chain: ownChainView(config, chain, registry, ccuBuilder, syncing),
     logger,
     registerEndpoints: (namespace, endpoints) => registry.registerNamespace(namespace, endpoints),
     connect: ({ wsURL, ipcPath }) =>

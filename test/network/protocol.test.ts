@@ -9,7 +9,7 @@ import { blockHeaderID, decodeBlock } from '../../src/lib/chain/block.js';
 import type { ChainSource } from '../../src/network/protocol/block_procedures.js';
 import { BLOCKS_PER_REQUEST, registerBlockProcedures } from '../../src/network/protocol/block_procedures.js';
 import { Network } from '../../src/network/protocol/network.js';
-import * as schemas from '../../src/network/protocol/schemas.js';
+import * as schemas from '../../src/lib/chain/p2p_schemas.js';
 import { TransactionBroadcaster } from '../../src/network/protocol/transaction_broadcaster.js';
 import type { TransactionSource } from '../../src/network/protocol/transaction_procedures.js';
 import { registerTransactionProcedures } from '../../src/network/protocol/transaction_procedures.js';

@@ -43,7 +43,10 @@ const isTieBreak = (slots: SlotClock, tip: ReceivedHeader, received: ReceivedHea
   receivedInItsSlot(slots, received, now);
 
 /** The received block claims a better chain: a higher maxHeightPrevoted, or the same one and a greater height. */
-const isDifferentChain = (tip: BlockHeader, received: BlockHeader): boolean =>
+export const isDifferentChain = (
+  tip: Pick<BlockHeader, 'height' | 'maxHeightPrevoted'>,
+  received: Pick<BlockHeader, 'height' | 'maxHeightPrevoted'>,
+): boolean =>
   tip.maxHeightPrevoted < received.maxHeightPrevoted ||
   (tip.height < received.height && tip.maxHeightPrevoted === received.maxHeightPrevoted);
 

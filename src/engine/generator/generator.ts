@@ -49,6 +49,8 @@ export interface GeneratorOptions {
   signatures?: SignatureVerifier;
   /** The BLS proofs of possession a transaction's execution will check (the modules' hook): checked ahead in `bls`. */
   proofsOfPossession?: (tx: TransactionObject) => PopItem[];
+  /** While true (block synchronization runs), no block is generated, as Klayr's generator loop does. */
+  syncing?: () => boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -131,7 +133,7 @@ export class Generator {
 
   /** Generates a block when the current slot is ours and has none yet; returns it, if any. */
   async tick(): Promise<Block | undefined> {
-    if (this.#busy) return undefined;
+    if (this.#busy || this.options.syncing?.() === true) return undefined;
     this.#busy = true;
     try {
       const { chain } = this.options;

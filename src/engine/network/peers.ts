@@ -9,6 +9,20 @@ export interface PeerResponse {
   readonly data: Buffer | undefined;
 }
 
+/** What a connected peer announced of its chain (its node info's options, as Klayr's getConnectedPeers lists them). */
+export interface PeerChainInfo {
+  readonly height: number;
+  readonly maxHeightPrevoted: number;
+  readonly blockVersion: number;
+  readonly lastBlockID: Buffer;
+}
+
+/** A connected peer, with what it announced; a peer that announced nothing yet has no options. */
+export interface ConnectedPeer {
+  readonly peerId: string;
+  readonly options?: Partial<PeerChainInfo>;
+}
+
 export interface Peers {
   /** A request to a peer chosen by the network layer. */
   request(procedure: string, data?: Buffer): Promise<PeerResponse>;
@@ -17,6 +31,8 @@ export interface Peers {
   send(event: string, data: Buffer): void;
   /** Lowers a peer's reputation; at 0 or below the peer's IP is banned. */
   applyPenalty(peerId: string, penalty: number): void;
+  /** The connected peers that advertise their address, as Klayr's getConnectedPeers (block synchronization picks among them). */
+  connectedPeers(): readonly ConnectedPeer[];
 }
 
 /** Klayr's penalty for a peer that sends what the protocol forbids (an immediate ban). */

@@ -11,14 +11,14 @@ import type {
   HighestCommonBlockRequest,
   HighestCommonBlockResponse,
   PostBlockEvent,
-} from './schemas.js';
+} from '../../lib/chain/p2p_schemas.js';
 import {
   getBlocksFromIdRequestSchema,
   getBlocksFromIdResponseSchema,
   getHighestCommonBlockRequestSchema,
   getHighestCommonBlockResponseSchema,
   postBlockEventSchema,
-} from './schemas.js';
+} from '../../lib/chain/p2p_schemas.js';
 
 /** What peers may read of the chain. */
 export interface ChainSource {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { PeerResponse, Peers } from '../../engine/network/peers.js';
+import type { ConnectedPeer, PeerResponse, Peers } from '../../engine/network/peers.js';
 import { PENALTY_BAN } from '../../engine/network/peers.js';
 import type { IncomingMessage, IncomingRequest, P2PNode } from '../p2p/types.js';
 import { RateLimiter } from './rate_limiter.js';
@@ -64,6 +64,15 @@ export class Network implements Peers {
 
   broadcast(event: string, data: Buffer): void {
     this.p2p.broadcast(event, data);
+  }
+
+  connectedPeers(): readonly ConnectedPeer[] {
+    return this.p2p.getConnectedPeers().map(({ peerId, sharedState }) => {
+      const options = sharedState?.options;
+      if (options === undefined) return { peerId };
+      const { height, maxHeightPrevoted, blockVersion, lastBlockID } = options;
+      return { peerId, options: { height, maxHeightPrevoted, blockVersion, lastBlockID } };
+    });
   }
 
   /** A peer that has gone meanwhile is left alone: its penalty has nowhere to go. */

@@ -3,12 +3,12 @@ import { PENALTY_BAN } from '../../engine/network/peers.js';
 import { compile } from '../../lib/codec/index.js';
 import { allDistinct, decodePayload } from './decode_payload.js';
 import type { Network } from './network.js';
-import type { TransactionIDs, TransactionsResponse } from './schemas.js';
+import type { TransactionIDs, TransactionsResponse } from '../../lib/chain/p2p_schemas.js';
 import {
   getTransactionRequestSchema,
   getTransactionsResponseSchema,
   postTransactionsAnnouncementSchema,
-} from './schemas.js';
+} from '../../lib/chain/p2p_schemas.js';
 
 /** Klayr's release limit: transactions per getTransactions answer and IDs per announcement. */
 export const RELEASE_LIMIT = 100;

@@ -1,4 +1,4 @@
-import type { Schema } from '../../lib/codec/index.js';
+import type { Schema } from '../codec/index.js';
 
 /** The payloads of klayr-framework 0.12.3's P2P procedures and events (engine/consensus/schema.js, generator/schemas.js). */
 

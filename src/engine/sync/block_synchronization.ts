@@ -1,0 +1,201 @@
+import type { Block, BlockHeader } from '../../lib/chain/block.js';
+import { blockHeaderID } from '../../lib/chain/block.js';
+import { isDifferentChain } from '../consensus/fork_choice.js';
+import type { Peers } from '../network/peers.js';
+import { computeBestPeer } from './best_peer.js';
+import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from './errors.js';
+import { computeBlockHeightsList } from './heights.js';
+import type { MechanismParts, SyncMechanism } from './mechanism.js';
+import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
+
+/** Block synchronization is for a node more than three rounds of slots behind its last finalized block. */
+export const blockSynchronizationApplies = (currentSlot: number, finalizedSlot: number, validators: number): boolean =>
+  currentSlot - finalizedSlot > validators * 3;
+
+/** Klayr's blocksPerRequestLimit (heights offered per getHighestCommonBlock) and requestLimit. */
+const HEIGHTS_PER_REQUEST = 10;
+const COMMON_BLOCK_REQUEST_LIMIT = 3;
+
+const hex = (id: Buffer): string => id.toString('hex');
+
+/**
+ * klayr-framework's BlockSynchronizationMechanism: from the best connected peer, its tip checked,
+ * back to the last common block (the blocks above it deleted and saved), then the peer's blocks
+ * applied in batches up to the received block. When a batch fails, the old chain is restored
+ * unless the new one is already better.
+ */
+export class BlockSynchronization implements SyncMechanism {
+  readonly name = 'BlockSynchronizationMechanism';
+  #stopped = false;
+
+  constructor(
+    private readonly parts: MechanismParts & {
+      peers: Pick<Peers, 'connectedPeers'>;
+      /** Picks the best peer among equals; Math.random by default. */
+      random?: () => number;
+    },
+  ) {}
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  isValidFor(): boolean {
+    const { chain } = this.parts;
+    const finalizedSlot = chain.slotNumber(chain.finalizedHeader().timestamp);
+    return blockSynchronizationApplies(chain.currentSlot(), finalizedSlot, chain.currentValidators().length);
+  }
+
+  async run(received: Block): Promise<void> {
+    const { chain, peers, random } = this.parts;
+    const best = computeBestPeer(peers.connectedPeers(), chain.tip().header, random);
+    chain.logger.debug({ peerId: best.peerId }, 'Successfully computed the best peer');
+    await this.#requestAndValidateLastBlock(best.peerId);
+    const common = await this.#revertToLastCommonBlock(best.peerId);
+    await this.#applyBlocksUpTo(received, common, best.peerId);
+  }
+
+  /** The peer's tip must be valid and better than (or the same as) this chain's. */
+  async #requestAndValidateLastBlock(peerId: string): Promise<void> {
+    const { chain, peerBlocks } = this.parts;
+    const peerTip = await peerBlocks.lastBlock(peerId);
+    const tip = chain.tip().header;
+    let valid = true;
+    try {
+      chain.validate(peerTip);
+    } catch {
+      valid = false;
+    }
+    const better = isDifferentChain(tip, peerTip.header) || blockHeaderID(peerTip.header).equals(blockHeaderID(tip));
+    if (!valid || !better)
+      throw new ApplyPenaltyAndRestartError(
+        peerId,
+        'The tip of the chain of the peer is not valid or is not in a different chain',
+      );
+  }
+
+  async #revertToLastCommonBlock(peerId: string): Promise<BlockHeader> {
+    const { chain } = this.parts;
+    const common = await this.#requestLastCommonBlock(peerId);
+    if (common === undefined)
+      throw new ApplyPenaltyAndRestartError(
+        peerId,
+        'No common block has been found between the chain and the targeted peer',
+      );
+    chain.logger.debug({ id: hex(blockHeaderID(common)), height: common.height }, 'Found common block');
+    if (common.height < chain.finalizedHeight())
+      throw new ApplyPenaltyAndRestartError(
+        peerId,
+        'The last common block height is less than the finalized height of the current chain',
+      );
+    chain.deleteAfter(common.height, true, () => this.#stopped);
+    return common;
+  }
+
+  /** The round-end heights offered ten at a time, down from the tip's round, never below the finalized height. */
+  async #requestLastCommonBlock(peerId: string): Promise<BlockHeader | undefined> {
+    const { chain, peerBlocks } = this.parts;
+    const validators = chain.currentValidators().length;
+    let requests = 1;
+    let common: BlockHeader | undefined;
+    let round = Math.ceil(chain.tip().header.height / validators);
+    let height = round * validators;
+    while (common === undefined && requests < COMMON_BLOCK_REQUEST_LIMIT && height >= chain.finalizedHeight()) {
+      const heights = computeBlockHeightsList(chain.finalizedHeight(), validators, HEIGHTS_PER_REQUEST, round);
+      try {
+        common = await peerBlocks.highestCommonBlock(peerId, chain.idsAtHeights(heights));
+      } catch (error) {
+        chain.logger.debug({ err: error, peerId }, 'Highest common block request failed');
+        requests += 1;
+        continue;
+      }
+      round -= HEIGHTS_PER_REQUEST;
+      height = round * validators;
+    }
+    return common;
+  }
+
+  async #applyBlocksUpTo(received: Block, common: BlockHeader, peerId: string): Promise<void> {
+    const { chain } = this.parts;
+    try {
+      await this.#applyBlocksWithinIDs(peerId, blockHeaderID(common), blockHeaderID(received.header));
+    } catch (error) {
+      if (!(error instanceof BlockProcessingError)) throw error;
+      await this.#handleBlockProcessingError(error, common, peerId);
+    }
+    chain.clearSaved();
+    chain.logger.debug({ peerId }, 'Successfully requested and applied blocks from peer');
+  }
+
+  async #applyBlocksWithinIDs(peerId: string, fromID: Buffer, toID: Buffer): Promise<void> {
+    const { chain, peerBlocks } = this.parts;
+    let failedAttempts = 0;
+    let lastFetchedID = fromID;
+    let finished = false;
+    while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS) {
+      let fetched: Block[];
+      try {
+        fetched = await peerBlocks.blocksFrom(peerId, lastFetchedID);
+      } catch (error) {
+        chain.logger.debug({ err: error, peerId }, 'Blocks request failed');
+        failedAttempts += 1;
+        continue;
+      }
+      const { blocks, last } = upTo(fetched, (block) => blockHeaderID(block.header).equals(toID));
+      if (last !== undefined) lastFetchedID = blockHeaderID(last.header);
+      let prepared: ReturnType<typeof chain.validate>[];
+      try {
+        prepared = blocks.map((block) => chain.validate(block));
+      } catch (error) {
+        chain.logger.error({ err: error }, 'Block validation failed');
+        throw new BlockProcessingError(error);
+      }
+      try {
+        for (const [i, block] of blocks.entries()) {
+          if (this.#stopped) return;
+          await chain.apply(block, prepared[i]);
+        }
+      } catch (error) {
+        chain.logger.error({ err: error }, 'Block processing failed');
+        throw new BlockProcessingError(error);
+      }
+      finished = blockHeaderID(chain.tip().header).equals(toID);
+    }
+    if (failedAttempts === MAX_FAILED_BLOCK_REQUESTS)
+      throw new ApplyPenaltyAndRestartError(peerId, "Peer didn't return any block after requesting blocks");
+  }
+
+  /**
+   * The old chain comes back when the new one is not better than it, and the peer is penalised;
+   * otherwise the new chain is kept and the synchronization restarts.
+   */
+  async #handleBlockProcessingError(error: BlockProcessingError, common: BlockHeader, peerId: string): Promise<never> {
+    const { chain } = this.parts;
+    chain.logger.debug({ err: error.cause }, 'Failed to apply obtained blocks from peer');
+    const tipBefore = chain.savedTip();
+    if (tipBefore === undefined) {
+      chain.logger.error('Blocks temp table should not be empty');
+      throw new RestartError('Blocks temp table should not be empty');
+    }
+    if (!isDifferentChain(tipBefore.header, chain.tip().header)) {
+      chain.logger.debug(
+        { currentTip: hex(blockHeaderID(chain.tip().header)), previousTip: hex(blockHeaderID(tipBefore.header)) },
+        'Previous tip of the chain has preference over current tip. Restoring chain from temp table',
+      );
+      try {
+        chain.deleteAfter(common.height, false);
+        await chain.restoreSaved();
+        chain.clearSaved();
+      } catch (restoreError) {
+        chain.logger.error({ err: restoreError }, 'Failed to restore blocks from blocks temp table');
+      }
+      throw new ApplyPenaltyAndRestartError(
+        peerId,
+        'New tip of the chain has no preference over the previous tip before synchronizing',
+      );
+    }
+    chain.clearSaved();
+    chain.logger.info('Restarting block synchronization');
+    throw new RestartError('The list of blocks has not been fully applied. Trying again');
+  }
+}

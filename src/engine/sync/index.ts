@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { Block } from '../../lib/chain/block.js';
+import type { BlockStore } from '../chain/block_store.js';
+import type { Chain } from '../chain/chain.js';
+import type { BlockProcessor, BlockVerifiers } from '../consensus/block_processor.js';
+import type { ExecutedBlock } from '../execution/executed_block.js';
+import type { Peers } from '../network/peers.js';
+import { BlockSynchronization } from './block_synchronization.js';
+import { FastChainSwitching } from './fast_chain_switching.js';
+import { PeerBlocks } from './peer_blocks.js';
+import { SyncChain } from './sync_chain.js';
+import { Synchronizer } from './synchronizer.js';
+
+export { Synchronizer } from './synchronizer.js';
+
+export interface SyncParts {
+  chain: Chain;
+  blocks: BlockStore;
+  processor: BlockProcessor;
+  verifiers: BlockVerifiers;
+  peers: Pick<Peers, 'requestFromPeer' | 'applyPenalty' | 'connectedPeers'>;
+  logger: Logger;
+  onBlockCommitted?: (executed: ExecutedBlock) => void;
+  onBlockDeleted?: (block: Block) => void;
+  now?: () => number;
+}
+
+/** Klayr's synchronizer: block synchronization first, then fast chain switching. */
+export const createSynchronizer = (parts: SyncParts): Synchronizer => {
+  const chain = new SyncChain(parts);
+  const peerBlocks = new PeerBlocks(parts.peers, (id) => chain.headerByID(id));
+  return new Synchronizer({
+    mechanisms: [
+      new BlockSynchronization({ chain, peerBlocks, peers: parts.peers }),
+      new FastChainSwitching({ chain, peerBlocks }),
+    ],
+    validate: (block) => chain.validate(block),
+    tip: () => chain.tip(),
+    peers: parts.peers,
+    logger: parts.logger,
+  });
+};

@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import type { Block } from '../../lib/chain/block.js';
+import { blockHeaderID } from '../../lib/chain/block.js';
+import { PENALTY_BAN } from '../network/peers.js';
+import type { Peers } from '../network/peers.js';
+import { AbortError, ApplyPenaltyAndAbortError, ApplyPenaltyAndRestartError, RestartError } from './errors.js';
+import type { SyncMechanism } from './mechanism.js';
+
+export interface SynchronizerOptions {
+  /** Tried in order: the first valid for a block runs (Klayr: block synchronization, then fast chain switching). */
+  mechanisms: readonly SyncMechanism[];
+  /** The received block's own rules, checked before anything else (Klayr's validateBlock). */
+  validate: (block: Block) => unknown;
+  /** The tip, for the logs. */
+  tip: () => Block;
+  peers: Pick<Peers, 'applyPenalty'>;
+  logger: Logger;
+  /** Klayr restarts without limit; Kestrel gives up after this many restarts in a row. */
+  maxRestarts?: number;
+}
+
+const DEFAULT_MAX_RESTARTS = 20;
+
+/**
+ * Block synchronization with the peer of a better chain (klayr-framework's Synchronizer.run with
+ * Consensus._sync around it): one synchronization at a time; a mechanism chosen for the received
+ * block and run; restarted on a RestartError, restarted after penalising the peer on an
+ * ApplyPenaltyAndRestartError, ended on an AbortError (after penalising the peer on an
+ * ApplyPenaltyAndAbortError). `isActive` (the node's `syncing`) holds from start to end.
+ */
+export class Synchronizer {
+  #running?: Promise<void>;
+  #stopped = false;
+
+  constructor(private readonly options: SynchronizerOptions) {}
+
+  get isActive(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /** Synchronizes with the chain `block` (received from `peerId`) belongs to; nothing while a synchronization runs. */
+  async run(block: Block, peerId: string): Promise<void> {
+    if (this.#running !== undefined || this.#stopped) {
+      this.options.logger.debug('Synchronizer is already running.');
+      return;
+    }
+    // set before the first line of #sync runs: it reads isActive synchronously
+    let resolve = (): void => undefined;
+    this.#running = new Promise<void>((done) => {
+      resolve = done;
+    });
+    try {
+      await this.#sync(block, peerId);
+    } finally {
+      this.#running = undefined;
+      resolve();
+    }
+  }
+
+  /** Ends the synchronization in progress between two blocks; resolves once it has ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const mechanism of this.options.mechanisms) mechanism.stop();
+    await this.#running;
+  }
+
+  async #sync(block: Block, peerId: string): Promise<void> {
+    const { logger, peers } = this.options;
+    const maxRestarts = this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
+    for (let restarts = 0; !this.#stopped; restarts++) {
+      if (restarts > maxRestarts) {
+        logger.warn(
+          { restarts: maxRestarts },
+          'Synchronization restarted too many times in a row: giving up until the next block',
+        );
+        return;
+      }
+      try {
+        await this.#runOnce(block, peerId);
+        return;
+      } catch (error) {
+        if (error instanceof ApplyPenaltyAndRestartError) {
+          logger.warn({ err: error, reason: error.reason }, 'Applying penalty and restarting synchronization');
+          peers.applyPenalty(error.peerId, PENALTY_BAN);
+        } else if (error instanceof RestartError) {
+          logger.info({ err: error, reason: error.reason }, 'Restarting synchronization');
+        } else if (error instanceof ApplyPenaltyAndAbortError) {
+          logger.warn({ err: error, reason: error.reason }, 'Applying penalty and aborting synchronization');
+          peers.applyPenalty(error.peerId, PENALTY_BAN);
+          return;
+        } else if (error instanceof AbortError) {
+          logger.info({ err: error, reason: error.reason }, 'Aborting synchronization mechanism');
+          return;
+        } else throw error;
+      }
+    }
+  }
+
+  async #runOnce(block: Block, peerId: string): Promise<void> {
+    const { logger, mechanisms } = this.options;
+    const blockId = blockHeaderID(block.header).toString('hex');
+    logger.info(
+      { blockId, height: block.header.height, generator: block.header.generatorAddress.toString('hex') },
+      'Starting synchronizer',
+    );
+    this.options.validate(block);
+    const mechanism = mechanisms.find((m) => m.isValidFor(block, peerId));
+    if (mechanism === undefined) {
+      logger.info({ blockId }, 'Syncing mechanism could not be determined for the given block');
+      return;
+    }
+    logger.info(`Triggering: ${mechanism.name}`);
+    await mechanism.run(block, peerId);
+    const tip = this.options.tip().header;
+    logger.info(
+      { lastBlockHeight: tip.height, lastBlockID: blockHeaderID(tip).toString('hex'), mechanism: mechanism.name },
+      'Synchronization finished.',
+    );
+  }
+}
