@@ -7,7 +7,7 @@ import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Generator } from '../engine/generator/generator.js';
 import type { Synchronizer } from '../engine/sync/index.js';
 import { createSynchronizer } from '../engine/sync/index.js';
-import { PENALTY_BAN } from '../engine/network/peers.js';
+import { PENALTY_BAN } from '../lib/chain/p2p_penalties.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
