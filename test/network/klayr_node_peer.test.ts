@@ -85,10 +85,10 @@ describe('Kestrel and a real Klayr Core node on one network', { timeout: 600_000
       }
       const height = (await nodeInfo(klayrPort)).height;
       await assertSameChain(kestrel.rpcPort, klayrPort, height);
-      assert.ok(
-        !klayr.lines.some((l) => /peer banned|fork detected/.test(l)),
-        klayr.lines.filter((l) => /peer banned|fork detected/.test(l)).join('\n'),
-      );
+      // a block ahead of its tip is Klayr's "fork detected" (DIFFERENT_CHAIN) and starts its sync: that is fine;
+      // a ban of Kestrel or a deleted block is not
+      const wrong = klayr.lines.filter((l) => /peer banned|block deleted|peer removed/.test(l));
+      assert.deepEqual(wrong, []);
       const peers = await call<{ ipAddress: string }[]>(kestrel.rpcPort, 'network_getConnectedPeers');
       assert.ok(
         peers.some((p) => p.ipAddress === KLAYR_HOST),
