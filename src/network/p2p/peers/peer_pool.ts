@@ -121,7 +121,7 @@ export class PeerPool {
       connectTimeoutMs: CLIENT_CONNECT_TIMEOUT_MS,
       ackTimeoutMs: CLIENT_ACK_TIMEOUT_MS,
     });
-    peer.attach(socket);
+    peer.attach(socket, ready);
     ready.then(
       () => {
         this.#pushNodeInfo(peer);
