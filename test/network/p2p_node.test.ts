@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolvePeerAddresses } from '../../src/network/p2p/resolve.js';
-import { randomPort, startKestrel, waitFor } from '../helpers/p2p.js';
+import { baseNodeInfo, nodeOptions, randomPort, startKestrel, waitFor } from '../helpers/p2p.js';
 import { handshakenRawPeer, honestQuery } from '../helpers/raw_peer.js';
 
 describe('resolvePeerAddresses', () => {
@@ -66,6 +66,28 @@ describe('the P2P node', () => {
       assert.equal(p2p.getNetworkStats().incoming.count, 1);
       assert.deepEqual(p2p.getConnectedPeers(), []);
       assert.deepEqual(p2p.getDisconnectedPeers(), []);
+      peer.ws.terminate();
+    } finally {
+      await p2p.stop();
+    }
+  });
+});
+
+describe('applyNodeInfo', () => {
+  it('throws for a node info over 20,480 bytes, as @klayr/p2p does, and sends nothing', async () => {
+    const port = randomPort();
+    const p2p = await startKestrel({ hostIp: '127.0.0.2', port });
+    try {
+      const peer = await handshakenRawPeer({ host: '127.0.0.2', port, from: '127.0.7.3', query: honestQuery(31003) });
+      const before = peer.frames.length;
+      const huge = baseNodeInfo({ options: { ...nodeOptions(9), legacy: [Buffer.alloc(21_000)] } });
+      assert.throws(() => p2p.applyNodeInfo(huge), {
+        message: 'Invalid NodeInfo was larger than the maximum allowed 20480 bytes',
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(peer.frames.slice(before).filter((f) => f.includes('postNodeInfo')).length, 0);
+      p2p.applyNodeInfo(baseNodeInfo({ options: nodeOptions(10) }));
+      await waitFor(() => peer.frames.slice(before).some((f) => f.includes('postNodeInfo')), 2000, 'postNodeInfo');
       peer.ws.terminate();
     } finally {
       await p2p.stop();

@@ -161,6 +161,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     this.#server = undefined;
   }
 
+  /** Replaces the node info (keeping the nonce) and posts it to every peer; throws when it is over 20,480 bytes. */
   applyNodeInfo(nodeInfo: Omit<NodeInfo, 'nonce'>): void {
     this.#nodeInfo = { ...nodeInfo, nonce: this.#nodeInfo.nonce };
     this.#pool.pushNodeInfoToAll();
