@@ -21,9 +21,10 @@ const { customNodeInfoSchema } = require('klayr-framework/dist-node/engine/netwo
 };
 
 const MESSAGES = Number(process.env.KESTREL_BENCH_P2P_MESSAGES ?? 20_000);
-const REQUESTS = Number(process.env.KESTREL_BENCH_P2P_REQUESTS ?? 5_000);
+const REQUESTS = Number(process.env.KESTREL_BENCH_P2P_REQUESTS ?? 10_000);
 const IN_FLIGHT = 32;
-const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
+// many short rounds, alternating which server goes first: the machine's load changes from second to second
+const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 9);
 
 const nodeInfo = {
   chainID: Buffer.from('04000000', 'hex'),
