@@ -21,9 +21,10 @@ const { customNodeInfoSchema } = require('klayr-framework/dist-node/engine/netwo
 };
 
 const MESSAGES = Number(process.env.KESTREL_BENCH_P2P_MESSAGES ?? 20_000);
-const REQUESTS = Number(process.env.KESTREL_BENCH_P2P_REQUESTS ?? 5_000);
+const REQUESTS = Number(process.env.KESTREL_BENCH_P2P_REQUESTS ?? 10_000);
 const IN_FLIGHT = 32;
-const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
+// many short rounds, alternating which server goes first: the machine's load changes from second to second
+const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 9);
 
 const nodeInfo = {
   chainID: Buffer.from('04000000', 'hex'),
@@ -37,7 +38,8 @@ interface Target {
   readonly received: number;
 }
 
-const port = (): number => 20000 + Math.floor(Math.random() * 40000);
+/** Below Linux's ephemeral port range, so that no outbound connection holds it. */
+const port = (): number => 10000 + Math.floor(Math.random() * 22768);
 
 /** A client on a worker thread, connected to one server. */
 const startClient = async (host: string, port: number): Promise<Worker> => {
