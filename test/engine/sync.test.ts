@@ -23,12 +23,17 @@ import { Rng } from '../helpers/random.js';
 
 const require = createRequire(import.meta.url);
 const SYNC = 'klayr-framework/dist-node/engine/consensus/synchronizer';
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const klayrUtils: any = require(`${SYNC}/utils.js`);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const { BlockSynchronizationMechanism }: any = require(`${SYNC}/block_synchronization_mechanism.js`);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const { FastChainSwitchingMechanism }: any = require(`${SYNC}/fast_chain_switching_mechanism.js`);
+type KlayrMethod = { call(self: unknown, ...args: unknown[]): unknown };
+const klayrUtils = require(`${SYNC}/utils.js`) as {
+  computeBlockHeightsList(finalized: number, validators: number, limit: number, round: number): number[];
+  computeLargestSubsetMaxBy<T>(items: T[], by: (item: T) => number): T[];
+};
+const { BlockSynchronizationMechanism } = require(`${SYNC}/block_synchronization_mechanism.js`) as {
+  BlockSynchronizationMechanism: { prototype: { _computeBestPeer: KlayrMethod } };
+};
+const { FastChainSwitchingMechanism } = require(`${SYNC}/fast_chain_switching_mechanism.js`) as {
+  FastChainSwitchingMechanism: { prototype: { isValidFor: KlayrMethod; _computeLastTwoRoundsHeights: KlayrMethod } };
+};
 const silent = pino({ level: 'silent' });
 
 /** Klayr's _computeBestPeer with Math.random returning `r`: the chosen peer ID, or the error's class and message. */
@@ -41,7 +46,9 @@ const klayrBestPeer = (peers: ConnectedPeer[], tip: { height: number; maxHeightP
       _chain: { lastBlock: { header: tip } },
       _logger: silent,
     };
-    return { peerId: BlockSynchronizationMechanism.prototype._computeBestPeer.call(self).peerId as string };
+    return {
+      peerId: (BlockSynchronizationMechanism.prototype._computeBestPeer.call(self) as { peerId: string }).peerId,
+    };
   } catch (error) {
     return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
   } finally {

@@ -100,7 +100,12 @@ export class BlockSynchronization implements SyncMechanism {
     let common: BlockHeader | undefined;
     let round = Math.ceil(chain.tip().header.height / validators);
     let height = round * validators;
-    while (common === undefined && requests < COMMON_BLOCK_REQUEST_LIMIT && height >= chain.finalizedHeight()) {
+    while (
+      common === undefined &&
+      requests < COMMON_BLOCK_REQUEST_LIMIT &&
+      height >= chain.finalizedHeight() &&
+      !this.#stopped
+    ) {
       const heights = computeBlockHeightsList(chain.finalizedHeight(), validators, HEIGHTS_PER_REQUEST, round);
       try {
         common = await peerBlocks.highestCommonBlock(peerId, chain.idsAtHeights(heights));
@@ -132,7 +137,7 @@ export class BlockSynchronization implements SyncMechanism {
     let failedAttempts = 0;
     let lastFetchedID = fromID;
     let finished = false;
-    while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS) {
+    while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS && !this.#stopped) {
       let fetched: Block[];
       try {
         fetched = await peerBlocks.blocksFrom(peerId, lastFetchedID);

@@ -51,6 +51,7 @@ export class FastChainSwitching implements SyncMechanism {
     const common = await this.#requestLastCommonBlock(peerId);
     if (common === undefined) throw new ApplyPenaltyAndAbortError(peerId, "Peer didn't return a common block");
     const blocks = await this.#queryBlocks(received, common, peerId);
+    if (this.#stopped) return;
     const prepared = this.#validateBlocks(blocks, peerId);
     await this.#switchChain(common, blocks, prepared, peerId);
   }
@@ -58,7 +59,7 @@ export class FastChainSwitching implements SyncMechanism {
   async #requestLastCommonBlock(peerId: string): Promise<BlockHeader | undefined> {
     const { chain, peerBlocks } = this.parts;
     const heights = lastTwoRoundsHeights(chain.tip().header.height, chain.currentValidators().length);
-    for (let requests = 1; requests < COMMON_BLOCK_REQUEST_LIMIT; requests++) {
+    for (let requests = 1; requests < COMMON_BLOCK_REQUEST_LIMIT && !this.#stopped; requests++) {
       try {
         return await peerBlocks.highestCommonBlock(peerId, chain.idsAtHeights(heights));
       } catch (error) {
@@ -100,7 +101,7 @@ export class FastChainSwitching implements SyncMechanism {
     const blocks: Block[] = [];
     let failedAttempts = 0;
     let lastFetchedID = fromID;
-    while (failedAttempts < MAX_FAILED_BLOCK_REQUESTS) {
+    while (failedAttempts < MAX_FAILED_BLOCK_REQUESTS && !this.#stopped) {
       let fetched: Block[];
       try {
         fetched = await peerBlocks.blocksFrom(peerId, lastFetchedID);

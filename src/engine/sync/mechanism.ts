@@ -2,6 +2,28 @@ import type { Block } from '../../lib/chain/block.js';
 import type { PeerBlocks } from './peer_blocks.js';
 import type { SyncChain } from './sync_chain.js';
 
+/** What the mechanisms use of the chain (SyncChain in a node). */
+export type MechanismChain = Pick<
+  SyncChain,
+  | 'logger'
+  | 'tip'
+  | 'finalizedHeight'
+  | 'finalizedHeader'
+  | 'currentValidators'
+  | 'slotNumber'
+  | 'currentSlot'
+  | 'idsAtHeights'
+  | 'validate'
+  | 'apply'
+  | 'deleteAfter'
+  | 'savedTip'
+  | 'restoreSaved'
+  | 'clearSaved'
+>;
+
+/** What the mechanisms ask of a peer (PeerBlocks in a node). */
+export type MechanismPeerBlocks = Pick<PeerBlocks, 'lastBlock' | 'highestCommonBlock' | 'blocksFrom'>;
+
 /** One way to reach a better chain (Klayr's synchronization mechanisms). */
 export interface SyncMechanism {
   /** As Klayr's class name, for the logs. */
@@ -15,8 +37,8 @@ export interface SyncMechanism {
 
 /** What both mechanisms work with. */
 export interface MechanismParts {
-  chain: SyncChain;
-  peerBlocks: PeerBlocks;
+  chain: MechanismChain;
+  peerBlocks: MechanismPeerBlocks;
 }
 
 /** Klayr's maxFailedAttempts for getBlocksFromId in a row. */
