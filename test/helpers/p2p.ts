@@ -40,6 +40,7 @@ export interface KlayrP2PNode extends NodeJS.EventEmitter {
   send(packet: { event: string; data?: Buffer }): void;
   sendToPeer(packet: { event: string; data?: Buffer }, peerId: string): void;
   broadcast(packet: { event: string; data?: Buffer }): void;
+  getNetworkStats(): unknown;
 }
 
 export const klayrP2P = require('@klayr/p2p') as { P2P: new (config: Record<string, unknown>) => KlayrP2PNode };

@@ -370,7 +370,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
   #ban(peerId: string): void {
     if (this.#pool.has(peerId)) this.#pool.remove(peerId);
     this.#book.addBannedPeer(peerId, BAN_TIME_MS);
-    this.#stats.banning.totalBannedPeers += 1;
+    this.#stats.banning.count += 1;
     const entry = this.#stats.banning.bannedPeers[peerId];
     if (entry === undefined) this.#stats.banning.bannedPeers[peerId] = { banCount: 1, lastBanTime: Date.now() };
     else {

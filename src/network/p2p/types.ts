@@ -54,7 +54,7 @@ export interface NetworkStats {
   readonly outgoing: { readonly count: number; readonly connects: number; readonly disconnects: number };
   readonly banning: {
     readonly bannedPeers: Record<string, { readonly lastBanTime: number; readonly banCount: number }>;
-    readonly totalBannedPeers: number;
+    readonly count: number;
   };
   readonly totalConnectedPeers: number;
   readonly totalDisconnectedPeers: number;
