@@ -25,6 +25,7 @@ import { tempDataPath } from '../test/helpers/state.js';
 import { randomValidators } from '../test/plugins/fixtures.js';
 import { medianBy } from './harness.js';
 import { nativeLoader } from './native_load.js';
+import { required } from '../src/lib/required.js';
 
 const run = promisify(execFile);
 const CONNECTIONS = Number(process.env.KESTREL_CCU_RPC_CONNECTIONS ?? 4);
@@ -115,7 +116,7 @@ const buildContinuously = (builder: CCUBuilder, request: CCUBuildRequest, interv
  * module stands in for it, so the witness is a real inclusion proof in the node's state tree.
  */
 const ccuRequestOf = (node: KestrelNode, builder: CCUBuilder): CCUBuildRequest => {
-  const chain = node.chain!;
+  const chain = required(node.chain, "The started node's chain");
   const view = ownChainView(node.config, chain, node.registry, builder);
   const { header } = chain.lastBlock();
   // with generation off the tip is the genesis block, whose validator set is stored from the next height
@@ -212,7 +213,7 @@ export const ccuRpcLatencyBench = async () => {
   const node = new KestrelNode(config, pino({ level: 'warn' }));
   const pool = createPooledCCUBuilder(1);
   const local = createLocalCCUBuilder();
-  const address = devValidators()[0]!.address;
+  const address = devValidators()[0].address;
   const measurements: Measurement[] = [];
   let request!: CCUBuildRequest;
   try {
@@ -227,7 +228,7 @@ export const ccuRpcLatencyBench = async () => {
     const setup: Setup = { loader, port, address, builders: { pool, main: local }, request };
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < CONDITIONS.length; i++)
-        measurements.push(await measureOnce(CONDITIONS[(round + i) % CONDITIONS.length]!, round, setup));
+        measurements.push(await measureOnce(CONDITIONS[(round + i) % CONDITIONS.length], round, setup));
     }
   } finally {
     await pool.close();
@@ -278,8 +279,8 @@ export const ccuRpcLatencyBench = async () => {
       ccms: CCMS,
       ccmParamsBytes: 60,
       maxCCUSize: CCU_TOTAL_CCM_SIZE,
-      validators: request.validatorsAtNewCertificate!.validators.length,
-      certificateHeight: request.certificate!.height,
+      validators: required(request.validatorsAtNewCertificate, 'The validators update of the CCU').validators.length,
+      certificateHeight: required(request.certificate, 'The certificate of the CCU').height,
       outboxRootWitness: "the token module's KLY supply entry (the devnet has no channel)",
     },
     goal: { p99RatioAtMost: GOAL, condition: 'pool' },

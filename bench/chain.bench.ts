@@ -76,7 +76,7 @@ export const chainBench = async () => {
   };
   const signed = txs.map((tx) => ({
     digest: signingDigest(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx)),
-    signature: tx.signatures[0]!,
+    signature: tx.signatures[0],
     key: tx.senderPublicKey,
   }));
   const rawVerifies = () => {
@@ -122,11 +122,11 @@ export const chainBench = async () => {
       baselineName: `${TRANSFERS} raw ed25519 verifies, one core (sodium)`,
     },
   ]);
-  const results = [ingest, execution!];
+  const results = [ingest, execution];
   printAndSave('chain', results);
   await signaturePool.close();
   await rawPool.close();
-  const blockRate = execution!.oursOpsPerSec;
+  const blockRate = execution.oursOpsPerSec;
   console.log(`block processing: ${blockRate * TRANSFERS} transfers/s in blocks of ${TRANSFERS}`);
   if (process.env.KESTREL_SKIP_CERTS === undefined) await certificateBench();
   return results;

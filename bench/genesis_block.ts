@@ -128,8 +128,8 @@ export const largeGenesisBlock = (accounts: number, legacy: number, modules: rea
     },
   ].map(({ module, data }) => ({
     module,
-    schema: genesisAssetSchemas[module]!,
-    data: codec.toJSON(genesisAssetSchemas[module]!, data),
+    schema: genesisAssetSchemas[module],
+    data: codec.toJSON(genesisAssetSchemas[module], data),
   }));
   return createGenesisBlock({ assets, chainID, timestamp: 1_700_000_000 }, modules);
 };

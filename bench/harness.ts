@@ -68,7 +68,7 @@ export const measure = async (comparisons: readonly Comparison[], timeMs = 1000)
 
 /** The middle item by `value` (the upper middle of an even count). */
 export const medianBy = <T>(items: readonly T[], value: (item: T) => number): T =>
-  [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
+  [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)];
 
 const opsPerSecondOver = async (run: () => unknown, ms: number): Promise<number> => {
   let ops = 0;

@@ -51,7 +51,7 @@ const completeFrames = (buffer: Buffer): { frames: Frame[]; rest: number } => {
   const frames: Frame[] = [];
   for (;;) {
     if (buffer.length - offset < 2) break;
-    let length = buffer[offset + 1]! & 0x7f;
+    let length = buffer[offset + 1] & 0x7f;
     let header = 2;
     if (length === 126) {
       if (buffer.length - offset < 4) break;
@@ -64,7 +64,7 @@ const completeFrames = (buffer: Buffer): { frames: Frame[]; rest: number } => {
     }
     if (buffer.length - offset < header + length) break;
     frames.push({
-      opcode: buffer[offset]! & 0x0f,
+      opcode: buffer[offset] & 0x0f,
       payload: buffer.subarray(offset + header, offset + header + length),
     });
     offset += header + length;

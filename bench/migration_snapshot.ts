@@ -127,7 +127,10 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
   const balanceOf = (address: Buffer) => {
     const k = address.toString('hex');
     let b = balances.get(k);
-    if (b === undefined) balances.set(k, (b = { availableBalance: 0n, lockedBalances: [] }));
+    if (b === undefined) {
+      b = { availableBalance: 0n, lockedBalances: [] };
+      balances.set(k, b);
+    }
     return b;
   };
   for (let i = 0; i < options.accounts; i++) balanceOf(accountAddress(i)).availableBalance = BigInt(1000 + i) * KLY;
@@ -157,7 +160,7 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
   const stakeSums = new Map<string, bigint>();
   for (let i = 1; i <= Math.min(50, options.accounts - 1); i++) {
     const staker = accountAddress(i);
-    const target = validators[i % validators.length]!;
+    const target = validators[i % validators.length];
     const amount = BigInt(10 * i) * KLY;
     const unlock = i % 5 === 0 ? 20n * KLY : 0n;
     put(
@@ -179,7 +182,7 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
     b.availableBalance -= amount + unlock;
     b.lockedBalances = [{ module: 'pos', amount: amount + unlock }];
     stakeSums.set(target.toString('hex'), (stakeSums.get(target.toString('hex')) ?? 0n) + amount);
-    if (target.equals(validators[0]!)) {
+    if (target.equals(validators[0])) {
       const owed = calculateStakeRewards(Buffer.alloc(0), amount, coefficient0);
       rewards.push({ staker, amount: owed });
       balanceOf(target).availableBalance -= owed;
@@ -211,7 +214,7 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
 
   // validators: pos accounts, keys, active set (BFT weight by rank), eligible validators by stake weight
   keys.forEach((k, i) => {
-    const address = validators[i]!;
+    const address = validators[i];
     put(
       'pos',
       1,
@@ -272,7 +275,7 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
   // blocks: the genesis block (the validators' proofs of possession) and the snapshot block
   const posAsset = posGenesisCodec.encode({
     validators: keys.map((k, i) => ({
-      address: validators[i]!,
+      address: validators[i],
       name: `validator_${i}`,
       blsKey: Buffer.from(k.plain.blsKey, 'hex'),
       proofOfPossession: Buffer.from(k.plain.blsProofOfPossession, 'hex'),
@@ -321,7 +324,7 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
     // the old node held keys for validators 0 and 1; validator 0 generated at the snapshot height
     for (const v of validators.slice(0, 2))
       dbs.generator.putSync(tableKey(TABLES.generatorKeys, v), Buffer.from('synthetic keys'));
-    putGeneratedInfoSync(dbs.generator, validators[0]!, {
+    putGeneratedInfoSync(dbs.generator, validators[0], {
       height,
       maxHeightPrevoted: height - 2,
       maxHeightGenerated: height - 3,

@@ -24,7 +24,7 @@ export const poolBench = async () => {
   const keys = Array.from({ length: 20_000 }, () =>
     Buffer.concat([Buffer.from('000000010000', 'hex'), randomBytes(20)]),
   );
-  keys.forEach((k) => block.set(k, randomBytes(40)));
+  for (const k of keys) block.set(k, randomBytes(40));
   const expectedRoot = db.commit(db.prepare(block), 0);
   const request: StateProofRequest = { dataPath, expectedRoot, keys: keys.slice(0, 16) };
   const local = createLocalStateProver();

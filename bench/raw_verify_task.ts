@@ -9,6 +9,6 @@ export interface RawVerifyBatch {
 
 export default ({ digests, signatures, keys }: RawVerifyBatch): number => {
   let valid = 0;
-  for (let i = 0; i < digests.length; i++) if (verifyDetached(digests[i]!, signatures[i]!, keys[i]!)) valid += 1;
+  for (let i = 0; i < digests.length; i++) if (verifyDetached(digests[i], signatures[i], keys[i])) valid += 1;
   return valid;
 };

@@ -11,6 +11,7 @@ import { SERVER_KINDS } from './rpc_server_kinds.js';
 import type { ServerKind } from './rpc_server_kinds.js';
 import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { required } from '../src/lib/required.js';
 
 const run = promisify(execFile);
 const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
@@ -98,7 +99,7 @@ const startServer = async (kind: ServerKind): Promise<{ port: number; child: Chi
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the ${kind} server exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
   });
   return { port, child };
 };
@@ -160,7 +161,7 @@ export const rpcBench = async () => {
   process.once('exit', stopServers);
   try {
     for (const kind of SERVER_KINDS) servers.set(kind, await startServer(kind));
-    const port = (kind: ServerKind) => servers.get(kind)!.port;
+    const port = (kind: ServerKind) => required(servers.get(kind), `The ${kind} server`).port;
     const results: Row[] = [];
     for (const protocol of ['http', 'ws'] as const) {
       // the first seconds of a server run while V8 still optimizes its handlers
@@ -170,16 +171,16 @@ export const rpcBench = async () => {
       const alone = new Map<ServerKind, Load[]>(kinds.map((k) => [k, []]));
       for (let round = 0; round < ROUNDS; round++) {
         for (let i = 0; i < kinds.length; i++) {
-          const kind = kinds[(round + i) % kinds.length]!;
-          alone.get(kind)!.push(await load(protocol, port(kind)));
+          const kind = kinds[(round + i) % kinds.length];
+          required(alone.get(kind), `The ${kind} loads`).push(await load(protocol, port(kind)));
         }
       }
 
       for (const variant of VARIANTS) {
         const name = `${protocol.toUpperCase()} fee_getMinFeePerByte, ${CONNECTIONS} connections, ${variant.name}`;
-        const ours = medianLoad(alone.get(variant.kind)!);
+        const ours = medianLoad(required(alone.get(variant.kind), `The ${variant.kind} loads`));
         for (const baseline of BASELINES) {
-          const theirs = medianLoad(alone.get(baseline.kind)!);
+          const theirs = medianLoad(required(alone.get(baseline.kind), `The ${baseline.kind} loads`));
           results.push(row(name, 'alone', baseline, ours, theirs, ours.rps / theirs.rps));
         }
         for (const baseline of BASELINES.filter((b) => b.sideBySide)) {

@@ -14,6 +14,7 @@ import { klayrChain } from './klayr.js';
 import { tempDataPath } from '../test/helpers/state.js';
 import { SERVER_KINDS } from './rpc_server_kinds.js';
 import type { ServerKind } from './rpc_server_kinds.js';
+import { required } from '../src/lib/required.js';
 
 const RESULT = { minFeePerByte: 1000 };
 
@@ -32,8 +33,9 @@ const silent = {
  */
 const startKestrel = async (port: number, perCall: boolean): Promise<() => Promise<void>> => {
   const registry = new EndpointRegistry();
-  const endpoint = feeEndpoints(feeConfig(Buffer.from('04000000', 'hex'), { minFeePerByte: RESULT.minFeePerByte }))
-    .getMinFeePerByte!;
+  const endpoint = feeEndpoints(
+    feeConfig(Buffer.from('04000000', 'hex'), { minFeePerByte: RESULT.minFeePerByte }),
+  ).getMinFeePerByte;
   registry.register('fee_getMinFeePerByte', perCall ? { ...endpoint, constant: false } : endpoint);
   // with request metrics, as the node runs it
   const server = new RPCServer({
@@ -83,7 +85,7 @@ const startKlayr = async (port: number): Promise<() => void> => {
  * below that: one prebuilt response whatever the request (its body never read, its id ignored).
  */
 const startBareUWS = async (port: number, fixed: boolean): Promise<() => void> => {
-  const uws = loadUWS()!;
+  const uws = required(loadUWS(), 'The uWebSockets.js binary for this platform');
   const result = JSON.stringify(RESULT);
   const prebuilt = `{"jsonrpc":"2.0","id":1,"result":${result}}`;
   const answer = (body: ArrayBuffer): string =>

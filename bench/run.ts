@@ -3,6 +3,7 @@ import { ccuRpcLatencyBench } from './ccu_rpc_latency.js';
 import { chainBench } from './chain.bench.js';
 import { codecBench } from './codec.bench.js';
 import { onionBench } from './onion.bench.js';
+import { p2pThroughputBench } from './p2p_throughput.js';
 import { cryptoBench } from './crypto.bench.js';
 import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   genesis: genesisBench,
   ccu: ccuBench,
   'ccu-rpc': ccuRpcLatencyBench,
+  p2p: p2pThroughputBench,
 };
 
 const wanted = process.argv.slice(2);

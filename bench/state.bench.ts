@@ -11,15 +11,9 @@ const BASE_KEYS = 100_000;
 const key = (): Buffer => Buffer.concat([Buffer.from('00000001', 'hex'), Buffer.from('0000', 'hex'), randomBytes(20)]);
 
 /** A tree of BASE_KEYS state entries; updates of n changed keys are measured against the SHA-256 floor of the hashes they need. */
-const smtComparison = (
-  store: InMemorySMTStore,
-  tree: SparseMerkleTree,
-  root: Buffer,
-  existing: Buffer[],
-  n: number,
-): Comparison => {
+const smtComparison = (tree: SparseMerkleTree, root: Buffer, existing: Buffer[], n: number): Comparison => {
   const changes = Array.from({ length: n }, (_, i) => ({
-    key: i % 2 === 0 ? stateSMTKey(existing[i]!) : stateSMTKey(key()),
+    key: i % 2 === 0 ? stateSMTKey(existing[i]) : stateSMTKey(key()),
     value: stateSMTValue(randomBytes(40)),
   }));
   const hashes = tree.update(root, changes).nodes.size; // every created node costs exactly one hash
@@ -50,10 +44,10 @@ export const stateBench = async () => {
   const db = openState(dataPath);
   const block = db.newOverlay();
   const stateKeys = existing.slice(0, 10_000);
-  stateKeys.forEach((k) => block.set(k, randomBytes(40)));
+  for (const k of stateKeys) block.set(k, randomBytes(40));
   const stateRoot = db.commit(db.prepare(block), 0);
   let i = 0;
-  const nextKey = (): Buffer => stateKeys[i++ % stateKeys.length]!;
+  const nextKey = (): Buffer => stateKeys[i++ % stateKeys.length];
   const overlay = db.newOverlay();
   const lmdbState = db.dbs.state;
   const map = new Map<string, Buffer>();
@@ -66,8 +60,8 @@ export const stateBench = async () => {
     await runSuite(
       'state',
       [
-        smtComparison(store, tree, root, existing, 1_000),
-        smtComparison(store, tree, root, existing, 10_000),
+        smtComparison(tree, root, existing, 1_000),
+        smtComparison(tree, root, existing, 10_000),
         {
           name: 'committed state get',
           ours: () => db.get(nextKey()),

@@ -45,9 +45,7 @@ export const computeGenesis = (
   const changes = state.overlay.changes();
   const stateRoot = new SparseMerkleTree(38, new InMemorySMTStore()).update(
     EMPTY_HASH,
-    changes
-      .filter((c) => c.value !== undefined)
-      .map((c) => ({ key: stateSMTKey(c.key), value: stateSMTValue(c.value!) })),
+    changes.flatMap((c) => (c.value === undefined ? [] : [{ key: stateSMTKey(c.key), value: stateSMTValue(c.value) }])),
     false,
   ).root;
   const eventRoot = computeEventRoot(events);

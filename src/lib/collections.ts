@@ -11,3 +11,9 @@ export const getOrCreate = <K, V>(
   }
   return value;
 };
+
+/** Removes the map's first-inserted entry: the oldest, for a bounded cache that evicts in insertion order. */
+export const deleteOldest = <K, V>(map: Map<K, V>): void => {
+  const oldest = map.keys().next();
+  if (oldest.done !== true) map.delete(oldest.value);
+};

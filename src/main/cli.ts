@@ -15,16 +15,19 @@ import { generatorImportCommand } from './commands/generator/import.js';
 import { generatorStatusCommand } from './commands/generator/status.js';
 import { genesisBlockCreateCommand } from './commands/genesis-block/create.js';
 import { hashOnionCommand } from './commands/hash-onion.js';
-import { migrateCommand } from './commands/migrate.js';
 import { keysCreateCommand } from './commands/keys/create.js';
 import { keysEncryptCommand } from './commands/keys/encrypt.js';
 import { keysExportCommand } from './commands/keys/export.js';
 import { keysImportCommand } from './commands/keys/import.js';
-import { startCommand } from './commands/node/start.js';
+import { migrateCommand } from './commands/migrate.js';
 import { networkInteropCommand } from './commands/network/interop.js';
+import { startCommand } from './commands/node/start.js';
+import { networkLocalCommand } from './commands/network/local.js';
 import { passphraseCreateCommand } from './commands/passphrase/create.js';
 import { passphraseDecryptCommand } from './commands/passphrase/decrypt.js';
 import { passphraseEncryptCommand } from './commands/passphrase/encrypt.js';
+import { PromptAborted } from './commands/prompt_aborted.js';
+import { ReportedError } from './commands/reported_error.js';
 import { systemMetadataCommand } from './commands/system/metadata.js';
 import { systemNodeInfoCommand } from './commands/system/node-info.js';
 import { transactionCreateCommand } from './commands/transaction/create.js';
@@ -57,6 +60,7 @@ const COMMANDS: (() => Command)[] = [
   generatorExportCommand,
   generatorImportCommand,
   networkInteropCommand,
+  networkLocalCommand,
   migrateCommand,
 ];
 
@@ -75,6 +79,11 @@ const main = async (argv: string[]): Promise<void> => {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode);
+    if (e instanceof ReportedError) process.exit(1);
+    if (e instanceof PromptAborted) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(e.exitCode);
+    }
     // a ConfigError's message lists every problem with its JSON path
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);

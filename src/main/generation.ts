@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Chain } from '../engine/chain/chain.js';
 import type { AggregateCommitVerifier } from '../engine/consensus/aggregate_commit.js';
+import { CommitPool } from '../engine/consensus/commit_pool.js';
 import type { BlockExecutor } from '../engine/execution/block_executor.js';
 import type { ExecutedBlock } from '../engine/execution/executed_block.js';
-import { CommitPool } from '../engine/consensus/commit_pool.js';
 import { Generator } from '../engine/generator/generator.js';
 import { GeneratorKeyStore } from '../engine/generator/key_store.js';
 import { encryptedGeneratorKeys, plainGeneratorKeys, readKeysFile } from '../engine/generator/keys.js';
@@ -48,6 +48,24 @@ const ownCommitPool = (config: ApplicationConfig, chain: Chain, bls: BlsVerifier
   return pool;
 };
 
+/** What generation the node starts with: the keys it loaded, and plainly when it will generate nothing. */
+const logGenerationAtStart = (logger: Logger, keyFile: string | undefined, plain: number, encrypted: number): void => {
+  if (keyFile !== undefined)
+    logger.info(
+      { file: keyFile, plain, encrypted },
+      `Generator keys loaded from ${keyFile}: ${plain} plain, ${encrypted} encrypted`,
+    );
+  if (plain > 0) {
+    logger.info({ validators: plain }, `Block generation enabled for ${plain} validators with plain keys`);
+    return;
+  }
+  logger.info(
+    { validators: 0 },
+    `No blocks will be generated: no validator has plain keys in generator.keys.fromFile${keyFile === undefined ? ' (not set)' : ''}; ` +
+      'import keys with kestrel keys:import and enable each validator with kestrel generator:enable',
+  );
+};
+
 /**
  * Block generation, as Klayr Core: the keys file's keys are stored in the generator database;
  * plain ones generate right away, with the pool's transactions, highest fee first.
@@ -81,8 +99,8 @@ export const createGenerator = ({
         blsPrivateKey: k.blsPrivateKey,
       },
     });
-  for (const k of encryptedGeneratorKeys(entries))
-    keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
+  const encrypted = encryptedGeneratorKeys(entries);
+  for (const k of encrypted) keyStore.set(k.address, { type: 'encrypted', message: k.encrypted as never });
   const generator = new Generator({
     chain,
     executor,
@@ -110,6 +128,6 @@ export const createGenerator = ({
       onBlock(executed);
     },
   });
-  logger.info({ validators: keys.length }, 'Block generation enabled for the validators with plain keys');
+  logGenerationAtStart(logger, keyFile, keys.length, encrypted.length);
   return generator;
 };

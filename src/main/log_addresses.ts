@@ -24,7 +24,10 @@ export const withKlayr32Addresses = (record: Record<string, unknown>, depth = 3)
       : depth > 0 && isPlainObject(value)
         ? withKlayr32Addresses(value, depth - 1)
         : value;
-    if (next !== value) (out ??= { ...record })[key] = next;
+    if (next !== value) {
+      out ??= { ...record };
+      out[key] = next;
+    }
   }
   return out ?? record;
 };

@@ -45,3 +45,16 @@ export const createLogger = (level: LogLevel = 'info', name = 'kestrel', options
   if (format === 'pretty') return pino(settings, prettyStream(options.destination));
   return pino(settings, options.destination ?? pino.destination({ fd: LOG_FD, sync: false }));
 };
+
+/**
+ * A command's fatal error as one JSON log line on stderr, written synchronously (the process
+ * exits right after), whatever the configured level: where logs are JSON, a refused start is
+ * a log line like the others, not `Error: ...` text.
+ */
+export const logFatalError = (error: unknown, name = 'kestrel'): void => {
+  const logger = createLogger('fatal', name, {
+    format: 'json',
+    destination: pino.destination({ fd: LOG_FD, sync: true }),
+  });
+  logger.fatal({ err: error }, error instanceof Error ? error.message : String(error));
+};

@@ -7,12 +7,11 @@ import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
 import type { Generator } from '../engine/generator/generator.js';
 import type { Synchronizer } from '../engine/sync/index.js';
 import { createSynchronizer } from '../engine/sync/index.js';
-import { PENALTY_BAN } from '../engine/network/peers.js';
+import { PENALTY_BAN } from '../lib/chain/p2p_penalties.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
-import { assertPortFree, PortInUseError, probeListen } from '../rpc/listen_guard.js';
 import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
@@ -30,8 +29,9 @@ import type { ChainListeners } from './node_consensus.js';
 import { createConsensus, forkedEvent, syncPoolWithChain } from './node_consensus.js';
 import type { NodePools } from './node_pools.js';
 import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
+import { assertPortsFree } from './node_ports.js';
 import { createTransactionPool } from './node_transaction_pool.js';
-import { PeerNetwork, p2pAddressOf } from './peer_network.js';
+import { PeerNetwork } from './peer_network.js';
 import type { NodePlugins } from './plugins.js';
 import { startPlugins } from './plugins.js';
 import { KESTREL_VERSION } from './version.js';
@@ -85,7 +85,7 @@ export class KestrelNode {
     const chainID = Buffer.from(config.genesis.chainID, 'hex');
     // one node per data path and per port, checked before LMDB opens and before the genesis block's seconds of work
     this.#lock = this.lock ?? DataPathLock.acquire(config.system.dataPath);
-    await this.#assertPortsFree().catch((e: unknown) => {
+    await assertPortsFree(config).catch((e: unknown) => {
       this.#lock?.release();
       throw e;
     });
@@ -134,7 +134,6 @@ export class KestrelNode {
       version: KESTREL_VERSION,
     });
     this.#rpc = rpc;
-    await rpc.start();
 
     const consensus = createConsensus({
       config,
@@ -191,7 +190,6 @@ export class KestrelNode {
         .handleSingleCommitsPacket(data, peerId, peers.network)
         .catch((err: unknown) => logger.debug({ err, peerId }, 'Single commits from a peer refused'));
     });
-    await peers.start();
 
     const generator = createGenerator({
       config,
@@ -219,9 +217,13 @@ export class KestrelNode {
         db: dbs.generator,
         blockTime: config.genesis.blockTime,
         genesisHeight: opened.genesis.header.height,
+        logger,
       }),
     );
     // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
+    // every namespace is registered before the RPC server answers, and every handler before peers connect
+    await rpc.start();
+    await peers.start();
     generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 
@@ -249,14 +251,6 @@ export class KestrelNode {
     };
   }
 
-  /** The RPC port (when HTTP or WS is on) and the P2P port, each bound by nothing else. */
-  async #assertPortsFree(): Promise<void> {
-    const { rpc } = this.config;
-    if (rpc.modes.includes('http') || rpc.modes.includes('ws')) await assertPortFree(rpc.host, rpc.port);
-    const { host, port } = p2pAddressOf(this.config);
-    if ((await probeListen(host, port)) !== undefined) throw new PortInUseError(host, port, 'network.port');
-  }
-
   /**
    * Deletes the tip, as Klayr Core does before switching to a better chain: its transactions go
    * back to the pool and `chain_deleteBlock` is published. Blocks at or below the finalized
@@ -280,6 +274,8 @@ export class KestrelNode {
   }
 
   async #stop(): Promise<void> {
+    const { config, logger } = this;
+    const stopped = this.#running();
     this.#generator?.stop();
     // a synchronization in progress ends between two blocks, then the receiver that awaits it is free
     await this.#synchronizer?.stop();
@@ -289,7 +285,29 @@ export class KestrelNode {
     this.#pool?.stop();
     await Promise.all([this.#plugins?.stop(), closePools(this.#pools)]);
     await this.#rpc?.stop();
+    const height = this.#chain?.lastBlock().header.height;
     await this.#dbs?.root.close();
+    if (this.#lock !== undefined) stopped.push('data path lock released');
     this.#lock?.release();
+    logger.info(
+      { dataPath: config.system.dataPath, stopped, ...(height !== undefined ? { height } : {}) },
+      `Node stopped${height !== undefined ? ` at height ${height}` : ''}: ${stopped.join(', ') || 'nothing was running'}`,
+    );
+  }
+
+  /** What this node had started, in the order it stops, for the last log line. */
+  #running(): string[] {
+    const running: string[] = [];
+    if (this.#generator !== undefined) running.push('block generation');
+    if (this.#peers !== undefined) running.push('P2P network');
+    if (this.#pool !== undefined) running.push('transaction pool');
+    if (this.#plugins !== undefined) running.push('plugins');
+    const pools = Object.entries(this.#pools)
+      .filter(([, pool]) => pool !== undefined)
+      .map(([name]) => name);
+    if (pools.length > 0) running.push(`worker pools (${pools.join(', ')})`);
+    if (this.#rpc !== undefined) running.push(`RPC (${this.config.rpc.modes.join(', ')})`);
+    if (this.#dbs !== undefined) running.push('database');
+    return running;
   }
 }

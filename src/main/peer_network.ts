@@ -22,17 +22,9 @@ import type { EndpointRegistry } from '../rpc/registry.js';
 import type { BinaryDB } from '../storage/database.js';
 import { networkSecret, savedTriedPeers, saveTriedPeers } from '../storage/network_records.js';
 import type { ApplicationConfig } from './config/types.js';
+import { NETWORK_DEFAULTS, p2pAddressOf } from './p2p_address.js';
 import { chainSource, transactionSource } from './peer_sources.js';
 
-/** Klayr's P2P defaults where the config leaves them out (@klayr/p2p constants, klayr-framework's network). */
-export const NETWORK_DEFAULTS = {
-  host: '0.0.0.0',
-  port: 7667,
-  maxOutboundConnections: 20,
-  maxInboundConnections: 100,
-  wsMaxPayload: 3048576,
-  advertiseAddress: true,
-} as const;
 /** Klayr saves the tried peers every 10 minutes (DEFAULT_PEER_SAVE_INTERVAL); Kestrel also saves them on stop. */
 const PEER_SAVE_INTERVAL_MS = 10 * 60 * 1000;
 /** @klayr/p2p penalises more than 4 postNodeInfo per peer in 10 s: a syncing node announces its tip at most every 2.5 s. */
@@ -54,12 +46,6 @@ export interface PeerNetworkParts {
 
 const peerList = (peers: unknown): { ip: string; port: number }[] =>
   Array.isArray(peers) ? (peers as { ip: string; port: number }[]) : [];
-
-/** Where the node's P2P server listens (network.host, network.port). */
-export const p2pAddressOf = (config: ApplicationConfig): { host: string; port: number } => ({
-  host: config.network.host ?? NETWORK_DEFAULTS.host,
-  port: config.network.port ?? NETWORK_DEFAULTS.port,
-});
 
 /** The node's P2P config from `network.*` (seed peers' DNS names resolved). */
 export const p2pConfigOf = async (config: ApplicationConfig, meta: BinaryDB, tip: Block): Promise<P2PConfig> => {

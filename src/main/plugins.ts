@@ -11,6 +11,7 @@ import type { OwnChainView, Plugin } from '../plugins/types.js';
 import { ChainConnectorPlugin, CHAIN_CONNECTOR_NAME } from '../plugins/chain_connector/index.js';
 import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
 import type { ApplicationConfig } from './config/types.js';
+import { required } from '../lib/required.js';
 
 /** The plugins a config enables: chainConnector when plugins.chainConnector is set (also by --enable-chain-connector-plugin). */
 export const enabledPlugins = (config: ApplicationConfig): Plugin[] =>
@@ -56,7 +57,10 @@ export const startPlugins = async (
     chain: ownChainView(config, chain, registry, ccuBuilder, syncing),
     logger,
     registerEndpoints: (namespace, endpoints) => registry.registerNamespace(namespace, endpoints),
-    connect: ({ wsURL, ipcPath }) => (wsURL !== undefined ? connectWS(wsURL) : connectIPC(ipcPath!)),
+    connect: ({ wsURL, ipcPath }) =>
+      wsURL !== undefined
+        ? connectWS(wsURL)
+        : connectIPC(required(ipcPath, 'The IPC path of a remote chain target without a WebSocket URL')),
     configOf: (name) => config.plugins[name],
   });
   try {

@@ -21,9 +21,10 @@ export const forgingStatusAt = (snapshot: Snapshot): ForgingStatus[] => {
     Buffer.from(key).subarray(TABLES.generatorKeys.prefix.length),
   );
   const addresses = new Map([...withKeys, ...generatedInfoAddresses(db)].map((a) => [a.toString('hex'), a]));
-  return [...addresses.keys()].sort().map((key) => {
-    const address = addresses.get(key)!;
-    const { height, maxHeightPrevoted, maxHeightGenerated } = getGeneratedInfo(db, address);
-    return { address: addressToKlayr32(address), height, maxHeightPrevoted, maxHeightGenerated };
-  });
+  return [...addresses]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, address]) => {
+      const { height, maxHeightPrevoted, maxHeightGenerated } = getGeneratedInfo(db, address);
+      return { address: addressToKlayr32(address), height, maxHeightPrevoted, maxHeightGenerated };
+    });
 };

@@ -9,6 +9,7 @@ import type {
   RemoteChainClient,
   RemoteChainTarget,
 } from './types.js';
+import { required } from '../lib/required.js';
 
 export interface PluginHostOptions {
   /** The node's data path; each plugin stores under `<dataPath>/plugins/<directory>`. */
@@ -72,8 +73,7 @@ export class PluginHost {
 
   #each(task: (plugin: Plugin) => Promise<void>, message: string, height: number): void {
     for (const plugin of this.#plugins) {
-      const queued = this.#queues
-        .get(plugin)!
+      const queued = required(this.#queues.get(plugin), `The task queue of plugin ${plugin.name}`)
         .then(() => task(plugin))
         .catch((error: unknown) => this.options.logger.error({ plugin: plugin.name, height, err: error }, message));
       this.#queues.set(plugin, queued);

@@ -26,10 +26,11 @@ type Pending = Map<number, { resolve: (v: unknown) => void; reject: (e: Error) =
 
 const settle = (pending: Pending, text: string): void => {
   const response = JSON.parse(text) as { id?: number; result?: unknown; error?: { code: number; message: string } };
-  const entry = typeof response.id === 'number' ? pending.get(response.id) : undefined;
-  if (entry === undefined) return;
+  const { id } = response;
+  const entry = typeof id === 'number' ? pending.get(id) : undefined;
+  if (id === undefined || entry === undefined) return;
   clearTimeout(entry.timer);
-  pending.delete(response.id!);
+  pending.delete(id);
   if (response.error !== undefined) entry.reject(new RPCCallError(response.error.code, response.error.message));
   else entry.resolve(response.result);
 };

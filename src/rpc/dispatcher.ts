@@ -62,6 +62,9 @@ const wellFormed = (
  * A request whose only fault is params that are not an object (an array, a string, null): its id
  * is known, so it is answered under it (Klayr Core answers every malformed request with id null).
  */
+/** The name without its control characters (U+0000 to U+001F and U+007F), to quote it in an error message. */
+const withoutControlCharacters = (name: string): string => [...name].filter((c) => c >= ' ' && c !== '\x7f').join('');
+
 const paramsOnlyFault = (r: unknown): r is { id: RequestID } =>
   isObject(r) && 'params' in r && wellFormed({ ...r, params: {} });
 
@@ -126,7 +129,7 @@ export class Dispatcher {
       if (!METHOD_NAME.test(name)) {
         return invalidRequest(
           id,
-          `Request name "${name.replace(/[\x00-\x1F\x7F]/g, '')}" must be a valid name with module name and action name.`,
+          `Request name "${withoutControlCharacters(name)}" must be a valid name with module name and action name.`,
         );
       }
       if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
@@ -145,7 +148,7 @@ export class Dispatcher {
     }
     if (route.resultJSON !== undefined) {
       // the handler did not run: no time spent on it
-      if (this.#metrics !== undefined) this.#recorder(route, transport)(0);
+      if (this.#metrics !== undefined) this.#recorder(this.#metrics, route, transport)(0);
       return successWithJSON(id, route.resultJSON);
     }
     const started = this.#metrics !== undefined ? performance.now() : undefined;
@@ -192,12 +195,18 @@ export class Dispatcher {
       );
     }
     if (route.endpoint.constant === true) route.resultJSON = resultJSON;
-    if (this.#metrics !== undefined) this.#recorder(route, transport)((performance.now() - started!) / 1000);
+    if (this.#metrics !== undefined && started !== undefined)
+      this.#recorder(this.#metrics, route, transport)((performance.now() - started) / 1000);
     return successWithJSON(id, resultJSON);
   }
 
-  #recorder(route: Route, transport: Transport): SuccessRecorder {
-    return (route.recorders[transport] ??= this.#metrics!.successRecorder(route.endpoint.name, transport));
+  #recorder(metrics: RPCMetrics, route: Route, transport: Transport): SuccessRecorder {
+    let recorder = route.recorders[transport];
+    if (recorder === undefined) {
+      recorder = metrics.successRecorder(route.endpoint.name, transport);
+      route.recorders[transport] = recorder;
+    }
+    return recorder;
   }
 
   #count(method: string, transport: Transport, outcome: string, response: string, started?: number): string {

@@ -19,7 +19,7 @@ export const routeHttp = async (
   metrics: RPCMetrics | undefined,
   health: () => unknown,
 ): Promise<HttpAnswer | 'rpc'> => {
-  const path = url.split('?')[0]!;
+  const path = url.split('?')[0];
   if (path === RPC_PATH)
     return method === 'POST'
       ? 'rpc'

@@ -23,7 +23,7 @@ const listeningPaths = async (): Promise<Set<string> | undefined> => {
   const paths = new Set<string>();
   for (const line of table.split('\n').slice(1)) {
     const cols = line.trim().split(/\s+/);
-    if (cols.length >= 8 && (parseInt(cols[3]!, 16) & ACCEPTING) !== 0) paths.add(cols.slice(7).join(' '));
+    if (cols.length >= 8 && (parseInt(cols[3], 16) & ACCEPTING) !== 0) paths.add(cols.slice(7).join(' '));
   }
   return paths;
 };

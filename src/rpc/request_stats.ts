@@ -45,8 +45,8 @@ export class Series {
 
   observe(value: number): void {
     let bucket = 0;
-    while (bucket < this.bounds.length && value > this.bounds[bucket]!) bucket += 1;
-    this.buckets[bucket]! += 1;
+    while (bucket < this.bounds.length && value > this.bounds[bucket]) bucket += 1;
+    this.buckets[bucket] += 1;
     this.sum += value;
     this.count += 1;
   }
@@ -131,7 +131,7 @@ export class HistogramByLabel extends MetricByLabels<Series> {
         cumulative += n;
         values.push({
           metricName: `${this.name}_bucket`,
-          labels: { ...labels, le: i < this.bounds.length ? this.bounds[i]! : '+Inf' },
+          labels: { ...labels, le: i < this.bounds.length ? this.bounds[i] : '+Inf' },
           value: cumulative,
         });
       });

@@ -13,6 +13,12 @@ import { WSSession } from './ws_session.js';
 /** The fallback when the uWebSockets.js binary cannot load: node:http + ws, same routes and behaviour. */
 type SessionSocket = WebSocket & { session?: WSSession };
 
+/** The socket's RPC session, which the upgrade gives it before it is listened to or listed. */
+const sessionOf = (ws: SessionSocket): WSSession => {
+  if (ws.session === undefined) throw new Error('The WebSocket has no RPC session: it was not upgraded.');
+  return ws.session;
+};
+
 export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
   const origin = o.accessControlAllowOrigin;
   const headers = (contentType: string) => ({
@@ -62,9 +68,9 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
   // a reader that lets its backlog pass the limit is disconnected rather than buffered without end
   // (the uWS engine gets the same from its closeOnBackpressureLimit)
   const guardedSend = (ws: SessionSocket, text: string): void => {
-    if (ws.session!.closed) return;
+    if (sessionOf(ws).closed) return;
     if (ws.bufferedAmount + text.length > o.maxBackpressure) {
-      ws.session!.closed = true;
+      sessionOf(ws).closed = true;
       ws.terminate();
       return;
     }
@@ -82,9 +88,9 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         ws.session = new WSSession(o.dispatcher, (text) => guardedSend(ws, text));
         sockets.add(ws);
         o.metrics?.wsClients.inc();
-        ws.on('message', (data) => ws.session!.onMessage(data.toString()));
+        ws.on('message', (data) => sessionOf(ws).onMessage(data.toString()));
         ws.on('close', () => {
-          ws.session!.closed = true;
+          sessionOf(ws).closed = true;
           sockets.delete(ws);
           o.metrics?.wsClients.dec();
         });
@@ -92,8 +98,10 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
       });
     });
     removeSink = o.hub.addSink((name, text) => {
-      for (const ws of sockets)
-        if (!ws.session!.closed && topicMatches(ws.session!.topics, name)) guardedSend(ws, text);
+      for (const ws of sockets) {
+        const session = sessionOf(ws);
+        if (!session.closed && topicMatches(session.topics, name)) guardedSend(ws, text);
+      }
     });
   }
   return new Promise((resolve, reject) => {

@@ -29,6 +29,13 @@ interface SocketData {
   session?: WSSession;
 }
 
+/** The socket's RPC session, which `open` gives it before any other handler runs. */
+const sessionOf = (ws: UWSSocket<SocketData>): WSSession => {
+  const { session } = ws.getUserData();
+  if (session === undefined) throw new Error('The WebSocket has no RPC session: it was not opened.');
+  return session;
+};
+
 const JSON_TYPE = 'application/json';
 
 /** Header names and the values every answer repeats, encoded once: uWS copies bytes instead of converting strings. */
@@ -172,17 +179,17 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         o.metrics?.wsClients.inc();
       },
       message: (ws, message) => {
-        ws.getUserData().session!.onMessage(utf8.decode(message));
+        sessionOf(ws).onMessage(utf8.decode(message));
       },
       close: (ws) => {
-        ws.getUserData().session!.closed = true;
+        sessionOf(ws).closed = true;
         sockets.delete(ws);
         o.metrics?.wsClients.dec();
       },
     });
     removeSink = o.hub.addSink((name, text) => {
       for (const ws of sockets) {
-        const session = ws.getUserData().session!;
+        const session = sessionOf(ws);
         if (!session.closed && topicMatches(session.topics, name)) ws.send(text, false);
       }
     });

@@ -33,7 +33,9 @@ export const batching = <T, R>(
       const results = await runBatch(batch.map((w) => w.item));
       if (results.length !== batch.length)
         throw new Error(`the batch returned ${results.length} results for ${batch.length} items`);
-      batch.forEach((w, i) => w.resolve(results[i]!));
+      batch.forEach((w, i) => {
+        w.resolve(results[i]);
+      });
     } catch (error) {
       for (const w of batch) w.reject(error);
     }

@@ -3,8 +3,10 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READY } from './thread_pool.js';
 import type { ThreadData } from './thread_pool.js';
+import { required } from '../lib/required.js';
 
 const { task, niceness } = workerData as ThreadData;
+const port = required(parentPort, 'The parent port of this worker thread');
 // Linux keeps a nice value per thread and setpriority(PRIO_PROCESS, 0) sets the calling thread's;
 // elsewhere it would change the whole process, so the threads keep the default there.
 if (niceness !== 0 && process.platform === 'linux') {
@@ -17,12 +19,12 @@ if (niceness !== 0 && process.platform === 'linux') {
 
 const { default: run } = (await import(task)) as { default: (payload: unknown) => unknown };
 
-parentPort!.postMessage(READY);
+port.postMessage(READY);
 
-parentPort!.on('message', async ({ id, payload }: { id: number; payload: unknown }) => {
+port.on('message', async ({ id, payload }: { id: number; payload: unknown }) => {
   try {
-    parentPort!.postMessage({ id, result: await run(payload) });
+    port.postMessage({ id, result: await run(payload) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });

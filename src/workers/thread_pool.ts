@@ -113,7 +113,7 @@ export class ThreadPool<T, R> {
       for (const t of this.#threads)
         if (t.inFlight.size < TASKS_PER_THREAD && (thread === undefined || loadOf(t) < loadOf(thread))) thread = t;
       if (thread === undefined) return;
-      const task = this.#queue[this.#queueHead]!;
+      const task = this.#queue[this.#queueHead];
       this.#queue[this.#queueHead++] = undefined as unknown as Queued;
       if (this.#queueHead === this.#queue.length) {
         this.#queue.length = 0;

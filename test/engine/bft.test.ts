@@ -690,9 +690,9 @@ describe('engine BFT module: differential against klayr-framework', () => {
       list.map((g) => g.nextAllocatedTime),
       [1230, 1240, 1250, 1260, 1270],
     );
-    list.forEach((g, i) =>
-      assert.ok(g.address.equals(bft.method.getGeneratorAtTimestamp(state, 1, 1234 + i * 10).address)),
-    );
+    list.forEach((g, i) => {
+      assert.ok(g.address.equals(bft.method.getGeneratorAtTimestamp(state, 1, 1234 + i * 10).address));
+    });
     assert.deepEqual(
       bft.method.getCurrentValidators(state, 0).map((x) => x.address),
       v.map((x) => x.address),

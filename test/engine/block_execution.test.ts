@@ -154,7 +154,7 @@ const runScenario = async ({ blocks, moduleOverrides = {}, transactions }: Scena
       assets: [{ module: 'random', data: codec.encode(randomAssetSchema, { seedReveal }) }],
     };
 
-    let ours;
+    let ours: ReturnType<StateMachine['executeBlock']>;
     try {
       ours = machine.executeBlock(block, devnetChainID, state);
     } catch (error) {

@@ -12,7 +12,7 @@ import type { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { createLocalSignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
-import { PENALTY_BAN } from '../../src/engine/network/peers.js';
+import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
 import type { Block, BlockHeader } from '../../src/lib/chain/block.js';
 import { blockHeaderID, computeAssetRoot, signBlockHeader } from '../../src/lib/chain/block.js';
 import { codec } from '../../src/lib/codec/index.js';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { CommitPool } from '../../src/engine/consensus/commit_pool.js';
-import { PENALTY_BAN } from '../../src/engine/network/peers.js';
+import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
 import {

@@ -71,13 +71,13 @@ describe('hash onions', () => {
     // half the validators have onions
     keys
       .filter((_, i) => i % 2 === 0)
-      .forEach((k, i) =>
+      .forEach((k, i) => {
         stores.setOnion(k.address, {
           count: 100,
           distance: 10,
           hashes: hashOnion(sha256(Buffer.from(`v${i}`)).subarray(0, 16), 100, 10),
-        }),
-      );
+        });
+      });
     const generator = devnetGenerator(opened, config, dbs.generator, () => now);
     now = genesis.header.timestamp;
     const seen = new Set<string>();

@@ -257,7 +257,10 @@ describe('proofs of possession prefetched for the state machine', () => {
     const asked: number[] = [];
     const yes: BlsVerifier = {
       ...createLocalBlsVerifier(),
-      verifyProofsOfPossession: async (items) => (asked.push(items.length), items.map(() => true)),
+      verifyProofsOfPossession: async (items) => {
+        asked.push(items.length);
+        return items.map(() => true);
+      },
     };
     await prefetchProofsOfPossession([item], yes);
     assert.deepEqual(asked, [1]);
@@ -275,7 +278,7 @@ describe('StateProver', () => {
     Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), rng.bytes(20)]),
   );
   const state = db.newOverlay();
-  keys.forEach((k) => state.set(k, rng.bytes(16)));
+  for (const k of keys) state.set(k, rng.bytes(16));
   const root = db.commit(db.prepare(state), 0);
   // the writer keeps committing while the prover proves height 0
   const later = db.newOverlay();

@@ -10,7 +10,8 @@ import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const klayrBaseStore: any = (klayrFrameworkSchemas(), require('klayr-framework/dist-node/modules/base_store'));
+klayrFrameworkSchemas();
+const klayrBaseStore: any = require('klayr-framework/dist-node/modules/base_store');
 
 describe('store prefixes and state tree keys', () => {
   it("module store and substore prefixes equal klayr-framework's", () => {

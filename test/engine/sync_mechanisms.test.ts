@@ -118,6 +118,13 @@ class MemoryChain implements MechanismChain {
   clearSaved(): void {
     this.saved.clear();
   }
+  readonly prefetched: Buffer[] = [];
+  prefetchSignatures(transactions: readonly { id: Buffer }[]): void {
+    for (const tx of transactions) this.prefetched.push(tx.id);
+  }
+  clearPrefetched(): void {
+    this.prefetched.length = 0;
+  }
 }
 
 /** A peer serving `blocks` as Kestrel and Klayr serve them (53 blocks per getBlocksFromId). */
@@ -175,6 +182,29 @@ describe('BlockSynchronizationMechanism', () => {
       3,
       'batches of 53 blocks: 53 + 53 + 4',
     );
+  });
+
+  it('pipelines: the next batch is requested while the current one is applied, and nothing is prefetched past the target', async () => {
+    const genesis = chainFrom([], 0, 0);
+    const ours = new MemoryChain(genesis);
+    const theirs = chainFrom(genesis, 160, 2);
+    const peer = peerServing(ours, theirs);
+    const events: string[] = [];
+    const fetch = peer.peerBlocks.blocksFrom;
+    peer.peerBlocks.blocksFrom = async (peerId, fromID) => {
+      events.push(`request after ${ours.tip().header.height}`);
+      return fetch(peerId, fromID);
+    };
+    const apply = ours.apply.bind(ours);
+    ours.apply = async (block) => {
+      await new Promise((r) => setImmediate(r));
+      return apply(block);
+    };
+    await blockSync(ours, peer).run(theirs[150] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
+    // batches 1..53, 54..106, 107..159 (cut at 150): the second and third are asked for while the one before applies
+    assert.deepEqual(events, ['request after 0', 'request after 0', 'request after 53']);
+    assert.equal(ours.prefetched.length, 0, 'prefetched verdicts are cleared when the synchronization ends');
   });
 
   it('applies for more than three rounds of slots since the finalized block', () => {

@@ -69,9 +69,10 @@ describe('validator flow (issue 7) on the devnet with rewards from height 1', ()
     const local = createLocalBlsVerifier();
     const bls = {
       ...local,
-      verifyProofsOfPossession: async (items: readonly { pk: Buffer; proof: Buffer }[]) => (
-        checkedPops.push(...items.map((i) => i.pk.toString('hex'))), local.verifyProofsOfPossession(items)
-      ),
+      verifyProofsOfPossession: async (items: readonly { pk: Buffer; proof: Buffer }[]) => {
+        checkedPops.push(...items.map((i) => i.pk.toString('hex')));
+        return local.verifyProofsOfPossession(items);
+      },
     };
     const generator = devnetGenerator(opened, config, dbs.generator, () => now, {
       candidates: () => pending.splice(0),

@@ -1,5 +1,5 @@
-import { sha256 } from '../../src/lib/crypto/hash.js';
 import type { StateDB } from '../../src/engine/state/state_db.js';
+import { sha256 } from '../../src/lib/crypto/hash.js';
 import { encodeHeight } from '../../src/storage/tables.js';
 
 const prefix = Buffer.from('0000000a0000', 'hex');

@@ -1,16 +1,16 @@
 // What a reopened chain must hold after a crash: everything one block commit writes, for the tip and every
 // height still kept, agreeing with the headers; nothing above the tip, nothing left that pruning removes.
 import assert from 'node:assert/strict';
-import { computeEventRoot } from '../../src/lib/chain/events.js';
-import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../src/lib/state/keys.js';
-import { isInclusionProofForKey, verifySMTProof } from '../../src/lib/tree/index.js';
 import { readBFTVotes } from '../../src/engine/bft/index.js';
 import { getGeneratedInfo } from '../../src/engine/generator/generated_info.js';
 import { BlockState, decodeUndo } from '../../src/engine/state/state_db.js';
+import { computeEventRoot } from '../../src/lib/chain/events.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
+import { isInclusionProofForKey, verifySMTProof } from '../../src/lib/tree/index.js';
 import type { OpenedChain } from '../../src/main/chain_setup.js';
 import type { BinaryDB, KestrelDatabases } from '../../src/storage/database.js';
-import { tableHeightKey, tableKey, TABLES } from '../../src/storage/tables.js';
 import type { Table } from '../../src/storage/tables.js';
+import { TABLES, tableHeightKey, tableKey } from '../../src/storage/tables.js';
 import { recomputeRoot } from './state.js';
 
 /** The heights stored in a height-keyed table, ascending. */

@@ -1,16 +1,16 @@
 // Child process for the node crash test: a devnet chain that generates blocks (with a transfer each)
 // as fast as it can on a simulated clock, with inclusion proofs and pruning, printing each committed height; the test SIGKILLs it.
 import { pino } from 'pino';
+import { Generator } from '../../src/engine/generator/generator.js';
+import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
+import { SubStore } from '../../src/engine/state/substore.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
 import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
-import { Generator } from '../../src/engine/generator/generator.js';
-import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { getAuthAccount } from '../../src/modules/auth/method.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
-import { SubStore } from '../../src/engine/state/substore.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { crashConfig, crashSender } from './crash_config.js';
 
 const dataPath = process.argv[2]!;

@@ -1,8 +1,8 @@
 // A chain's BFT view for commit pool tests, served alike to Kestrel's CommitPool and to
 // klayr-framework's (the oracle): headers by height, BFT heights, validator sets by height.
 import { createRequire } from 'node:module';
-import { BFTParameterNotFoundError } from '../../src/engine/bft/index.js';
 import type { BFTParameters, BFTValidator } from '../../src/engine/bft/index.js';
+import { BFTParameterNotFoundError } from '../../src/engine/bft/index.js';
 import type { CommitPoolChain } from '../../src/engine/consensus/commit_pool.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { BlockHeader } from '../../src/lib/chain/block.js';

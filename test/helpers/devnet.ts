@@ -25,3 +25,10 @@ export const devValidators = (): DevValidatorKey[] =>
   (JSON.parse(readFileSync(devnetFile('dev-validators.json'), 'utf8')) as { keys: DevValidatorKey[] }).keys;
 export const devnetPassphrase = (): string =>
   (JSON.parse(readFileSync(devnetFile('passphrase.json'), 'utf8')) as { passphrase: string }).passphrase;
+
+/** The devnet validator at `index` of dev-validators.json. */
+export const devValidator = (index: number): DevValidatorKey => {
+  const key = devValidators()[index];
+  if (key === undefined) throw new Error(`The devnet has no validator ${index}`);
+  return key;
+};

@@ -1,10 +1,10 @@
 import { pino } from 'pino';
-import { Generator } from '../../src/engine/generator/generator.js';
 import type { GeneratorOptions } from '../../src/engine/generator/generator.js';
+import { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import type { BinaryDB } from '../../src/storage/database.js';
-import type { ApplicationConfig } from '../../src/main/config/index.js';
 import type { OpenedChain } from '../../src/main/chain_setup.js';
+import type { ApplicationConfig } from '../../src/main/config/index.js';
+import type { BinaryDB } from '../../src/storage/database.js';
 
 /** A generator with every devnet validator's plain keys on a simulated clock, silent. */
 export const devnetGenerator = (

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { decodeBlock } from '../../src/lib/chain/block.js';
-import type { Block } from '../../src/lib/chain/block.js';
-import { computeStorePrefix } from '../../src/lib/state/keys.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import type { GenesisModule } from '../../src/engine/state_machine/module.js';
+import type { Block } from '../../src/lib/chain/block.js';
+import { decodeBlock } from '../../src/lib/chain/block.js';
+import { computeStorePrefix } from '../../src/lib/state/keys.js';
 import { devnetFile } from './devnet.js';
-import { runKlayrGenesis } from './klayr_genesis.js';
 import type { KlayrGenesisResult } from './klayr_genesis.js';
+import { runKlayrGenesis } from './klayr_genesis.js';
 
 export const devnetChainID = Buffer.from('04000000', 'hex');
 export const devnetGenesis = (): Block => decodeBlock(readFileSync(devnetFile('genesis_block.blob')));

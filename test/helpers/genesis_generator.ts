@@ -1,22 +1,23 @@
 // Random genesis blocks exercising every field of every module's genesis asset (auth, token,
 // pos, interoperability, legacy), valid by klayr-framework's rules, for differential tests.
+
+import { unsignedGenesisHeader } from '../../src/engine/genesis.js';
 import type { Block, BlockAsset } from '../../src/lib/chain/block.js';
 import { codec } from '../../src/lib/codec/index.js';
-import { unsignedGenesisHeader } from '../../src/engine/genesis.js';
-import { genesisAuthStoreSchema } from '../../src/modules/auth/schemas.js';
 import type { AuthAccount } from '../../src/modules/auth/schemas.js';
+import { genesisAuthStoreSchema } from '../../src/modules/auth/schemas.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
-import { ADDRESS_LEGACY_RESERVE } from '../../src/modules/legacy/stores.js';
 import { genesisLegacyStoreSchema } from '../../src/modules/legacy/index.js';
-import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
+import { ADDRESS_LEGACY_RESERVE } from '../../src/modules/legacy/stores.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
-import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
+import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import { generateInterop } from './genesis_generator_interop.js';
 import { generatePoS } from './genesis_generator_pos.js';
-import type { Rng } from './random.js';
-import { amount, CHAIN_ID, compareBytes, MAX_UINT64, TOKEN_KLY, uniqueSorted } from './genesis_generator_values.js';
 import type { BLSKeyPair } from './genesis_generator_values.js';
+import { amount, CHAIN_ID, compareBytes, MAX_UINT64, TOKEN_KLY, uniqueSorted } from './genesis_generator_values.js';
+import type { Rng } from './random.js';
 
 export type { BLSKeyPair } from './genesis_generator_values.js';
 

@@ -1,7 +1,8 @@
 // The PoS part of a random genesis block: validators (banned or not, punished, with sharing
 // coefficients), stakers with stakes and pending unlocks, and the genesis data.
-import type { GenesisPoSStore, PendingUnlock, SharingCoefficient } from '../../src/modules/pos/schemas.js';
+
 import { compareUnlocks } from '../../src/modules/pos/commands/stake.js';
+import type { GenesisPoSStore, PendingUnlock, SharingCoefficient } from '../../src/modules/pos/schemas.js';
 import type { BLSKeyPair } from './genesis_generator_values.js';
 import { amount, compareBytes, randomName } from './genesis_generator_values.js';
 import type { Rng } from './random.js';

@@ -2,8 +2,8 @@
 // array reordered, shortened, emptied or given a repeated item), for acceptance-parity tests.
 import type { Block } from '../../src/lib/chain/block.js';
 import { computeAssetRoot } from '../../src/lib/chain/block.js';
-import { codec } from '../../src/lib/codec/index.js';
 import type { Schema, SchemaProperty } from '../../src/lib/codec/index.js';
+import { codec } from '../../src/lib/codec/index.js';
 import { genesisAuthStoreSchema } from '../../src/modules/auth/schemas.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
 import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';

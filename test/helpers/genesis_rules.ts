@@ -2,26 +2,26 @@
 // genesis asset (auth accounts, stakes and locks, registered and terminated sidechains, legacy
 // accounts), ways to break one asset, and both nodes' verdicts on a block.
 import assert from 'node:assert/strict';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { encodeBlock } from '../../src/lib/chain/block.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
-import { codec } from '../../src/lib/codec/index.js';
 import type { Schema } from '../../src/lib/codec/index.js';
+import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { EMPTY_HASH } from '../../src/lib/tree/index.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
-import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
-import { genesisAuthStoreSchema } from '../../src/modules/auth/schemas.js';
 import type { GenesisAuthStore } from '../../src/modules/auth/schemas.js';
+import { genesisAuthStoreSchema } from '../../src/modules/auth/schemas.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
 import { genesisLegacyStoreSchema } from '../../src/modules/legacy/index.js';
-import { genesisStoreSchema as genesisPoSSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
-import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
+import { genesisStoreSchema as genesisPoSSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
+import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import { devValidators } from './devnet.js';
 import { devnetChainID, devnetGenesis } from './genesis_compare.js';
 import { runKlayrGenesis } from './klayr_genesis.js';

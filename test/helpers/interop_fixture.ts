@@ -1,27 +1,26 @@
 // In-memory fixtures for the interoperability module's unit tests: a state, contexts for
 // commands, CCMs and methods, the token method wired in, BLS validator sets that sign.
-import type { BlockHeader } from '../../src/lib/chain/block.js';
-import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
-import { compile } from '../../src/lib/codec/index.js';
-import type { Schema } from '../../src/lib/codec/index.js';
-import { blsKeyGen, blsPublicKeyFromPrivateKey } from '../../src/lib/crypto/bls.js';
-import { createAggSig } from '../../src/lib/crypto/aggregate.js';
-import { sha256 } from '../../src/lib/crypto/hash.js';
-import { encodeCertificate } from '../../src/lib/interop/certificate.js';
-import type { Certificate } from '../../src/lib/interop/certificate.js';
-import { signCertificate, unsignedCertificateSchema } from '../../src/lib/chain/certificate.js';
-import { crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
-import type { CCUParams } from '../../src/lib/interop/schemas.js';
+
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import type { CCMessage, CrossChainMessageContext } from '../../src/engine/state_machine/cross_chain.js';
 import { EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import type { CommandContext } from '../../src/engine/state_machine/module.js';
+import type { BlockHeader } from '../../src/lib/chain/block.js';
+import { signCertificate, unsignedCertificateSchema } from '../../src/lib/chain/certificate.js';
+import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
+import type { Schema } from '../../src/lib/codec/index.js';
+import { compile } from '../../src/lib/codec/index.js';
+import { createAggSig } from '../../src/lib/crypto/aggregate.js';
+import { blsKeyGen, blsPublicKeyFromPrivateKey } from '../../src/lib/crypto/bls.js';
+import { sha256 } from '../../src/lib/crypto/hash.js';
+import type { Certificate } from '../../src/lib/interop/certificate.js';
+import { encodeCertificate } from '../../src/lib/interop/certificate.js';
+import type { CCUParams } from '../../src/lib/interop/schemas.js';
+import { crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../src/modules/fee/method.js';
-import {
-  MainchainInteroperabilityModule,
-  SidechainInteroperabilityModule,
-} from '../../src/modules/interoperability/index.js';
+import { EMPTY_HASH } from '../../src/modules/interoperability/base/constants.js';
+import type { ChainAccount, ChannelData } from '../../src/modules/interoperability/base/state.js';
 import {
   chainAccounts,
   chainValidators,
@@ -29,8 +28,10 @@ import {
   outboxRoots,
   setOwnChainAccount,
 } from '../../src/modules/interoperability/base/state.js';
-import type { ChainAccount, ChannelData } from '../../src/modules/interoperability/base/state.js';
-import { EMPTY_HASH } from '../../src/modules/interoperability/base/constants.js';
+import {
+  MainchainInteroperabilityModule,
+  SidechainInteroperabilityModule,
+} from '../../src/modules/interoperability/index.js';
 import { tokenConfig } from '../../src/modules/token/config.js';
 import { TokenMethod } from '../../src/modules/token/method.js';
 

@@ -7,24 +7,24 @@
 // state entry are compared.
 import { createRequire } from 'node:module';
 import './interop_oracle_smt.js';
-import type { Block, BlockHeader } from '../../src/lib/chain/block.js';
-import { codec } from '../../src/lib/codec/index.js';
-import type { BlockEvent } from '../../src/lib/chain/events.js';
-import { computeStorePrefix } from '../../src/lib/state/keys.js';
-import type { TransactionObject } from '../../src/lib/transaction/index.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { StateBase } from '../../src/engine/state/state_db.js';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { StateMachine } from '../../src/engine/state_machine/state_machine.js';
+import type { Block, BlockHeader } from '../../src/lib/chain/block.js';
+import type { BlockEvent } from '../../src/lib/chain/events.js';
+import { codec } from '../../src/lib/codec/index.js';
+import { computeStorePrefix } from '../../src/lib/state/keys.js';
+import type { TransactionObject } from '../../src/lib/transaction/index.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { randomAssetSchema } from '../../src/modules/random/method.js';
 import { getValidatorsParams } from '../../src/modules/validators/method.js';
 import { devnetChainID, devnetGenesis } from './genesis_compare.js';
 import { klayrExecuteBlock } from './klayr_block.js';
-import { runKlayrGenesis } from './klayr_genesis.js';
 import type { KlayrGenesisResult } from './klayr_genesis.js';
+import { runKlayrGenesis } from './klayr_genesis.js';
 import type { Rng } from './random.js';
 
 const LEGACY = computeStorePrefix('legacy').toString('hex');
@@ -310,13 +310,11 @@ export class InteropChains {
     const differing = [...new Set([...mine.keys(), ...klayr.keys()])]
       .filter((k) => mine.get(k) !== klayr.get(k))
       .sort();
-    return differing
-      .slice(0, 6)
-      .map((k) => ({
-        step,
-        height,
-        what: 'state' as const,
-        detail: `${k}: Klayr ${klayr.get(k) ?? 'absent'} | Kestrel ${mine.get(k) ?? 'absent'}`,
-      }));
+    return differing.slice(0, 6).map((k) => ({
+      step,
+      height,
+      what: 'state' as const,
+      detail: `${k}: Klayr ${klayr.get(k) ?? 'absent'} | Kestrel ${mine.get(k) ?? 'absent'}`,
+    }));
   }
 }

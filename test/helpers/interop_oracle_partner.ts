@@ -6,6 +6,7 @@
 // by BLS key, at least the threshold), an active validators update with its bitmap, and an inbox
 // update whose outbox root witness proves the outbox root under the certificate's state root.
 import { createRequire } from 'node:module';
+import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
 import { unsignedCertificateSchema } from '../../src/lib/chain/certificate.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { codec } from '../../src/lib/codec/index.js';
@@ -13,8 +14,8 @@ import { createAggSig } from '../../src/lib/crypto/aggregate.js';
 import { blsKeyGen, blsPublicKeyFromPrivateKey, blsSignData } from '../../src/lib/crypto/bls.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { MESSAGE_TAG_CERTIFICATE } from '../../src/lib/crypto/tags.js';
-import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
+import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
 import {
   appendToPath,
@@ -24,7 +25,6 @@ import {
   merkleRoot,
   SparseMerkleTree,
 } from '../../src/lib/tree/index.js';
-import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
 import type { Rng } from './random.js';
 
 const require = createRequire(import.meta.url);

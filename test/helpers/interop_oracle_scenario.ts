@@ -4,15 +4,15 @@
 // validators updates, inbox-only updates, CCMs forwarded and bounced, liveness termination, message
 // recovery and state recovery. Kestrel and Klayr execute every block; the scenario follows Klayr.
 import { createRequire } from 'node:module';
+import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
-import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
+import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import { leafHash, MerkleTree } from '../../src/lib/tree/index.js';
-import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
-import { klayrCodec, klayrInteropConstants } from './klayr.js';
-import { InteropChains } from './interop_oracle.js';
 import type { Difference, StepOutcome } from './interop_oracle.js';
+import { InteropChains } from './interop_oracle.js';
+import type { CCUOptions, CertifiedTree } from './interop_oracle_partner.js';
 import {
   CCM_STATUS_OK,
   encodeCCM,
@@ -24,22 +24,22 @@ import {
   outboxRootOf,
   PartnerChain,
 } from './interop_oracle_partner.js';
-import type { CCUOptions, CertifiedTree } from './interop_oracle_partner.js';
+import type { SignedTx } from './interop_oracle_tx.js';
 import {
   CHAIN_REGISTRATION_FEE,
   ccuTx,
   devAccount,
   ESCROW_INITIALIZATION_FEE,
-  USER_INITIALIZATION_FEE,
   initializeMessageRecoveryTx,
   recoverMessageTx,
   recoverStateTx,
   registerSidechainTx,
   terminateForLivenessTx,
   transferCrossChainTx,
+  USER_INITIALIZATION_FEE,
   unsend,
 } from './interop_oracle_tx.js';
-import type { SignedTx } from './interop_oracle_tx.js';
+import { klayrCodec, klayrInteropConstants } from './klayr.js';
 import { Rng } from './random.js';
 
 const require = createRequire(import.meta.url);
@@ -131,7 +131,7 @@ export const runMainchainScenario = async (seed: number, stopAtDifference = true
       report.features.add(`refused: ${outcome.klayrError}`);
     } else {
       recordOutbox(outcome);
-      outcome.results.forEach((r) => report.features.add(`${name.replace(/ \d+$/, '')} result ${r}`));
+      for (const r of outcome.results) report.features.add(`${name.replace(/ \d+$/, '')} result ${r}`);
     }
     if (outcome.differences.length > 0) {
       report.differences.push(...outcome.differences);
@@ -197,7 +197,10 @@ export const runMainchainScenario = async (seed: number, stopAtDifference = true
       [...before, ...built.map((b) => ccuTx(relayer, b.params as CCUParams))],
       timestamp,
     );
-    if (outcome?.accepted === true) built.forEach((b, i) => outcome.results[before.length + i] === 1 && b.commit());
+    if (outcome?.accepted === true)
+      built.forEach((b, i) => {
+        if (outcome.results[before.length + i] === 1) b.commit();
+      });
   };
 
   /** recoverMessage for pending CCMs of the mainchain's outbox to a terminated chain (after initializeMessageRecovery). */

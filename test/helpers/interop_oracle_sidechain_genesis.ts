@@ -7,12 +7,12 @@ import type { Block } from '../../src/lib/chain/block.js';
 import { encodeBlock } from '../../src/lib/chain/block.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
-import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
+import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import { devnetFile } from './devnet.js';
 import { devnetGenesis } from './genesis_compare.js';
-import { runKlayrApplicationGenesis } from './klayr_genesis.js';
 import type { KlayrGenesisResult } from './klayr_genesis.js';
+import { runKlayrApplicationGenesis } from './klayr_genesis.js';
 
 /**
  * The devnet genesis block as a sidechain's: an empty interoperability asset (before it registers

@@ -2,17 +2,18 @@
 // validators' aggregate signature over the registration message), receives the mainchain's first
 // CCU (registration CCM, KLY transfers), sends KLY back with transferCrossChain, refuses or fails
 // tampered updates, and processes sidechainTerminated / channelTerminated CCMs and a state recovery.
+
+import { createRequire } from 'node:module';
 import { codec } from '../../src/lib/codec/index.js';
-import { sha256 } from '../../src/lib/crypto/hash.js';
 import { createAggSig } from '../../src/lib/crypto/aggregate.js';
 import { blsSignData } from '../../src/lib/crypto/bls.js';
+import { sha256 } from '../../src/lib/crypto/hash.js';
 import { MESSAGE_TAG_CHAIN_REG } from '../../src/lib/crypto/tags.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
 import { devValidators } from './devnet.js';
-import { klayrCodec } from './klayr.js';
-import { InteropChains } from './interop_oracle.js';
 import type { Network, StepOutcome } from './interop_oracle.js';
-import type { ScenarioReport } from './interop_oracle_scenario.js';
+import { InteropChains } from './interop_oracle.js';
+import type { CCUOptions } from './interop_oracle_partner.js';
 import {
   CCM_STATUS_OK,
   encodeCCM,
@@ -21,11 +22,12 @@ import {
   klayrStores,
   klayrTokenSchemas,
   MAINCHAIN_ID,
-  sortedByKey,
   PartnerChain,
+  sortedByKey,
 } from './interop_oracle_partner.js';
-import type { CCUOptions } from './interop_oracle_partner.js';
+import type { ScenarioReport } from './interop_oracle_scenario.js';
 import { runKlayrSidechainGenesis, sidechainGenesisBlock } from './interop_oracle_sidechain_genesis.js';
+import type { SignedTx } from './interop_oracle_tx.js';
 import {
   devAccount,
   initializeStateRecoveryTx,
@@ -33,12 +35,11 @@ import {
   registerMainchainTx,
   sidechainCCUTx,
   transferCrossChainTx,
-  unsend,
   USER_INITIALIZATION_FEE,
+  unsend,
 } from './interop_oracle_tx.js';
-import type { SignedTx } from './interop_oracle_tx.js';
+import { klayrCodec } from './klayr.js';
 import { Rng } from './random.js';
-import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -117,7 +118,7 @@ export const runSidechainScenario = async (seed: number, stopAtDifference = true
     if (!outcome.accepted) {
       txs.forEach(unsend);
       report.features.add(`sidechain refused: ${outcome.klayrError}`);
-    } else outcome.results.forEach((r) => report.features.add(`sidechain ${name} result ${r}`));
+    } else for (const r of outcome.results) report.features.add(`sidechain ${name} result ${r}`);
     if (outcome.differences.length > 0) {
       report.differences.push(...outcome.differences);
       stopped = stopAtDifference;

@@ -4,8 +4,8 @@
 // test/lib/smt.test.ts) under lisk-db's inclusion rule (lisk-db utils.isInclusionProofForQueryKey).
 import { createRequire } from 'node:module';
 import './klayr.js';
-import { calculateSMTRoot, verifySMTProof } from '../../src/lib/tree/index.js';
 import type { SMTProof, SMTQuery } from '../../src/lib/tree/index.js';
+import { calculateSMTRoot, verifySMTProof } from '../../src/lib/tree/index.js';
 
 const require = createRequire(import.meta.url);
 const liskDB = require('@liskhq/lisk-db') as { SparseMerkleTree: unknown };

@@ -2,13 +2,14 @@
 // submitMainchainCrossChainUpdate, token transferCrossChain, terminateSidechainForLiveness,
 // initializeMessageRecovery, recoverMessage and recoverState, with params encoded by Kestrel's codec
 // in klayr-framework's schemas, signed by the devnet's genesis accounts.
-import { codec } from '../../src/lib/codec/index.js';
+
 import type { Schema } from '../../src/lib/codec/index.js';
+import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
-import { crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
-import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
+import { crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
+import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import { devValidators } from './devnet.js';
 import { devnetChainID } from './genesis_compare.js';
 import { KLY, klayrInteropSchemas, klayrTokenSchemas } from './interop_oracle_partner.js';

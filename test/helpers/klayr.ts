@@ -1,6 +1,7 @@
 // The @klayr/* packages are CommonJS oracles for differential tests.
-import Module, { createRequire } from 'node:module';
+
 import { readdirSync, statSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import blst from '@chainsafe/blst';
 import type { Schema } from '../../src/lib/codec/index.js';

@@ -1,10 +1,11 @@
 // Oracle: runs klayr-framework's own modules (Klayr Core's mainchain set, wired as
 // Application.defaultApplication does) over a genesis block, on an in-memory state store,
 // and returns the state entries and events Klayr produces.
-import { createRequire } from 'node:module';
+
 import { readFileSync } from 'node:fs';
-import { klayrChain } from './klayr.js';
+import { createRequire } from 'node:module';
 import { devnetFile } from './devnet.js';
+import { klayrChain } from './klayr.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */

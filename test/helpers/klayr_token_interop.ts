@@ -4,16 +4,16 @@
 // StateMachine) over the same state; what each left (state entries, events, the noRevert events
 // kept after a rollback, context store, send calls, each operation's result) is returned for comparison.
 import { createRequire } from 'node:module';
-import type { CCMessage, InteroperabilityMethod } from '../../src/engine/state_machine/cross_chain.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
+import type { CCMessage, InteroperabilityMethod } from '../../src/engine/state_machine/cross_chain.js';
 import { EventQueue } from '../../src/engine/state_machine/event_queue.js';
-import { StateMachine } from '../../src/engine/state_machine/state_machine.js';
-import { encodeBlockHeader } from '../../src/lib/chain/block.js';
-import type { BlockHeader } from '../../src/lib/chain/block.js';
-import { encodeTransaction } from '../../src/lib/transaction/index.js';
-import type { TransactionObject } from '../../src/lib/transaction/index.js';
 import type { MethodContext } from '../../src/engine/state_machine/module.js';
+import { StateMachine } from '../../src/engine/state_machine/state_machine.js';
+import type { BlockHeader } from '../../src/lib/chain/block.js';
+import { encodeBlockHeader } from '../../src/lib/chain/block.js';
+import type { TransactionObject } from '../../src/lib/transaction/index.js';
+import { encodeTransaction } from '../../src/lib/transaction/index.js';
 import { feeConfig } from '../../src/modules/fee/config.js';
 import { FeeModule } from '../../src/modules/fee/index.js';
 import { tokenConfig } from '../../src/modules/token/config.js';

@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cliPath } from './cli.js';
+import { localP2PArgs } from './local_p2p.js';
 
 /** A `kestrel start` in a child process, its stderr (the logs) kept. */
 export interface NodeProcess {
@@ -26,8 +27,22 @@ export const fastDevnetConfig = (): string => {
   return file;
 };
 
-export const startNodeProcess = (dataPath: string, port: number, ...args: string[]): NodeProcess => {
-  const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '--api-port', String(port), ...args], {
+/**
+ * A config file whose genesis block file does not exist: a start with it checks the port, saves
+ * (or overwrites) the config under the data path, then fails on reading the genesis block, before
+ * any chain work.
+ */
+export const missingGenesisConfig = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'kestrel-no-genesis-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ genesis: { block: { fromFile: join(dir, 'absent.blob') } } }));
+  return file;
+};
+
+/** `kestrel start` in a child process, its P2P server on 127.0.0.1 and a port of its own (localP2PArgs). */
+export const startNodeProcess = async (dataPath: string, port: number, ...args: string[]): Promise<NodeProcess> => {
+  const startArgs = await localP2PArgs(['start', '-d', dataPath, '--api-port', String(port), ...args]);
+  const child = spawn(process.execPath, [cliPath, ...startArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -40,6 +40,7 @@ export interface KlayrP2PNode extends NodeJS.EventEmitter {
   send(packet: { event: string; data?: Buffer }): void;
   sendToPeer(packet: { event: string; data?: Buffer }, peerId: string): void;
   broadcast(packet: { event: string; data?: Buffer }): void;
+  getNetworkStats(): unknown;
 }
 
 export const klayrP2P = require('@klayr/p2p') as { P2P: new (config: Record<string, unknown>) => KlayrP2PNode };
@@ -65,8 +66,11 @@ export const baseNodeInfo = (overrides: Partial<NodeInfo> = {}): Omit<NodeInfo, 
   ...overrides,
 });
 
-/** A port in 20000..59999 (P2P servers here bind 127.0.0.x addresses the OS port picker does not cover). */
-export const randomPort = (): number => 20000 + Math.floor(Math.random() * 40000);
+/**
+ * A port in 10000..32767 for a P2P server on a 127.0.0.x address (which the OS port picker does not cover), below
+ * Linux's ephemeral range so that the tests' own outbound connections never hold it.
+ */
+export const randomPort = (): number => 10000 + Math.floor(Math.random() * 22768);
 
 export const kestrelConfig = (overrides: Partial<P2PConfig> & Pick<P2PConfig, 'hostIp' | 'port'>): P2PConfig => ({
   nodeInfo: baseNodeInfo(),

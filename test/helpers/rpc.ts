@@ -5,8 +5,8 @@ import { systemEndpoints } from '../../src/engine/endpoint/system.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { RPCMetrics } from '../../src/rpc/metrics.js';
 import { EndpointRegistry } from '../../src/rpc/registry.js';
-import { RPCServer } from '../../src/rpc/server.js';
 import type { RPCConfig } from '../../src/rpc/server.js';
+import { RPCServer } from '../../src/rpc/server.js';
 import { tempDataPath } from './state.js';
 
 /** A registry with the system namespace (over a fixed chain status) and test endpoints of three namespaces. */

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StateDB } from '../../src/engine/state/state_db.js';
 import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
-import { StateDB } from '../../src/engine/state/state_db.js';
 import { openDatabases } from '../../src/storage/database.js';
 
 export const tempDataPath = (): string => mkdtempSync(join(tmpdir(), 'kestrel-state-'));

@@ -1,13 +1,13 @@
 // Random token module states for the cross-chain differential tests (test/modules/token_cross_chain*.test.ts).
 import { compile } from '../../src/lib/codec/index.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../../src/lib/state/keys.js';
+import type { UserAccount } from '../../src/modules/token/schemas.js';
 import {
   escrowStoreSchema,
   supplyStoreSchema,
   supportedTokensStoreSchema,
   userStoreSchema,
 } from '../../src/modules/token/schemas.js';
-import type { UserAccount } from '../../src/modules/token/schemas.js';
 import type { InteropSetup } from './klayr_token_interop.js';
 import type { Rng } from './random.js';
 

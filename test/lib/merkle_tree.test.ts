@@ -71,7 +71,9 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
           klayrTree.regularMerkleTree.calculateRootFromUpdateData(updates, updateProof).toString('hex'),
         );
         const updated: Buffer[] = values.slice();
-        memberProof.idxs.forEach((idx, i) => (updated[idx - 2 ** t.treeHeight(size)] = updates[i]!));
+        memberProof.idxs.forEach((idx, i) => {
+          updated[idx - 2 ** t.treeHeight(size)] = updates[i]!;
+        });
         assert.equal(root.toString('hex'), t.merkleRoot(updated).toString('hex'));
       }
       // right witnesses
@@ -79,10 +81,7 @@ describe('regular Merkle tree (LIP 0031) against @klayr/tree', () => {
       const witness = ours.generateRightWitness(idx);
       assert.deepEqual(hexes(witness), hexes(await theirs.generateRightWitness(idx)), `right witness ${idx}/${size}`);
       const prefix = new t.MerkleTree(values.slice(0, idx));
-      assert.equal(
-        t.verifyRightWitness(idx, prefix.appendPath, witness, ours.root),
-        idx === 0 && size === 0 ? false : true,
-      );
+      assert.equal(t.verifyRightWitness(idx, prefix.appendPath, witness, ours.root), !(idx === 0 && size === 0));
       assert.equal(klayrTree.regularMerkleTree.verifyRightWitness(idx, prefix.appendPath, witness, ours.root), true);
       if (idx > 0) {
         assert.deepEqual(

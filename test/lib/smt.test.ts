@@ -190,12 +190,12 @@ describe('sparse Merkle tree (LIP 0039)', () => {
       );
       const proof = tree.prove(root, queryKeys);
       assert.equal(verifySMTProof(queryKeys, proof, root, 32), true, `round ${round}`);
-      queryKeys.forEach((k, i) =>
+      queryKeys.forEach((k, i) => {
         assert.equal(
           isInclusionProofForKey(k, proof.queries[i]!),
           keys.some((x) => x.equals(k)),
-        ),
-      );
+        );
+      });
       // tampering
       if (proof.siblingHashes.length > 0) {
         const bad = { ...proof, siblingHashes: proof.siblingHashes.map((h, i) => (i === 0 ? rng.bytes(32) : h)) };

@@ -42,6 +42,7 @@ describe('strict validation (RPC params)', () => {
       required: ['kind', 'data'],
       properties: { kind: { type: 'string', enum: ['a', 'b'] }, data: { type: 'object' } },
       if: { properties: { kind: { const: 'a' } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword; this object is a schema, never awaited.
       then: { properties: { data: { type: 'object', required: ['x'], properties: { x: { type: 'integer' } } } } },
       else: { properties: { data: { type: 'object', required: ['y'], properties: { y: { type: 'string' } } } } },
     } as const;
@@ -66,6 +67,7 @@ describe('unboundedParams: every hex field has a maxLength, every integer a maxi
         d: { type: 'integer', format: 'uint32' },
         e: { type: 'integer', maximum: 10 },
       },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword; this object is a schema, never awaited.
       then: { properties: { f: { type: 'object', properties: { g: { type: 'integer' } } } } },
     } as const;
     assert.deepEqual(unboundedParams(schema), [

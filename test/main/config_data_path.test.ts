@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -9,9 +9,10 @@ import {
   loadConfig,
   unusedConfigKeys,
 } from '../../src/main/config/index.js';
-import { heldPort } from '../helpers/ports.js';
 import { runCLI } from '../helpers/cli.js';
 import { devnetFile } from '../helpers/devnet.js';
+import { missingGenesisConfig } from '../helpers/node_process.js';
+import { freePort, heldPort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const readJSON = (file: string): Record<string, unknown> =>
@@ -136,7 +137,7 @@ describe('config keys Kestrel accepts but does not act on', () => {
 });
 
 describe('kestrel start with the saved config', () => {
-  // a port held here makes each start stop right after its config is settled, before any chain work
+  // a port held here refuses each start before it writes anything, right after its config is settled
   let busy: { port: number; close(): void };
   let busyPort: number;
   before(async () => {
@@ -145,9 +146,15 @@ describe('kestrel start with the saved config', () => {
   });
   after(() => busy.close());
 
-  it('saves it on the first start, reuses it on the next, and --overwrite-config replaces it', async () => {
-    const dataPath = tempDataPath();
-    const first = await runCLI('start', '-d', dataPath, '--api-port', String(busyPort));
+  it('saves it on the first start (not on a refused one), reuses it on the next, and --overwrite-config replaces it', async () => {
+    const dataPath = join(tempDataPath(), 'node');
+    const refused = await runCLI('start', '-d', dataPath, '--api-port', String(busyPort));
+    assert.equal(refused.code, 1);
+    assert.equal(existsSync(dataPath), false, 'a start refused for its port writes nothing');
+    // this config file's genesis file is missing: each start below saves its config, then stops before any chain work
+    const stopsAfterConfig = missingGenesisConfig();
+    const port = String(await freePort());
+    const first = await runCLI('start', '-d', dataPath, '-c', stopsAfterConfig, '--api-port', port);
     assert.equal(first.code, 1);
     assert.deepEqual(readJSON(dataPathConfigFile(dataPath)), readJSON(devnetFile('config.json')));
     editSaved(dataPath, (c) => (c.rpc!.port = busyPort));
@@ -157,7 +164,16 @@ describe('kestrel start with the saved config', () => {
       new RegExp(`Port ${busyPort} on 127\\.0\\.0\\.1 is already in use`),
       `the saved rpc.port was used: ${reused.stderr}`,
     );
-    const overwritten = await runCLI('start', '-d', dataPath, '--overwrite-config', '--api-port', String(busyPort));
+    const overwritten = await runCLI(
+      'start',
+      '-d',
+      dataPath,
+      '-c',
+      stopsAfterConfig,
+      '--overwrite-config',
+      '--api-port',
+      port,
+    );
     assert.equal(overwritten.code, 1);
     assert.equal((readJSON(dataPathConfigFile(dataPath)).rpc as { port: number }).port, 7887);
   });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { once } from 'node:events';
 import { DataPathInUseError, DataPathLock, LOCK_FILE } from '../../src/main/lock/data_path_lock.js';
 import { processIdentity, stillRunning } from '../../src/main/lock/process_identity.js';
 import { tempDataPath } from '../helpers/state.js';

@@ -3,17 +3,18 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
+import { blockHeaderID } from '../../src/lib/chain/block.js';
+import { eventKeyPairs } from '../../src/lib/chain/events.js';
+import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
+import { transactionID } from '../../src/lib/transaction/index.js';
+import { verifySMTProof } from '../../src/lib/tree/index.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { klayrChain, klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
-import { tempDataPath } from '../helpers/state.js';
-import { eventKeyPairs } from '../../src/lib/chain/events.js';
-import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
-import { verifySMTProof } from '../../src/lib/tree/index.js';
-import { blockHeaderID } from '../../src/lib/chain/block.js';
-import { transactionID } from '../../src/lib/transaction/index.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -28,7 +29,7 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
   it('transfers are included, balances and nonces move, a transfer of more than the balance fails but pays its fee, headers check with @klayr/chain', async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     config.genesis.blockTime = 2; // a faster devnet for the test; genesis does not depend on it
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     try {

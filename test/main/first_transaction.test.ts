@@ -7,8 +7,9 @@ import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { klayrCrypto } from '../helpers/klayr.js';
-import { tempDataPath } from '../helpers/state.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,7 +20,7 @@ describe("a wallet's first transaction with the real @klayr/api-client", () => {
   it("transaction.create + transaction.send from the devnet's funded account on a fresh node: the transfer is included", async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     config.genesis.blockTime = 2;
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     try {

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { encryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
+import { encryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { devValidators } from '../helpers/devnet.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -18,7 +19,7 @@ describe('generator namespace', () => {
   it('keys are set plain or encrypted, generation is enabled with the password and matching generated info, disabled, and refused on bad input', async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     delete config.generator; // no keys file: keys arrive through generator_setKeys
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     const client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     try {

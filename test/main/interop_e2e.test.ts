@@ -8,16 +8,16 @@
 import '../helpers/klayr.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
+import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
 import { MAINCHAIN_ID, SIDECHAIN_ID } from '../../src/main/interop_network/constants.js';
 import { devnetKeys, sidechainKeys } from '../../src/main/interop_network/create_network.js';
-import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
-import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
-import { startInteropNetwork } from '../helpers/interop_network.js';
 import type { InteropNetworkProcess } from '../helpers/interop_network.js';
+import { startInteropNetwork } from '../helpers/interop_network.js';
+import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 

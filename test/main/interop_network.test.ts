@@ -1,19 +1,20 @@
 import '../helpers/klayr.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { after, describe, it } from 'node:test';
 import { decodeBlock } from '../../src/lib/chain/block.js';
 import { encryptWithPassword } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, transactionID, verifyTransactionSignatures } from '../../src/lib/transaction/index.js';
-import { loadConfig } from '../../src/main/config/load.js';
-import { deriveKeys } from '../../src/main/commands/keys/derive.js';
 import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
-import { posWindows, readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
+import { posWindows } from '../../src/main/child_nodes/pos_windows.js';
+import { readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
+import { deriveKeys } from '../../src/main/commands/keys/derive.js';
+import { loadConfig } from '../../src/main/config/load.js';
 import {
   MAINCHAIN_ID,
   SIDECHAIN_ID,
@@ -27,18 +28,18 @@ import {
   readSettings,
   sidechainKeys,
 } from '../../src/main/interop_network/create_network.js';
+import { assertPortFree } from '../../src/main/child_nodes/port_check.js';
 import { stringifyEncryptedMessage } from '../../src/main/interop_network/encrypted_message.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
-import { assertPortFree } from '../../src/main/interop_network/port_check.js';
+import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';
 import {
-  CHAIN_REGISTRATION_FEE,
   activeValidators,
+  CHAIN_REGISTRATION_FEE,
   registerMainchainTransaction,
   registerSidechainTransaction,
 } from '../../src/main/interop_network/registration.js';
-import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';
-import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { runCLI } from '../helpers/cli.js';
+import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
 
 const require = createRequire(import.meta.url);
@@ -327,21 +328,28 @@ describe('network:interop — creating the network', () => {
     );
   });
 
-  it("each run sets its ports in both configs: the own RPC port and the receiving chain's WS URL", async () => {
+  it("each run sets its ports in both configs: the own RPC port, the receiving chain's WS URL, the P2P server", async () => {
     const layout = networkLayout((await network()).root);
-    setPorts(layout.mainchain, 21001, 21002);
-    setPorts(layout.sidechain, 21002, 21001);
-    assert.equal(readSavedConfig(layout.mainchain).rpc.port, 21001);
+    setPorts(layout.mainchain, 21001, 21002, '127.0.0.2');
+    setPorts(layout.sidechain, 21002, 21001, '127.0.0.3');
+    assert.equal(readSavedConfig(layout.mainchain).rpc!.port, 21001);
+    assert.deepEqual(readSavedConfig(layout.mainchain).network, {
+      ...readSavedConfig(layout.mainchain).network,
+      host: '127.0.0.2',
+      port: 21001,
+      seedPeers: [],
+    });
+    assert.equal(readSavedConfig(layout.sidechain).network!.host, '127.0.0.3');
     assert.equal(
-      readSavedConfig(layout.mainchain).plugins.chainConnector.receivingChainWsURL,
+      readSavedConfig(layout.mainchain).plugins!.chainConnector!.receivingChainWsURL,
       'ws://127.0.0.1:21002/rpc-ws',
     );
     assert.equal(
-      readSavedConfig(layout.sidechain).plugins.chainConnector.receivingChainWsURL,
+      readSavedConfig(layout.sidechain).plugins!.chainConnector!.receivingChainWsURL,
       'ws://127.0.0.1:21001/rpc-ws',
     );
     assert.ok(
-      readSavedConfig(layout.mainchain).plugins.chainConnector.encryptedPrivateKey.startsWith(
+      (readSavedConfig(layout.mainchain).plugins!.chainConnector!.encryptedPrivateKey as string).startsWith(
         'kdf=argon2id&cipher=aes-128-gcm&',
       ),
     );
@@ -352,7 +360,9 @@ describe('network:interop — creating the network', () => {
     const { relayerPassword } = readSettings(layout)!;
     const open = async (dataPath: string): Promise<string> =>
       klayrCrypto.encrypt.decryptMessageWithPassword(
-        klayrCrypto.encrypt.parseEncryptedMessage(readSavedConfig(dataPath).plugins.chainConnector.encryptedPrivateKey),
+        klayrCrypto.encrypt.parseEncryptedMessage(
+          readSavedConfig(dataPath).plugins!.chainConnector!.encryptedPrivateKey,
+        ),
         relayerPassword,
         'utf-8',
       );
@@ -500,7 +510,7 @@ describe('network:interop — PoS windows for short block times', () => {
       const root = join(tmp(`interop-pos-${blockTime}`), 'net');
       await createNetwork(networkLayout(root), blockTime);
       for (const chain of ['mainchain', 'sidechain'])
-        await klayrPoS(blockTime, readSavedConfig(join(root, chain)).modules.pos);
+        await klayrPoS(blockTime, readSavedConfig(join(root, chain)).modules.pos!);
     });
   }
 

@@ -7,8 +7,8 @@ import { after, describe, it } from 'node:test';
 import { MAINCHAIN_ID, SIDECHAIN_GENESIS_FILE, SIDECHAIN_ID } from '../../src/main/interop_network/constants.js';
 import { createNetwork } from '../../src/main/interop_network/create_network.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
-import { nodePids, processAlive, startInteropNetwork } from '../helpers/interop_network.js';
 import type { InteropNetworkProcess } from '../helpers/interop_network.js';
+import { nodePids, processAlive, startInteropNetwork } from '../helpers/interop_network.js';
 import { httpRPC, nodeHeight, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 

@@ -5,8 +5,9 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { installNetworkConfig, loadConfig, NETWORKS, networkPreset } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { tempDataPath } from '../helpers/state.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
 
 describe("Klayr Core's live networks embedded as presets (-n testnet, -n mainnet)", () => {
   it('lists devnet, testnet and mainnet; only the devnet preset brings validator keys', () => {
@@ -33,7 +34,7 @@ describe("Klayr Core's live networks embedded as presets (-n testnet, -n mainnet
     const config = loadConfig({ network: 'testnet', dataPath, apiPort: await freePort() });
     assert.equal(config.genesis.block.fromFile, saved);
     config.rpc.allowedMethods = ['system', 'chain'];
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     try {
       const info = (await node.registry.get('system_getNodeInfo')!.handler({ params: {}, transport: 'ipc' })) as {

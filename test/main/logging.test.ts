@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { setImmediate as tick } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import { setImmediate as tick } from 'node:timers/promises';
 import { Generator } from '../../src/engine/generator/generator.js';
 import { RepeatedLog } from '../../src/lib/log/repeated_log.js';
 import { chooseLogFormat, createLogger } from '../../src/main/logger.js';
-import { heldPort } from '../helpers/ports.js';
 import { runCLI } from '../helpers/cli.js';
 import { klayrCrypto } from '../helpers/klayr.js';
+import { heldPort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const KLY = 'klyguo9kqnea2zsfo3a6qppozsxsg92nuuma3p7ad';
@@ -170,6 +170,8 @@ describe('a failure repeated on every tick', () => {
       lastBlock: () => {
         throw new Error('the store is closed');
       },
+      finalizedHeight: () => 0,
+      onCommitted: () => undefined,
     };
     const generator = new Generator({
       chain: chain as never,

@@ -4,17 +4,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import type { SyntheticSnapshot } from '../../bench/migration_snapshot.js';
+import { writeSyntheticSnapshot } from '../../bench/migration_snapshot.js';
 import { decodeBlock } from '../../src/lib/chain/block.js';
-import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
+import { loadConfig } from '../../src/main/config/index.js';
 import { checkOutputPath, isWithin } from '../../src/main/migrate/output_path.js';
 import { progressBar } from '../../src/main/migrate/progress_bar.js';
 import { successorConfig } from '../../src/main/migrate/successor_config.js';
 import { cliPath } from '../helpers/cli.js';
 import { httpRPC, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
-import { writeSyntheticSnapshot } from '../../bench/migration_snapshot.js';
-import type { SyntheticSnapshot } from '../../bench/migration_snapshot.js';
 
 const HEIGHT = 1030;
 const temp = (): string => mkdtempSync(join(tmpdir(), 'kestrel-migrate-cli-'));
@@ -196,7 +196,10 @@ describe('kestrel migrate (CLI)', () => {
       output,
     ]);
     assert.equal(code, 1);
-    assert.match(stderr, /--snapshot-height 1031 is not the old node's system.backup.height \(1030\)/);
+    assert.match(
+      stderr,
+      /--snapshot-height 1031 but the backup under \S+ holds height 1030 \(the config read for the old node sets system\.backup\.height to 1030\)/,
+    );
     assert.ok(!existsSync(output));
   });
 
@@ -215,7 +218,10 @@ describe('kestrel migrate (CLI)', () => {
       join(temp(), 'o'),
     ]);
     assert.equal(code, 1);
-    assert.match(stderr, /No backup under/);
+    assert.match(
+      stderr,
+      /No backup under \S+backup \(the config read for the old node sets system\.backup\.height to 1030\)/,
+    );
     const other = configWithBackupHeight(HEIGHT + 5);
     const mismatch = await run([
       'migrate',
@@ -231,7 +237,55 @@ describe('kestrel migrate (CLI)', () => {
       join(temp(), 'o'),
     ]);
     assert.equal(mismatch.code, 1);
-    assert.match(mismatch.stderr, /snapshot under .* is of height 1030, not --snapshot-height 1035/);
+    assert.match(
+      mismatch.stderr,
+      /--snapshot-height 1035 but the backup under \S+ holds height 1030 \(the config read for the old node sets system\.backup\.height to 1035\)/,
+    );
+  });
+
+  it("without the old node's -c: the backup's manifest says which height it holds, and the config's other height is noted", async () => {
+    const output = join(temp(), 'out');
+    const wrong = await run(['migrate', '--snapshot-height', '25', '-d', fixture.dataPath, '--output', output]);
+    assert.equal(wrong.code, 1);
+    assert.match(
+      wrong.stderr,
+      new RegExp(
+        `--snapshot-height 25 but the backup under ${join(fixture.dataPath, 'backup')} holds height 1030 \\(the config read for the old node sets system\\.backup\\.height to 0\\)`,
+      ),
+    );
+    assert.ok(!existsSync(output));
+    const { code, stderr } = await run([
+      'migrate',
+      '--snapshot-height',
+      String(HEIGHT),
+      '-d',
+      fixture.dataPath,
+      '--successor-data-path',
+      join(temp(), 'successor'),
+      '--init-validators',
+      '3',
+      '--output',
+      output,
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stderr,
+      /Note: the config read for the old node sets system\.backup\.height to 0, not 1030; the backup under \S+ holds height 1030 and is migrated/,
+    );
+    assert.ok(existsSync(join(output, 'genesis_block.blob')));
+  });
+
+  it('a sidechain --chain-id (not xx000000) is refused before any work, saying why', async () => {
+    const output = join(temp(), 'out');
+    const started = Date.now();
+    const { code, stderr } = await run([...base(), '--output', output, '--chain-id', '04000002']);
+    assert.equal(code, 1);
+    assert.ok(Date.now() - started < 5000, 'refused before reading the snapshot');
+    assert.match(stderr, /--chain-id 04000002 is a sidechain ID \(only IDs of the form xx000000 are mainchains\)/);
+    assert.match(stderr, /cannot process the migrated state, which is a mainchain's/);
+    assert.match(stderr, /Give a mainchain ID such as 04000000\./);
+    assert.doesNotMatch(stderr, /Reading proofs of possession/);
+    assert.ok(!existsSync(output));
   });
 
   it("--output inside the successor's default data directory is refused", async () => {
@@ -308,7 +362,11 @@ describe('kestrel migrate --auto-start', () => {
     const config = join(temp(), 'config.json');
     writeFileSync(
       config,
-      JSON.stringify({ system: { backup: { height: HEIGHT } }, rpc: { port, modes: ['ipc', 'http'] } }),
+      JSON.stringify({
+        system: { backup: { height: HEIGHT } },
+        rpc: { port, modes: ['ipc', 'http'] },
+        network: { host: '127.0.0.1', port: await freePort(), seedPeers: [] },
+      }),
     );
     const successor = join(temp(), 'successor');
     const child = spawn(process.execPath, [
@@ -365,7 +423,10 @@ describe('the progress bar', () => {
     let text = '';
     return {
       isTTY,
-      write: (chunk: string) => ((text += chunk), true),
+      write: (chunk: string) => {
+        text += chunk;
+        return true;
+      },
       text: () => text,
     } as unknown as NodeJS.WriteStream & { text(): string };
   };
@@ -375,7 +436,7 @@ describe('the progress bar', () => {
     step.tick(2);
     step.tick(2);
     step.done();
-    assert.match(out.text(), /\rMigrating auth accounts \[#{15}\.{15}\]  50% 2\/4/);
+    assert.match(out.text(), /\rMigrating auth accounts \[#{15}\.{15}\] {2}50% 2\/4/);
     assert.match(out.text(), /\rMigrating auth accounts \[#{30}\] 100% 4\/4 \d+\.\d s\n$/);
   });
   it('elsewhere: one line per step', () => {

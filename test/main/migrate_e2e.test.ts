@@ -4,23 +4,24 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import '../helpers/klayr.js';
+import { blockHeaderID, decodeBlock } from '../../src/lib/chain/block.js';
 import { compile } from '../../src/lib/codec/index.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../src/lib/crypto/address.js';
-import { decodeBlock, blockHeaderID } from '../../src/lib/chain/block.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../../src/lib/state/keys.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { authAccountSchema } from '../../src/modules/auth/schemas.js';
 import type { AuthAccount } from '../../src/modules/auth/schemas.js';
-import { supplyStoreSchema, userStoreSchema } from '../../src/modules/token/schemas.js';
-import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
-import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
-import type { UserAccount } from '../../src/modules/token/schemas.js';
+import { authAccountSchema } from '../../src/modules/auth/schemas.js';
 import { ADDRESS_LEGACY_RESERVE } from '../../src/modules/legacy/stores.js';
-import { openBackup } from '../../src/storage/backup.js';
+import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
+import type { UserAccount } from '../../src/modules/token/schemas.js';
+import { supplyStoreSchema, userStoreSchema } from '../../src/modules/token/schemas.js';
 import { connectIPC } from '../../src/rpc/client.js';
+import { openBackup } from '../../src/storage/backup.js';
 import { runCLI } from '../helpers/cli.js';
 import { devValidators } from '../helpers/devnet.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { FAST_POS_WINDOWS, startNodeProcess, waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -76,7 +77,7 @@ describe('kestrel migrate, end to end: old devnet A -> snapshot -> successor gen
       }),
     );
     const a = new KestrelNode(
-      loadConfig({ dataPath: aPath, config: aConfigFile, apiPort: await freePort() }),
+      await localP2P(loadConfig({ dataPath: aPath, config: aConfigFile, apiPort: await freePort() })),
       pino({ level: 'silent' }),
     );
     await a.start();
@@ -171,7 +172,7 @@ describe('kestrel migrate, end to end: old devnet A -> snapshot -> successor gen
       assert.equal((config.system as { dataPath: string }).dataPath, bPath);
       delete config.generator;
       writeFileSync(join(output, 'config.json'), JSON.stringify(config));
-      const b = startNodeProcess(
+      const b = await startNodeProcess(
         bPath,
         await freePort(),
         '-c',

@@ -13,6 +13,7 @@ import { openDatabases } from '../../src/storage/database.js';
 import { runCLI } from '../helpers/cli.js';
 import { devnetPassphrase } from '../helpers/devnet.js';
 import { klayrCrypto } from '../helpers/klayr.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -62,7 +63,7 @@ describe("the validators' steps after a migration, over IPC", () => {
     // (a) rpc.modes with ipc, and the generator, system and random namespaces in rpc.allowedMethods
     config.rpc.modes = ['ipc'];
     config.rpc.allowedMethods = ['generator', 'system', 'random'];
-    node = new KestrelNode(config, pino({ level: 'silent' }));
+    node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     // the old node's status values are heights of a chain this one has reached
     for (let waited = 0; node.chain!.lastBlock().header.height < 3; waited++) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig, NETWORKS } from '../../src/main/config/index.js';

@@ -4,10 +4,11 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { klayrChain } from '../helpers/klayr.js';
-import { tempDataPath } from '../helpers/state.js';
-import { freePort } from '../helpers/ports.js';
 import { klayrDevnetGenesis } from '../helpers/genesis_compare.js';
+import { klayrChain } from '../helpers/klayr.js';
+import { localP2P } from '../helpers/local_p2p.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,7 +19,7 @@ const nodeAt = async (dataPath: string, overrides: Record<string, unknown> = {})
   const config = loadConfig({ dataPath, apiPort: await freePort(), ...overrides });
   // these tests look at the genesis state: no block generation
   delete config.generator;
-  return new KestrelNode(config, pino({ level: 'silent' }));
+  return new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
 };
 
 describe('kestrel node on the embedded devnet', () => {

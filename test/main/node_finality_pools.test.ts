@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -19,7 +20,7 @@ describe('a devnet node after finality starts', () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     config.rpc.modes = ['http'];
     config.genesis.blockTime = 2;
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     try {
       const scrape = async () => (await fetch(`http://127.0.0.1:${config.rpc.port}/metrics`)).text();

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { devValidators } from '../helpers/devnet.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -18,7 +19,7 @@ describe("a devnet node's worker pools on /metrics", () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     config.rpc.modes = ['http'];
     delete config.generator;
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     try {
       const scrape = async () => (await fetch(`http://127.0.0.1:${config.rpc.port}/metrics`)).text();

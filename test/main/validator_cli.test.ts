@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
+import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
+import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
+import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { devnetFile, devnetPassphrase, devValidators } from '../helpers/devnet.js';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
-import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
-import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
-import { klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
-import { freePort } from '../helpers/ports.js';
 import { cliPath, runCLI } from '../helpers/cli.js';
+import { devnetFile, devnetPassphrase, devValidators } from '../helpers/devnet.js';
+import { klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
+import { localP2P } from '../helpers/local_p2p.js';
+import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
@@ -152,7 +153,7 @@ describe('validator CLI', () => {
     const resigned = run('transaction:sign', expected, '--passphrase', passphrase);
     assert.equal(JSON.parse(resigned.stdout).transaction, expected);
     assert.match(
-      run('transaction:sign', expected, '--passphrase', 'wrong words').stderr,
+      run('transaction:sign', expected, '--passphrase', klayrPassphrase.Mnemonic.generateMnemonic()).stderr,
       /does not belong to the sender/,
     );
     assert.match(
@@ -197,7 +198,7 @@ describe('validator CLI', () => {
     config.rpc.modes = ['ipc'];
     config.rpc.allowedMethods = ['generator', 'system', 'random'];
     delete config.generator;
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     try {
       const info = await runAsync('system:node-info', '--data-path', dataPath);
@@ -262,7 +263,7 @@ describe('validator CLI', () => {
   it('system:node-info, generator:enable --use-status-value, generator:status and generator:disable against a running node; clear errors', async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     delete config.generator;
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     const ws = `ws://127.0.0.1:${config.rpc.port}/rpc-ws`;
     const client = await apiClient.createWSClient(ws);

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { runCLI } from '../helpers/cli.js';
 import { devnetPassphrase } from '../helpers/devnet.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -53,7 +54,7 @@ describe('validator flow on a live devnet node, operated with the CLI over IPC',
     config.rpc.modes = ['ipc'];
     config.rpc.allowedMethods = ['generator', 'system', 'random'];
     config.modules.dynamicReward = { ...config.modules.dynamicReward, offset: 1 };
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     // what the test observes, in process: the operator's CLI reaches only the allowed namespaces
     const observe = async (method: string, params: Record<string, unknown>) =>
@@ -213,15 +214,10 @@ describe('validator flow on a live devnet node, operated with the CLI over IPC',
             data: string;
           }[];
           const minted = events.find((e) => e.module === 'dynamicReward' && e.name === 'rewardMinted')!;
-          generated
-            .get(generator)!
-            .push({
-              height,
-              ...codec.decode<{ amount: bigint; reduction: number }>(
-                rewardMintedSchema,
-                Buffer.from(minted.data, 'hex'),
-              ),
-            });
+          generated.get(generator)!.push({
+            height,
+            ...codec.decode<{ amount: bigint; reduction: number }>(rewardMintedSchema, Buffer.from(minted.data, 'hex')),
+          });
         }
         seen = tip;
       }

@@ -1,28 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
+import { compileValidator } from '../../src/lib/codec/index.js';
+import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
+import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
+import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
-import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { authEndpoints } from '../../src/modules/auth/endpoint.js';
-import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
 import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
 import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
+import { feeConfig } from '../../src/modules/fee/config.js';
+import { feeEndpoints } from '../../src/modules/fee/endpoint.js';
+import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
 import { posConfig } from '../../src/modules/pos/config.js';
 import { posEndpoints } from '../../src/modules/pos/endpoint.js';
 import { randomEndpoints } from '../../src/modules/random/endpoint.js';
-import { feeConfig } from '../../src/modules/fee/config.js';
-import { feeEndpoints } from '../../src/modules/fee/endpoint.js';
-import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
-import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
-import { devnetPassphrase } from '../helpers/devnet.js';
+import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { validatorsEndpoints } from '../../src/modules/validators/endpoint.js';
-import { devValidators } from '../helpers/devnet.js';
 import type { EndpointDefinition } from '../../src/rpc/registry.js';
-import { compileValidator } from '../../src/lib/codec/index.js';
+import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
 import { devnetChainID as chainID, devnetGenesis, klayrDevnetGenesis } from '../helpers/genesis_compare.js';
 import { Rng } from '../helpers/random.js';
 
@@ -113,7 +112,7 @@ describe("validators endpoints answer as klayr-framework's ValidatorsEndpoint on
       ['getValidator', { address: addressToKlayr32(rng.bytes(20)) }],
       ['validateBLSKey', fresh],
       ['validateBLSKey', { blsKey: keys[1]!.plain.blsKey, proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
-      ['validateBLSKey', { blsKey: 'c0' + '00'.repeat(47), proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
+      ['validateBLSKey', { blsKey: `c0${'00'.repeat(47)}`, proofOfPossession: keys[0]!.plain.blsProofOfPossession }],
     ];
     for (const [method, params] of cases) {
       const theirs = await endpoint[method](klayr.endpointContext(params));

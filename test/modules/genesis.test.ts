@@ -1,31 +1,31 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Block } from '../../src/lib/chain/block.js';
-import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
-import type { Schema } from '../../src/lib/codec/index.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
-import { DynamicRewardModule } from '../../src/modules/dynamic_reward/index.js';
+import { SubStore } from '../../src/engine/state/substore.js';
 import { EVENT_TOPIC_FINALIZE_GENESIS_STATE, EventQueue } from '../../src/engine/state_machine/event_queue.js';
-import { LegacyModule } from '../../src/modules/legacy/index.js';
-import { MainchainInteroperabilityModule } from '../../src/modules/interoperability/index.js';
-import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
+import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
+import type { Block } from '../../src/lib/chain/block.js';
 import { computeEventRoot } from '../../src/lib/chain/events.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
+import type { Schema } from '../../src/lib/codec/index.js';
+import { codec } from '../../src/lib/codec/index.js';
+import { stateSMTKey, stateSMTValue } from '../../src/lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
+import { DynamicRewardModule } from '../../src/modules/dynamic_reward/index.js';
+import { MainchainInteroperabilityModule } from '../../src/modules/interoperability/index.js';
+import { LegacyModule } from '../../src/modules/legacy/index.js';
 import { posConfig } from '../../src/modules/pos/config.js';
 import { PoSModule } from '../../src/modules/pos/index.js';
-import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import { RandomModule } from '../../src/modules/random/index.js';
-import { SubStore } from '../../src/engine/state/substore.js';
 import { TokenModule } from '../../src/modules/token/index.js';
-import { codec } from '../../src/lib/codec/index.js';
-import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
+import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
 import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import { registerValidatorKeys } from '../../src/modules/validators/method.js';
 import {
-  compareModuleGenesis,
   devnetChainID as chainID,
+  compareModuleGenesis,
   devnetGenesis,
   klayrDevnetGenesis,
   prefixOf,

@@ -14,8 +14,8 @@ import {
   mutateAsset,
   publicKeys,
   ruleBase,
-  sidechainInfo,
   STAKED,
+  sidechainInfo,
   terminatedStateAccount,
   withoutAsset,
 } from '../helpers/genesis_rules.js';
@@ -775,7 +775,9 @@ describe('interoperability (mainchain) genesis rules', () => {
 
   it("the active validators' total BFT weight fits in a uint64", async () => {
     await assertBothRefuse(
-      interop((g) => g.chainInfos[0]!.chainValidators.activeValidators.forEach((v) => (v.bftWeight = 2n ** 62n))),
+      interop((g) => {
+        for (const v of g.chainInfos[0]!.chainValidators.activeValidators) v.bftWeight = 2n ** 62n;
+      }),
       `totalWeight has to be less than or equal to ${MAX_UINT64}.`,
     );
   });

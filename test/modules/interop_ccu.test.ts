@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
+import type { Command } from '../../src/engine/state_machine/module.js';
+import { StateMachinePanic } from '../../src/engine/state_machine/panic.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { compile } from '../../src/lib/codec/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { registrationCCMParamsSchema } from '../../src/lib/interop/ccm_params.js';
-import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
+import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import { outboxRootStateTreeKey } from '../../src/lib/interop/store_keys.js';
 import { appendToPath, EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
-import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
-import type { Command } from '../../src/engine/state_machine/module.js';
-import { StateMachinePanic } from '../../src/engine/state_machine/panic.js';
 import { LIVENESS_LIMIT } from '../../src/modules/interoperability/base/constants.js';
 import {
   chainAccounts,
@@ -20,6 +20,7 @@ import {
 } from '../../src/modules/interoperability/base/state.js';
 import { interoperabilityEventSchemas } from '../../src/modules/interoperability/events.js';
 import { outboxRootSchema } from '../../src/modules/interoperability/stores.js';
+import type { Fixture, TestValidator } from '../helpers/interop_fixture.js';
 import {
   blsValidators,
   commandCtx,
@@ -34,7 +35,6 @@ import {
   sidechainFixture,
   signedCertificate,
 } from '../helpers/interop_fixture.js';
-import type { Fixture, TestValidator } from '../helpers/interop_fixture.js';
 
 const ccmCodec = compile<CCMessage>(ccmSchema);
 const validators = blsValidators(4, 11);

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { computeStorePrefix } from '../../src/lib/state/keys.js';
-import { MESSAGE_TAG_CERTIFICATE, MESSAGE_TAG_CHAIN_REG } from '../../src/lib/crypto/tags.js';
-import { klayrInteropConstants } from '../helpers/klayr.js';
-import { InteropChains } from '../helpers/interop_oracle.js';
-import { crossCheckCCUParams, runMainchainScenario } from '../helpers/interop_oracle_scenario.js';
-import { KLY, PartnerChain } from '../helpers/interop_oracle_partner.js';
-import { codec } from '../../src/lib/codec/index.js';
 import { createRequire } from 'node:module';
-import { devAccount, registerSidechainTx } from '../helpers/interop_oracle_tx.js';
-import { Rng } from '../helpers/random.js';
+import { describe, it } from 'node:test';
+import { codec } from '../../src/lib/codec/index.js';
+import { MESSAGE_TAG_CERTIFICATE, MESSAGE_TAG_CHAIN_REG } from '../../src/lib/crypto/tags.js';
+import { computeStorePrefix } from '../../src/lib/state/keys.js';
+import { InteropChains } from '../helpers/interop_oracle.js';
+import { KLY, PartnerChain } from '../helpers/interop_oracle_partner.js';
 import type { ScenarioReport } from '../helpers/interop_oracle_scenario.js';
+import { crossCheckCCUParams, runMainchainScenario } from '../helpers/interop_oracle_scenario.js';
 import { runSidechainScenario } from '../helpers/interop_oracle_sidechain_scenario.js';
+import { devAccount, registerSidechainTx } from '../helpers/interop_oracle_tx.js';
+import { klayrInteropConstants } from '../helpers/klayr.js';
+import { Rng } from '../helpers/random.js';
 
 // at least 100 generated scenarios in all (mainchain and sidechain); more with KESTREL_INTEROP_SCENARIOS
 const { UserStore, userStoreSchema } = createRequire(import.meta.url)(
@@ -87,8 +87,8 @@ describe('interoperability on the mainchain: Kestrel against klayr-framework, bl
       reports.push(await runMainchainScenario(seed, process.env.KESTREL_INTEROP_GO_ON !== '1'));
     const features = new Set(reports.flatMap((r) => [...r.features]));
     if (process.env.KESTREL_INTEROP_VERBOSE === '1') {
-      for (const r of reports) console.log(`seed ${r.seed}\n  ${r.steps.join('\n  ')}`);
-      console.log([...features].sort().join('\n'));
+      for (const r of reports) process.stdout.write(`seed ${r.seed}\n  ${r.steps.join('\n  ')}\n`);
+      process.stdout.write(`${[...features].sort().join('\n')}\n`);
     }
     assert.equal(
       summary(reports),
@@ -122,8 +122,8 @@ describe('interoperability on the mainchain: Kestrel against klayr-framework, bl
     reports.push(...sidechain);
     const features = new Set(sidechain.flatMap((r) => [...r.features]));
     if (process.env.KESTREL_INTEROP_VERBOSE === '1') {
-      for (const r of sidechain) console.log(`sidechain seed ${r.seed}\n  ${r.steps.join('\n  ')}`);
-      console.log([...features].sort().join('\n'));
+      for (const r of sidechain) process.stdout.write(`sidechain seed ${r.seed}\n  ${r.steps.join('\n  ')}\n`);
+      process.stdout.write(`${[...features].sort().join('\n')}\n`);
     }
     assert.equal(
       summary(sidechain),

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { EndpointServices } from '../../src/engine/state_machine/module.js';
 import { compileValidator } from '../../src/lib/codec/index.js';
 import type { EndpointDefinition, Endpoints } from '../../src/lib/endpoint/definition.js';
-import type { EndpointServices } from '../../src/engine/state_machine/module.js';
+import type { Fixture } from '../helpers/interop_fixture.js';
 import {
   blsValidators,
   MAINCHAIN_ID,
@@ -11,7 +12,6 @@ import {
   SIDECHAIN_ID,
   sidechainFixture,
 } from '../helpers/interop_fixture.js';
-import type { Fixture } from '../helpers/interop_fixture.js';
 
 /** As the dispatcher calls them: the params schema first, then the handler. */
 const call = async (

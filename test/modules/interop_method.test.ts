@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../../src/lib/codec/index.js';
 import type { CCMessage, SendContext } from '../../src/engine/state_machine/cross_chain.js';
-import { interoperabilityEventSchemas } from '../../src/modules/interoperability/events.js';
+import { compile } from '../../src/lib/codec/index.js';
 import { EMPTY_HASH } from '../../src/modules/interoperability/base/constants.js';
 import {
   chainAccounts,
@@ -11,8 +10,10 @@ import {
   outboxRoots,
   terminatedStates,
 } from '../../src/modules/interoperability/base/state.js';
-import { tokenStore, userKey } from '../../src/modules/token/stores.js';
+import { interoperabilityEventSchemas } from '../../src/modules/interoperability/events.js';
 import { userStoreSchema } from '../../src/modules/token/schemas.js';
+import { tokenStore, userKey } from '../../src/modules/token/stores.js';
+import type { Fixture } from '../helpers/interop_fixture.js';
 import {
   blsValidators,
   ccmCtx,
@@ -27,7 +28,6 @@ import {
   SIDECHAIN_ID,
   sidechainFixture,
 } from '../helpers/interop_fixture.js';
-import type { Fixture } from '../helpers/interop_fixture.js';
 
 const validators = blsValidators(1, 31);
 const OTHER = Buffer.from('04000002', 'hex');

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { compile } from '../../src/lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../src/lib/codec/index.js';
+import { compile } from '../../src/lib/codec/index.js';
 import {
   MainchainInteroperabilityModule,
   SidechainInteroperabilityModule,

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { prefetchAggregateSignatures } from '../../src/engine/pools/aggregate_prefetch.js';
+import type { BlsVerifier } from '../../src/engine/pools/bls_verifier.js';
+import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
+import type { Command } from '../../src/engine/state_machine/module.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { compile } from '../../src/lib/codec/index.js';
-import { crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { CCUParams } from '../../src/lib/interop/schemas.js';
+import { crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
-import { prefetchAggregateSignatures } from '../../src/engine/pools/aggregate_prefetch.js';
-import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
-import type { BlsVerifier } from '../../src/engine/pools/bls_verifier.js';
-import type { Command } from '../../src/engine/state_machine/module.js';
 import { chainAccounts } from '../../src/modules/interoperability/base/state.js';
 import {
   blsValidators,

@@ -1,26 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../../src/lib/codec/index.js';
-import { sha256 } from '../../src/lib/crypto/hash.js';
-import { interoperabilityStoreKey } from '../../src/lib/interop/store_keys.js';
-import { ccmSchema } from '../../src/lib/interop/schemas.js';
-import { computeStorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
-import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
 import type { CCMessage, CrossChainMethod } from '../../src/engine/state_machine/cross_chain.js';
 import type { Command, Module } from '../../src/engine/state_machine/module.js';
+import { compile } from '../../src/lib/codec/index.js';
+import { sha256 } from '../../src/lib/crypto/hash.js';
+import { ccmSchema } from '../../src/lib/interop/schemas.js';
+import { interoperabilityStoreKey } from '../../src/lib/interop/store_keys.js';
+import { computeStorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
+import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
+import type {
+  MessageRecoveryParams,
+  StateRecoveryParams,
+} from '../../src/modules/interoperability/base/command_schemas.js';
 import {
   messageRecoveryInitializationParamsSchema,
   messageRecoveryParamsSchema,
   stateRecoveryInitParamsSchema,
   stateRecoveryParamsSchema,
 } from '../../src/modules/interoperability/base/command_schemas.js';
-import type {
-  MessageRecoveryParams,
-  StateRecoveryParams,
-} from '../../src/modules/interoperability/base/command_schemas.js';
 import { LIVENESS_LIMIT } from '../../src/modules/interoperability/base/constants.js';
 import { channels, terminatedOutboxes, terminatedStates } from '../../src/modules/interoperability/base/state.js';
 import { chainAccountSchema, channelDataSchema } from '../../src/modules/interoperability/schemas.js';
+import type { Fixture } from '../helpers/interop_fixture.js';
 import {
   blsValidators,
   commandCtx,
@@ -33,7 +34,6 @@ import {
   SIDECHAIN_ID,
   sidechainFixture,
 } from '../helpers/interop_fixture.js';
-import type { Fixture } from '../helpers/interop_fixture.js';
 
 const validators = blsValidators(1, 41);
 const OTHER = Buffer.from('04000002', 'hex');

@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Command } from '../../src/engine/state_machine/module.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { compile } from '../../src/lib/codec/index.js';
-import { blsSign } from '../../src/lib/crypto/bls.js';
 import { createAggSig } from '../../src/lib/crypto/aggregate.js';
+import { blsSign } from '../../src/lib/crypto/bls.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { tagMessage } from '../../src/lib/crypto/tags.js';
 import { registrationCCMParamsSchema, registrationSignatureMessageSchema } from '../../src/lib/interop/ccm_params.js';
 import { ccmSchema } from '../../src/lib/interop/schemas.js';
-import type { Command } from '../../src/engine/state_machine/module.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../src/modules/fee/method.js';
+import type {
+  MainchainRegParams,
+  SidechainRegParams,
+} from '../../src/modules/interoperability/base/command_schemas.js';
 import {
   mainchainRegParamsSchema,
   sidechainRegParamsSchema,
   terminateSidechainForLivenessParamsSchema,
-} from '../../src/modules/interoperability/base/command_schemas.js';
-import type {
-  MainchainRegParams,
-  SidechainRegParams,
 } from '../../src/modules/interoperability/base/command_schemas.js';
 import { EMPTY_HASH, LIVENESS_LIMIT } from '../../src/modules/interoperability/base/constants.js';
 import {
@@ -32,6 +32,7 @@ import {
 import { hasEscrowAccount } from '../../src/modules/token/escrow.js';
 import { validatorsParamsSchema } from '../../src/modules/validators/schemas.js';
 import { validatorsStore } from '../../src/modules/validators/stores.js';
+import type { Fixture, TestValidator } from '../helpers/interop_fixture.js';
 import {
   blsValidators,
   commandCtx,
@@ -44,7 +45,6 @@ import {
   SIDECHAIN_ID,
   sidechainFixture,
 } from '../helpers/interop_fixture.js';
-import type { Fixture, TestValidator } from '../helpers/interop_fixture.js';
 
 const commandOf = (module: { commands: readonly Command<never>[] }, name: string) =>
   module.commands.find((c) => c.name === name) as unknown as Command<never>;

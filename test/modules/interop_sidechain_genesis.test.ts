@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { blockContext } from '../../src/engine/state_machine/context.js';
+import { EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { EMPTY_HASH } from '../../src/lib/tree/index.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
-import { blockContext } from '../../src/engine/state_machine/context.js';
-import { EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import { SidechainInteroperabilityModule } from '../../src/modules/interoperability/index.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
 import '../helpers/klayr.js';
-import { MemoryStateReadWriter } from '../helpers/klayr_genesis.js';
 import { blsValidators } from '../helpers/interop_fixture.js';
+import { MemoryStateReadWriter } from '../helpers/klayr_genesis.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -3,48 +3,47 @@
 // sidechain): the same state entries and events after registerMainchain and after cross-chain
 // updates from the mainchain.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { compile } from '../../src/lib/codec/index.js';
-import type { Schema } from '../../src/lib/codec/index.js';
-import { blsSign } from '../../src/lib/crypto/bls.js';
-import { createAggSig } from '../../src/lib/crypto/aggregate.js';
-import { sha256 } from '../../src/lib/crypto/hash.js';
-import { tagMessage } from '../../src/lib/crypto/tags.js';
-import { registrationCCMParamsSchema, registrationSignatureMessageSchema } from '../../src/lib/interop/ccm_params.js';
-import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
-import type { CCUParams } from '../../src/lib/interop/schemas.js';
-import { outboxRootStateTreeKey } from '../../src/lib/interop/store_keys.js';
-import { appendToPath, EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import type { CCMessage } from '../../src/engine/state_machine/cross_chain.js';
 import { EventQueue } from '../../src/engine/state_machine/event_queue.js';
 import type { Command, CommandContext, Module } from '../../src/engine/state_machine/module.js';
+import type { Schema } from '../../src/lib/codec/index.js';
+import { compile } from '../../src/lib/codec/index.js';
+import { createAggSig } from '../../src/lib/crypto/aggregate.js';
+import { blsSign } from '../../src/lib/crypto/bls.js';
+import { sha256 } from '../../src/lib/crypto/hash.js';
+import { tagMessage } from '../../src/lib/crypto/tags.js';
+import { registrationCCMParamsSchema, registrationSignatureMessageSchema } from '../../src/lib/interop/ccm_params.js';
+import type { CCUParams } from '../../src/lib/interop/schemas.js';
+import { ccmSchema, crossChainUpdateParamsSchema } from '../../src/lib/interop/schemas.js';
+import { interoperabilityStoreKey, outboxRootStateTreeKey } from '../../src/lib/interop/store_keys.js';
+import { stateSMTKey } from '../../src/lib/state/keys.js';
+import { appendToPath, EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../../src/lib/tree/index.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../src/modules/fee/method.js';
+import type { MainchainRegParams } from '../../src/modules/interoperability/base/command_schemas.js';
 import {
   mainchainRegParamsSchema,
   stateRecoveryInitParamsSchema,
 } from '../../src/modules/interoperability/base/command_schemas.js';
-import { chainAccountSchema } from '../../src/modules/interoperability/schemas.js';
-import { interoperabilityStoreKey } from '../../src/lib/interop/store_keys.js';
-import { stateSMTKey } from '../../src/lib/state/keys.js';
-import type { MainchainRegParams } from '../../src/modules/interoperability/base/command_schemas.js';
 import {
   chainAccounts,
   channels,
   setOwnChainAccount,
   terminatedStates,
 } from '../../src/modules/interoperability/base/state.js';
+import { chainAccountSchema } from '../../src/modules/interoperability/schemas.js';
 import { outboxRootSchema } from '../../src/modules/interoperability/stores.js';
 import { validatorsParamsSchema } from '../../src/modules/validators/schemas.js';
 import { validatorsStore } from '../../src/modules/validators/stores.js';
 import '../helpers/interop_oracle_smt.js';
+import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { devnetFile } from '../helpers/devnet.js';
-import { MemoryStateReadWriter } from '../helpers/klayr_genesis.js';
 import {
   blsValidators,
   HEADER_TIMESTAMP,
@@ -54,7 +53,7 @@ import {
   SIDECHAIN_ID,
   signedCertificate,
 } from '../helpers/interop_fixture.js';
-import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
+import { MemoryStateReadWriter } from '../helpers/klayr_genesis.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -216,14 +215,12 @@ class Sides {
     const klayrEntries = new Map([...this.klayrStore.data].map(([k, v]) => [k, v.toString('hex')]));
     if (ours === undefined && theirs === undefined) {
       assert.deepEqual(this.entries(), klayrEntries, `${name}: state`);
-      const mine = events
-        .getEvents()
-        .map((e) => ({
-          module: e.module,
-          name: e.name,
-          topics: e.topics.map((t) => t.toString('hex')),
-          data: e.data.toString('hex'),
-        }));
+      const mine = events.getEvents().map((e) => ({
+        module: e.module,
+        name: e.name,
+        topics: e.topics.map((t) => t.toString('hex')),
+        data: e.data.toString('hex'),
+      }));
       const klayrs = klayrEvents
         .getEvents()
         .map((e: any) => e.toObject())

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { SubStore } from '../../src/engine/state/substore.js';
+import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
+import { StateMachine } from '../../src/engine/state_machine/state_machine.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
@@ -7,20 +11,16 @@ import { blsKeyGen, blsPopProve, blsPublicKeyFromPrivateKey } from '../../src/li
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
-import { SubStore } from '../../src/engine/state/substore.js';
-import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
-import { StateMachine } from '../../src/engine/state_machine/state_machine.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
+import { legacyEndpoints } from '../../src/modules/legacy/endpoint.js';
+import { reclaimParamsSchema, registerKeysParamsSchema } from '../../src/modules/legacy/schemas.js';
 import {
   ADDRESS_LEGACY_RESERVE,
   legacyAccountStoreSchema,
   legacyAddressOf,
   legacyStore,
 } from '../../src/modules/legacy/stores.js';
-import { reclaimParamsSchema, registerKeysParamsSchema } from '../../src/modules/legacy/schemas.js';
-import { legacyEndpoints } from '../../src/modules/legacy/endpoint.js';
 import { getValidatorAccount, setValidatorAccount } from '../../src/modules/pos/method.js';
 import { randomAssetSchema } from '../../src/modules/random/method.js';
 import { TokenMethod } from '../../src/modules/token/method.js';

@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/main/config/index.js';
 import {
   endpointDeclarationMismatches,
   moduleEndpoints,
   modulesMetadata,
 } from '../../src/engine/state_machine/metadata.js';
 import type { EndpointServices, Module } from '../../src/engine/state_machine/module.js';
+import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { KestrelNode } from '../../src/main/node.js';
 // loads klayr-framework without its native database binary
 import '../helpers/klayr.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
@@ -65,7 +66,7 @@ describe("system_getMetadata equals Klayr Core's", () => {
   before(async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     delete config.generator;
-    node = new KestrelNode(config, pino({ level: 'silent' }));
+    node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     client = await apiClient.createWSClient(`ws://127.0.0.1:${config.rpc.port}/rpc-ws`);
     ours = ((await client.invoke('system_getMetadata')) as { modules: Metadata[] }).modules;

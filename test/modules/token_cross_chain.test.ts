@@ -1,27 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile, compileValidator } from '../../src/lib/codec/index.js';
-import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
-import { computeSubstorePrefix } from '../../src/lib/state/keys.js';
 import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import type { CCMessage, InteroperabilityMethod } from '../../src/engine/state_machine/cross_chain.js';
-import { crossChainTransferMessageParamsSchema } from '../../src/modules/token/cross_chain/schemas.js';
-import type { CrossChainTransferMessageParams } from '../../src/modules/token/cross_chain/schemas.js';
-import { escrowStoreSchema, supportedTokensStoreSchema } from '../../src/modules/token/schemas.js';
+import { compile, compileValidator } from '../../src/lib/codec/index.js';
+import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
+import { computeSubstorePrefix } from '../../src/lib/state/keys.js';
 import { tokenConfig } from '../../src/modules/token/config.js';
+import type { CrossChainTransferMessageParams } from '../../src/modules/token/cross_chain/schemas.js';
+import { crossChainTransferMessageParamsSchema } from '../../src/modules/token/cross_chain/schemas.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { TokenModule } from '../../src/modules/token/index.js';
 import { TokenMethod } from '../../src/modules/token/method.js';
-import { klayrTokenModule, runKestrel, runKlayr } from '../helpers/klayr_token_interop.js';
+import { escrowStoreSchema, supportedTokensStoreSchema } from '../../src/modules/token/schemas.js';
 import type { Operation } from '../helpers/klayr_token_interop.js';
+import { klayrTokenModule, runKestrel, runKlayr } from '../helpers/klayr_token_interop.js';
 import { Rng } from '../helpers/random.js';
+import type { World } from '../helpers/token_world.js';
 import {
-  amountOf,
   AVAILABLE_FEE,
+  amountOf,
   hex,
-  key,
   KLY,
+  key,
   MAINCHAIN,
   missingEntry,
   OTHER,
@@ -29,7 +30,6 @@ import {
   randomWorld,
   userCodec,
 } from '../helpers/token_world.js';
-import type { World } from '../helpers/token_world.js';
 
 const messageCodec = compile<CrossChainTransferMessageParams>(crossChainTransferMessageParamsSchema);
 const CCM_PROCESSING = 'CONTEXT_STORE_KEY_CCM_PROCESSING';

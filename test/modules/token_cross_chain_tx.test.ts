@@ -4,12 +4,12 @@ import type { BlockHeader } from '../../src/lib/chain/block.js';
 import { compile } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
-import { crossChainTransferParamsSchema } from '../../src/modules/token/cross_chain/schemas.js';
 import type { CrossChainTransferParams } from '../../src/modules/token/cross_chain/schemas.js';
+import { crossChainTransferParamsSchema } from '../../src/modules/token/cross_chain/schemas.js';
 import { runKestrelBlock, runKlayrBlock } from '../helpers/klayr_token_interop.js';
 import { Rng } from '../helpers/random.js';
-import { amountOf, hex, key, KLY, MAINCHAIN, OTHER, PARTNER, randomWorld, userCodec } from '../helpers/token_world.js';
 import type { World } from '../helpers/token_world.js';
+import { amountOf, hex, KLY, key, MAINCHAIN, OTHER, PARTNER, randomWorld, userCodec } from '../helpers/token_world.js';
 
 const paramsCodec = compile<CrossChainTransferParams>(crossChainTransferParamsSchema);
 

@@ -2,29 +2,29 @@
 import '../helpers/klayr.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { klayrCodec } from '../helpers/klayr.js';
-import { Rng } from '../helpers/random.js';
-import { openState, tempDataPath } from '../helpers/state.js';
+import type { CCUBuilder } from '../../src/engine/pools/ccu_builder.js';
+import { createLocalCCUBuilder } from '../../src/engine/pools/ccu_builder.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
-import { calculateMessageWitnesses } from '../../src/lib/interop/ccu_inbox_update.js';
 import type { CCMWithHeight } from '../../src/lib/interop/ccu_inbox_update.js';
+import { calculateMessageWitnesses } from '../../src/lib/interop/ccu_inbox_update.js';
 import {
   calculateActiveValidatorsUpdate,
   getActiveValidatorsUpdate,
 } from '../../src/lib/interop/ccu_validators_update.js';
 import { outboxRootStoreKey } from '../../src/lib/interop/store_keys.js';
-import { createLocalCCUBuilder } from '../../src/engine/pools/ccu_builder.js';
-import type { CCUBuilder } from '../../src/engine/pools/ccu_builder.js';
-import { openReadOnly, proveStateKeys } from '../../src/storage/snapshot.js';
-import { createPooledCCUBuilder } from '../../src/workers/ccu_builder.js';
+import { CCUSender } from '../../src/plugins/chain_connector/ccu_sender.js';
+import type { LastCertificate } from '../../src/plugins/chain_connector/certificate_choice.js';
 import {
   checkChainOfTrust,
   getNextCertificateFromAggregateCommits,
 } from '../../src/plugins/chain_connector/certificate_choice.js';
-import type { LastCertificate } from '../../src/plugins/chain_connector/certificate_choice.js';
-import { CCUSender } from '../../src/plugins/chain_connector/ccu_sender.js';
 import { CHAIN_CONNECTOR_DEFAULTS } from '../../src/plugins/chain_connector/config.js';
 import type { OwnChainView, PluginLogger, RemoteChainClient } from '../../src/plugins/types.js';
+import { openReadOnly, proveStateKeys } from '../../src/storage/snapshot.js';
+import { createPooledCCUBuilder } from '../../src/workers/ccu_builder.js';
+import { klayrCodec } from '../helpers/klayr.js';
+import { Rng } from '../helpers/random.js';
+import { openState, tempDataPath } from '../helpers/state.js';
 import {
   aggregationBits,
   buildChain,
@@ -33,9 +33,9 @@ import {
   klayrInteropSchemas,
   klayrPlugin,
   OWN_CHAIN_ID,
+  RECEIVING_CHAIN_ID,
   randomCCM,
   randomValidators,
-  RECEIVING_CHAIN_ID,
 } from './fixtures.js';
 
 const silent: PluginLogger = {

@@ -2,23 +2,18 @@
 import '../helpers/klayr.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { klayrCrypto } from '../helpers/klayr.js';
-import { Rng } from '../helpers/random.js';
-import { openState, tempDataPath } from '../helpers/state.js';
+import { createLocalCCUBuilder } from '../../src/engine/pools/ccu_builder.js';
 import { addressFromPublicKey, addressToKlayr32, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { outboxRootStoreKey } from '../../src/lib/interop/store_keys.js';
 import {
+  computeMinFee,
   decodeTransaction,
   transactionID,
   verifyTransactionSignatures,
-  computeMinFee,
 } from '../../src/lib/transaction/index.js';
-import { createLocalCCUBuilder } from '../../src/engine/pools/ccu_builder.js';
-import { createAccessCheck } from '../../src/rpc/access.js';
-import { EndpointRegistry } from '../../src/rpc/registry.js';
-import { chainConnectorConfig, CHAIN_CONNECTOR_DEFAULTS } from '../../src/plugins/chain_connector/config.js';
-import { decryptRelayerKey, parseEncryptedMessage } from '../../src/plugins/chain_connector/relayer_key.js';
+import { CHAIN_CONNECTOR_DEFAULTS, chainConnectorConfig } from '../../src/plugins/chain_connector/config.js';
 import { ChainConnectorPlugin } from '../../src/plugins/chain_connector/index.js';
+import { decryptRelayerKey, parseEncryptedMessage } from '../../src/plugins/chain_connector/relayer_key.js';
 import { KEEP_HEIGHTS } from '../../src/plugins/chain_connector/retention.js';
 import { PluginHost } from '../../src/plugins/host.js';
 import type {
@@ -29,6 +24,11 @@ import type {
   PluginLogger,
   RemoteChainClient,
 } from '../../src/plugins/types.js';
+import { createAccessCheck } from '../../src/rpc/access.js';
+import { EndpointRegistry } from '../../src/rpc/registry.js';
+import { klayrCrypto } from '../helpers/klayr.js';
+import { Rng } from '../helpers/random.js';
+import { openState, tempDataPath } from '../helpers/state.js';
 import { buildChain, OWN_CHAIN_ID, RECEIVING_CHAIN_ID, tempDir } from './fixtures.js';
 
 const silent: PluginLogger & { child: () => PluginLogger } = {

@@ -1,21 +1,21 @@
 // The chain connector's store: what a block adds and a deletion removes, and the retention rule that keeps it bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Rng } from '../helpers/random.js';
-import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
-import { ChainConnectorStore } from '../../src/plugins/chain_connector/store.js';
-import { KEEP_HEIGHTS, pruneStore, trimSentCCUs } from '../../src/plugins/chain_connector/retention.js';
-import { recordBlock } from '../../src/plugins/chain_connector/block_recorder.js';
-import type { OwnChainView } from '../../src/plugins/types.js';
-import { signTransaction } from '../../src/lib/transaction/index.js';
+import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
+import { signTransaction } from '../../src/lib/transaction/index.js';
+import { recordBlock } from '../../src/plugins/chain_connector/block_recorder.js';
+import { KEEP_HEIGHTS, pruneStore, trimSentCCUs } from '../../src/plugins/chain_connector/retention.js';
+import { ChainConnectorStore } from '../../src/plugins/chain_connector/store.js';
+import type { OwnChainView } from '../../src/plugins/types.js';
+import { Rng } from '../helpers/random.js';
 import {
   emptyCommit,
   header,
+  RECEIVING_CHAIN_ID,
   randomCCM,
   randomValidators,
-  RECEIVING_CHAIN_ID,
   tempDir,
   validatorsData,
 } from './fixtures.js';

@@ -1,11 +1,11 @@
 // Interoperability events of a block, encoded with klayr-framework's event schemas.
 import '../helpers/klayr.js';
-import { klayrCodec } from '../helpers/klayr.js';
+import { createRequire } from 'node:module';
 import type { BlockEvent } from '../../src/lib/chain/events.js';
 import type { CCMWithHeight } from '../../src/lib/interop/ccu_inbox_update.js';
+import { klayrCodec } from '../helpers/klayr.js';
 import type { Rng } from '../helpers/random.js';
-import { createRequire } from 'node:module';
-import { OWN_CHAIN_ID, randomCCM, RECEIVING_CHAIN_ID } from './fixtures.js';
+import { OWN_CHAIN_ID, RECEIVING_CHAIN_ID, randomCCM } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
 

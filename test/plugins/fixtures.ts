@@ -1,16 +1,17 @@
 // Fixtures of the chainConnector tests: a sending chain's headers, validator sets, commits and CCMs, stored as the plugin stores them.
-import { createRequire } from 'node:module';
+
 import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AggregateCommit, BlockHeader } from '../../src/lib/chain/block.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
-import type { CCMWithHeight } from '../../src/lib/interop/ccu_inbox_update.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
+import type { CCMWithHeight } from '../../src/lib/interop/ccu_inbox_update.js';
 import type { ValidatorEntry } from '../../src/lib/interop/ccu_validators_update.js';
-import { ChainConnectorStore } from '../../src/plugins/chain_connector/store.js';
 import type { StoredValidatorsData } from '../../src/plugins/chain_connector/schemas.js';
-import { Rng } from '../helpers/random.js';
+import { ChainConnectorStore } from '../../src/plugins/chain_connector/store.js';
+import type { Rng } from '../helpers/random.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const require = createRequire(import.meta.url);

@@ -5,14 +5,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { klayrCrypto } from '../helpers/klayr.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { enabledPlugins } from '../../src/main/plugins.js';
 import { ChainConnectorPlugin } from '../../src/plugins/chain_connector/index.js';
+import { klayrCrypto } from '../helpers/klayr.js';
+import { localP2P } from '../helpers/local_p2p.js';
+import { waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
-import { waitUntil } from '../helpers/node_process.js';
 
 const rpc = async (port: number, method: string, params: Record<string, unknown> = {}) => {
   const reply = await fetch(`http://127.0.0.1:${port}/rpc`, {
@@ -52,7 +53,7 @@ describe('a node running the chainConnector plugin', () => {
       receivingChainWsURL: `ws://127.0.0.1:${await freePort()}/rpc-ws`,
       encryptedPrivateKey,
     };
-    const node = new KestrelNode(config, pino({ level: 'silent' }));
+    const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     try {
       const port = config.rpc.port;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { WebSocket } from 'ws';
-import { post, rpc, startTestServer } from '../helpers/rpc.js';
 import type { TestServer } from '../helpers/rpc.js';
+import { post, rpc, startTestServer } from '../helpers/rpc.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -6,9 +6,10 @@ import { pino } from 'pino';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
-import { paramCases } from '../helpers/bad_params.js';
 import type { Mutation } from '../helpers/bad_params.js';
+import { paramCases } from '../helpers/bad_params.js';
 import { devValidators } from '../helpers/devnet.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { post } from '../helpers/rpc.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -63,7 +64,7 @@ describe('every method refuses every malformed parameter with a clear error and 
   before(async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
     delete config.generator; // no generation: the chain stays at genesis, so its state root is fixed
-    node = new KestrelNode(config, pino({ level: 'silent' }));
+    node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     url = `http://127.0.0.1:${config.rpc.port}/rpc`;
     wsUrl = `ws://127.0.0.1:${config.rpc.port}/rpc-ws`;

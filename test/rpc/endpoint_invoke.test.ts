@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer } from '../helpers/rpc.js';
 import { runCLI } from '../helpers/cli.js';
 import type { TestServer } from '../helpers/rpc.js';
+import { startTestServer } from '../helpers/rpc.js';
 
 const run = runCLI;
 

@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
-import { post, rpc, startTestServer } from '../helpers/rpc.js';
-import type { TestServer } from '../helpers/rpc.js';
 import { Rng } from '../helpers/random.js';
+import type { TestServer } from '../helpers/rpc.js';
+import { post, rpc, startTestServer } from '../helpers/rpc.js';
 
 const TOTAL = 100_000;
 
@@ -24,7 +24,11 @@ const malformed = (rng: Rng): string | Buffer => {
     case 2:
       return JSON.stringify({ jsonrpc: rng.pick(['1.0', 2, null]), id: 1, method: 'test_echo' });
     case 3:
-      return JSON.stringify({ jsonrpc: '2.0', id: rng.pick([{}, [], true, 1.5e400]), method: 'test_echo' });
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id: rng.pick([{}, [], true, Number.POSITIVE_INFINITY]),
+        method: 'test_echo',
+      });
     case 4:
       return JSON.stringify({
         jsonrpc: '2.0',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
-import { post, postInPieces, rpc, startTestServer } from '../helpers/rpc.js';
 import type { TestServer } from '../helpers/rpc.js';
+import { post, postInPieces, rpc, startTestServer } from '../helpers/rpc.js';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { StateDB } from '../../src/engine/state/state_db.js';
+import type { BackupSource } from '../../src/storage/backup.js';
 import {
   BackupAbortedError,
   backupDir,
@@ -11,7 +12,6 @@ import {
   readBackupManifest,
   writeBackup,
 } from '../../src/storage/backup.js';
-import type { BackupSource } from '../../src/storage/backup.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
 import { DATABASE_NAMES } from '../../src/storage/tables.js';

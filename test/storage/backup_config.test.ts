@@ -6,9 +6,9 @@ import { dataPathConfigFile, installNetworkConfig, loadConfig, unusedConfigKeys 
 import { settingsOverwrittenByNetwork } from '../../src/main/config/overwritten_settings.js';
 import { readBackupManifest } from '../../src/storage/backup.js';
 import { runCLI } from '../helpers/cli.js';
-import { FAST_POS_WINDOWS, startNodeProcess, waitUntil } from '../helpers/node_process.js';
-import { freePort, heldPort } from '../helpers/ports.js';
 import { devnetFile } from '../helpers/devnet.js';
+import { FAST_POS_WINDOWS, missingGenesisConfig, startNodeProcess, waitUntil } from '../helpers/node_process.js';
+import { freePort, heldPort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 type Saved = Record<string, Record<string, unknown>>;
@@ -91,12 +91,12 @@ describe("system.backup.height and the config saved under the data path (Klayr C
 });
 
 describe('kestrel start --overwrite-config', () => {
-  // a port held here stops each start right after its config is settled, before any chain work
+  // a start with this config file saves its config, then stops on the missing genesis file, before any chain work
+  const stopsAfterConfig = missingGenesisConfig();
+  // a port held here refuses a start before it writes anything
   let busy: { port: number; close(): void };
-  let busyPort: number;
   before(async () => {
     busy = await heldPort();
-    busyPort = busy.port;
   });
   after(() => busy.close());
 
@@ -109,11 +109,21 @@ describe('kestrel start --overwrite-config', () => {
 
   it("warns which edits of the saved config it replaced with the network's", async () => {
     const dataPath = savedWithBackupHeight(500);
-    const kept = await runCLI('start', '-d', dataPath, '--api-port', String(busyPort));
+    const port = String(await freePort());
+    const kept = await runCLI('start', '-d', dataPath, '-c', stopsAfterConfig, '--api-port', port);
     assert.equal(kept.code, 1);
     assert.deepEqual(warnings(kept.stderr), [], 'no overwrite, no warning (and backup.height is no unused key)');
     assert.equal((readSaved(dataPath).system!.backup as { height: number }).height, 500);
-    const overwritten = await runCLI('start', '-d', dataPath, '--overwrite-config', '--api-port', String(busyPort));
+    const overwritten = await runCLI(
+      'start',
+      '-d',
+      dataPath,
+      '-c',
+      stopsAfterConfig,
+      '--overwrite-config',
+      '--api-port',
+      port,
+    );
     assert.equal(overwritten.code, 1);
     const [warning] = warnings(overwritten.stderr);
     assert.deepEqual(warning?.keys, ['system.backup.height']);
@@ -122,6 +132,14 @@ describe('kestrel start --overwrite-config', () => {
       /^--overwrite-config replaced these settings of the saved config with the network's: system\.backup\.height \(a -c config file is laid over the config on every start\)$/,
     );
     assert.equal(readSaved(dataPath).system!.backup, undefined);
+  });
+
+  it('a start refused for a port in use replaces nothing and warns of nothing replaced', async () => {
+    const dataPath = savedWithBackupHeight(500);
+    const refused = await runCLI('start', '-d', dataPath, '--overwrite-config', '--api-port', String(busy.port));
+    assert.equal(refused.code, 1);
+    assert.deepEqual(warnings(refused.stderr), []);
+    assert.deepEqual(readSaved(dataPath).system?.backup, { height: 500 });
   });
 });
 
@@ -135,7 +153,15 @@ describe("the spec's step: set system.backup.height, restart with --overwrite-co
       modules: { pos: FAST_POS_WINDOWS },
       system: { backup: { height: 1 } },
     });
-    const node = startNodeProcess(dataPath, await freePort(), '-c', file, '--overwrite-config', '--log-format', 'json');
+    const node = await startNodeProcess(
+      dataPath,
+      await freePort(),
+      '-c',
+      file,
+      '--overwrite-config',
+      '--log-format',
+      'json',
+    );
     try {
       await waitUntil('the backup of height 1', async () => readBackupManifest(dataPath)?.height === 1, 90_000);
     } finally {

@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import type { Logger } from 'pino';
+import { pino } from 'pino';
 import { StateDB } from '../../src/engine/state/state_db.js';
-import { blockHeaderID } from '../../src/lib/chain/block.js';
+import { blockHeaderID, type BlockHeader } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { openBackup, readBackupManifest } from '../../src/storage/backup.js';
 import { openDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
+import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { recomputeRoot, tempDataPath } from '../helpers/state.js';
 
@@ -73,10 +74,10 @@ describe('system.backup.height on a running devnet node', () => {
   }, async (t) => {
     const dataPath = tempDataPath();
     const { logger, lines } = capturedLogger();
-    const node = new KestrelNode(await devnetConfig(dataPath, 3), logger);
+    const node = new KestrelNode(await localP2P(await devnetConfig(dataPath, 3)), logger);
     await node.start();
     let tip: number;
-    let header3;
+    let header3: BlockHeader;
     try {
       await waitFor('the backup of height 3', () => readBackupManifest(dataPath)?.height === 3, 60);
       await waitFor('height 5', () => node.chain!.lastBlock().header.height >= 5, 30);
@@ -127,7 +128,7 @@ describe('system.backup.height on a running devnet node', () => {
     const again = capturedLogger();
     const atTip = await devnetConfig(dataPath, tip);
     delete atTip.generator;
-    const restarted = new KestrelNode(atTip, again.logger);
+    const restarted = new KestrelNode(await localP2P(atTip), again.logger);
     await restarted.start();
     try {
       await waitFor(`the backup of height ${tip}`, () => readBackupManifest(dataPath)?.height === tip, 30);
@@ -141,7 +142,7 @@ describe('system.backup.height on a running devnet node', () => {
     const passed = capturedLogger();
     const below = await devnetConfig(dataPath, 2);
     delete below.generator;
-    const late = new KestrelNode(below, passed.logger);
+    const late = new KestrelNode(await localP2P(below), passed.logger);
     await late.start();
     await late.stop();
     const warning = passed.lines.find(

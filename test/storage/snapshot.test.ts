@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stateSMTKey, STATE_SMT_KEY_LENGTH } from '../../src/lib/state/keys.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKey } from '../../src/lib/state/keys.js';
 import { EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
 import { openReadOnly, readOnlySnapshot, SnapshotMismatchError } from '../../src/storage/snapshot.js';
 import { openState, tempDataPath } from '../helpers/state.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DATABASE_NAMES, tableHeightKey, tableRange, TABLES } from '../../src/storage/tables.js';
+import { DATABASE_NAMES, TABLES, tableHeightKey, tableRange } from '../../src/storage/tables.js';
 
 const tables = Object.entries(TABLES);
 

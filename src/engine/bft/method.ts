@@ -110,7 +110,7 @@ export class BFTMethod {
     const slot = this.getSlotNumber(timestamp);
     const startTime = this.getSlotTime(slot);
     return validators.map((_, i) => ({
-      address: validators[(slot + i) % validators.length]!.address,
+      address: validators[(slot + i) % validators.length].address,
       nextAllocatedTime: startTime + i * this.#blockTime,
     }));
   }

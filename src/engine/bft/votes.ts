@@ -38,7 +38,7 @@ export const getHeightNotPrevoted = (votes: BFTVotes): number => {
   const current = newest(votes);
   let heightPreviousBlock = current.maxHeightGenerated;
   while (current.height - heightPreviousBlock < votes.blockBFTInfos.length) {
-    const previous = votes.blockBFTInfos[current.height - heightPreviousBlock]!;
+    const previous = votes.blockBFTInfos[current.height - heightPreviousBlock];
     if (
       !previous.generatorAddress.equals(current.generatorAddress) ||
       previous.maxHeightGenerated >= heightPreviousBlock

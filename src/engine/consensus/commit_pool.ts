@@ -14,7 +14,7 @@ import type { SingleSignatureRequest } from '../../lib/crypto/bls_requests.js';
 import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTMethod } from '../bft/index.js';
 import type { Peers } from '../network/peers.js';
-import { PENALTY_BAN } from '../network/peers.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { StateReadWriter } from '../state/types.js';
 import { CommitList } from './commit_list.js';

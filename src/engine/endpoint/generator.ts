@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
@@ -15,6 +16,7 @@ import {
 import type { GeneratedInfo } from '../generator/generated_info.js';
 import type { Generator } from '../generator/generator.js';
 import { GeneratorKeyStore } from '../generator/key_store.js';
+import { required } from '../../lib/required.js';
 
 const address = { type: 'string', format: 'klayr32' } as const;
 const height = uint32;
@@ -58,8 +60,10 @@ export const generatorEndpoints = (deps: {
   db: BinaryDB;
   blockTime: number;
   genesisHeight: number;
+  /** Where key imports and generation switched on or off are logged (info). */
+  logger?: Pick<Logger, 'info'>;
 }): Record<string, EndpointDefinition> => {
-  const { chain, generator, db } = deps;
+  const { chain, generator, db, logger } = deps;
   const keys = new GeneratorKeyStore(db);
   const known = (addr: Buffer) => {
     if (!keys.has(addr)) throw new Error(`Keys for ${addressToKlayr32(addr)} is not registered.`);
@@ -140,6 +144,7 @@ export const generatorEndpoints = (deps: {
               );
         if (params.enable !== true) {
           generator.disable(addr);
+          logger?.info({ address: params.address }, `Block generation disabled for ${String(params.address)}`);
           return { address: params.address, enabled: false };
         }
         const request = {
@@ -157,6 +162,10 @@ export const generatorEndpoints = (deps: {
           throw new Error('Last generated information does not exist.');
         if (!hasInfo) putGeneratedInfoSync(db, addr, request);
         generator.enable({ address: addr, ...plain });
+        logger?.info(
+          { address: params.address, ...request },
+          `Block generation enabled for ${String(params.address)} (from height ${request.height})`,
+        );
         return { address: params.address, enabled: true };
       },
     },
@@ -168,11 +177,15 @@ export const generatorEndpoints = (deps: {
         const finalizedHeight = chain.finalizedHeight();
         if (finalizedHeight === deps.genesisHeight)
           throw new Error('At least one block after the genesis block must be finalized.');
-        const finalized = chain.headerAt(finalizedHeight)!;
+        const finalized = required(
+          chain.headerAt(finalizedHeight),
+          `The header at finalized height ${finalizedHeight}`,
+        );
         if ((params.timeShutdown as number) > finalized.timestamp)
           throw new Error(`A block at the time shutdown ${String(params.timeShutdown)} must be finalized.`);
         const blocksPerMonth = Math.ceil((60 * 60 * 24 * 30) / deps.blockTime);
-        const monthAgo = chain.headerAt(Math.max(finalizedHeight - blocksPerMonth, deps.genesisHeight + 1))!;
+        const monthAgoHeight = Math.max(finalizedHeight - blocksPerMonth, deps.genesisHeight + 1);
+        const monthAgo = required(chain.headerAt(monthAgoHeight), `The header at height ${monthAgoHeight}`);
         const missed =
           Math.ceil((finalized.timestamp - monthAgo.timestamp) / deps.blockTime) - (finalized.height - monthAgo.height);
         const safe = finalizedHeight + missed;
@@ -191,6 +204,7 @@ export const generatorEndpoints = (deps: {
           data: { type: 'object' },
         },
         if: { properties: { type: { const: 'plain' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword; this object is a schema, never awaited.
         then: { properties: { data: plainKeysData } },
         else: { properties: { data: encryptedKeysData } },
       },
@@ -230,6 +244,10 @@ export const generatorEndpoints = (deps: {
           });
         }
         generator.disable(addr);
+        logger?.info(
+          { address: params.address, type: params.type },
+          `Generator keys imported for ${String(params.address)} (${String(params.type)}); generation stays off until generator:enable`,
+        );
         return {};
       },
     },

@@ -47,7 +47,7 @@ export class BlockExecutor {
       store: (storePrefix: Buffer, substorePrefix: Buffer) => new SubStore(committed, storePrefix, substorePrefix),
     };
     return transactions.flatMap((tx) =>
-      withChecks.flatMap((m) => m.transactionAggregateSignatures!(tx, view, chainID)),
+      withChecks.flatMap((m) => m.transactionAggregateSignatures?.(tx, view, chainID) ?? []),
     );
   }
 

@@ -34,7 +34,7 @@ export const signatureFailures = async (
   verifier: SignatureVerifier,
 ): Promise<{ tx: PreparedTransaction; reason: string }[]> => {
   const verdicts = await Promise.all(checks.map(({ tx, keys }) => verifier.verify(tx, keys)));
-  return checks.flatMap(({ tx }, i) => (verdicts[i] === undefined ? [] : [{ tx, reason: verdicts[i]! }]));
+  return checks.flatMap(({ tx }, i) => (verdicts[i] === undefined ? [] : [{ tx, reason: verdicts[i] }]));
 };
 
 /** Throws the error Klayr's block execution throws for the first transaction whose signatures fail. */

@@ -4,6 +4,7 @@ import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
 import type { BinaryDB } from '../../storage/database.js';
 import { tableKey, tableRange, TABLES } from '../../storage/tables.js';
 import type { GeneratorKeys } from './keys.js';
+import { required } from '../../lib/required.js';
 
 const generatorKeysSchema = {
   $id: '/generator/generatorKeysSchema',
@@ -91,7 +92,7 @@ export class GeneratorKeyStore {
     const out: { address: Buffer; keys: StoredGeneratorKeys }[] = [];
     for (const { key } of this.db.getRange(tableRange(TABLES.generatorKeys, 20))) {
       const address = Buffer.from(key).subarray(TABLES.generatorKeys.prefix.length);
-      out.push({ address, keys: this.get(address)! });
+      out.push({ address, keys: required(this.get(address), 'Generator keys listed by the key store') });
     }
     return out;
   }

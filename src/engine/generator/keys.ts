@@ -52,14 +52,14 @@ export const readPlainGeneratorKeys = (file: string): GeneratorKeys[] => plainGe
 /** The plain keys of a keys file's entries; `file` names them in errors. */
 export const plainGeneratorKeys = (entries: KeysFileEntry[], file: string): GeneratorKeys[] =>
   entries
-    .filter((k) => k.plain !== undefined)
+    .filter((k): k is KeysFileEntry & Required<Pick<KeysFileEntry, 'plain'>> => k.plain !== undefined)
     .map((k, i) => {
       const where = `${file} keys[${i}]`;
       return {
         address: klayr32ToAddress(k.address),
-        generatorKey: hex(k.plain!.generatorKey, `${where}.plain.generatorKey`, 32),
-        generatorPrivateKey: hex(k.plain!.generatorPrivateKey, `${where}.plain.generatorPrivateKey`, 64),
-        blsKey: hex(k.plain!.blsKey, `${where}.plain.blsKey`, 48),
-        blsPrivateKey: hex(k.plain!.blsPrivateKey, `${where}.plain.blsPrivateKey`, 32),
+        generatorKey: hex(k.plain.generatorKey, `${where}.plain.generatorKey`, 32),
+        generatorPrivateKey: hex(k.plain.generatorPrivateKey, `${where}.plain.generatorPrivateKey`, 64),
+        blsKey: hex(k.plain.blsKey, `${where}.plain.blsKey`, 48),
+        blsPrivateKey: hex(k.plain.blsPrivateKey, `${where}.plain.blsPrivateKey`, 32),
       };
     });

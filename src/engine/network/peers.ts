@@ -34,8 +34,3 @@ export interface Peers {
   /** The connected peers that advertise their address, as Klayr's getConnectedPeers (block synchronization picks among them). */
   connectedPeers(): readonly ConnectedPeer[];
 }
-
-/** Klayr's penalty for a peer that sends what the protocol forbids (an immediate ban). */
-export const PENALTY_BAN = 100;
-/** Klayr's penalty for a peer over a per-procedure rate limit. */
-export const PENALTY_RATE_LIMIT = 10;

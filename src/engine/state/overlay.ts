@@ -50,11 +50,12 @@ export class StateOverlay {
 
   restoreSnapshot(id: number): void {
     if (!Number.isInteger(id) || id < 0 || id > this.#journal.length) throw new Error(`Invalid snapshot id ${id}`);
-    while (this.#journal.length > id) {
-      const { key, previous } = this.#journal.pop()!;
+    for (let i = this.#journal.length - 1; i >= id; i--) {
+      const { key, previous } = this.#journal[i];
       if (previous === undefined) this.#changes.delete(key);
       else this.#changes.set(key, previous);
     }
+    this.#journal.length = id;
   }
 
   /** Changed keys with their final value (undefined = deleted), sorted by key. */

@@ -140,8 +140,7 @@ export class StateDB {
       .changes()
       .map(({ key, value }) => ({ key, value, previous: this.get(key) }))
       .filter(
-        ({ value, previous }) =>
-          !(value === undefined ? previous === undefined : previous !== undefined && previous.equals(value)),
+        ({ value, previous }) => !(value === undefined ? previous === undefined : previous?.equals(value) === true),
       );
     const baseRoot = this.root;
     const smt = this.#tree.update(

@@ -49,7 +49,9 @@ export class EventQueue {
     const dropped = this.events.splice(id);
     dropped
       .filter((q) => q.noRevert)
-      .forEach((q, i) => this.events.push({ event: { ...q.event, index: id + i }, noRevert: false }));
+      .forEach((q, i) => {
+        this.events.push({ event: { ...q.event, index: id + i }, noRevert: false });
+      });
   }
 
   /** Drops every event after the snapshot, noRevert ones included (a transaction left out of a block). */

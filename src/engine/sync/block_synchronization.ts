@@ -7,6 +7,13 @@ import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from 
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
 import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
+
+/** A getBlocksFromId batch as the pipeline holds it. */
+type FetchedBatch =
+  | { kind: 'unanswered'; error: unknown }
+  | { kind: 'invalid'; error: unknown; last: Block | undefined }
+  | { kind: 'ready'; blocks: Block[]; prepared: PreparedTransaction[][]; last: Block | undefined; reached: boolean };
 
 /** Block synchronization is for a node more than three rounds of slots behind its last finalized block. */
 export const blockSynchronizationApplies = (currentSlot: number, finalizedSlot: number, validators: number): boolean =>
@@ -132,33 +139,43 @@ export class BlockSynchronization implements SyncMechanism {
     chain.logger.debug({ peerId }, 'Successfully requested and applied blocks from peer');
   }
 
+  /**
+   * Klayr's loop over getBlocksFromId batches, pipelined: as soon as a batch has arrived, the next
+   * one is requested and, once it arrives, checked by its own rules and its signatures sent to the
+   * `verify` pool (prefetchSignatures), all while the current batch executes on this thread.
+   */
   async #applyBlocksWithinIDs(peerId: string, fromID: Buffer, toID: Buffer): Promise<void> {
-    const { chain, peerBlocks } = this.parts;
+    try {
+      await this.#pipeline(peerId, fromID, toID);
+    } finally {
+      this.parts.chain.clearPrefetched();
+    }
+  }
+
+  async #pipeline(peerId: string, fromID: Buffer, toID: Buffer): Promise<void> {
+    const { chain } = this.parts;
     let failedAttempts = 0;
     let lastFetchedID = fromID;
     let finished = false;
+    let ahead: Promise<FetchedBatch> | undefined;
     while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS && !this.#stopped) {
-      let fetched: Block[];
-      try {
-        fetched = await peerBlocks.blocksFrom(peerId, lastFetchedID);
-      } catch (error) {
-        chain.logger.debug({ err: error, peerId }, 'Blocks request failed');
+      const batch = await (ahead ?? this.#fetchBatch(peerId, lastFetchedID, toID));
+      ahead = undefined;
+      if (batch.kind === 'unanswered') {
+        chain.logger.debug({ err: batch.error, peerId }, 'Blocks request failed');
         failedAttempts += 1;
         continue;
       }
-      const { blocks, last } = upTo(fetched, (block) => blockHeaderID(block.header).equals(toID));
-      if (last !== undefined) lastFetchedID = blockHeaderID(last.header);
-      let prepared: ReturnType<typeof chain.validate>[];
-      try {
-        prepared = blocks.map((block) => chain.validate(block));
-      } catch (error) {
-        chain.logger.error({ err: error }, 'Block validation failed');
-        throw new BlockProcessingError(error);
+      if (batch.last !== undefined) lastFetchedID = blockHeaderID(batch.last.header);
+      if (batch.kind === 'invalid') {
+        chain.logger.error({ err: batch.error }, 'Block validation failed');
+        throw new BlockProcessingError(batch.error);
       }
+      if (!batch.reached) ahead = this.#fetchBatch(peerId, lastFetchedID, toID);
       try {
-        for (const [i, block] of blocks.entries()) {
+        for (const [i, block] of batch.blocks.entries()) {
           if (this.#stopped) return;
-          await chain.apply(block, prepared[i]);
+          await chain.apply(block, batch.prepared[i]);
         }
       } catch (error) {
         chain.logger.error({ err: error }, 'Block processing failed');
@@ -168,6 +185,25 @@ export class BlockSynchronization implements SyncMechanism {
     }
     if (failedAttempts === MAX_FAILED_BLOCK_REQUESTS)
       throw new ApplyPenaltyAndRestartError(peerId, "Peer didn't return any block after requesting blocks");
+  }
+
+  /** One batch from the peer, checked by the blocks' own rules, its signatures prefetched; never rejects. */
+  async #fetchBatch(peerId: string, fromID: Buffer, toID: Buffer): Promise<FetchedBatch> {
+    const { chain, peerBlocks } = this.parts;
+    let fetched: Block[];
+    try {
+      fetched = await peerBlocks.blocksFrom(peerId, fromID);
+    } catch (error) {
+      return { kind: 'unanswered', error };
+    }
+    const { blocks, last, reached } = upTo(fetched, (block) => blockHeaderID(block.header).equals(toID));
+    try {
+      const prepared = blocks.map((block) => chain.validate(block));
+      chain.prefetchSignatures(prepared.flat());
+      return { kind: 'ready', blocks, prepared, last, reached };
+    } catch (error) {
+      return { kind: 'invalid', error, last };
+    }
   }
 
   /**

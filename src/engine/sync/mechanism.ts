@@ -14,6 +14,8 @@ export type MechanismChain = Pick<
   | 'currentSlot'
   | 'idsAtHeights'
   | 'validate'
+  | 'prefetchSignatures'
+  | 'clearPrefetched'
   | 'apply'
   | 'deleteAfter'
   | 'savedTip'

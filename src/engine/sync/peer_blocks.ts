@@ -15,6 +15,11 @@ import {
 import { compile } from '../../lib/codec/index.js';
 import type { Peers } from '../network/peers.js';
 import { ApplyPenaltyAndAbortError, ApplyPenaltyAndRestartError } from './errors.js';
+import { RequestPacer } from './request_pacer.js';
+
+/** Klayr's window of per-peer rate limits, and what this node asks of one peer in it: under Klayr's 100. */
+const RATE_WINDOW_MS = 10_000;
+const BLOCK_REQUESTS_PER_WINDOW = 90;
 
 const codecs = {
   blocksRequest: compile<GetBlocksFromIdRequest>(getBlocksFromIdRequestSchema),
@@ -37,6 +42,9 @@ const decodedFrom = <T>(peerId: string, what: string, decode: () => T): T => {
  * highest block it shares with this chain, the blocks after an ID.
  */
 export class PeerBlocks {
+  /** A fast follower would pass Klayr's limit of 100 getBlocksFromId per peer in 10 s, and be banned. */
+  readonly #blockRequests = new RequestPacer(BLOCK_REQUESTS_PER_WINDOW, RATE_WINDOW_MS);
+
   constructor(
     private readonly peers: Pick<Peers, 'requestFromPeer'>,
     /** This chain's header with an ID, if it has that block. */
@@ -67,6 +75,7 @@ export class PeerBlocks {
 
   /** The blocks the peer has after `fromID` (at most 53 of them); throws when it sends none. */
   async blocksFrom(peerId: string, fromID: Buffer): Promise<Block[]> {
+    await this.#blockRequests.slot(peerId);
     const request = codecs.blocksRequest.encode({ blockId: fromID });
     const { data } = await this.peers.requestFromPeer(peerId, 'getBlocksFromId', request);
     if (data === undefined || data.length === 0) throw new Error(`Peer ${peerId} did not respond with block`);

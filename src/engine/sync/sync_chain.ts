@@ -7,6 +7,7 @@ import type { BlockStore } from '../chain/block_store.js';
 import type { Chain } from '../chain/chain.js';
 import type { BlockProcessor, BlockVerifiers } from '../consensus/block_processor.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
+import { PrefetchingSignatureVerifier } from '../pools/signature_prefetch.js';
 
 export interface SyncChainOptions {
   chain: Chain;
@@ -38,9 +39,14 @@ export class SyncChain {
   /** Blocks deleted for a chain switch, by height (Klayr's temp table is keyed by height too). */
   readonly #saved = new Map<number, Block>();
   readonly #now: () => number;
+  /** The `verify` pool, answering single-signature checks from verdicts started ahead. */
+  readonly #signatures: PrefetchingSignatureVerifier;
+  readonly #verifiers: BlockVerifiers;
 
   constructor(private readonly options: SyncChainOptions) {
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.#signatures = new PrefetchingSignatureVerifier(options.verifiers.signatures);
+    this.#verifiers = { bls: options.verifiers.bls, signatures: this.#signatures };
   }
 
   get logger(): Logger {
@@ -85,6 +91,11 @@ export class SyncChain {
     return heights.flatMap((height) => this.options.blocks.idAtHeight(height) ?? []);
   }
 
+  /** Transactions about to execute: their single-signature checks start in the `verify` pool now. */
+  prefetchSignatures(transactions: readonly PreparedTransaction[]): void {
+    this.#signatures.prefetch(transactions);
+  }
+
   /** The block's own rules (Klayr's validateBlock); throws when broken. */
   validate(block: Block): PreparedTransaction[] {
     return this.options.processor.validate(block);
@@ -92,9 +103,9 @@ export class SyncChain {
 
   /** A peer's block verified against the tip (header, aggregate commit, assets), executed and committed. */
   async apply(block: Block, prepared: readonly PreparedTransaction[] = this.validate(block)): Promise<ExecutedBlock> {
-    const { processor, verifiers } = this.options;
+    const { processor } = this.options;
     const tip = this.tip();
-    await processor.verify(block, verifiers.bls);
+    await processor.verify(block, this.#verifiers.bls);
     return this.#execute(block, prepared, tip);
   }
 
@@ -143,8 +154,13 @@ export class SyncChain {
     this.#saved.clear();
   }
 
+  /** Prefetched verdicts no block asked for (a synchronization that ended early). */
+  clearPrefetched(): void {
+    this.#signatures.clear();
+  }
+
   async #execute(block: Block, prepared: readonly PreparedTransaction[], tip: Block): Promise<ExecutedBlock> {
-    const executed = await this.options.processor.executeVerified(block, prepared, this.options.verifiers, tip);
+    const executed = await this.options.processor.executeVerified(block, prepared, this.#verifiers, tip);
     this.options.logger.info(
       {
         id: blockHeaderID(block.header).toString('hex'),

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Block } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
-import { PENALTY_BAN } from '../network/peers.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { Peers } from '../network/peers.js';
 import { AbortError, ApplyPenaltyAndAbortError, ApplyPenaltyAndRestartError, RestartError } from './errors.js';
 import type { SyncMechanism } from './mechanism.js';

@@ -54,7 +54,7 @@ export class AccountTransactions {
     }
     let removed: PooledTransaction | undefined;
     if (this.#nonces.length >= this.maxSize) {
-      const highest = this.#nonces[this.#nonces.length - 1]!;
+      const highest = this.#nonces[this.#nonces.length - 1];
       if (nonce > highest) return { added: false, reason: 'accountLimit' };
       removed = this.remove(highest);
     }
@@ -83,11 +83,11 @@ export class AccountTransactions {
   }
 
   getProcessable(): PooledTransaction[] {
-    return this.#processable.map((n) => this.#byNonce.get(n)!);
+    return this.#processable.map((n) => this.#held(n));
   }
 
   getUnprocessable(): PooledTransaction[] {
-    return this.#nonces.slice(this.#processable.length).map((n) => this.#byNonce.get(n)!);
+    return this.#nonces.slice(this.#processable.length).map((n) => this.#held(n));
   }
 
   /** The consecutive run right after the processable ones (from the lowest nonce when none is). */
@@ -98,8 +98,14 @@ export class AccountTransactions {
     const lastProcessable = this.#processable[this.#processable.length - 1];
     if (lastProcessable !== undefined && first !== lastProcessable + 1n) return [];
     let run = 1;
-    while (run < rest.length && rest[run] === rest[run - 1]! + 1n) run += 1;
-    return rest.slice(0, run).map((n) => this.#byNonce.get(n)!);
+    while (run < rest.length && rest[run] === rest[run - 1] + 1n) run += 1;
+    return rest.slice(0, run).map((n) => this.#held(n));
+  }
+
+  #held(nonce: bigint): PooledTransaction {
+    const entry = this.#byNonce.get(nonce);
+    if (entry === undefined) throw new Error(`No pooled transaction is held at nonce ${nonce}.`);
+    return entry;
   }
 
   #demoteFrom(nonce: bigint): void {
@@ -112,7 +118,7 @@ export class AccountTransactions {
     let high = this.#nonces.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.#nonces[mid]! < nonce) low = mid + 1;
+      if (this.#nonces[mid] < nonce) low = mid + 1;
       else high = mid;
     }
     return low;

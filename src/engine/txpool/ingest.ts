@@ -44,8 +44,8 @@ export const ingestTransaction = async (
     verified = verifier.verify(tx, false, (keys) => {
       check = { keys };
     });
-    if (check === undefined) refuse(verified);
-    const failure = await signatures.verify(tx, check!.keys);
+    if (check === undefined) return refuse(verified);
+    const failure = await signatures.verify(tx, check.keys);
     if (failure !== undefined) throw new Error(failure);
     // a block committed while the signatures were checked: verify again against the new tip, all on this thread
     if (verifier.tip() !== tip) verified = verifier.verify(tx);

@@ -130,7 +130,8 @@ export class TransactionPool {
     if (entry === undefined) return false;
     this.#entries.delete(key);
     const accountKey = mapKey(entry.senderAddress);
-    const list = this.#accounts.get(accountKey)!;
+    const list = this.#accounts.get(accountKey);
+    if (list === undefined) throw new Error(`Pooled transaction ${id.toString('hex')} has no account list.`);
     list.remove(entry.transaction.nonce);
     if (list.size === 0) this.#accounts.delete(accountKey);
     this.#floor.rebuilt();
@@ -313,7 +314,7 @@ export class TransactionPool {
       }
       if (
         status === TransactionStatus.UNPROCESSABLE &&
-        (successful.size === 0 || all[i - 1]!.transaction.nonce + 1n !== entry.transaction.nonce)
+        (successful.size === 0 || all[i - 1].transaction.nonce + 1n !== entry.transaction.nonce)
       )
         break;
       successful.add(entry);

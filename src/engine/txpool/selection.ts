@@ -12,10 +12,10 @@ export function* highFeeFirst(
   while (heads.length > 0) {
     let best = 0;
     for (let i = 1; i < heads.length; i++) {
-      if (heads[i]!.list[heads[i]!.next]!.feePriority > heads[best]!.list[heads[best]!.next]!.feePriority) best = i;
+      if (heads[i].list[heads[i].next].feePriority > heads[best].list[heads[best].next].feePriority) best = i;
     }
-    const head = heads[best]!;
-    yield head.list[head.next]!;
+    const head = heads[best];
+    yield head.list[head.next];
     head.next += 1;
     if (head.next === head.list.length) heads.splice(best, 1);
   }

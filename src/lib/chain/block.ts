@@ -113,7 +113,7 @@ export const computeAssetRoot = (assets: readonly BlockAsset[]): Buffer =>
 const checkAssetOrder = (assets: readonly BlockAsset[]): void => {
   assets.forEach((asset, i) => {
     if (i === 0) return;
-    const previous = assets[i - 1]!;
+    const previous = assets[i - 1];
     if (previous.module > asset.module)
       throw new Error('Assets are not sorted by the module property value in lexicographical order.');
     if (previous.module === asset.module) throw new Error(`Module with ID ${asset.module} has duplicate entries.`);

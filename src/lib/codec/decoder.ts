@@ -65,5 +65,5 @@ export const generateDecoder = (root: ObjectNode): DecodeFn => {
     ];
   };
 
-  return fns[objectFn(root, '')]!;
+  return fns[objectFn(root, '')];
 };

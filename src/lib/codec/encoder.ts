@@ -74,5 +74,5 @@ export const generateEncoder = (root: ObjectNode): EncodeFn => {
     return out;
   };
 
-  return fns[objectFn(root, '')]!;
+  return fns[objectFn(root, '')];
 };

@@ -13,7 +13,7 @@ export const readSInt64 = (c: Cursor, end: number): bigint => unZigZag64(readUIn
 
 export const readBoolean = (c: Cursor, end: number): boolean => {
   if (c.pos >= end) throw new CodecError(`Truncated boolean at offset ${c.pos}`);
-  const byte = c.buf[c.pos]!;
+  const byte = c.buf[c.pos];
   if (byte > 1) throw new CodecError(`Invalid boolean byte 0x${byte.toString(16)} at offset ${c.pos}`);
   c.pos += 1;
   return byte === 1;
@@ -44,7 +44,7 @@ export const readString = (c: BufferCursor, end: number): string => {
   const { buf } = c;
   let ascii = true;
   for (let i = c.pos; i < bodyEnd; i++) {
-    if (buf[i]! > 0x7f) {
+    if (buf[i] > 0x7f) {
       ascii = false;
       break;
     }

@@ -74,18 +74,22 @@ const buildObject = (schema: SchemaProperty, path: string): ObjectNode => {
       fieldNumber < 1 ||
       fieldNumber > MAX_FIELD_NUMBER
     ) {
-      fail(fieldPath, '"fieldNumber" must be an integer between 1 and 2^29-1');
+      return fail(fieldPath, '"fieldNumber" must be an integer between 1 and 2^29-1');
     }
-    if (seen.has(fieldNumber!)) fail(fieldPath, `duplicate fieldNumber ${fieldNumber}`);
-    seen.add(fieldNumber!);
+    if (seen.has(fieldNumber)) fail(fieldPath, `duplicate fieldNumber ${fieldNumber}`);
+    seen.add(fieldNumber);
     const array = prop.type === 'array';
-    if (array && (typeof prop.items !== 'object' || prop.items === null)) fail(fieldPath, 'array without "items"');
-    const item = buildItem(array ? prop.items! : prop, fieldPath);
+    let itemSchema = prop;
+    if (array) {
+      if (typeof prop.items !== 'object' || prop.items === null) return fail(fieldPath, 'array without "items"');
+      itemSchema = prop.items;
+    }
+    const item = buildItem(itemSchema, fieldPath);
     fields.push({
       name,
-      fieldNumber: fieldNumber!,
+      fieldNumber,
       path: fieldPath,
-      key: keyBytes(fieldNumber!, wireType(item, array)),
+      key: keyBytes(fieldNumber, wireType(item, array)),
       array,
       item,
       optional: !required.has(name),

@@ -132,10 +132,10 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
     for (const t of types)
       if (!(t in typeChecks)) throw new CodecError(`Invalid schema: unknown type "${t}"`, schemaPath);
-    const matchers = types.map((t) => typeChecks[t]!);
+    const matchers = types.map((t) => typeChecks[t]);
     add(
       'type',
-      matchers.length === 1 ? matchers[0]! : (v) => matchers.some((matches) => matches(v)),
+      matchers.length === 1 ? matchers[0] : (v) => matchers.some((matches) => matches(v)),
       () => `should be of type '${types.join(',')}'`,
     );
   }
@@ -328,7 +328,7 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
     addNested(
       (v) => !Array.isArray(v) || v.every(itemCheck.ok),
       (v, p, issues) => {
-        if (Array.isArray(v)) v.forEach((x, i) => itemCheck.collect(x, `${p}.${i}`, issues));
+        if (Array.isArray(v)) for (const [i, x] of v.entries()) itemCheck.collect(x, `${p}.${i}`, issues);
       },
     );
   }

@@ -52,7 +52,7 @@ export const readUInt32 = (c: Cursor, end: number): number => {
   let result = 0;
   for (let shift = 0; shift < 35; shift += 7) {
     if (pos >= end) throw new CodecError(`Truncated varint at offset ${start}`);
-    const byte = buf[pos++]!;
+    const byte = buf[pos++];
     if (shift === 28 && byte > 0x0f) throw new CodecError(`uint32 varint out of range at offset ${start}`);
     result += (byte & 0x7f) * 2 ** shift;
     if (byte < 0x80) {
@@ -74,7 +74,7 @@ export const readUInt64 = (c: Cursor, end: number): bigint => {
   // a running multiplier: `2 ** shift` in this loop was a tenth of a transaction's state checks
   for (let shift = 0, scale = 1; shift < 49; shift += 7, scale *= 128) {
     if (pos >= end) throw new CodecError(`Truncated varint at offset ${start}`);
-    const byte = buf[pos++]!;
+    const byte = buf[pos++];
     low += (byte & 0x7f) * scale;
     if (byte < 0x80) {
       if (byte === 0 && pos - start > 1) throw nonMinimal(start);
@@ -85,7 +85,7 @@ export const readUInt64 = (c: Cursor, end: number): bigint => {
   let high = 0;
   for (let shift = 0; shift < 15; shift += 7) {
     if (pos >= end) throw new CodecError(`Truncated varint at offset ${start}`);
-    const byte = buf[pos++]!;
+    const byte = buf[pos++];
     if (shift === 14 && byte > 0x01) throw new CodecError(`uint64 varint out of range at offset ${start}`);
     high += (byte & 0x7f) * 2 ** shift;
     if (byte < 0x80) {

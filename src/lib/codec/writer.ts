@@ -98,7 +98,7 @@ export const writeBytes = (w: Writer, v: unknown, path: string): void => {
   w.pos += v.length;
 };
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[^\u0080-\uffff]*$/;
 
 export const writeString = (w: Writer, v: unknown, path: string): void => {
   if (typeof v !== 'string') throw typeError(path, 'string', v);

@@ -14,7 +14,7 @@ const polymod = (values: readonly number[]): number => {
   for (const value of values) {
     const top = chk >> 25;
     chk = ((chk & 0x1ffffff) << 5) ^ value;
-    for (let i = 0; i < 5; i++) if ((top >> i) & 1) chk ^= GENERATOR[i]!;
+    for (let i = 0; i < 5; i++) if ((top >> i) & 1) chk ^= GENERATOR[i];
   }
   return chk;
 };
@@ -25,7 +25,7 @@ const convertBits = (data: ArrayLike<number>, from: number, to: number): number[
   let bits = 0;
   const out: number[] = [];
   for (let i = 0; i < data.length; i++) {
-    acc = (acc << from) | data[i]!;
+    acc = (acc << from) | data[i];
     bits += from;
     while (bits >= to) {
       bits -= to;
@@ -61,7 +61,7 @@ const parseKlayr32 = (address: unknown, prefix: string): number[] | string => {
   const values: number[] = new Array(address.length - prefix.length);
   for (let i = prefix.length; i < address.length; i++) {
     const code = address.charCodeAt(i);
-    const v = code < 128 ? CHAR_CODE_VALUE[code]! : -1;
+    const v = code < 128 ? CHAR_CODE_VALUE[code] : -1;
     if (v < 0) return `Invalid character found in address. Only allow characters: '${KLAYR32_CHARSET}'.`;
     values[i - prefix.length] = v;
   }

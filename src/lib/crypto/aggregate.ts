@@ -2,7 +2,7 @@ import { blsAggregate, blsFastAggregateVerify } from './bls.js';
 import { sha256 } from './hash.js';
 import { tagMessage } from './tags.js';
 
-const readBit = (buf: Uint8Array, bit: number): boolean => ((buf[bit >> 3]! >> (bit & 7)) & 1) === 1;
+const readBit = (buf: Uint8Array, bit: number): boolean => ((buf[bit >> 3] >> (bit & 7)) & 1) === 1;
 
 /** Aggregation bits: bit i (LSB-first in each byte) set when key i signed. */
 export const createAggSig = (
@@ -13,7 +13,7 @@ export const createAggSig = (
   for (const { publicKey } of pairs) {
     const index = publicKeys.findIndex((k) => Buffer.compare(k, publicKey) === 0);
     if (index < 0) throw new Error('Signer public key is not in the key list');
-    aggregationBits[index >> 3]! |= 1 << (index & 7);
+    aggregationBits[index >> 3] |= 1 << (index & 7);
   }
   const signature = blsAggregate(pairs.map((p) => p.signature));
   if (signature === undefined) throw new Error('Can not aggregate signatures');
@@ -24,7 +24,7 @@ export const createAggSig = (
 export const aggregationBitsValid = (keyCount: number, bits: Uint8Array): boolean => {
   if (bits.length !== Math.ceil(keyCount / 8)) return false;
   const unused = keyCount % 8;
-  return unused === 0 || bits[bits.length - 1]! >> unused === 0;
+  return unused === 0 || bits[bits.length - 1] >> unused === 0;
 };
 
 export const selectSigners = <K>(keys: readonly K[], bits: Uint8Array): K[] => keys.filter((_, i) => readBit(bits, i));

@@ -1,6 +1,7 @@
 import blst from '@chainsafe/blst';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { timingSafeEqual } from 'node:crypto';
+import { deleteOldest } from '../collections.js';
 import { assertLength } from './bytes.js';
 import { sha256 } from './hash.js';
 import { tagMessage } from './tags.js';
@@ -98,7 +99,7 @@ const popCache = new Map<string, boolean>();
 const popCacheKey = (pk: Uint8Array, proof: Uint8Array): string => Buffer.concat([pk, proof]).toString('latin1');
 
 const rememberPop = (pk: Uint8Array, proof: Uint8Array, valid: boolean): boolean => {
-  if (popCache.size >= POP_CACHE_SIZE) popCache.delete(popCache.keys().next().value!);
+  if (popCache.size >= POP_CACHE_SIZE) deleteOldest(popCache);
   popCache.set(popCacheKey(pk, proof), valid);
   return valid;
 };

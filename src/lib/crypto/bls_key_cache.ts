@@ -1,4 +1,5 @@
 import blst from '@chainsafe/blst';
+import { deleteOldest } from '../collections.js';
 import { aggregationBitsValid, selectSigners } from './aggregate.js';
 import { blsFastAggregateVerify } from './bls.js';
 import { sha256 } from './hash.js';
@@ -32,7 +33,7 @@ export class BLSKeyCache {
     let parsed = this.#sets.get(key);
     if (parsed === undefined || parsed.length !== publicKeys.length) {
       parsed = publicKeys.map((k) => blst.PublicKey.fromBytes(k, true));
-      if (this.#sets.size >= this.capacity) this.#sets.delete(this.#sets.keys().next().value!);
+      if (this.#sets.size >= this.capacity) deleteOldest(this.#sets);
       this.#sets.set(key, parsed);
     }
     return parsed;

@@ -1,5 +1,6 @@
 import { sha256Concat } from '../crypto/hash.js';
 import { verifyWeightedAggSig } from '../crypto/aggregate.js';
+import { deleteOldest } from '../collections.js';
 
 /** A weighted aggregate BLS signature check (a certificate of a CCU, a mainchain registration). */
 export interface AggregateCheck {
@@ -39,7 +40,7 @@ const verdicts = new Map<string, boolean>();
 /** Verdicts computed ahead (in the `bls` pool) for checks a transaction's execution will make. */
 export const rememberAggregateVerdicts = (results: readonly { check: AggregateCheck; valid: boolean }[]): void => {
   for (const { check, valid } of results) {
-    if (verdicts.size >= MAX_REMEMBERED) verdicts.delete(verdicts.keys().next().value!);
+    if (verdicts.size >= MAX_REMEMBERED) deleteOldest(verdicts);
     verdicts.set(checkKey(check), valid);
   }
 };

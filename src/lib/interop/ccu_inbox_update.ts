@@ -52,8 +52,8 @@ export const calculateMessageWitnesses = (
       all.push(bytes);
     }
   }
-  if (included.length === 0) return { crossChainMessages: [], messageWitnessHashes: [] };
-  const lastCCMToBeSent = { ...lastIncluded!, outboxSize: outboxSizeOnSendingChain };
+  if (lastIncluded === undefined) return { crossChainMessages: [], messageWitnessHashes: [] };
+  const lastCCMToBeSent = { ...lastIncluded, outboxSize: outboxSizeOnSendingChain };
   if (included.length === all.length)
     return { crossChainMessages: included, messageWitnessHashes: [], lastCCMToBeSent };
   return {

@@ -24,7 +24,7 @@ const memoized = <K>(compute: (key: K) => Buffer): ((key: K) => Buffer) => {
 /** A module's 4-byte store prefix: sha256(name)[0..4] with the top bit cleared (Lisk SDK v6). */
 export const computeStorePrefix = memoized((moduleName: string): Buffer => {
   const prefix = Buffer.from(sha256(Buffer.from(moduleName, 'utf8')).subarray(0, STORE_PREFIX_LENGTH));
-  prefix[0]! &= 0x7f;
+  prefix[0] &= 0x7f;
   return prefix;
 });
 

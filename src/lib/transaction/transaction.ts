@@ -1,4 +1,4 @@
-import { compile, CompiledSchema } from '../codec/index.js';
+import { type CompiledSchema, compile } from '../codec/index.js';
 import { uint32Size } from '../codec/varint.js';
 import { addressFromPublicKey } from '../crypto/address.js';
 import {
@@ -144,7 +144,7 @@ export const signaturePlan = (
         failure: `Transactions from a single signature account should have exactly one signature. Found ${tx.signatures.length} signatures.`,
       };
     }
-    const signature = tx.signatures[0]!;
+    const signature = tx.signatures[0];
     return wellFormed(tx.senderPublicKey, signature)
       ? { pairs: [{ key: tx.senderPublicKey, signature }] }
       : { pairs: [], failure: failedSignatureMessage(signature, idOf()) };
@@ -159,10 +159,10 @@ export const signaturePlan = (
   }
   const pairs: SignaturePair[] = [];
   for (let i = 0; i < keys.length; i++) {
-    const signature = tx.signatures[i]!;
+    const signature = tx.signatures[i];
     if (signature.length !== 0) {
-      if (!wellFormed(keys[i]!, signature)) return { pairs, failure: failedSignatureMessage(signature, idOf()) };
-      pairs.push({ key: keys[i]!, signature });
+      if (!wellFormed(keys[i], signature)) return { pairs, failure: failedSignatureMessage(signature, idOf()) };
+      pairs.push({ key: keys[i], signature });
     } else if (i < account.mandatoryKeys.length) return { pairs, failure: 'Missing signature for a mandatory key.' };
   }
   return { pairs };
@@ -178,7 +178,7 @@ export const firstInvalidPair = (digest: Uint8Array, pairs: readonly SignaturePa
 
 /** The auth module's reason to refuse, undefined when the plan's signatures verify and it has no failure. */
 export const signatureFailure = (plan: SignaturePlan, invalidPair: number, id: Uint8Array): string | undefined =>
-  invalidPair >= 0 ? failedSignatureMessage(plan.pairs[invalidPair]!.signature, id) : plan.failure;
+  invalidPair >= 0 ? failedSignatureMessage(plan.pairs[invalidPair].signature, id) : plan.failure;
 
 /** The auth module's signature rule (see signaturePlan), checked on this thread. Throws with the reason. */
 export const verifyTransactionSignatures = (

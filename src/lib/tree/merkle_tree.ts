@@ -28,11 +28,11 @@ const buildLayers = (leaves: readonly Buffer[]): Buffer[][] => {
   let waiting: Buffer | undefined;
   while (current.length > 1 || (waiting !== undefined && current.length > 0)) {
     const parents: Buffer[] = [];
-    for (let i = 0; i + 1 < current.length; i += 2) parents.push(branchHash(current[i]!, current[i + 1]!));
+    for (let i = 0; i + 1 < current.length; i += 2) parents.push(branchHash(current[i], current[i + 1]));
     if (current.length % 2 === 1) {
       if (waiting === undefined) waiting = current[current.length - 1];
       else {
-        parents.push(branchHash(current[current.length - 1]!, waiting));
+        parents.push(branchHash(current[current.length - 1], waiting));
         waiting = undefined;
       }
     }
@@ -62,7 +62,7 @@ export class MerkleTree {
   get root(): Buffer {
     if (this.size === 0) return EMPTY_HASH;
     const layers = this.#getLayers();
-    return layers[layers.length - 1]![0]!;
+    return layers[layers.length - 1][0];
   }
 
   append(value: Uint8Array): Buffer {
@@ -80,7 +80,7 @@ export class MerkleTree {
     for (let layer = 0; 2 ** layer <= this.size; layer++) {
       if (Math.floor(this.size / 2 ** layer) % 2 === 1) {
         start -= 2 ** layer;
-        path.push(layers[layer]![start / 2 ** layer]!);
+        path.push(layers[layer][start / 2 ** layer]);
       }
     }
     return path;
@@ -100,15 +100,16 @@ export class MerkleTree {
 
   /** Proof indices of the queried node hashes (leaf or branch), 0 when a hash is not in the tree. */
   #indicesOf(queryHashes: readonly Uint8Array[]): number[] {
-    if (this.#locations === undefined) {
-      this.#locations = new Map();
-      this.#getLayers().forEach((layer, layerIndex) =>
-        layer.forEach((hash, nodeIndex) => this.#locations!.set(hash.toString('hex'), { layerIndex, nodeIndex })),
-      );
+    let locations = this.#locations;
+    if (locations === undefined) {
+      locations = new Map();
+      for (const [layerIndex, layer] of this.#getLayers().entries())
+        for (const [nodeIndex, hash] of layer.entries()) locations.set(hash.toString('hex'), { layerIndex, nodeIndex });
+      this.#locations = locations;
     }
     const height = treeHeight(this.size);
     return queryHashes.map((q) => {
-      const loc = this.#locations!.get(Buffer.from(q).toString('hex'));
+      const loc = locations.get(Buffer.from(q).toString('hex'));
       return loc === undefined ? 0 : toIndex(loc.nodeIndex, loc.layerIndex, height);
     });
   }
@@ -131,7 +132,7 @@ export class MerkleTree {
       insertIndex(sorted, Math.floor(idx / 2));
     };
     while (sorted.length > 0) {
-      const idx = sorted[0]!;
+      const idx = sorted[0];
       const next = sorted[1];
       if (
         idx % 2 === 0 &&
@@ -188,13 +189,13 @@ export const appendToPath = (
   let root = leaf;
   let used = 0;
   for (let bit = 0; 2 ** bit <= size; bit++) {
-    if (Math.floor(size / 2 ** bit) % 2 === 1) root = branchHash(appendPath[used++]!, root);
+    if (Math.floor(size / 2 ** bit) % 2 === 1) root = branchHash(appendPath[used++], root);
   }
   // the new leaf merges with the subtrees of the trailing 1-bits of size
   let trailing = 0;
   while (Math.floor(size / 2 ** trailing) % 2 === 1) trailing++;
   let merged = leaf;
-  for (let i = 0; i < trailing; i++) merged = branchHash(appendPath[i]!, merged);
+  for (let i = 0; i < trailing; i++) merged = branchHash(appendPath[i], merged);
   return { root, appendPath: [merged, ...appendPath.slice(trailing)], size: size + 1 };
 };
 
@@ -202,7 +203,7 @@ export const verifyProof = (queryHashes: readonly Buffer[], proof: MerkleProof, 
   if (proof.size === 0) return false;
   try {
     const computed = calculatePathNodes(queryHashes, proof.size, proof.idxs, proof.siblingHashes).get(ROOT_INDEX);
-    return computed !== undefined && computed.equals(root);
+    return computed?.equals(root) === true;
   } catch {
     return false;
   }
@@ -225,7 +226,7 @@ export const calculateRootFromUpdateData = (
 
 const rootFromPath = (path: readonly Buffer[]): Buffer => {
   if (path.length === 0) throw new Error('Invalid append path');
-  return path.slice(1).reduce((current, hash) => branchHash(hash, current), path[0]!);
+  return path.slice(1).reduce((current, hash) => branchHash(hash, current), path[0]);
 };
 
 export const calculateRootFromRightWitness = (
@@ -237,7 +238,7 @@ export const calculateRootFromRightWitness = (
   if (rightWitness.length === 0) return rootFromPath(appendPath);
   const path = appendPath.slice(1);
   const witness = rightWitness.slice(1);
-  let current = branchHash(appendPath[0]!, rightWitness[0]!);
+  let current = branchHash(appendPath[0], rightWitness[0]);
   let layer = 0;
   let incremental = idx;
   let started = false;
@@ -246,10 +247,14 @@ export const calculateRootFromRightWitness = (
       if (!started) {
         incremental += 2 ** layer;
         started = true;
-      } else current = branchHash(path.shift()!, current);
+      } else {
+        current = branchHash(path[0], current);
+        path.shift();
+      }
     }
     if (witness.length > 0 && Math.floor(incremental / 2 ** layer) % 2 === 1) {
-      current = branchHash(current, witness.shift()!);
+      current = branchHash(current, witness[0]);
+      witness.shift();
       incremental += 2 ** layer;
     }
     layer++;
@@ -273,12 +278,13 @@ export const calculateRightWitness = (size: number, values: readonly Uint8Array[
   let incremental = size;
   for (let layer = 0; layer < height && hashes.length > 0; layer++) {
     if (Math.floor(incremental / 2 ** layer) % 2 === 1) {
-      witness.push(hashes.shift()!);
+      witness.push(hashes[0]);
+      hashes.shift();
       incremental += 2 ** layer;
     }
     const next: Buffer[] = [];
     for (let i = 0; i < hashes.length; i += 2)
-      next.push(i + 1 < hashes.length ? branchHash(hashes[i]!, hashes[i + 1]!) : hashes[i]!);
+      next.push(i + 1 < hashes.length ? branchHash(hashes[i], hashes[i + 1]) : hashes[i]);
     hashes = next;
   }
   return witness;

@@ -33,7 +33,7 @@ export const siblingLocation = (
 ): Location | undefined => {
   let siblingIndex = nodeIndex ^ 1;
   let siblingLayer = layerIndex;
-  while (siblingIndex >= structure[siblingLayer]! && siblingLayer > 0) {
+  while (siblingIndex >= structure[siblingLayer] && siblingLayer > 0) {
     siblingIndex <<= 1;
     siblingLayer -= 1;
   }
@@ -65,7 +65,7 @@ export const insertIndex = (sorted: number[], value: number): void => {
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (compareIndices(value, sorted[mid]!) <= 0) high = mid;
+    if (compareIndices(value, sorted[mid]) <= 0) high = mid;
     else low = mid + 1;
   }
   if (sorted[low] !== value) sorted.splice(low, 0, value);
@@ -90,14 +90,14 @@ export const calculatePathNodes = (
   idxs.forEach((idx, i) => {
     if (idx === 0) return;
     sorted.push(idx);
-    tree.set(idx, queryHashes[i]!);
+    tree.set(idx, queryHashes[i]);
   });
   sorted.sort(compareIndices);
   const height = treeHeight(size);
   const structure = layerStructure(size);
   const carried = new Map<number, Buffer>();
   while (sorted.length > 0) {
-    const idx = sorted[0]!;
+    const idx = sorted[0];
     if (idx === ROOT_INDEX) return tree;
     const current = tree.get(idx) ?? carried.get(idx);
     if (current === undefined) throw new Error(`Invalid state. Hash for index ${idx} should exist.`);

@@ -41,7 +41,7 @@ const bitsToBytes = (bits: readonly boolean[]): Buffer => {
   const out = Buffer.alloc(Math.ceil(bits.length / 8));
   const pad = out.length * 8 - bits.length;
   bits.forEach((b, i) => {
-    if (b) out[(i + pad) >> 3]! |= 0x80 >> ((i + pad) & 7);
+    if (b) out[(i + pad) >> 3] |= 0x80 >> ((i + pad) & 7);
   });
   return out;
 };
@@ -99,8 +99,8 @@ export class SparseMerkleTree {
     byKey.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
     const sorted = byKey.map((c) => c.change);
     for (let i = 1; i < sorted.length; i++) {
-      if (byKey[i - 1]!.order === byKey[i]!.order)
-        throw new Error(`Duplicate key in update: ${sorted[i]!.key.toString('hex')}`);
+      if (byKey[i - 1].order === byKey[i].order)
+        throw new Error(`Duplicate key in update: ${sorted[i].key.toString('hex')}`);
     }
     const keep = (node: SMTNode): SMTNode => {
       if (collectNodes && node.kind !== 'empty')
@@ -108,14 +108,14 @@ export class SparseMerkleTree {
       return node;
     };
     const onlyDeletions = (lo: number, hi: number): boolean => {
-      for (let i = lo; i < hi; i++) if (sorted[i]!.value.length !== 0) return false;
+      for (let i = lo; i < hi; i++) if (sorted[i].value.length !== 0) return false;
       return true;
     };
     /** The first index in [lo, hi) whose key has bit `height` set: the keys there share their first `height` bits, so the bit only rises. */
     const splitAt = (lo: number, hi: number, height: number): number => {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (keyBit(sorted[mid]!.key, height) === 0) lo = mid + 1;
+        if (keyBit(sorted[mid].key, height) === 0) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -128,7 +128,7 @@ export class SparseMerkleTree {
     const visit = (node: SMTNode, lo: number, hi: number, height: number): SMTNode => {
       if (lo === hi) return node;
       if (hi - lo === 1) {
-        const { key, value } = sorted[lo]!;
+        const { key, value } = sorted[lo];
         if (node.kind === 'empty') return value.length === 0 ? node : keep(leafNode(key, value));
         if (node.kind === 'leaf' && node.key.equals(key))
           return value.length === 0 ? EMPTY_NODE : keep(leafNode(key, value));
@@ -186,11 +186,11 @@ export class SparseMerkleTree {
     const sorted = [...paths].sort(PendingQuery.compare);
     const siblingHashes: Buffer[] = [];
     const used = new Set<string>();
-    while (sorted.length > 0) {
-      const q = sorted.shift()!;
+    for (let q = sorted.shift(); q !== undefined; q = sorted.shift()) {
       if (q.height === 0) continue;
       if (q.bits[q.offset]) {
-        const hash = q.siblings.pop()!;
+        const hash = q.siblings.pop();
+        if (hash === undefined) throw new Error('SMT proof: a query has no sibling hash left at its height');
         const k = hashKey(hash);
         if (!ancestors.has(k) && !used.has(k)) {
           siblingHashes.push(hash);
@@ -244,12 +244,12 @@ const insertQuery = (queue: PendingQuery[], q: PendingQuery): void => {
   let high = queue.length;
   while (1 + low < high) {
     const mid = low + ((high - low) >> 1);
-    const p = queue[mid]!;
+    const p = queue[mid];
     if ((q.height === p.height && Buffer.compare(q.key, p.key) < 0) || q.height > p.height) high = mid;
     else low = mid;
   }
   if (high === queue.length) queue.push(q);
-  else if (!queue[high]!.samePath(q)) queue.splice(high, 0, q);
+  else if (!queue[high].samePath(q)) queue.splice(high, 0, q);
 };
 
 const bitsEqual = (a: PendingQuery, b: PendingQuery, from: number): boolean => {
@@ -262,15 +262,15 @@ export const calculateSMTRoot = (siblingHashes: readonly Buffer[], queries: read
   const pending = queries.map((q) => new PendingQuery(q.key, q.value, bytesToStrippedBits(q.bitmap), []));
   const sorted = pending.sort(PendingQuery.compare);
   let next = 0;
-  while (sorted.length > 0) {
-    const q = sorted.shift()!;
+  for (let q = sorted.shift(); q !== undefined; q = sorted.shift()) {
     if (q.height === 0) {
       if (next !== siblingHashes.length) throw new Error('Not all sibling hashes were used');
       return q.hash;
     }
     let sibling: Buffer;
-    if (sorted.length > 0 && q.isSiblingOf(sorted[0]!)) {
-      const s = sorted.shift()!;
+    if (sorted.length > 0 && q.isSiblingOf(sorted[0])) {
+      const s = sorted[0];
+      sorted.shift();
       const siblingEmpty = s.hash.equals(EMPTY_HASH);
       const queryEmpty = q.hash.equals(EMPTY_HASH);
       if (siblingEmpty === q.bits[q.offset] || queryEmpty === s.bits[s.offset])
@@ -281,7 +281,7 @@ export const calculateSMTRoot = (siblingHashes: readonly Buffer[], queries: read
       sibling = EMPTY_HASH;
     } else {
       if (next === siblingHashes.length) throw new Error('no more sibling hashes available');
-      sibling = siblingHashes[next++]!;
+      sibling = siblingHashes[next++];
     }
     const bit = keyBit(q.key, q.height - 1);
     q.hash = bit === 0 ? smtBranchHash(q.hash, sibling) : smtBranchHash(sibling, q.hash);
@@ -312,8 +312,8 @@ export const verifySMTProof = (
   const byPath = new Map<string, SMTQuery>();
   const unique: SMTQuery[] = [];
   for (let i = 0; i < queryKeys.length; i++) {
-    const key = queryKeys[i]!;
-    const q = proof.queries[i]!;
+    const key = queryKeys[i];
+    const q = proof.queries[i];
     if (key.length !== keyLength || q.key.length !== keyLength) return false;
     if (q.bitmap.length > 0 && q.bitmap[0] === 0) return false;
     const bits = bytesToStrippedBits(q.bitmap);
@@ -368,13 +368,13 @@ export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): B
   if (entries.length === 0) return EMPTY_HASH;
   const sorted = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
   for (let i = 1; i < sorted.length; i++)
-    if (sorted[i - 1]!.key.equals(sorted[i]!.key)) throw new Error('Duplicate key in SMT entries');
+    if (sorted[i - 1].key.equals(sorted[i].key)) throw new Error('Duplicate key in SMT entries');
   const build = (from: number, to: number, depth: number): Buffer => {
     if (to - from === 0) return EMPTY_HASH;
-    if (to - from === 1) return smtLeafHash(sorted[from]!.key, sorted[from]!.value);
+    if (to - from === 1) return smtLeafHash(sorted[from].key, sorted[from].value);
     // keys are sorted, so the ones with a 0 at this depth come first
     let split = from;
-    while (split < to && keyBit(sorted[split]!.key, depth) === 0) split++;
+    while (split < to && keyBit(sorted[split].key, depth) === 0) split++;
     return smtBranchHash(build(from, split, depth + 1), build(split, to, depth + 1));
   };
   return build(0, sorted.length, 0);

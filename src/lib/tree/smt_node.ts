@@ -82,4 +82,4 @@ export const decodeNode = (hash: Buffer, data: Buffer, keyLength: number): SMTNo
 };
 
 /** Bit i of a key, most significant bit of byte 0 first. */
-export const keyBit = (key: Uint8Array, i: number): number => (key[i >> 3]! >> (7 - (i & 7))) & 1;
+export const keyBit = (key: Uint8Array, i: number): number => (key[i >> 3] >> (7 - (i & 7))) & 1;

@@ -43,6 +43,25 @@ export const positiveInteger = (value: string): number => {
   return n;
 };
 
+/** A port a local network's node may listen on without privileges: 1024–65535 (Klayr's rpc.port range). */
+export const unprivilegedPort =
+  (flag: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1024 || n > 65535)
+      throw new InvalidArgumentError(
+        `${flag} must be an integer port between 1024 and 65535 (Klayr's rpc.port range).`,
+      );
+    return n;
+  };
+
+/** `--block-time` of a network a command creates: whole seconds, 3 at least (the config schema's minimum). */
+export const blockTimeFlag = (value: string): number => {
+  const n = positiveInteger(value);
+  if (n < 3) throw new InvalidArgumentError("--block-time must be at least 3 seconds (the config schema's minimum).");
+  return n;
+};
+
 export const uint32 =
   (name: string) =>
   (value: string): number => {

@@ -34,7 +34,10 @@ export const migrateCommand = (): Command =>
       '-o, --output <dir>',
       "Where to write the files (default: ~/.klayr/kestrel-migrator/<the old chain's ID>); never the successor's default data directory or inside it.",
     )
-    .option('--chain-id <hex>', "The successor's chain ID (default: the old chain's).")
+    .option(
+      '--chain-id <hex>',
+      "The successor's chain ID (default: the old chain's); a mainchain ID (xx000000), as the migrated state is a mainchain's.",
+    )
     .option(
       '--successor-data-path <path>',
       "The successor node's data path (default: Kestrel's, ~/.klayr/kestrel); never the old node's.",
@@ -78,7 +81,7 @@ export const migrateCommand = (): Command =>
         import('../migrate/progress_bar.js'),
       ]);
       const autoStart = flags.autoStart === true || flags.autoStartKlayrCoreV4 === true;
-      const outcome = await runMigration(flags, progressBar());
+      const outcome = await runMigration(flags, progressBar(), (note) => process.stderr.write(`${note}\n`));
       const { summary: s } = outcome;
       const lines = [
         `Migrated the snapshot of height ${s.snapshotHeight} into chain ${s.chainID} in ${outcome.seconds.toFixed(1)} s`,

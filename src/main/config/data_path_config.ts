@@ -60,21 +60,21 @@ export const readDataPathConfig = (dataPath: string): Partial<ApplicationConfig>
   } catch (e) {
     throw new ConfigError([`config file ${file} is not valid JSON: ${(e as Error).message}`]);
   }
-  const from = (p: string | undefined): string | undefined => {
-    const path = p === '~' || p?.startsWith('~/') === true ? `${homedir()}${p.slice(1)}` : p;
-    return path === undefined || isAbsolute(path) ? path : resolve(dataPath, path);
+  const from = (p: string): string => {
+    const path = p === '~' || p.startsWith('~/') ? `${homedir()}${p.slice(1)}` : p;
+    return isAbsolute(path) ? path : resolve(dataPath, path);
   };
   const { dataPath: _ignored, ...system } = (saved.system ?? {}) as Partial<ApplicationConfig['system']>;
   const out: Partial<ApplicationConfig> = { ...saved, system: system as ApplicationConfig['system'] };
   if (saved.genesis?.block?.fromFile !== undefined)
     out.genesis = {
       ...saved.genesis,
-      block: { ...saved.genesis.block, fromFile: from(saved.genesis.block.fromFile)! },
+      block: { ...saved.genesis.block, fromFile: from(saved.genesis.block.fromFile) },
     };
   if (saved.generator?.keys?.fromFile !== undefined)
     out.generator = {
       ...saved.generator,
-      keys: { ...saved.generator.keys, fromFile: from(saved.generator.keys.fromFile)! },
+      keys: { ...saved.generator.keys, fromFile: from(saved.generator.keys.fromFile) },
     };
   return out;
 };

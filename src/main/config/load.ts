@@ -75,12 +75,17 @@ export const configDataPath = (flags: ConfigFlags = {}): string => {
   return resolve(expandHome(flags.dataPath ?? fromFile ?? defaultConfig().system.dataPath));
 };
 
+export interface LoadConfigOptions {
+  /** false: the network preset even where a config is saved under the data path (what `start --overwrite-config` will run with). Default true. */
+  savedConfig?: boolean;
+}
+
 /**
  * Defaults <- network preset (or the config saved under the data path, as Klayr Core reads
  * `<dataPath>/config/config.json`) <- config file <- flags, then validated; every problem is
  * reported with its JSON path and nothing starts on a wrong config.
  */
-export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
+export const loadConfig = (flags: ConfigFlags = {}, options: LoadConfigOptions = {}): ApplicationConfig => {
   const network = flags.network ?? 'devnet';
   let preset: Partial<ApplicationConfig>;
   try {
@@ -89,7 +94,7 @@ export const loadConfig = (flags: ConfigFlags = {}): ApplicationConfig => {
     throw new ConfigError([(e as Error).message]);
   }
   const file = flags.config !== undefined ? readConfigFile(flags.config) : undefined;
-  const base = readDataPathConfig(configDataPath(flags)) ?? preset;
+  const base = (options.savedConfig === false ? undefined : readDataPathConfig(configDataPath(flags))) ?? preset;
   const layered = mergeConfig(
     defaultConfig(),
     base,

@@ -15,7 +15,7 @@ export const moduleConfigProblems = (modules: Record<string, unknown>, blockTime
       : validate(settings).map((i) => `config.modules.${name}${i.dataPath}: ${i.message}`);
   });
   if (problems.length > 0) return problems;
-  return posWindowProblems((modules['pos'] ?? {}) as Record<string, unknown>, blockTime).map(
+  return posWindowProblems((modules.pos ?? {}) as Record<string, unknown>, blockTime).map(
     (p) => `config.modules.pos${p}`,
   );
 };

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ApplicationConfig } from './types.js';
+import { required } from '../../lib/required.js';
 
 /**
  * Networks embedded in Kestrel: the preset config and its data files, as Klayr Core ships them
@@ -29,7 +30,7 @@ export const networkPreset = (network: string): Partial<ApplicationConfig> => {
     ...preset,
     system: system as Partial<ApplicationConfig['system']> as ApplicationConfig['system'],
     genesis: {
-      ...preset.genesis!,
+      ...required(preset.genesis, `The genesis section of ${dir}config.json`),
       block: {
         fromFile: existsSync(`${dir}genesis_block.blob`) ? `${dir}genesis_block.blob` : `${dir}genesis_block.blob.gz`,
       },

@@ -1,5 +1,5 @@
 import type { RPCClient } from '../../rpc/client.js';
-import { pollUntil } from './chain_rpc.js';
+import { pollUntil } from '../child_nodes/rpc.js';
 
 /** Klayr's chain status of a registered chain that has not sent its first CCU yet, and after. */
 const CHAIN_STATUS_ACTIVE = 1;

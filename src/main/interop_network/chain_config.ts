@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxRootStateTreeKey } from '../../lib/interop/store_keys.js';
-import { posWindowBounds, posWindowValues } from '../../modules/pos/config.js';
-import type { BoundedWindow } from '../../modules/pos/config.js';
 import { dataPathConfigFile } from '../config/data_path_config.js';
+import { posWindows } from '../child_nodes/pos_windows.js';
+import { rpcWsURL } from '../child_nodes/rpc.js';
 import { networkDir } from '../config/networks.js';
 import {
   MAINCHAIN_ID,
@@ -13,17 +13,25 @@ import {
   SIDECHAIN_VALIDATORS,
 } from './constants.js';
 
-/** A config as the JSON file it is (edited key by key, the rest kept as the user left it). */
-type JSONConfig = Record<string, any>;
+type JSONObject = Record<string, unknown>;
 
-export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws`;
+/** A config as the JSON file it is (edited key by key, the rest kept as the user left it). */
+interface JSONConfig {
+  [section: string]: unknown;
+  system?: JSONObject;
+  rpc?: JSONObject;
+  network?: JSONObject;
+  genesis?: JSONObject;
+  modules: Record<string, JSONObject | undefined>;
+  plugins?: Record<string, JSONObject | undefined>;
+}
 
 /**
  * `plugins.chainConnector` of one chain (Klayr's key names): it relays this chain's CCMs to the
  * receiving chain, signing with the relayer key that the chainConnector_authorize password opens.
  * The receiving chain's URL is set on every start, from the ports of that run.
  */
-export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONConfig => ({
+export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateKey: string): JSONObject => ({
   receivingChainID,
   encryptedPrivateKey,
 });
@@ -34,22 +42,8 @@ export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateK
  */
 const ALLOWED_METHODS = ['*', 'chainConnector'];
 
-/**
- * Klayr's PoS defaults of the windows bounded by the block time are too short below 4-second
- * blocks and too long above 43-second ones: a default out of bounds is set to the nearest bound;
- * the others are left out.
- */
-export const posWindows = (blockTime: number): Partial<Record<BoundedWindow, number>> => {
-  const { minimum, maximum } = posWindowBounds(blockTime);
-  return Object.fromEntries(
-    Object.entries(posWindowValues({}))
-      .filter(([, blocks]) => blocks < minimum || blocks > maximum)
-      .map(([key, blocks]) => [key, Math.min(Math.max(blocks, minimum), maximum)]),
-  );
-};
-
 /** The devnet's config with this network's block time, the chainConnector plugin and its endpoints. */
-export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
+export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONObject): JSONConfig => ({
   ...devnet,
   rpc: { ...devnet.rpc, allowedMethods: ALLOWED_METHODS },
   genesis: { ...devnet.genesis, blockTime },
@@ -63,7 +57,7 @@ export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector
  * outbox root of its channel to the mainchain, as the devnet keeps the sidechain's), its own
  * genesis block and keys under its data path.
  */
-export const sidechainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONConfig): JSONConfig => ({
+export const sidechainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONObject): JSONConfig => ({
   ...devnet,
   system: {
     ...devnet.system,
@@ -100,10 +94,15 @@ export const readSavedConfig = (dataPath: string): JSONConfig =>
 export const writeSavedConfig = (dataPath: string, config: JSONConfig): void =>
   writeFileSync(dataPathConfigFile(dataPath), `${JSON.stringify(config, null, '\t')}\n`);
 
-/** This run's ports: the chain's own RPC port and its chainConnector's receiving chain URL, in its saved config. */
-export const setPorts = (dataPath: string, ownPort: number, receivingPort: number): void => {
+/**
+ * This run's ports, in the chain's saved config: its own RPC port, its chainConnector's receiving
+ * chain URL, and its P2P server (each chain is a network of one node) on a loopback address of
+ * its own at the RPC port's number.
+ */
+export const setPorts = (dataPath: string, ownPort: number, receivingPort: number, p2pHost: string): void => {
   const config = readSavedConfig(dataPath);
   config.rpc = { ...config.rpc, port: ownPort };
+  config.network = { ...config.network, host: p2pHost, port: ownPort, seedPeers: [] };
   config.plugins = {
     ...config.plugins,
     chainConnector: { ...config.plugins?.chainConnector, receivingChainWsURL: rpcWsURL(receivingPort) },

@@ -127,8 +127,8 @@ export const createNetwork = async (layout: NetworkLayout, blockTime: number): P
   try {
     const sidechain = await newSidechainKeys();
     // each chain's connector posts on the other chain, with an account of that chain
-    const toSidechain = await encryptedKey(sidechain.keys[RELAYER_ACCOUNT_INDEX]!.privateKey, settings.relayerPassword);
-    const toMainchain = await encryptedKey(devnetKeys()[RELAYER_ACCOUNT_INDEX]!.privateKey, settings.relayerPassword);
+    const toSidechain = await encryptedKey(sidechain.keys[RELAYER_ACCOUNT_INDEX].privateKey, settings.relayerPassword);
+    const toMainchain = await encryptedKey(devnetKeys()[RELAYER_ACCOUNT_INDEX].privateKey, settings.relayerPassword);
     createSidechain(layout, blockTime, sidechain, toMainchain);
     createMainchain(layout, blockTime, toSidechain);
     writeJSON(layout.settings, settings, 0o600);

@@ -17,6 +17,3 @@ export const networkLayout = (root: string): NetworkLayout => ({
   sidechain: join(root, 'sidechain'),
   settings: join(root, 'network.json'),
 });
-
-/** The file a chain's node logs to (its stderr and stdout, appended). */
-export const chainLogFile = (dataPath: string): string => join(dataPath, 'kestrel.log');

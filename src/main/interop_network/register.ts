@@ -3,10 +3,21 @@ import type { TransactionObject } from '../../lib/transaction/index.js';
 import { RPCCallError } from '../../rpc/client.js';
 import type { RPCClient } from '../../rpc/client.js';
 import type { KeyEntry } from '../commands/keys/derive.js';
-import { hasChainAccount, nodeInfo, pollUntil } from './chain_rpc.js';
+import { isMethodNotFound, nodeInfo, pollUntil } from '../child_nodes/rpc.js';
 import { MAINCHAIN_ID, SIDECHAIN_ID, SIDECHAIN_NAME } from './constants.js';
 import { registerMainchainTransaction, registerSidechainTransaction } from './registration.js';
 import type { BFTParametersJSON, Sender } from './registration.js';
+
+/** Whether the chain has an account for `chainID` (a registration's effect on each side). */
+export const hasChainAccount = async (client: RPCClient, chainID: string): Promise<boolean> => {
+  try {
+    await client.invoke('interoperability_getChainAccount', { chainID });
+    return true;
+  } catch (e) {
+    if (e instanceof RPCCallError && !isMethodNotFound(e)) return false;
+    throw e;
+  }
+};
 
 export interface RegistrationParties {
   mainchain: RPCClient;

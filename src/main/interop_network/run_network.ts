@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import type { RPCClient } from '../../rpc/client.js';
 import { setPorts } from './chain_config.js';
 import { reportActivation } from './activation.js';
-import { startChainProcess } from './chain_process.js';
-import type { ChainExit, ChainProcess } from './chain_process.js';
-import { connectWhenReady, isMethodNotFound, nodeInfo } from './chain_rpc.js';
+import { assertPortFree } from '../child_nodes/port_check.js';
+import { startChainProcess } from '../child_nodes/process.js';
+import { connectWhenReady, isMethodNotFound, nodeInfo } from '../child_nodes/rpc.js';
+import { superviseNodes } from '../child_nodes/supervise.js';
 import { MAINCHAIN_ID, RELAYER_ACCOUNT_INDEX, SIDECHAIN_ID, USER_ACCOUNT_INDEX } from './constants.js';
 import { createNetwork, devnetKeys, readSettings, sidechainKeys } from './create_network.js';
 import type { NetworkSettings } from './create_network.js';
 import { networkLayout } from './layout.js';
 import type { NetworkLayout } from './layout.js';
-import { assertPortFree } from './port_check.js';
 import { registerChains } from './register.js';
 
 export interface InteropNetworkOptions {
@@ -31,6 +31,9 @@ const STOP_GRACE_MS = 30_000;
 /** A node's first start processes its genesis block (about 4 s for the devnet's 103 proofs of possession on two cores). */
 const READY_TIMEOUT_MS = 120_000;
 const DEFAULT_BLOCK_TIME = 7;
+/** Each chain's P2P server, on a loopback address of its own (no peers: each chain is one node). */
+const MAINCHAIN_P2P_HOST = '127.0.0.2';
+const SIDECHAIN_P2P_HOST = '127.0.0.3';
 
 const prepare = async (layout: NetworkLayout, options: InteropNetworkOptions): Promise<NetworkSettings> => {
   const saved = readSettings(layout);
@@ -75,13 +78,11 @@ const authorizeConnector = async (
   }
 };
 
-const exitText = ({ code, signal }: ChainExit): string => (signal !== null ? `signal ${signal}` : `exit code ${code}`);
-
 /**
  * Creates the network on its first run, starts both nodes, registers each chain on the other
  * (once), enables both chainConnectors, then runs until a stop is requested or a node exits.
  * Both nodes are stopped cleanly on the way out, whatever the reason; an unexpected exit of a
- * node is an error.
+ * node is an error (superviseNodes).
  */
 export const runInteropNetwork = async (options: InteropNetworkOptions): Promise<void> => {
   const { progress } = options;
@@ -93,29 +94,20 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
   await assertPortFree(options.sidechainPort, '--sidechain-port');
   const layout = networkLayout(options.dataPath);
   const settings = await prepare(layout, options);
-  setPorts(layout.mainchain, options.mainchainPort, options.sidechainPort);
-  setPorts(layout.sidechain, options.sidechainPort, options.mainchainPort);
+  setPorts(layout.mainchain, options.mainchainPort, options.sidechainPort, MAINCHAIN_P2P_HOST);
+  setPorts(layout.sidechain, options.sidechainPort, options.mainchainPort, SIDECHAIN_P2P_HOST);
   if (stopSignal !== undefined) {
     progress(`${stopSignal}: the network is ready, its nodes not started`);
     return;
   }
 
   let finished = false;
-  const chains: ChainProcess[] = [];
   const clients: RPCClient[] = [];
-  const stopAll = async (): Promise<void> => {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    const exits = await Promise.all(chains.map((c) => c.stop(STOP_GRACE_MS)));
-    chains.forEach((c, i) => progress(`${c.name} node stopped (${exitText(exits[i]!)})`));
-  };
-  const mainchain = startChainProcess('mainchain', layout.mainchain, options.connectorFlags);
-  chains.push(mainchain);
-  const sidechain = startChainProcess('sidechain', layout.sidechain, options.connectorFlags);
-  chains.push(sidechain);
+  const mainchain = startChainProcess('mainchain node', layout.mainchain, options.connectorFlags);
+  const sidechain = startChainProcess('sidechain node', layout.sidechain, options.connectorFlags);
   progress(
     `Starting the mainchain node (pid ${mainchain.pid}, log ${mainchain.logFile}) and the sidechain node (pid ${sidechain.pid}, log ${sidechain.logFile})`,
   );
-  const unexpectedExit = Promise.race(chains.map((c) => c.exited.then((exit) => ({ chain: c, exit }))));
 
   const startUp = async (): Promise<void> => {
     const [main, side] = await Promise.all([
@@ -139,14 +131,14 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
     await registerChains({
       mainchain: main,
       sidechain: side,
-      mainchainSender: devnet[USER_ACCOUNT_INDEX]!,
-      sidechainSender: sideKeys[USER_ACCOUNT_INDEX]!,
+      mainchainSender: devnet[USER_ACCOUNT_INDEX],
+      sidechainSender: sideKeys[USER_ACCOUNT_INDEX],
       sidechainValidators: sideKeys,
       timeoutMs: settings.blockTime * 5_000,
       progress,
     });
     progress(
-      `Accounts: mainchain ${devnet[USER_ACCOUNT_INDEX]!.address} (the devnet's passphrase), sidechain ${sideKeys[USER_ACCOUNT_INDEX]!.address} (passphrase in ${layout.sidechain}/config/passphrase.json); relayers ${devnet[RELAYER_ACCOUNT_INDEX]!.address} and ${sideKeys[RELAYER_ACCOUNT_INDEX]!.address}`,
+      `Accounts: mainchain ${devnet[USER_ACCOUNT_INDEX].address} (the devnet's passphrase), sidechain ${sideKeys[USER_ACCOUNT_INDEX].address} (passphrase in ${layout.sidechain}/config/passphrase.json); relayers ${devnet[RELAYER_ACCOUNT_INDEX].address} and ${sideKeys[RELAYER_ACCOUNT_INDEX].address}`,
     );
     progress('The network is running. Press Ctrl-C to stop both nodes.');
     void reportActivation(
@@ -160,26 +152,17 @@ export const runInteropNetwork = async (options: InteropNetworkOptions): Promise
     );
   };
 
-  type Ending =
-    | { kind: 'stop'; signal: string }
-    | { kind: 'exit'; chain: ChainProcess; exit: ChainExit }
-    | { kind: 'failed'; error: Error };
-  const started = startUp();
-  const ending: Ending = await Promise.race([
-    options.stopRequested.then((signal): Ending => ({ kind: 'stop', signal })),
-    unexpectedExit.then(({ chain, exit }): Ending => ({ kind: 'exit', chain, exit })),
-    started.then(
-      () => new Promise<never>(() => undefined),
-      (error: Error): Ending => ({ kind: 'failed', error }),
-    ),
-  ]);
-  finished = true;
-  started.catch(() => undefined); // a start-up cut short by the stop fails as the nodes go
-  if (ending.kind === 'stop') progress(`${ending.signal}: stopping both nodes`);
-  await stopAll();
-  if (ending.kind === 'exit')
-    throw new Error(
-      `The ${ending.chain.name} node exited (${exitText(ending.exit)}). The end of its log (${ending.chain.logFile}):\n${ending.chain.logTail(15)}`,
-    );
-  if (ending.kind === 'failed') throw ending.error;
+  await superviseNodes({
+    nodes: [mainchain, sidechain],
+    startUp,
+    stopRequested: options.stopRequested,
+    nodesText: 'both nodes',
+    signal: 'SIGINT',
+    graceMs: STOP_GRACE_MS,
+    progress,
+    onEnd: async () => {
+      finished = true;
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    },
+  });
 };

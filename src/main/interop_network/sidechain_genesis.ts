@@ -10,6 +10,7 @@ import { networkDir } from '../config/networks.js';
 import type { ApplicationConfig } from '../config/types.js';
 import { applicationModules } from '../modules.js';
 import { SIDECHAIN_GENESIS_BALANCE, SIDECHAIN_TOKEN_ID } from './constants.js';
+import { required } from '../../lib/required.js';
 
 /**
  * Bootstrap rounds of the sidechain: its genesis validators generate every block for this many
@@ -23,7 +24,11 @@ const devnetAssetSchemas = (): { token: Schema; pos: Schema; interoperability: S
   const { assets } = JSON.parse(readFileSync(join(networkDir('devnet'), 'genesis_assets.json'), 'utf8')) as {
     assets: GenesisAssetInput[];
   };
-  const schemaOf = (module: string): Schema => assets.find((a) => a.module === module)!.schema;
+  const schemaOf = (module: string): Schema =>
+    required(
+      assets.find((a) => a.module === module),
+      `The devnet's ${module} genesis asset`,
+    ).schema;
   return { token: schemaOf('token'), pos: schemaOf('pos'), interoperability: schemaOf('interoperability') };
 };
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectIPC } from '../../rpc/client.js';
 import { DataPathInUseError, DataPathLock } from '../lock/data_path_lock.js';
+import { required } from '../../lib/required.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
@@ -65,5 +66,5 @@ export const startSuccessor = async (
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   const info = await waitUntilAnswering(child, dataPath, timeoutMs);
-  return { pid: child.pid!, ...info, exited };
+  return { pid: required(child.pid, 'The process ID of the successor node'), ...info, exited };
 };

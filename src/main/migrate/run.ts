@@ -6,9 +6,10 @@ import { prefetchProofsOfPossession } from '../../engine/pools/pop_prefetch.js';
 import { createPooledBlsVerifier } from '../../workers/bls_verifier.js';
 import { blockToJSON, encodeBlock } from '../../lib/chain/block.js';
 import { migrateSnapshot } from '../../migration/migrate.js';
-import type { MigrationSummary } from '../../migration/migrate.js';
+import type { MigrationResult, MigrationSummary } from '../../migration/migrate.js';
 import type { Progress } from '../../migration/progress.js';
 import { Snapshot } from '../../migration/snapshot.js';
+import { readBackupManifest } from '../../storage/backup.js';
 import { configDataPath, loadConfig } from '../config/load.js';
 import { defaultConfig } from '../config/defaults.js';
 import { expandHome } from '../config/home.js';
@@ -16,6 +17,8 @@ import { mergeConfig } from '../config/merge.js';
 import type { ApplicationConfig } from '../config/types.js';
 import { applicationModules } from '../modules.js';
 import { checkOutputPath, defaultOutputPath, isWithin } from './output_path.js';
+import { backupHeightNote, backupProblem, successorChainProblem } from './preflight.js';
+import type { BackupCheck } from './preflight.js';
 import { configProblems, successorConfig } from './successor_config.js';
 
 export interface MigrateOptions {
@@ -48,7 +51,12 @@ export interface MigrateOutcome {
  * on), writes the successor's genesis block, forgingStatus.json and (with --auto-migrate-config)
  * its config under the output directory.
  */
-export const runMigration = async (options: MigrateOptions, progress: Progress): Promise<MigrateOutcome> => {
+export const runMigration = async (
+  options: MigrateOptions,
+  progress: Progress,
+  /** Where notes on the inputs go (the command: stderr). */
+  notify: (line: string) => void = () => undefined,
+): Promise<MigrateOutcome> => {
   const began = Date.now();
   const flags = {
     ...(options.dataPath !== undefined ? { dataPath: options.dataPath } : {}),
@@ -56,14 +64,21 @@ export const runMigration = async (options: MigrateOptions, progress: Progress):
   };
   const oldDataPath = configDataPath(flags);
   const old = loadConfig(flags);
-  if (old.system.backup.height !== options.snapshotHeight) {
-    throw new Error(
-      `--snapshot-height ${options.snapshotHeight} is not the old node's system.backup.height (${old.system.backup.height}): set system.backup.height to the announced snapshot height and restart the old node before it reaches it.`,
-    );
-  }
-  const chainID = options.chainId ?? old.genesis.chainID;
-  if (!/^[0-9a-f]{8}$/.test(chainID))
-    throw new Error(`--chain-id ${chainID} must be 4 bytes in lower-case hex (8 characters).`);
+  const backup: BackupCheck = {
+    snapshotHeight: options.snapshotHeight,
+    dataPath: oldDataPath,
+    configHeight: old.system.backup.height,
+    manifest: readBackupManifest(oldDataPath),
+  };
+  // the backup's manifest says which height it holds: checked before any work, as is the successor's chain ID
+  const problem = backupProblem(backup);
+  if (problem !== undefined) throw new Error(problem);
+  const oldChainID = backup.manifest?.chainID ?? old.genesis.chainID;
+  const chainID = options.chainId ?? oldChainID;
+  const chainProblem = successorChainProblem(chainID, oldChainID, options.chainId !== undefined);
+  if (chainProblem !== undefined) throw new Error(chainProblem);
+  const note = backupHeightNote(backup);
+  if (note !== undefined) notify(note);
   const successorDefault = defaultConfig().system.dataPath;
   const successorDataPath = resolve(expandHome(options.successorDataPath ?? successorDefault));
   if (isWithin(successorDataPath, oldDataPath) || isWithin(oldDataPath, successorDataPath)) {
@@ -76,7 +91,7 @@ export const runMigration = async (options: MigrateOptions, progress: Progress):
 
   const snapshot = Snapshot.open(oldDataPath);
   const bls = createPooledBlsVerifier(availableParallelism());
-  let result;
+  let result: MigrationResult;
   let config: Partial<ApplicationConfig> | undefined;
   try {
     if (snapshot.height !== options.snapshotHeight)

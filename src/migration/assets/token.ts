@@ -68,7 +68,10 @@ export const migrateToken = (
   const total = (tokenID: Buffer) => {
     const k = tokenID.toString('hex');
     let t = totals.get(k);
-    if (t === undefined) totals.set(k, (t = { before: 0n, after: 0n }));
+    if (t === undefined) {
+      t = { before: 0n, after: 0n };
+      totals.set(k, t);
+    }
     return t;
   };
   let returnedLocked = 0n;

@@ -11,7 +11,7 @@ const accountCodec: CompiledSchema<AuthAccount> = compile<AuthAccount>(authAccou
 
 const hex = (b: Buffer): string => b.toString('hex');
 const ordered = (keys: readonly Buffer[]): boolean =>
-  keys.every((k, i) => i === 0 || Buffer.compare(keys[i - 1]!, k) <= 0);
+  keys.every((k, i) => i === 0 || Buffer.compare(keys[i - 1], k) <= 0);
 const unique = (keys: readonly Buffer[]): boolean => new Set(keys.map(hex)).size === keys.length;
 
 /** Klayr's multisignature rules for a genesis auth account, checked in its order (so the first broken rule is the one named). */

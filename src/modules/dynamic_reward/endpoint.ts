@@ -23,6 +23,11 @@ interface ValidatorsParams {
 }
 
 const heightParams = { type: 'object', required: ['height'], properties: { height: uint32 } } as const;
+/**
+ * The spec's request sends a height; the reward token is one for every height, so Klayr reads no
+ * params and the height is accepted (when it is one) without changing the answer.
+ */
+const optionalHeightParams = { type: 'object', properties: { height: uint32 } } as const;
 
 /** The dynamicReward namespace (with the reward methods it inherits), as klayr-framework answers. */
 export const dynamicRewardEndpoints = (
@@ -34,7 +39,11 @@ export const dynamicRewardEndpoints = (
     params: heightParams,
     handler: ({ params }) => ({ reward: defaultRewardAtHeight(config, params.height as number).toString() }),
   },
-  getRewardTokenID: { constant: true, handler: () => ({ tokenID: config.tokenID.toString('hex') }) },
+  getRewardTokenID: {
+    params: optionalHeightParams,
+    constant: true,
+    handler: () => ({ tokenID: config.tokenID.toString('hex') }),
+  },
   getAnnualInflation: {
     params: heightParams,
     handler: ({ params }) => ({

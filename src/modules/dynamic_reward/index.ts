@@ -12,6 +12,7 @@ import type { RewardConfig } from './config.js';
 import { DYNAMIC_REWARD_ENDPOINTS, dynamicRewardEndpoints } from './endpoint.js';
 import { rewardMintedSchema } from './events.js';
 import { DYNAMIC_REWARD_STORES, endOfRoundTimestampSchema, endOfRoundTimestampStore, MODULE_NAME } from './stores.js';
+import { required } from '../../lib/required.js';
 
 /** Why a block reward was reduced (the rewardMinted event's reduction). */
 export const REWARD_REDUCTION = { NONE: 0, SEED_REVEAL: 1, MAX_PREVOTES: 2, NO_ACCOUNT: 3 } as const;
@@ -71,10 +72,10 @@ export class DynamicRewardModule implements Module {
   #defaultBlockReward(ctx: BlockContext): bigint {
     const { config, pos, blockTime } = this.#deps();
     const { header } = ctx;
-    const endOfRound = endOfRoundTimestampStore(ctx).getWithSchema<{ timestamp: number }>(
-      Buffer.alloc(0),
-      endOfRoundTimestampSchema,
-    )!.timestamp;
+    const endOfRound = required(
+      endOfRoundTimestampStore(ctx).getWithSchema<{ timestamp: number }>(Buffer.alloc(0), endOfRoundTimestampSchema),
+      'The end-of-round timestamp',
+    ).timestamp;
     const defaultReward = defaultRewardAtHeight(config, header.height);
     const minimal = minimalRewardActiveValidators(config, defaultReward);
     if (getGeneratorsBetweenTimestamps(ctx, blockTime, endOfRound, header.timestamp).size >= pos.roundLength)

@@ -36,5 +36,5 @@ export const defaultRewardAtHeight = (config: RewardConfig, height: number): big
     Math.trunc((height - config.offset) / Math.floor(config.distance)),
     config.brackets.length - 1,
   );
-  return config.brackets[bracket]!;
+  return config.brackets[bracket];
 };

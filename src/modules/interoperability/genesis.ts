@@ -67,7 +67,7 @@ const tokenIDKLY = getTokenIDKLY;
 export const unique = (items: readonly Buffer[]): boolean =>
   new Set(items.map((b) => b.toString('hex'))).size === items.length;
 export const ordered = (items: readonly Buffer[]): boolean =>
-  items.every((b, i) => i === 0 || Buffer.compare(items[i - 1]!, b) <= 0);
+  items.every((b, i) => i === 0 || Buffer.compare(items[i - 1], b) <= 0);
 
 export const checkChainID = (chainID: Buffer, mainchain: Buffer, prefix: string): void => {
   if (chainID.equals(mainchain)) throw new Error(`${prefix}chainID must not be equal to ${mainchain.toString('hex')}.`);

@@ -23,6 +23,7 @@ import { DEFAULT_COMMISSION } from './commands/register_validator.js';
 import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
 import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
 import { MODULE_NAME, posStore } from './stores.js';
+import { required } from '../../lib/required.js';
 
 const addressParams = {
   type: 'object',
@@ -136,7 +137,7 @@ export const posEndpoints = (
         return {
           validators: eligible.map(({ key }) => {
             const address = key.subarray(8);
-            return validatorJSON(address, posStore(view, 'validator').get(address)!);
+            return validatorJSON(address, required(posStore(view, 'validator').get(address), 'An eligible validator'));
           }),
         };
       },

@@ -23,7 +23,7 @@ const genesisCodec: CompiledSchema<GenesisPoSStore> = compile<GenesisPoSStore>(g
 const hex = (b: Buffer): string => b.toString('hex');
 const unique = (items: readonly Buffer[]): boolean => new Set(items.map(hex)).size === items.length;
 const ordered = (items: readonly Buffer[]): boolean =>
-  items.every((b, i) => i === 0 || Buffer.compare(items[i - 1]!, b) <= 0);
+  items.every((b, i) => i === 0 || Buffer.compare(items[i - 1], b) <= 0);
 
 /** Klayr's username rule: lower-case letters, digits and !@$&_. only. */
 export const isUsername = (name: string): boolean =>
@@ -139,7 +139,7 @@ const checkStaker = (
   if (staker.pendingUnlocks.length > config.maxNumberPendingUnlocks)
     throw new Error(`PendingUnlocks exceeds max unlocking ${config.maxNumberPendingUnlocks}.`);
   const sorted = [...staker.pendingUnlocks].sort(compareUnlocks);
-  if (sorted.some((u, i) => compareUnlocks(u, staker.pendingUnlocks[i]!) !== 0))
+  if (sorted.some((u, i) => compareUnlocks(u, staker.pendingUnlocks[i]) !== 0))
     throw new Error('PendingUnlocks are not lexicographically ordered.');
   if (staker.pendingUnlocks.some((u) => !validators.has(hex(u.validatorAddress))))
     throw new Error('Pending unlocks includes non existing validator address.');

@@ -95,12 +95,12 @@ const capWeight = (validators: WeightedAddress[], capValue: number): WeightedAdd
   if (validators.length < Math.ceil(MAX_CAP / capValue)) return validators;
   const maxCappedElements = Math.ceil(MAX_CAP / capValue) - 1;
   let partialSum = 0n;
-  for (let i = maxCappedElements + 1; i < validators.length; i++) partialSum += validators[i]!.weight;
+  for (let i = maxCappedElements + 1; i < validators.length; i++) partialSum += validators[i].weight;
   for (let i = maxCappedElements; i > 0; i--) {
-    partialSum += validators[i]!.weight;
+    partialSum += validators[i].weight;
     const capped = (BigInt(capValue) * partialSum) / 100n / (100n - BigInt(capValue * i) / 100n);
-    if (capped < validators[i - 1]!.weight) {
-      for (let j = 0; j < i; j++) validators[j]!.weight = capped;
+    if (capped < validators[i - 1].weight) {
+      for (let j = 0; j < i; j++) validators[j].weight = capped;
       return validators;
     }
   }
@@ -143,8 +143,8 @@ const pickStandby = (candidates: readonly WeightedAddress[], seed: Buffer): numb
   const total = candidates.reduce((s, v) => s + v.weight, 0n);
   let threshold = seed.readBigUInt64BE(0) % total;
   for (let i = 0; i < candidates.length; i++) {
-    if (candidates[i]!.weight > threshold) return i;
-    threshold -= candidates[i]!.weight;
+    if (candidates[i].weight > threshold) return i;
+    threshold -= candidates[i].weight;
   }
   return -1;
 };
@@ -155,7 +155,7 @@ const selectStandbyValidators = (candidates: WeightedAddress[], seed1: Buffer, s
   const result: WeightedAddress[] = [];
   for (const seed of seed2 === undefined ? [seed1] : [seed1, seed2]) {
     const [picked] = candidates.splice(pickStandby(candidates, seed), 1);
-    result.push({ address: picked!.address, weight: 0n });
+    result.push({ address: picked.address, weight: 0n });
   }
   return result;
 };

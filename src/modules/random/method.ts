@@ -35,10 +35,10 @@ export const isSeedValidInput = (
 };
 
 const xor = (buffers: readonly Buffer[]): Buffer => {
-  const out = Buffer.from(buffers[0]!);
+  const out = Buffer.from(buffers[0]);
   for (const b of buffers.slice(1)) {
     if (b.length !== out.length) throw new Error('All input for XOR should be same size');
-    for (let i = 0; i < out.length; i++) out[i]! ^= b[i]!;
+    for (let i = 0; i < out.length; i++) out[i] ^= b[i];
   }
   return out;
 };

@@ -15,14 +15,14 @@ export const nextSeedReveal = (
   const onion = stores.getOnion(address);
   if (onion === undefined) return { hash: generateHashOnionSeed(), count: 0 };
   const used = stores.latestUsed(address, height);
-  if (used === undefined) return { hash: onion.hashes[0]!, count: 0 };
+  if (used === undefined) return { hash: onion.hashes[0], count: 0 };
   const count = used.count + 1;
   if (count > onion.count) {
     onExhausted?.();
     return { hash: generateHashOnionSeed(), count: used.count };
   }
   const afterCheckpoint = count % onion.distance;
-  if (afterCheckpoint === 0) return { hash: onion.hashes[count / onion.distance]!, count };
-  const checkpoint = onion.hashes[Math.ceil(count / onion.distance)]!;
-  return { hash: hashOnion(checkpoint, onion.distance - afterCheckpoint, 1)[0]!, count };
+  if (afterCheckpoint === 0) return { hash: onion.hashes[count / onion.distance], count };
+  const checkpoint = onion.hashes[Math.ceil(count / onion.distance)];
+  return { hash: hashOnion(checkpoint, onion.distance - afterCheckpoint, 1)[0], count };
 };

@@ -1,9 +1,10 @@
+import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
-import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
+import { required } from '../../lib/required.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
 export const DEFAULT_SET_HASH_ONION_COUNT = 10000;
@@ -16,6 +17,10 @@ const addressParams = {
   properties: { address: { type: 'string', format: 'klayr32' } },
 } as const;
 const hex16 = hexBytes(16);
+
+/** An onion's seed, its last checkpoint (setHashOnion stores at least one). */
+const onionSeed = (onion: { hashes: readonly Buffer[] }): string =>
+  required(onion.hashes.at(-1), 'The seed of a stored hash onion').toString('hex');
 
 /**
  * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
@@ -63,13 +68,16 @@ export const hashOnionEndpoints = (
     },
   },
   getHashOnionSeeds: {
-    description: 'The seed, count and distance of every stored hash onion.',
-    handler: () => ({
+    description:
+      "The seed, count and distance of the address's hash onion (the spec's request), or of every stored one without an address (Klayr Core lists all in either case).",
+    params: { type: 'object', properties: { address: { type: 'string', format: 'klayr32' } } },
+    handler: ({ params }) => ({
       seeds: stores
         .allOnions()
+        .filter(({ address }) => params.address === undefined || addressToKlayr32(address) === params.address)
         .map(({ address, onion }) => ({
           address: addressToKlayr32(address),
-          seed: onion.hashes.at(-1)!.toString('hex'),
+          seed: onionSeed(onion),
           count: onion.count,
           distance: onion.distance,
         })),
@@ -95,7 +103,7 @@ export const hashOnionEndpoints = (
       if (onion === undefined) throw new Error(`No hash onion is set for ${String(params.address)}.`);
       return {
         usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }],
-        seed: onion.hashes.at(-1)!.toString('hex'),
+        seed: onionSeed(onion),
       };
     },
   },

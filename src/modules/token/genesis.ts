@@ -34,7 +34,7 @@ const checkEntries = <T>(
     const k = hex(key(item));
     if (seen.has(k)) throw new Error(duplicated(item));
     seen.add(k);
-    if (compare(item, sorted[i]!) !== 0) throw new Error(unsorted);
+    if (compare(item, sorted[i]) !== 0) throw new Error(unsorted);
     each?.(item);
   });
 };
@@ -105,8 +105,8 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
 
   const supported = genesis.supportedTokensSubstore;
   const supportedStore = tokenStore(ctx, 'supportedTokens');
-  if (supported.length === 1 && supported[0]!.chainID.length === 0) {
-    if (supported[0]!.supportedTokenIDs.length !== 0)
+  if (supported.length === 1 && supported[0].chainID.length === 0) {
+    if (supported[0].supportedTokenIDs.length !== 0)
       throw new Error('supportedTokenIds must be an empty array when all tokens are supported.');
     supportedStore.setWithSchema(ALL_SUPPORTED_TOKENS_KEY, { supportedTokenIDs: [] }, supportedTokensStoreSchema);
   } else if (supported.length > 0) {
@@ -119,10 +119,10 @@ export const initTokenGenesis = (ctx: GenesisContext): void => {
         throw new Error(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
       if (seen.has(hex(s.chainID))) throw new Error(`supportedTokenIDsSet chain ID ${hex(s.chainID)} is duplicated.`);
       seen.add(hex(s.chainID));
-      if (byChain(s, sorted[i]!) !== 0) throw new Error('supportedTokensSubstore must be sorted by chainID.');
+      if (byChain(s, sorted[i]) !== 0) throw new Error('supportedTokensSubstore must be sorted by chainID.');
       const ids = s.supportedTokenIDs;
       const unique = new Set(ids.map(hex)).size === ids.length;
-      const ordered = ids.every((id, j) => j === 0 || Buffer.compare(ids[j - 1]!, id) < 0);
+      const ordered = ids.every((id, j) => j === 0 || Buffer.compare(ids[j - 1], id) < 0);
       if (!unique || !ordered)
         throw new Error('supportedTokensSubstore tokenIDs must be unique and sorted by lexicographically.');
       if (!ids.every((id) => id.subarray(0, CHAIN_ID_LENGTH).equals(s.chainID)))

@@ -166,7 +166,8 @@ export class TokenMethod {
     tokenID: Buffer,
     amount: bigint,
   ): void {
-    const sender = getUser(ctx, senderAddress, tokenID)!;
+    const sender = getUser(ctx, senderAddress, tokenID);
+    if (sender === undefined) throw missingAccount(senderAddress, tokenID);
     if (sender.availableBalance < amount)
       throw insufficientBalanceError(senderAddress, sender.availableBalance, amount);
     sender.availableBalance -= amount;
@@ -193,14 +194,17 @@ export class TokenMethod {
       fail(TOKEN_EVENT_RESULT.MINT_NOT_NATIVE_TOKEN, 'Only native token can be minted.');
     const supplies = tokenStore(ctx, 'supply');
     const supply = supplies.getWithSchema<{ totalSupply: bigint }>(tokenID, supplyStoreSchema);
-    if (supply === undefined)
-      return fail(TOKEN_EVENT_RESULT.TOKEN_NOT_INITIALIZED, `TokenID: ${tokenID.toString('hex')} is not initialized.`);
+    if (supply === undefined) {
+      fail(TOKEN_EVENT_RESULT.TOKEN_NOT_INITIALIZED, `TokenID: ${tokenID.toString('hex')} is not initialized.`);
+      return;
+    }
     const tooMuch = `TokenID: ${tokenID.toString('hex')} with ${amount.toString()} exceeds maximum range allowed.`;
     if (supply.totalSupply + amount >= MAX_UINT64_EXCLUSIVE) fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
     if (this.getAvailableBalance(ctx, address, tokenID) + amount >= MAX_UINT64_EXCLUSIVE)
       fail(TOKEN_EVENT_RESULT.MINT_MAXIMUM_SUPPLY, tooMuch);
     if (!this.userSubstoreExists(ctx, address, tokenID)) this.createUserAccount(ctx, address, tokenID);
-    const user = getUser(ctx, address, tokenID)!;
+    const user = getUser(ctx, address, tokenID);
+    if (user === undefined) throw missingAccount(address, tokenID);
     user.availableBalance += amount;
     saveUser(ctx, address, tokenID, user);
     supplies.setWithSchema(tokenID, { totalSupply: supply.totalSupply + amount }, supplyStoreSchema);
@@ -221,7 +225,8 @@ export class TokenMethod {
     tokenStore(ctx, 'user').setWithSchema(userKey(address, tokenID), user, userStoreSchema);
     if (this.isNativeToken(tokenID)) {
       const supplies = tokenStore(ctx, 'supply');
-      const supply = supplies.getWithSchema<{ totalSupply: bigint }>(tokenID, supplyStoreSchema)!;
+      const supply = supplies.getWithSchema<{ totalSupply: bigint }>(tokenID, supplyStoreSchema);
+      if (supply === undefined) throw new Error(`TokenID: ${tokenID.toString('hex')} is not initialized.`);
       supplies.setWithSchema(tokenID, { totalSupply: supply.totalSupply - amount }, supplyStoreSchema);
     }
     logTokenEvent(ctx, 'burn', data, [address]);

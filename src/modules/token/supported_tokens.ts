@@ -6,7 +6,7 @@ import { ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore 
 export const isMainchainOrNative = (ownChainID: Buffer, tokenID: Buffer): boolean => {
   const chainID = tokenID.subarray(0, CHAIN_ID_LENGTH);
   if (chainID.equals(ownChainID)) return true;
-  const mainchain = Buffer.from([chainID[0]!, 0, 0, 0]);
+  const mainchain = Buffer.from([chainID[0], 0, 0, 0]);
   return (
     chainID[0] === ownChainID[0] &&
     chainID.equals(mainchain) &&

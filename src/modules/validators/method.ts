@@ -153,7 +153,7 @@ export const getGeneratorsBetweenTimestamps = (
     for (const a of addresses) result.set(a, baseSlots);
   }
   for (let slot = startSlot; slot < startSlot + totalSlots; slot++) {
-    const a = addresses[slot % addresses.length]!;
+    const a = addresses[slot % addresses.length];
     result.set(a, (result.get(a) ?? 0) + 1);
   }
   return result;

@@ -7,7 +7,7 @@ export const newNetworkStats = (): Mutable<NetworkStats> => ({
   startTime: Date.now(),
   incoming: { count: 0, connects: 0, disconnects: 0 },
   outgoing: { count: 0, connects: 0, disconnects: 0 },
-  banning: { bannedPeers: {}, totalBannedPeers: 0 },
+  banning: { bannedPeers: {}, count: 0 },
   totalConnectedPeers: 0,
   totalDisconnectedPeers: 0,
   totalErrors: 0,

@@ -90,6 +90,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
       maxOutboundConnections: config.maxOutboundConnections,
       wsMaxPayload: config.wsMaxPayload,
       maxPeerInfoSize: MAX_PEER_INFO_SIZE,
+      wsMaxMessageRate: config.wsMaxMessageRate,
       nodeInfo: () => this.#nodeInfo,
       handlers: this.#peerHandlers(),
       onOutboundOpen: (peer) => {
@@ -160,6 +161,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     this.#server = undefined;
   }
 
+  /** Replaces the node info (keeping the nonce) and posts it to every peer; throws when it is over 20,480 bytes. */
   applyNodeInfo(nodeInfo: Omit<NodeInfo, 'nonce'>): void {
     this.#nodeInfo = { ...nodeInfo, nonce: this.#nodeInfo.nonce };
     this.#pool.pushNodeInfoToAll();
@@ -221,6 +223,15 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     return structuredClone(this.#stats);
   }
 
+  /** Emits to the protocol layer; a listener that throws never reaches a socket or a timer of the P2P layer. */
+  #notify<K extends keyof P2PEvents>(event: K, ...args: P2PEvents[K]): void {
+    try {
+      (this.emit as (event: K, ...args: P2PEvents[K]) => boolean)(event, ...args);
+    } catch {
+      this.#stats.totalErrors += 1;
+    }
+  }
+
   /** The peer book, for tests and the network endpoints. */
   get peerBook(): PeerBook {
     return this.#book;
@@ -231,14 +242,14 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
       onRequest: (peer, request) => this.#onRequest(peer, request),
       onMessage: (_peer, message) => {
         this.#stats.totalMessagesReceived[message.event] = (this.#stats.totalMessagesReceived[message.event] ?? 0) + 1;
-        this.emit('messageReceived', message);
+        this.#notify('messageReceived', message);
       },
       onNodeInfo: (peer) => {
         const known = peer.toKnownPeer();
         if (!this.#book.hasPeer(known.peerId)) this.#book.addPeer(known);
         if (this.#book.updatePeer(known)) {
           this.#book.upgradePeer(known);
-          this.emit('peerInfoUpdated', peer.toPeerInfo());
+          this.#notify('peerInfoUpdated', peer.toPeerInfo());
         }
       },
       onBan: (peer) => this.#ban(peer.peerId),
@@ -258,7 +269,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
       request.end(procedure === RPC_GET_NODE_INFO ? encodeNodeInfo(this.#nodeInfo) : this.#peerListAnswer());
       return;
     }
-    this.emit('requestReceived', request);
+    this.#notify('requestReceived', request);
   }
 
   /** A random quarter to half of the peer book (at least 100 peers), those that may be advertised (getPeers). */
@@ -309,7 +320,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     }
     if (!this.#book.hasPeer(peer.peerId)) this.#book.addPeer({ ...peer.toKnownPeer(), sourceAddress: ip });
     this.#stats.incoming.connects += 1;
-    this.emit('peerConnected', peer.toPeerInfo(), 'inbound');
+    this.#notify('peerConnected', peer.toPeerInfo(), 'inbound');
     return true;
   }
 
@@ -331,10 +342,10 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     const known = peer.toKnownPeer();
     if (!this.#book.hasPeer(known.peerId)) this.#book.addPeer(known);
     this.#book.upgradePeer(known);
-    this.emit('peerConnected', peer.toPeerInfo(), 'outbound');
+    this.#notify('peerConnected', peer.toPeerInfo(), 'outbound');
     if (!this.#hasConnected && this.#pool.connected().length > 0) {
       this.#hasConnected = true;
-      this.emit('networkReady');
+      this.#notify('networkReady');
     }
   }
 
@@ -352,21 +363,21 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     else this.#stats.incoming.disconnects += 1;
     if (this.#book.getPeer(peer.peerId) !== undefined)
       this.#book.updatePeer({ ...peer.toKnownPeer(), reputation: peer.reputation });
-    this.emit('peerClosed', peer.toPeerInfo(), peer.kind, code, closeReason(code, reason));
+    this.#notify('peerClosed', peer.toPeerInfo(), peer.kind, code, closeReason(code, reason));
   }
 
   /** Reputation at 0 or a broken protocol rule: drop the peer, ban its IP for 24 h (not fixed/whitelisted). */
   #ban(peerId: string): void {
     if (this.#pool.has(peerId)) this.#pool.remove(peerId);
     this.#book.addBannedPeer(peerId, BAN_TIME_MS);
-    this.#stats.banning.totalBannedPeers += 1;
+    this.#stats.banning.count += 1;
     const entry = this.#stats.banning.bannedPeers[peerId];
     if (entry === undefined) this.#stats.banning.bannedPeers[peerId] = { banCount: 1, lastBanTime: Date.now() };
     else {
       entry.banCount += 1;
       entry.lastBanTime = Date.now();
     }
-    this.emit('peerBanned', peerId);
+    this.#notify('peerBanned', peerId);
   }
 
   #discoverFromSeedPeers(): void {

@@ -54,7 +54,7 @@ export interface NetworkStats {
   readonly outgoing: { readonly count: number; readonly connects: number; readonly disconnects: number };
   readonly banning: {
     readonly bannedPeers: Record<string, { readonly lastBanTime: number; readonly banCount: number }>;
-    readonly totalBannedPeers: number;
+    readonly count: number;
   };
   readonly totalConnectedPeers: number;
   readonly totalDisconnectedPeers: number;
@@ -81,6 +81,8 @@ export interface P2PConfig {
   /** Test hooks: @klayr/p2p's populator (10 s) and seed re-discovery (30 s) intervals, shorter in tests. */
   readonly populatorIntervalMs?: number;
   readonly fallbackSeedDiscoveryIntervalMs?: number;
+  /** WebSocket messages per second a peer may send before penalties (@klayr/p2p's wsMaxMessageRate, default 100). */
+  readonly wsMaxMessageRate?: number;
 }
 
 /** An inbound request: answer exactly once with end() or error(). */

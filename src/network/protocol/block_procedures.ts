@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { PENALTY_BAN } from '../../engine/network/peers.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { Block } from '../../lib/chain/block.js';
 import { decodeBlock } from '../../lib/chain/block.js';
 import { compile } from '../../lib/codec/index.js';

@@ -1,4 +1,4 @@
-import { PENALTY_BAN } from '../../engine/network/peers.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
 import type { Network } from './network.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ConnectedPeer, PeerResponse, Peers } from '../../engine/network/peers.js';
-import { PENALTY_BAN } from '../../engine/network/peers.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { IncomingMessage, IncomingRequest, P2PNode } from '../p2p/types.js';
 import { RateLimiter } from './rate_limiter.js';
 

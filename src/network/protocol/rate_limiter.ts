@@ -1,4 +1,4 @@
-import { PENALTY_RATE_LIMIT } from '../../engine/network/peers.js';
+import { PENALTY_RATE_LIMIT } from '../../lib/chain/p2p_penalties.js';
 
 /** Klayr resets the per-procedure call counts every 10 s (BaseNetworkEndpoint's DEFAULT_RATE_RESET_TIME). */
 export const RATE_RESET_MS = 10_000;

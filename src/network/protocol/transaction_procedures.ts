@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { PENALTY_BAN } from '../../engine/network/peers.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import { compile } from '../../lib/codec/index.js';
 import { allDistinct, decodePayload } from './decode_payload.js';
 import type { Network } from './network.js';

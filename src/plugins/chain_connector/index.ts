@@ -8,6 +8,7 @@ import { chainConnectorEndpoints } from './endpoints.js';
 import { decryptRelayerKey } from './relayer_key.js';
 import { pruneStore } from './retention.js';
 import { ChainConnectorStore } from './store.js';
+import { required } from '../../lib/required.js';
 
 export const CHAIN_CONNECTOR_NAME = 'chainConnector';
 
@@ -44,7 +45,8 @@ export class ChainConnectorPlugin implements Plugin {
     this.#receivingChainID = Buffer.from(config.receivingChainID, 'hex');
     // a sidechain relays to the mainchain (Klayr's _isReceivingChainMainchain)
     this.#receivingIsMainchain = !mainchainIDOf(context.chain.chainID).equals(context.chain.chainID);
-    const store = (this.#store = ChainConnectorStore.open(context.dataPath));
+    const store = ChainConnectorStore.open(context.dataPath);
+    this.#store = store;
     this.#sender = new CCUSender({
       config,
       store,
@@ -101,7 +103,7 @@ export class ChainConnectorPlugin implements Plugin {
     const { context } = this.#started();
     try {
       const remote = await this.#connected();
-      await this.#sender!.afterBlock(height, remote);
+      await required(this.#sender, 'The CCU sender of the started chainConnector plugin').afterBlock(height, remote);
     } catch (error) {
       // an error without a JSON-RPC code is the connection's: reconnect on the next block
       if (typeof (error as { code?: unknown }).code !== 'number') {

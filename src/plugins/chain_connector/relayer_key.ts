@@ -1,6 +1,7 @@
 import { decryptWithPassword, ARGON2_DEFAULTS } from '../../lib/crypto/encrypt.js';
 import type { Cipher, EncryptedMessage, KDF } from '../../lib/crypto/encrypt.js';
 import { ED25519_PRIVATE_KEY_LENGTH } from '../../lib/crypto/ed25519.js';
+import { required } from '../../lib/required.js';
 
 const ONE_VALUE = 'Encrypted message to parse must have only one value per key.';
 
@@ -28,22 +29,22 @@ export const parseEncryptedMessage = (text: string): EncryptedMessage => {
     'salt',
     'version',
     'mac',
-  ].map((n) => one(n)!);
+  ].map((n) => required(one(n), `The ${n} of the encrypted message`));
   if (kdf !== 'argon2id' && kdf !== 'PBKDF2') throw new Error('KDF must be one of argon2id,PBKDF2');
   if (cipher !== 'aes-128-gcm') throw new Error('Cipher must be one of aes-128-gcm');
   return {
-    version: version!,
-    ciphertext: ciphertext!,
-    mac: mac!,
+    version: version,
+    ciphertext: ciphertext,
+    mac: mac,
     kdf: kdf as KDF,
     kdfparams: {
       parallelism: option(one('parallelism', true), ARGON2_DEFAULTS.parallelism, 'parallelism'),
       iterations: option(one('iterations', true), ARGON2_DEFAULTS.iterations, 'iterations'),
       memorySize: option(one('memorySize', true), ARGON2_DEFAULTS.memorySize, 'memorySize'),
-      salt: salt!,
+      salt: salt,
     },
     cipher: cipher as Cipher,
-    cipherparams: { iv: iv!, tag: tag! },
+    cipherparams: { iv: iv, tag: tag },
   };
 };
 

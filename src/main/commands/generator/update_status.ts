@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { addNodeFlags, nonNegativeInteger } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
 import { printJSON, withNode } from '../node_client.js';
-import { readGeneratorPassword } from '../prompt.js';
 
 export interface StatusOptions extends NodeOptions {
   password?: string;
@@ -22,7 +21,7 @@ interface GeneratedInfo {
 export const passwordFlag = (command: Command): Command =>
   command.option(
     '-w, --password <password>',
-    'Password of the encrypted generator keys (read from standard input when absent).',
+    'Password of the encrypted generator keys (asked for, hidden, when absent).',
   );
 
 export const statusFlags = (command: Command): Command =>
@@ -58,7 +57,10 @@ const statusValuesOf = (options: StatusOptions): GeneratedInfo | 'from node' => 
 
 export const updateStatus = async (address: string, options: StatusOptions, enable: boolean): Promise<void> => {
   const values = enable ? statusValuesOf(options) : { height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 };
-  const password = await readGeneratorPassword(options.password);
+  const { readPassword } = await import('../prompt.js');
+  const password = await readPassword(options.password, {
+    question: 'Please enter the password of the generator keys: ',
+  });
   const result = await withNode(options, async (client) => {
     let info: GeneratedInfo;
     if (values === 'from node') {

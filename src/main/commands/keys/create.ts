@@ -12,9 +12,9 @@ export const keysCreateCommand = (): Command =>
   new Command('keys:create')
     .description('Return keys corresponding to the given passphrase.')
     .option('-o, --output <file>', 'File to write the keys to (mode 600).')
-    .option('-p, --passphrase <passphrase>', 'Passphrase (typed on standard input when absent).')
+    .option('-p, --passphrase <passphrase>', 'Passphrase (asked for, hidden, when absent).')
     .option('-n, --no-encrypt', 'No encrypted message object to be created.')
-    .option('-w, --password <password>', 'Password for the encrypted keys (typed on standard input when absent).')
+    .option('-w, --password <password>', 'Password for the encrypted keys (asked for twice, hidden, when absent).')
     .option('-c, --count <count>', 'Number of keys to create.', nonNegativeInteger, 1)
     .option('-f, --offset <offset>', 'Offset for the key derivation path.', nonNegativeInteger, 0)
     .option('-i, --chainid <chainid>', 'Chain id.', nonNegativeInteger, 0)
@@ -32,9 +32,12 @@ export const keysCreateCommand = (): Command =>
         addLegacy?: boolean;
         cipher: Cipher;
       }) => {
-        const [{ deriveKeys }, { readSecret }] = await Promise.all([import('./derive.js'), import('../prompt.js')]);
-        const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
-        const password = options.encrypt ? await readSecret(options.password, 'your password') : undefined;
+        const [{ deriveKeys }, { readNewPassword, readPassphrase }] = await Promise.all([
+          import('./derive.js'),
+          import('../prompt.js'),
+        ]);
+        const passphrase = await readPassphrase(options.passphrase, { confirm: true });
+        const password = options.encrypt ? await readNewPassword(options.password) : undefined;
         const keys = await deriveKeys(passphrase, {
           count: options.count,
           offset: options.offset,

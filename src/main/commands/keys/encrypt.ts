@@ -8,21 +8,27 @@ export const keysEncryptCommand = (): Command =>
   new Command('keys:encrypt')
     .description('Encrypt keys from a file and overwrite the file.')
     .requiredOption('-f, --file-path <file>', 'Path of the file to encrypt from.')
-    .option('-w, --password <password>', 'Password (typed on standard input when absent).')
+    .option('-w, --password <password>', 'Password (asked for twice, hidden, when absent).')
     .addOption(cipherOption())
     .action(async (options: { filePath: string; password?: string; cipher: Cipher }) => {
-      const [{ encryptWithPassword }, { GeneratorKeyStore }, { readKeysFile }, { readSecret }] = await Promise.all([
-        import('../../../lib/crypto/index.js'),
-        import('../../../engine/generator/key_store.js'),
-        import('../../../engine/generator/keys.js'),
-        import('../prompt.js'),
-      ]);
+      const [{ encryptWithPassword }, { GeneratorKeyStore }, { readKeysFile }, { readNewPassword }] = await Promise.all(
+        [
+          import('../../../lib/crypto/index.js'),
+          import('../../../engine/generator/key_store.js'),
+          import('../../../engine/generator/keys.js'),
+          import('../prompt.js'),
+        ],
+      );
       const entries = readKeysFile(options.filePath);
-      const password = await readSecret(options.password, 'your password');
-      const keys = [];
-      for (const key of entries) {
+      // every key checked before the password is asked for
+      const withPlain = entries.map((key) => {
         if (key.plain === undefined) throw new Error(`${key.address}: no plain keys to encrypt.`);
-        const hex = (name: keyof NonNullable<typeof key.plain>) => Buffer.from(key.plain![name] ?? '', 'hex');
+        return { key, plain: key.plain };
+      });
+      const password = await readNewPassword(options.password);
+      const keys = [];
+      for (const { key, plain } of withPlain) {
+        const hex = (name: keyof typeof plain) => Buffer.from(plain[name] ?? '', 'hex');
         const encoded = GeneratorKeyStore.encodePlain({
           generatorKey: hex('generatorKey'),
           generatorPrivateKey: hex('generatorPrivateKey'),

@@ -1,24 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { positiveInteger } from '../flags.js';
+import { Command } from 'commander';
+import { blockTimeFlag, unprivilegedPort } from '../flags.js';
 
 const DEFAULT_DATA_PATH = '~/.klayr/kestrel-interop';
-
-const port =
-  (flag: string) =>
-  (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1024 || n > 65535)
-      throw new InvalidArgumentError(
-        `${flag} must be an integer port between 1024 and 65535 (Klayr's rpc.port range).`,
-      );
-    return n;
-  };
-
-const blockTime = (value: string): number => {
-  const n = positiveInteger(value);
-  if (n < 3) throw new InvalidArgumentError("--block-time must be at least 3 seconds (the config schema's minimum).");
-  return n;
-};
 
 /**
  * `kestrel network:interop`: a mainchain (the devnet) and a sidechain node, registered on each
@@ -37,19 +20,19 @@ export const networkInteropCommand = (): Command =>
     .option(
       '--mainchain-port <port>',
       'JSON-RPC port (HTTP and WS) of the mainchain node.',
-      port('--mainchain-port'),
+      unprivilegedPort('--mainchain-port'),
       7887,
     )
     .option(
       '--sidechain-port <port>',
       'JSON-RPC port (HTTP and WS) of the sidechain node.',
-      port('--sidechain-port'),
+      unprivilegedPort('--sidechain-port'),
       7888,
     )
     .option(
       '--block-time <seconds>',
       "Block time of both chains when the network is created (default 7, the devnet's).",
-      blockTime,
+      blockTimeFlag,
     )
     .action(async (options: { dataPath: string; mainchainPort: number; sidechainPort: number; blockTime?: number }) => {
       const [{ resolve }, { expandHome }, { runInteropNetwork }, { startCommand }] = await Promise.all([

@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { LOG_FORMATS } from '../../log_format.js';
 import type { LogFormat } from '../../log_format.js';
+import type { Logger } from '../../logger.js';
 import { addConfigFlags, configFlagsOf } from '../flags.js';
+import { ReportedError } from '../reported_error.js';
 
 /** `kestrel start`: runs a node until SIGINT/SIGTERM. */
 export const startCommand = (): Command =>
@@ -24,64 +27,110 @@ export const startCommand = (): Command =>
       ).choices(LOG_FORMATS),
     )
     .action(async (options: Record<string, unknown>) => {
-      const [
-        { configDataPath, installNetworkConfig, loadConfig, unusedConfigKeys },
-        { settingsOverwrittenByNetwork },
-        { createLogger },
-        { DataPathLock },
-        { KestrelNode },
-      ] = await Promise.all([
-        import('../../config/index.js'),
-        import('../../config/overwritten_settings.js'),
-        import('../../logger.js'),
-        import('../../lock/data_path_lock.js'),
-        import('../../node.js'),
-      ]);
-      const flags = configFlagsOf(options);
-      // the lock first: nothing under a data path another node runs on is written, not even its config
-      const dataPath = configDataPath(flags);
-      const lock = DataPathLock.acquire(dataPath);
-      const overwritten =
-        options.overwriteConfig === true ? settingsOverwrittenByNetwork(flags.network ?? 'devnet', dataPath) : [];
-      const installed = installNetworkConfig(flags.network ?? 'devnet', dataPath, options.overwriteConfig === true);
-      const config = loadConfig(flags);
-      // as Klayr Core's flag: the plugin runs with plugins.chainConnector, checked here before any work (and again when it starts)
-      if (options.enableChainConnectorPlugin === true) config.plugins.chainConnector ??= {};
-      if (config.plugins.chainConnector !== undefined)
-        (await import('../../../plugins/chain_connector/config.js')).chainConnectorConfig(
-          config.plugins.chainConnector,
-          Buffer.from(config.genesis.chainID, 'hex'),
-        );
-      const logger = createLogger(
-        config.system.logLevel,
-        'kestrel',
-        options.logFormat === undefined ? {} : { format: options.logFormat as LogFormat },
-      );
-      if (installed !== 'kept')
-        logger.info(
-          { dataPath, network: flags.network ?? 'devnet' },
-          installed === 'installed'
-            ? 'Network config saved under the data path'
-            : 'Network config under the data path overwritten',
-        );
-      if (overwritten.length > 0)
-        logger.warn(
-          { keys: overwritten },
-          `--overwrite-config replaced these settings of the saved config with the network's: ${overwritten.join(', ')} (a -c config file is laid over the config on every start)`,
-        );
-      for (const { key, reason } of unusedConfigKeys(config))
-        logger.warn({ key }, `Config key ${key} is accepted but not used: ${reason}`);
-      const node = new KestrelNode(config, logger, lock);
-      const started = node.start();
-      // a signal during the start stops the node once the start is over (a second Ctrl-C kills it at once)
-      const shutdown = (signal: string): void => {
-        logger.info({ signal }, 'Shutting down');
-        void started
-          .catch(() => undefined)
-          .then(() => node.stop())
-          .then(() => process.exit(0));
-      };
-      process.once('SIGINT', () => shutdown('SIGINT'));
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      await started;
+      const context: StartContext = {};
+      try {
+        await startNode(options, context);
+      } catch (e) {
+        // where logs are JSON (not a terminal, or --log-format json), a refused start is a JSON log line too
+        const { chooseLogFormat, logFatalError } = await import('../../logger.js');
+        const { isatty } = await import('node:tty');
+        if (chooseLogFormat(options.logFormat as LogFormat | undefined, isatty(2)) === 'pretty') throw e;
+        // through the node's logger when it has one (its lines keep their order), else a logger of its own
+        if (context.logger?.isLevelEnabled('fatal') === true)
+          context.logger.fatal({ err: e }, e instanceof Error ? e.message : String(e));
+        else logFatalError(e);
+        throw new ReportedError(e);
+      }
     });
+
+/** What a failed start leaves for its error report: the logger, once there is one. */
+interface StartContext {
+  logger?: Logger;
+}
+
+/**
+ * Settles the config and checks the data path lock and the RPC port before anything is written
+ * under the data path (a refused start leaves a new data path absent), then saves the network's
+ * config there, starts the node and runs it until SIGINT/SIGTERM.
+ */
+const startNode = async (options: Record<string, unknown>, context: StartContext): Promise<void> => {
+  const [
+    { configDataPath, installNetworkConfig, loadConfig, unusedConfigKeys },
+    { settingsOverwrittenByNetwork },
+    { closedRpcWarning },
+    { createLogger },
+    { DataPathLock },
+    { assertPortsFree },
+    { KestrelNode },
+  ] = await Promise.all([
+    import('../../config/index.js'),
+    import('../../config/overwritten_settings.js'),
+    import('../../config/rpc_access_warning.js'),
+    import('../../logger.js'),
+    import('../../lock/data_path_lock.js'),
+    import('../../node_ports.js'),
+    import('../../node.js'),
+  ]);
+  const flags = configFlagsOf(options);
+  const network = flags.network ?? 'devnet';
+  const overwrite = options.overwriteConfig === true;
+  const dataPath = configDataPath(flags);
+  // the config this start runs with, read before anything is written (--overwrite-config: the network's, not the saved one)
+  const planned = loadConfig(flags, { savedConfig: !overwrite });
+  // as Klayr Core's flag: the plugin runs with plugins.chainConnector, checked here before any work (and again when it starts)
+  if (options.enableChainConnectorPlugin === true) planned.plugins.chainConnector ??= {};
+  if (planned.plugins.chainConnector !== undefined)
+    (await import('../../../plugins/chain_connector/config.js')).chainConnectorConfig(
+      planned.plugins.chainConnector,
+      Buffer.from(planned.genesis.chainID, 'hex'),
+    );
+  const logger = createLogger(
+    planned.system.logLevel,
+    'kestrel',
+    options.logFormat === undefined ? {} : { format: options.logFormat as LogFormat },
+  );
+  context.logger = logger;
+  for (const { key, reason } of unusedConfigKeys(planned))
+    logger.warn({ key }, `Config key ${key} is accepted but not used: ${reason}`);
+  const closed = closedRpcWarning(planned);
+  if (closed !== undefined) logger.warn({ key: 'rpc.allowedMethods' }, closed);
+  // the lock of an existing data path first (another node on it is the better reason to give), then the port;
+  // a new data path is created (by the lock) only once the port is known to be free
+  let lock = existsSync(dataPath) ? DataPathLock.acquire(dataPath) : undefined;
+  try {
+    await assertPortsFree(planned);
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+  lock ??= DataPathLock.acquire(dataPath);
+  const overwritten = overwrite ? settingsOverwrittenByNetwork(network, dataPath) : [];
+  const installed = installNetworkConfig(network, dataPath, overwrite);
+  if (installed !== 'kept')
+    logger.info(
+      { dataPath, network },
+      installed === 'installed'
+        ? 'Network config saved under the data path'
+        : 'Network config under the data path overwritten',
+    );
+  if (overwritten.length > 0)
+    logger.warn(
+      { keys: overwritten },
+      `--overwrite-config replaced these settings of the saved config with the network's: ${overwritten.join(', ')} (a -c config file is laid over the config on every start)`,
+    );
+  const config = loadConfig(flags);
+  if (options.enableChainConnectorPlugin === true) config.plugins.chainConnector ??= {};
+  const node = new KestrelNode(config, logger, lock);
+  const started = node.start();
+  // a signal during the start stops the node once the start is over (a second Ctrl-C kills it at once)
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'Shutting down');
+    void started
+      .catch(() => undefined)
+      .then(() => node.stop())
+      .then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  await started;
+};

@@ -7,7 +7,7 @@ export const passphraseDecryptCommand = (): Command =>
   new Command('passphrase:decrypt')
     .description('Decrypt secret passphrase using the password provided at the time of encryption.')
     .requiredOption('-f, --file-path <file>', 'Path of the file to import from.')
-    .option('-w, --password <password>', 'Password (typed on standard input when absent).')
+    .option('-w, --password <password>', 'Password (asked for, hidden, when absent).')
     .action(async (options: { filePath: string; password?: string }) => {
       const { encryptedPassphrase } = JSON.parse(readFileSync(options.filePath, 'utf8')) as {
         encryptedPassphrase?: EncryptedMessage;
@@ -16,11 +16,11 @@ export const passphraseDecryptCommand = (): Command =>
         throw new Error(
           `${options.filePath}: expected { "encryptedPassphrase": {...} } as passphrase:encrypt writes it.`,
         );
-      const [{ decryptWithPassword }, { readSecret }] = await Promise.all([
+      const [{ decryptWithPassword }, { readPassword }] = await Promise.all([
         import('../../../lib/crypto/index.js'),
         import('../prompt.js'),
       ]);
-      const password = await readSecret(options.password, 'your password');
+      const password = await readPassword(options.password);
       process.stdout.write(
         `${JSON.stringify((await decryptWithPassword(encryptedPassphrase, password)).toString('utf8'), undefined, '  ')}\n`,
       );

@@ -21,7 +21,7 @@ export const transactionCreateCommand = (): Command =>
       .argument('<command>', 'Command, e.g. transfer')
       .argument('<fee>', 'Fee in beddows', uint64)
       .option('--params <json>', 'Command params as JSON.', '{}')
-      .option('-p, --passphrase <passphrase>', 'Passphrase of the sender (typed on standard input when absent).')
+      .option('-p, --passphrase <passphrase>', 'Passphrase of the sender (asked for, hidden, when absent).')
       .option('--key-derivation-path <path>', 'Key derivation path of the sender.', ACCOUNT_KEY_PATH)
       .option('--nonce <nonce>', 'Nonce (required with --offline).', uint64)
       .option('--offline', 'Do not ask the node for the nonce.')
@@ -35,7 +35,7 @@ export const transactionCreateCommand = (): Command =>
       { loadConfig },
       { applicationModules },
       { printTransaction },
-      { readSecret },
+      { readPassphrase },
       { withNode },
     ] = await Promise.all([
       import('../../../lib/codec/index.js'),
@@ -60,36 +60,33 @@ export const transactionCreateCommand = (): Command =>
     }
     const params = codec.fromJSON(schema, paramsJSON);
     codec.validate(schema, params);
-    const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
+    const offlineNonce = options.nonce;
+    // before the passphrase is asked for: a flag missing is told first
+    if (options.offline === true && offlineNonce === undefined) throw new Error('--nonce is required with --offline.');
+    const passphrase = await readPassphrase(options.passphrase);
     const { privateKey, publicKey } = ed25519KeyPairFromPassphraseAndPath(passphrase, options.keyDerivationPath);
-    let { nonce } = options;
-    let chainID = options.chainId;
-    if (options.offline === true) {
-      if (nonce === undefined) throw new Error('--nonce is required with --offline.');
-      chainID ??= loadConfig().genesis.chainID;
-    } else {
-      const fromNode = await withNode(options, async (client) => {
-        const info = (await client.invoke('system_getNodeInfo')) as { chainID: string };
-        const address = addressToKlayr32(addressFromPublicKey(publicKey));
-        const account = (await client.invoke('auth_getAuthAccount', { address }).catch(() => ({ nonce: '0' }))) as {
-          nonce: string;
-        };
-        return { chainID: info.chainID, nonce: BigInt(account.nonce) };
-      });
-      nonce ??= fromNode.nonce;
-      chainID ??= fromNode.chainID;
-    }
+    const { nonce, chainID } =
+      options.offline === true && offlineNonce !== undefined
+        ? { nonce: offlineNonce, chainID: options.chainId ?? loadConfig().genesis.chainID }
+        : await withNode(options, async (client) => {
+            const info = (await client.invoke('system_getNodeInfo')) as { chainID: string };
+            const address = addressToKlayr32(addressFromPublicKey(publicKey));
+            const account = (await client.invoke('auth_getAuthAccount', { address }).catch(() => ({ nonce: '0' }))) as {
+              nonce: string;
+            };
+            return { chainID: options.chainId ?? info.chainID, nonce: options.nonce ?? BigInt(account.nonce) };
+          });
     const tx = signTransaction(
       {
         module,
         command,
-        nonce: nonce!,
+        nonce,
         fee,
         senderPublicKey: publicKey,
         params: codec.encode(schema, params),
         signatures: [],
       },
-      Buffer.from(chainID!, 'hex'),
+      Buffer.from(chainID, 'hex'),
       privateKey,
     );
     printTransaction(tx, options.json);

@@ -6,7 +6,7 @@ export const transactionSignCommand = (): Command =>
   new Command('transaction:sign')
     .description('Sign an encoded transaction with a passphrase.')
     .argument('<transaction>', 'Encoded transaction (hex)')
-    .option('-p, --passphrase <passphrase>', 'Passphrase of the sender (typed on standard input when absent).')
+    .option('-p, --passphrase <passphrase>', 'Passphrase of the sender (asked for, hidden, when absent).')
     .option('--key-derivation-path <path>', 'Key derivation path of the sender.', ACCOUNT_KEY_PATH)
     .option(
       '--chain-id <hex>',
@@ -23,7 +23,7 @@ export const transactionSignCommand = (): Command =>
           { signTransaction },
           { loadConfig },
           { parseTransaction, printTransaction },
-          { readSecret },
+          { readPassphrase },
         ] = await Promise.all([
           import('../../../lib/crypto/index.js'),
           import('../../../lib/transaction/index.js'),
@@ -33,7 +33,7 @@ export const transactionSignCommand = (): Command =>
         ]);
         const tx = parseTransaction(hex);
         const chainID = options.chainId ?? loadConfig().genesis.chainID;
-        const passphrase = await readSecret(options.passphrase, 'your secret passphrase');
+        const passphrase = await readPassphrase(options.passphrase);
         const { privateKey, publicKey } = ed25519KeyPairFromPassphraseAndPath(passphrase, options.keyDerivationPath);
         if (!publicKey.equals(tx.senderPublicKey))
           throw new Error('The passphrase does not belong to the sender of the transaction.');

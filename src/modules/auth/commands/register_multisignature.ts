@@ -32,7 +32,7 @@ interface RegisterMultisignatureParams {
 const unique = (items: readonly Buffer[]): boolean =>
   new Set(items.map((b) => b.toString('hex'))).size === items.length;
 const ordered = (items: readonly Buffer[]): boolean =>
-  items.every((b, i) => i === 0 || Buffer.compare(items[i - 1]!, b) < 0);
+  items.every((b, i) => i === 0 || Buffer.compare(items[i - 1], b) < 0);
 
 /** auth:registerMultisignature — turns the sender's account into a multisignature account; every member signs the registration. */
 export const registerMultisignatureCommand = (): Command<RegisterMultisignatureParams> => ({
@@ -68,7 +68,7 @@ export const registerMultisignatureCommand = (): Command<RegisterMultisignatureP
       ...group,
     });
     [...mandatoryKeys, ...optionalKeys].forEach((key, i) => {
-      const signature = signatures[i]!;
+      const signature = signatures[i];
       if (verifyData(MESSAGE_TAG_MULTISIG_REG, ctx.chainID, message, signature, key)) return;
       const data = compile(authEventSchemas.invalidSignature).encode({
         ...group,

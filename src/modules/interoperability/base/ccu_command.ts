@@ -190,7 +190,7 @@ export class CCUProcessing {
     try {
       ctx.contextStore.set(CONTEXT_STORE_KEY_CCM_PROCESSING, true);
       ccms.forEach((ccm, i) => {
-        const bytes = params.inboxUpdate.crossChainMessages[i]!;
+        const bytes = params.inboxUpdate.crossChainMessages[i];
         route(ccmContext(ctx, ccm, ccmEventQueue(ctx, bytes)));
         this.internal.appendToInboxTree(ctx, params.sendingChainID, bytes);
       });

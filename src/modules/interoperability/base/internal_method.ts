@@ -203,7 +203,7 @@ export class InteropInternalMethod {
   verifyValidatorsUpdate(ctx: Store, ccu: CCUParams): void {
     if (ccu.certificate.length === 0) throw new Error('Certificate must be non-empty if validators have been updated.');
     const { bftWeightsUpdate, bftWeightsUpdateBitmap, blsKeysUpdate } = ccu.activeValidatorsUpdate;
-    if (!blsKeysUpdate.every((b, i) => i === 0 || Buffer.compare(blsKeysUpdate[i - 1]!, b) <= 0))
+    if (!blsKeysUpdate.every((b, i) => i === 0 || Buffer.compare(blsKeysUpdate[i - 1], b) <= 0))
       throw new Error('Keys are not sorted in lexicographic order.');
     const { activeValidators } = chainValidators.getOrThrow(ctx, ccu.sendingChainID);
     const allKeys = [...activeValidators.map((v) => v.blsKey), ...blsKeysUpdate].sort(Buffer.compare);
@@ -219,7 +219,7 @@ export class InteropInternalMethod {
     let weightIndex = 0;
     for (let i = 0; i < allKeys.length; i++) {
       const digit = (bits >> BigInt(i)) & 1n;
-      if (blsKeysUpdate.some((k) => k.equals(allKeys[i]!))) {
+      if (blsKeysUpdate.some((k) => k.equals(allKeys[i]))) {
         if (digit !== 1n) throw new Error('New validators must have a BFT weight update.');
         if (bftWeightsUpdate[weightIndex] === 0n) throw new Error('New validators must have a positive BFT weight.');
       }

@@ -23,7 +23,9 @@ export class InteroperableModules {
 
   /** The registered modules' cross-chain methods, in registration order. */
   methods(): [string, CrossChainMethod][] {
-    return this.#modules.filter((m) => m.crossChainMethod !== undefined).map((m) => [m.name, m.crossChainMethod!]);
+    return this.#modules.flatMap((m): [string, CrossChainMethod][] =>
+      m.crossChainMethod === undefined ? [] : [[m.name, m.crossChainMethod]],
+    );
   }
 
   /** The cross-chain commands of a module, undefined for a module that is not registered. */

@@ -37,13 +37,14 @@ export class RecoverStateCommand implements Command<StateRecoveryParams> {
     const keyOf = (e: StateRecoveryParams['storeEntries'][number]) =>
       Buffer.concat([storePrefix, e.substorePrefix, sha256(e.storeKey)]);
     const queryKeys = storeEntries.map(keyOf);
-    const queries = storeEntries.map((e, i) => ({ key: queryKeys[i]!, value: sha256(e.storeValue), bitmap: e.bitmap }));
+    const queries = storeEntries.map((e, i) => ({ key: queryKeys[i], value: sha256(e.storeValue), bitmap: e.bitmap }));
     const terminated = terminatedStates.getOrThrow(ctx, chainID);
     if (!verifyStateInclusionProof(terminated.stateRoot, queryKeys, { siblingHashes, queries })) {
       interopEvents.invalidSMTVerification(ctx);
       throw new Error('State recovery proof of inclusion is not valid.');
     }
-    const recover = this.interoperable.method(module)!.recover!;
+    const recover = this.interoperable.method(module)?.recover;
+    if (recover === undefined) throw new Error("Module is not recoverable, as it doesn't have a recover method.");
     const updated = storeEntries.map((entry, i) => {
       try {
         recover({
@@ -57,7 +58,7 @@ export class RecoverStateCommand implements Command<StateRecoveryParams> {
       } catch {
         throw new Error(`Recovery failed for module: ${module}`);
       }
-      return { key: queryKeys[i]!, value: RECOVERED_STORE_VALUE, bitmap: entry.bitmap };
+      return { key: queryKeys[i], value: RECOVERED_STORE_VALUE, bitmap: entry.bitmap };
     });
     terminatedStates.set(ctx, chainID, { ...terminated, stateRoot: calculateSMTRoot(siblingHashes, updated) });
   }

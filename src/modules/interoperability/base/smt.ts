@@ -8,7 +8,7 @@ export const verifyStateInclusionProof = (
   queryKeys: readonly Buffer[],
   proof: { siblingHashes: Buffer[]; queries: SMTQuery[] },
 ): boolean => {
-  if (queryKeys.some((key, i) => proof.queries[i] === undefined || !isInclusionProofForKey(key, proof.queries[i]!)))
+  if (queryKeys.some((key, i) => proof.queries[i] === undefined || !isInclusionProofForKey(key, proof.queries[i])))
     return false;
   return verifySMTProof(queryKeys, proof, root, STATE_SMT_KEY_LENGTH);
 };

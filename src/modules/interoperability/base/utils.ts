@@ -79,7 +79,7 @@ export const calculateNewActiveValidators = (
   for (let i = 0; i < all.length; i++) {
     if (((bits >> BigInt(i)) & 1n) === 1n) {
       // Klayr assigns undefined past the end of the updates; the count check below then fails
-      all[i]!.bftWeight = bftWeightsUpdate[used] as bigint;
+      all[i].bftWeight = bftWeightsUpdate[used] as bigint;
       used++;
     }
   }

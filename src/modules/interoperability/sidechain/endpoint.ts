@@ -3,6 +3,7 @@ import type { Endpoints } from '../../../lib/endpoint/definition.js';
 import { hexOfLength } from '../../../lib/endpoint/metadata.js';
 import { getMainchainID } from '../base/utils.js';
 import { INTEROPERABILITY_ENDPOINTS, mainchainInteroperabilityEndpoints } from '../endpoint.js';
+import { required } from '../../../lib/required.js';
 
 /** The endpoints every interoperability module serves; the mainchain adds registration fee, message fee and availability checks. */
 const BASE_ENDPOINTS = [
@@ -21,18 +22,22 @@ const chainIDParams = { type: 'object', required: ['chainID'], properties: { cha
 export const sidechainInteroperabilityEndpoints = (state: () => StoreAccess): Endpoints => {
   const all = mainchainInteroperabilityEndpoints(state);
   const endpoints: Endpoints = {};
-  for (const name of BASE_ENDPOINTS) endpoints[name] = all[name]!;
+  for (const name of BASE_ENDPOINTS) endpoints[name] = all[name];
   endpoints.getMainchainID = {
     params: chainIDParams,
     handler: ({ params }) => ({
       mainchainID: getMainchainID(Buffer.from(params.chainID as string, 'hex')).toString('hex'),
     }),
   };
-  endpoints.getCCMSchema = all.getCCMSchema!;
+  endpoints.getCCMSchema = all.getCCMSchema;
   return endpoints;
 };
 
-const published = (name: string) => INTEROPERABILITY_ENDPOINTS.published.find((e) => e.name === name)!;
+const published = (name: string) =>
+  required(
+    INTEROPERABILITY_ENDPOINTS.published.find((e) => e.name === name),
+    `The interoperability endpoint declaration ${name}`,
+  );
 
 /** As Klayr's sidechain metadata() lists them. */
 export const SIDECHAIN_INTEROPERABILITY_ENDPOINTS: EndpointDeclarations = {

@@ -32,7 +32,7 @@ const checkChainInfos = (ctx: GenesisContext, g: GenesisInteroperability): void 
     throw new Error(`ownChainName must be not equal to ${CHAIN_NAME_MAINCHAIN}.`);
   if (ownChainNonce <= 0n) throw new Error('ownChainNonce must be > 0.');
   if (chainInfos.length !== 1) throw new Error('chainInfos must contain exactly one entry.');
-  const mainchainInfo = chainInfos[0]!;
+  const mainchainInfo = chainInfos[0];
   const mainchainID = getMainchainID(ctx.chainID);
   if (!mainchainInfo.chainID.equals(mainchainID))
     throw new Error(`mainchainInfo.chainID must be equal to ${mainchainID.toString('hex')}.`);

@@ -73,8 +73,9 @@ export const reportMisbehaviorCommand = (config: PoSConfig, token: TokenMethod):
       validator.isBanned = true;
       logPosEvent(ctx, 'validatorBanned', { address: punished, height }, [punished]);
     }
-    const reward =
-      config.reportMisbehaviorReward > validator.selfStake ? validator.selfStake : config.reportMisbehaviorReward;
+    // the smaller of the two (bigints: no Math.min)
+    let reward = config.reportMisbehaviorReward;
+    if (validator.selfStake < reward) reward = validator.selfStake;
     if (reward > 0n) {
       token.unlock(ctx, punished, MODULE_NAME, config.posTokenID, reward);
       token.transfer(ctx, punished, ctx.senderAddress, config.posTokenID, reward);

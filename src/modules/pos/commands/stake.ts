@@ -98,7 +98,7 @@ export const stakeCommand = (config: PoSConfig, token: TokenMethod): Command<Sta
             STAKE_RESULT.INVALID_UNSTAKE,
             'Invalid unstake: Cannot cast downstake to validator who is not upstaked.',
           );
-        const existing = staker.stakes[index]!;
+        const existing = staker.stakes[index];
         if (existing.amount + amount < 0n)
           fail(
             STAKE_RESULT.INVALID_UNSTAKE,
@@ -119,7 +119,7 @@ export const stakeCommand = (config: PoSConfig, token: TokenMethod): Command<Sta
       } else {
         token.lock(ctx, sender, MODULE_NAME, config.posTokenID, amount);
         if (index > -1) {
-          const existing = staker.stakes[index]!;
+          const existing = staker.stakes[index];
           assignStakeRewards(ctx, token, sender, existing, validator);
           existing.amount += amount;
           existing.sharingCoefficients = validator.sharingCoefficients;

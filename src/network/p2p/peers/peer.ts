@@ -22,7 +22,7 @@ import {
   WS_MAX_MESSAGE_RATE,
   WS_MAX_MESSAGE_RATE_PENALTY,
 } from '../constants.js';
-import { InvalidPeerDataError, RequestFailError } from '../errors.js';
+import { InvalidPeerDataError, RequestFailError, SendFailError } from '../errors.js';
 import { decodeNodeInfo } from '../node_info.js';
 import type { IncomingMessage, IncomingRequest, PeerInfo, ResponsePacket } from '../types.js';
 import type { Respond, ScSocket } from '../transport/sc_socket.js';
@@ -53,6 +53,7 @@ export interface PeerOptions {
   readonly sharedState?: SharedState;
   readonly rateIntervalMs?: number;
   readonly maxPeerInfoSize?: number;
+  readonly wsMaxMessageRate?: number;
   readonly handlers: PeerHandlers;
 }
 
@@ -77,12 +78,15 @@ export class Peer {
   latency = 0;
   readonly counters = new PeerCounters();
   #socket?: ScSocket;
+  /** An outbound socket's handshake; what is sent before it completes waits for it (socketcluster-client buffers). */
+  #opened?: Promise<void>;
   #timers: NodeJS.Timeout[] = [];
   #pingTimer?: NodeJS.Timeout;
   #closed = false;
   readonly #handlers: PeerHandlers;
   readonly #rateIntervalMs: number;
   readonly #maxPeerInfoSize: number;
+  readonly #wsMaxMessageRate: number;
 
   constructor(options: PeerOptions) {
     this.peerId = options.peerId;
@@ -95,6 +99,7 @@ export class Peer {
     this.#handlers = options.handlers;
     this.#rateIntervalMs = options.rateIntervalMs ?? RATE_CALCULATION_INTERVAL_MS;
     this.#maxPeerInfoSize = options.maxPeerInfoSize ?? MAX_PEER_INFO_SIZE;
+    this.#wsMaxMessageRate = options.wsMaxMessageRate ?? WS_MAX_MESSAGE_RATE;
     this.#timers = [
       setInterval(() => this.#closeRateWindow(), this.#rateIntervalMs),
       setInterval(
@@ -113,9 +118,10 @@ export class Peer {
     return this.sharedState?.advertiseAddress ?? true;
   }
 
-  /** Binds the peer's socket: inbound at once, outbound as soon as the dial created it. */
-  attach(socket: ScSocket): void {
+  /** Binds the peer's socket: inbound at once, outbound as soon as the dial created it (with its handshake). */
+  attach(socket: ScSocket, opened?: Promise<void>): void {
     this.#socket = socket;
+    this.#opened = opened;
     socket.on('frame', () => {
       this.counters.wsMessageCount += 1;
     });
@@ -141,8 +147,15 @@ export class Peer {
   /** Sends `remote-message {event, data: base64}`. */
   send(event: string, data?: Buffer): void {
     const socket = this.#socket;
-    if (socket === undefined || this.#closed) throw new RequestFailError(`Peer ${this.peerId} is not connected`);
+    if (socket === undefined || this.#closed) throw new SendFailError(`Peer ${this.peerId} is not connected`);
     const payload = data === undefined ? { event } : { event, data: toBase64(data) };
+    if (socket.state === 'connecting' && this.#opened !== undefined) {
+      this.#opened.then(
+        () => socket.emitEvent(SC_EVENT_MESSAGE, payload),
+        () => undefined,
+      );
+      return;
+    }
     socket.emitEvent(SC_EVENT_MESSAGE, payload);
   }
 
@@ -151,6 +164,13 @@ export class Peer {
     const socket = this.#socket;
     if (socket === undefined || this.#closed) throw new RequestFailError(`Peer ${this.peerId} is not connected`);
     const payload = data === undefined ? { procedure } : { procedure, data: toBase64(data) };
+    if (socket.state === 'connecting' && this.#opened !== undefined) {
+      try {
+        await this.#opened;
+      } catch (error) {
+        throw new RequestFailError(`Peer ${this.peerId} is not connected: ${(error as Error).message}`);
+      }
+    }
     const response = await socket.request(SC_EVENT_RPC_REQUEST, payload);
     if (typeof response !== 'object' || response === null)
       throw new RequestFailError(`Failed to handle response for procedure ${procedure}`);
@@ -304,9 +324,9 @@ export class Peer {
 
   #closeRateWindow(): void {
     const { wsMessageRate, repeatedProcedures } = this.counters.closeWindow(this.#rateIntervalMs);
-    if (wsMessageRate > WS_MAX_MESSAGE_RATE) {
-      const coefficient = Math.floor(wsMessageRate / WS_MAX_MESSAGE_RATE);
-      this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY * (coefficient > 1 ? coefficient : 1));
+    if (wsMessageRate > this.#wsMaxMessageRate) {
+      const coefficient = Math.floor(wsMessageRate / this.#wsMaxMessageRate);
+      this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY * Math.max(coefficient, 1));
     }
     for (const procedure of repeatedProcedures)
       if (RATE_LIMITED_PROTOCOL_PROCEDURES.has(procedure)) this.applyPenalty(WS_MAX_MESSAGE_RATE_PENALTY);

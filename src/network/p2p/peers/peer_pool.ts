@@ -35,6 +35,7 @@ export interface PeerPoolOptions {
   readonly maxOutboundConnections: number;
   readonly wsMaxPayload: number;
   readonly maxPeerInfoSize: number;
+  readonly wsMaxMessageRate?: number;
   readonly nodeInfo: () => NodeInfo;
   readonly handlers: PeerHandlers;
   /** An outbound socket finished its SocketCluster handshake (the caller then fetches node info and peers). */
@@ -86,6 +87,7 @@ export class PeerPool {
       netgroup: netgroup(known.ipAddress, this.options.secret),
       sharedState,
       maxPeerInfoSize: this.options.maxPeerInfoSize,
+      wsMaxMessageRate: this.options.wsMaxMessageRate,
       handlers: this.options.handlers,
     });
     if (known.reputation !== undefined) peer.reputation = known.reputation;
@@ -119,7 +121,7 @@ export class PeerPool {
       connectTimeoutMs: CLIENT_CONNECT_TIMEOUT_MS,
       ackTimeoutMs: CLIENT_ACK_TIMEOUT_MS,
     });
-    peer.attach(socket);
+    peer.attach(socket, ready);
     ready.then(
       () => {
         this.#pushNodeInfo(peer);
@@ -157,14 +159,23 @@ export class PeerPool {
 
   /** postNodeInfo with the current node info to every peer in the pool. */
   pushNodeInfoToAll(): void {
-    for (const peer of this.#peers.values()) this.#pushNodeInfo(peer);
+    const encoded = this.#encodedNodeInfo();
+    for (const peer of this.#peers.values()) this.#pushNodeInfo(peer, encoded);
   }
 
-  #pushNodeInfo(peer: Peer): void {
+  /** The node info as postNodeInfo carries it; over the peer info size limit it is not sent (applyNodeInfo throws). */
+  #encodedNodeInfo(): Buffer {
+    const encoded = encodeNodeInfo(this.options.nodeInfo());
+    if (encoded.length > this.options.maxPeerInfoSize)
+      throw new Error(`Invalid NodeInfo was larger than the maximum allowed ${this.options.maxPeerInfoSize} bytes`);
+    return encoded;
+  }
+
+  #pushNodeInfo(peer: Peer, encoded?: Buffer): void {
     try {
-      peer.send(EVENT_POST_NODE_INFO, encodeNodeInfo(this.options.nodeInfo()));
+      peer.send(EVENT_POST_NODE_INFO, encoded ?? this.#encodedNodeInfo());
     } catch {
-      // a peer that is gone gets nothing
+      // a peer that is gone (or a node info too large to send) gets nothing
     }
   }
 

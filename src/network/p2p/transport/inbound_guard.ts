@@ -3,6 +3,7 @@
 // IP may send at most 10 `#disconnect` per second. A refusal terminates the socket and bans the IP.
 import { CONTROL_MESSAGE_LIMIT, FORBIDDEN_SC_EVENTS, MAX_EVENT_NAME_LENGTH } from '../constants.js';
 import { SC_PONG, isValidInboundPacket } from './sc_packet.js';
+import { FrameViolation } from './sc_socket.js';
 
 /** Counts `#disconnect` events per IP; `reset()` runs every second. */
 export class DisconnectCounter {
@@ -20,23 +21,25 @@ export class DisconnectCounter {
   }
 }
 
-/** undefined when the frame is acceptable, else why it is not. */
-export const inboundFrameViolation = (text: string, ip: string, disconnects: DisconnectCounter): string | undefined => {
-  if (text === SC_PONG) return undefined;
+/** Returns the frame decoded when it is acceptable, else throws a FrameViolation saying why. */
+export const guardInboundFrame = (text: string, ip: string, disconnects: DisconnectCounter): unknown => {
+  if (text === SC_PONG) return text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return `${(error as Error).name}: ${(error as Error).message}`;
+    throw new FrameViolation(`${(error as Error).name}: ${(error as Error).message}`);
   }
-  if (!isValidInboundPacket(parsed)) return 'Error: Packet format is invalid.';
+  if (!isValidInboundPacket(parsed)) throw new FrameViolation('Error: Packet format is invalid.');
   const event = 'event' in parsed ? parsed.event : undefined;
   if (event !== undefined && (FORBIDDEN_SC_EVENTS.has(event) || event.length > MAX_EVENT_NAME_LENGTH))
-    return 'InvalidPayloadError: Received invalid transactions';
+    throw new FrameViolation('InvalidPayloadError: Received invalid transactions');
   if (event === '#disconnect') {
     const count = disconnects.add(ip);
     if (count > CONTROL_MESSAGE_LIMIT)
-      return `InvalidDisconnectEventError: Exhausted disconnected event: peer disconnected ${count} times above the limit of ${CONTROL_MESSAGE_LIMIT}`;
+      throw new FrameViolation(
+        `InvalidDisconnectEventError: Exhausted disconnected event: peer disconnected ${count} times above the limit of ${CONTROL_MESSAGE_LIMIT}`,
+      );
   }
-  return undefined;
+  return parsed;
 };

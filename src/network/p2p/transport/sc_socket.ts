@@ -23,13 +23,25 @@ export interface ScSocketEvents {
   frame: [text: string];
   /** An event from the other side; `respond` is set when it carries a call id. */
   event: [name: string, data: unknown, respond: Respond | undefined];
+  /** The frame guard refused a frame. */
+  violation: [reason: string, text: string];
   /** A WebSocket ping or pong control frame (forbidden between Klayr peers). */
   controlFrame: [kind: 'ping' | 'pong'];
   close: [code: number, reason: string | undefined];
 }
 
+/** Thrown by a frame guard: the frame breaks the rules (the socket emits 'violation' and drops the frame). */
+export class FrameViolation extends Error {
+  override readonly name = 'FrameViolation';
+}
+
 export interface ScSocketOptions {
   readonly role: 'server' | 'client';
+  /**
+   * Checks each frame and returns it decoded (so it is parsed once), or throws a FrameViolation. Without a
+   * guard, frames are decoded as sc-formatter does.
+   */
+  readonly frameGuard?: (text: string) => unknown;
   readonly ackTimeoutMs: number;
   /** Server: send `#1` this often and close with 4001 after `pongTimeoutMs` without any message. */
   readonly pingIntervalMs?: number;
@@ -53,6 +65,8 @@ export class ScSocket extends EventEmitter<ScSocketEvents> {
   #livenessTimer?: NodeJS.Timeout;
   #livenessMs?: number;
   #livenessCode = 0;
+  #corked = false;
+  #lastAlive = 0;
 
   constructor(
     readonly ws: WebSocket,
@@ -84,19 +98,41 @@ export class ScSocket extends EventEmitter<ScSocketEvents> {
     this.#resetLiveness();
   }
 
+  /** Notes a sign of life; one timer per socket checks the time of the last one (no timer churn per message). */
   #resetLiveness(): void {
     if (this.#livenessMs === undefined || this.state === 'closed') return;
-    clearTimeout(this.#livenessTimer);
-    this.#livenessTimer = setTimeout(() => this.close(this.#livenessCode), this.#livenessMs);
+    this.#lastAlive = Date.now();
+    if (this.#livenessTimer === undefined) this.#armLiveness(this.#livenessMs);
+  }
+
+  #armLiveness(delayMs: number): void {
+    this.#livenessTimer = setTimeout(() => {
+      this.#livenessTimer = undefined;
+      const ms = this.#livenessMs ?? 0;
+      const quietFor = Date.now() - this.#lastAlive;
+      if (quietFor >= ms) this.close(this.#livenessCode);
+      else if (this.state !== 'closed') this.#armLiveness(ms - quietFor);
+    }, delayMs);
   }
 
   #onMessage(data: RawData): void {
     const text = rawText(data);
-    // frames that arrive while the connection closes are still shown to the frame rules (a #disconnect flood)
+    // frames that arrive while the connection closes still meet the frame guard (a #disconnect flood)
     this.emit('frame', text);
+    let decoded: unknown;
+    const guard = this.options.frameGuard;
+    if (guard === undefined) {
+      decoded = decodeFrame(text);
+    } else {
+      try {
+        decoded = guard(text);
+      } catch (error) {
+        this.emit('violation', (error as Error).message, text);
+        return;
+      }
+    }
     if (this.state === 'closed') return;
     if (this.options.role === 'server') this.#resetLiveness();
-    const decoded = decodeFrame(text);
     if (decoded === SC_PING) {
       if (this.options.role === 'client') {
         this.#resetLiveness();
@@ -226,6 +262,23 @@ export class ScSocket extends EventEmitter<ScSocketEvents> {
 
   #sendText(text: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
+    this.#cork();
     this.ws.send(text);
+  }
+
+  /**
+   * Frames sent in one turn of the event loop (answers to a batch of requests read in one TCP read, a broadcast)
+   * leave in one write: the TCP socket under ws is corked until the next tick.
+   */
+  #cork(): void {
+    if (this.#corked) return;
+    const tcp = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    if (tcp === undefined) return;
+    this.#corked = true;
+    tcp.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      tcp.uncork();
+    });
   }
 }

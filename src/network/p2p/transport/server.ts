@@ -16,7 +16,7 @@ import {
   SERVER_PING_TIMEOUT_MS,
 } from '../constants.js';
 import { P2PPortInUseError } from '../errors.js';
-import { DisconnectCounter, inboundFrameViolation } from './inbound_guard.js';
+import { DisconnectCounter, guardInboundFrame } from './inbound_guard.js';
 import { ScSocket } from './sc_socket.js';
 
 export interface PeerServerHooks {
@@ -137,6 +137,7 @@ export class PeerServer {
     const { hooks } = this.options;
     const socket = new ScSocket(ws, {
       role: 'server',
+      frameGuard: (text) => guardInboundFrame(text, ip, this.#disconnects),
       ackTimeoutMs: SERVER_ACK_TIMEOUT_MS,
       pingIntervalMs: SERVER_PING_INTERVAL_MS,
       pongTimeoutMs: SERVER_PING_TIMEOUT_MS,
@@ -154,10 +155,9 @@ export class PeerServer {
     socket.on('controlFrame', (kind) =>
       violation(`Terminated connection peer: ${ip}, reason: malicious ${kind} control frames`),
     );
-    socket.on('frame', (text) => {
-      const reason = inboundFrameViolation(text, ip, this.#disconnects);
-      if (reason !== undefined) violation(`Banned peer with Ip: ${ip}, reason: ${reason}, message: ${text}`);
-    });
+    socket.on('violation', (reason, text) =>
+      violation(`Banned peer with Ip: ${ip}, reason: ${reason}, message: ${text}`),
+    );
     const handshakeTimer = setTimeout(() => socket.disconnect(SC_HANDSHAKE_TIMEOUT_CODE), SERVER_HANDSHAKE_TIMEOUT_MS);
     socket.once('close', () => clearTimeout(handshakeTimer));
     const onEvent = (

@@ -46,11 +46,11 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     if (idxs.length !== crossChainMessages.length)
       throw new Error('Inclusion proof indices and cross-chain messages do not have the same length.');
     for (let i = 0; i < idxs.length - 1; i++) {
-      if (idxs[i]! > idxs[i + 1]!) throw new Error('Cross-chain message indexes are not strictly increasing.');
+      if (idxs[i] > idxs[i + 1]) throw new Error('Cross-chain message indexes are not strictly increasing.');
     }
-    if (idxs[0]! <= 1) throw new Error('Cross-chain message does not have a valid index.');
-    if (positionOf(idxs[0]!) < outbox.partnerChainInboxSize) throw new Error('Cross-chain message is not pending.');
-    if (outbox.outboxSize <= positionOf(idxs[idxs.length - 1]!))
+    if (idxs[0] <= 1) throw new Error('Cross-chain message does not have a valid index.');
+    if (positionOf(idxs[0]) < outbox.partnerChainInboxSize) throw new Error('Cross-chain message is not pending.');
+    if (outbox.outboxSize <= positionOf(idxs[idxs.length - 1]))
       throw new Error('Cross-chain message was never in the outbox.');
     for (const bytes of crossChainMessages) {
       const ccm = ccmCodec.decode(bytes);

@@ -50,7 +50,7 @@ export class RegisterSidechainCommand implements Command<SidechainRegParams> {
     if (chainID.equals(ctx.chainID)) throw new Error('Chain ID cannot be the mainchain chain ID.');
     let total = 0n;
     for (let i = 0; i < sidechainValidators.length; i++) {
-      const current = sidechainValidators[i]!;
+      const current = sidechainValidators[i];
       const next = sidechainValidators[i + 1];
       if (next !== undefined && Buffer.compare(current.blsKey, next.blsKey) > -1)
         throw new Error('Validators blsKeys must be unique and lexicographically ordered');

@@ -48,7 +48,7 @@ export class RegisterMainchainCommand implements Command<MainchainRegParams> {
     if (!isValidName(ownName)) throw invalidNameError('ownName');
     let total = 0n;
     for (let i = 0; i < mainchainValidators.length; i++) {
-      const current = mainchainValidators[i]!;
+      const current = mainchainValidators[i];
       const next = mainchainValidators[i + 1];
       if (next !== undefined && Buffer.compare(current.blsKey, next.blsKey) > -1)
         throw new Error('Validators blsKeys must be unique and lexicographically ordered.');

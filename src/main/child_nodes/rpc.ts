@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectWS, RPCCallError } from '../../rpc/client.js';
 import type { RPCClient } from '../../rpc/client.js';
-import { rpcWsURL } from './chain_config.js';
-import type { ChainProcess } from './chain_process.js';
+import type { ChainProcess } from './process.js';
+
+/** The JSON-RPC WebSocket URL of a node serving on 127.0.0.1. */
+export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws`;
 
 /** JSON-RPC "Method not found": the node does not serve that endpoint (its feature is not built or not enabled). */
 export const isMethodNotFound = (e: unknown): boolean => e instanceof RPCCallError && e.code === -32601;
@@ -10,6 +12,8 @@ export const isMethodNotFound = (e: unknown): boolean => e instanceof RPCCallErr
 export interface NodeInfo {
   chainID: string;
   height: number;
+  finalizedHeight: number;
+  lastBlockID: string;
 }
 
 /**
@@ -23,11 +27,11 @@ export const connectWhenReady = async (chain: ChainProcess, port: number, timeou
   for (;;) {
     if (exit !== undefined)
       throw new Error(
-        `The ${chain.name} node stopped (exit ${exit}) before serving RPC. The end of its log (${chain.logFile}):\n${chain.logTail(15)}`,
+        `The ${chain.name} stopped (exit ${exit}) before serving RPC. The end of its log (${chain.logFile}):\n${chain.logTail(15)}`,
       );
     if (Date.now() > deadline)
       throw new Error(
-        `The ${chain.name} node did not answer on ${rpcWsURL(port)} within ${timeoutMs / 1000} s (its log: ${chain.logFile})`,
+        `The ${chain.name} did not answer on ${rpcWsURL(port)} within ${timeoutMs / 1000} s (its log: ${chain.logFile})`,
       );
     try {
       const client = await connectWS(rpcWsURL(port));
@@ -46,17 +50,6 @@ export const connectWhenReady = async (chain: ChainProcess, port: number, timeou
 
 export const nodeInfo = async (client: RPCClient): Promise<NodeInfo> =>
   (await client.invoke('system_getNodeInfo')) as NodeInfo;
-
-/** Whether the chain has an account for `chainID` (a registration's effect on each side). */
-export const hasChainAccount = async (client: RPCClient, chainID: string): Promise<boolean> => {
-  try {
-    await client.invoke('interoperability_getChainAccount', { chainID });
-    return true;
-  } catch (e) {
-    if (e instanceof RPCCallError && !isMethodNotFound(e)) return false;
-    throw e;
-  }
-};
 
 /** Polls `check` every `intervalMs` until it holds (true) or `timeoutMs` has passed (false). */
 export const pollUntil = async (

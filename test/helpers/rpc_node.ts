@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/main/config/index.js';
+import type { ApplicationConfig } from '../../src/main/config/types.js';
+import { KestrelNode } from '../../src/main/node.js';
+import { freePort } from './ports.js';
+import { post } from './rpc.js';
+import { tempDataPath } from './state.js';
+
+export interface RPCAnswer {
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+/** An in-process node on loopback, called over HTTP JSON-RPC as the spec's clients call it. */
+export interface RPCNode {
+  node: KestrelNode;
+  config: ApplicationConfig;
+  /** The node's HTTP JSON-RPC address. */
+  url: string;
+  /** The whole answer: the result or the error. */
+  call(method: string, params?: unknown): Promise<RPCAnswer>;
+  /** The result; fails with the error's message when the node answers one. */
+  result(method: string, params?: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a devnet node (its config changed by `adjust`, e.g. no generator or another genesis
+ * block) on a fresh data path and a free port.
+ */
+export const startRPCNode = async (adjust: (config: ApplicationConfig) => void = () => {}): Promise<RPCNode> => {
+  const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+  adjust(config);
+  const node = new KestrelNode(config, pino({ level: 'silent' }));
+  await node.start();
+  const url = `http://127.0.0.1:${config.rpc.port}/rpc`;
+  const call = async (method: string, params: unknown = {}): Promise<RPCAnswer> =>
+    (await post(url, JSON.stringify({ jsonrpc: '2.0', id: '1', method, params }))).json as RPCAnswer;
+  return {
+    node,
+    config,
+    url,
+    call,
+    result: async (method, params) => {
+      const answer = await call(method, params);
+      assert.equal(answer.error, undefined, `${method}: ${answer.error?.message}`);
+      return answer.result;
+    },
+    stop: () => node.stop(),
+  };
+};

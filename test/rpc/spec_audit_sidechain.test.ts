@@ -1,0 +1,120 @@
+// The spec's interoperability sidechain set (node-rpc-interface.md) and getMainchainID of
+// klayr-core-methods.md, on a running sidechain node whose genesis block holds the records those
+// methods read: the mainchain's account, channel and validators, a terminated chain's state account,
+// an escrow of the sidechain's token. Each method is called with exactly the parameters the spec
+// lists; its answer is checked against the spec's fields and types.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { encodeBlock } from '../../src/lib/chain/block.js';
+import {
+  ESCROWED,
+  MAINCHAIN_ID,
+  SIDECHAIN_ID,
+  SIDECHAIN_TOKEN,
+  TERMINATED_ID,
+  sidechainAuditGenesis,
+} from '../helpers/interop_audit_genesis.js';
+import { startRPCNode } from '../helpers/rpc_node.js';
+import type { RPCNode } from '../helpers/rpc_node.js';
+import { assertShape } from '../helpers/shape.js';
+import type { Shape } from '../helpers/shape.js';
+import { tempDataPath } from '../helpers/state.js';
+import {
+  CHAIN_ACCOUNT,
+  CHAIN_ACCOUNTS,
+  CHAIN_VALIDATORS,
+  CHANNEL,
+  ESCROWED_AMOUNTS,
+  TERMINATED_STATE_ACCOUNT,
+} from '../helpers/interop_audit_shapes.js';
+
+describe('spec audit: interoperability (sidechain set) on a sidechain node', () => {
+  let rpc: RPCNode;
+  const answer = async (method: string, params: Record<string, unknown>, shape: Shape): Promise<unknown> => {
+    const result = await rpc.result(method, params);
+    assertShape(result, shape, method);
+    return result;
+  };
+
+  before(async () => {
+    rpc = await startRPCNode((config) => {
+      delete config.generator;
+      config.genesis.chainID = SIDECHAIN_ID;
+      const file = join(tempDataPath(), 'genesis_block.blob');
+      writeFileSync(file, encodeBlock(sidechainAuditGenesis(config)));
+      config.genesis.block = { fromFile: file };
+    });
+  });
+  after(() => rpc.stop());
+
+  it('interoperability_getChainAccount {chainID}: the chain account', async () => {
+    await answer('interoperability_getChainAccount', { chainID: MAINCHAIN_ID }, CHAIN_ACCOUNT);
+  });
+
+  it('interoperability_getAllChainAccounts {chainID}: {chains} from that chain ID on', async () => {
+    const { chains } = (await answer(
+      'interoperability_getAllChainAccounts',
+      { chainID: MAINCHAIN_ID },
+      CHAIN_ACCOUNTS,
+    )) as {
+      chains: unknown[];
+    };
+    assert.equal(chains.length, 1);
+  });
+
+  it('interoperability_getChannel {chainID}: the channel', async () => {
+    await answer('interoperability_getChannel', { chainID: MAINCHAIN_ID }, CHANNEL);
+  });
+
+  it('interoperability_getOwnChainAccount {}: chainID, name and nonce', async () => {
+    assert.deepEqual(
+      await answer('interoperability_getOwnChainAccount', {}, { chainID: 'hex', name: 'string', nonce: 'decimal' }),
+      { chainID: SIDECHAIN_ID, name: 'sidechain_audit', nonce: '1' },
+    );
+  });
+
+  it('interoperability_getTerminatedStateAccount {chainID}: stateRoot, mainchainStateRoot, initialized', async () => {
+    await answer('interoperability_getTerminatedStateAccount', { chainID: TERMINATED_ID }, TERMINATED_STATE_ACCOUNT);
+  });
+
+  it('interoperability_getTerminatedOutboxAccount {chainID}: an error while the chain has none (a sidechain genesis holds none; the shape is checked in spec_audit_interop)', async () => {
+    const { error } = await rpc.call('interoperability_getTerminatedOutboxAccount', { chainID: TERMINATED_ID });
+    assert.match(String(error?.message), /does not exist/);
+  });
+
+  it('interoperability_getChainValidators {chainID}: activeValidators of blsKey and bftWeight, certificateThreshold', async () => {
+    await answer('interoperability_getChainValidators', { chainID: MAINCHAIN_ID }, CHAIN_VALIDATORS);
+  });
+
+  it('interoperability_getMainchainID {chainID}: {mainchainID} (klayr-core-methods.md)', async () => {
+    assert.deepEqual(
+      await answer('interoperability_getMainchainID', { chainID: SIDECHAIN_ID }, { mainchainID: 'hex' }),
+      { mainchainID: MAINCHAIN_ID },
+    );
+  });
+
+  it('interoperability_getCCMSchema {}: {schema} (klayr-core-methods.md)', async () => {
+    await answer('interoperability_getCCMSchema', {}, { schema: 'object' });
+  });
+
+  it('token_getEscrowedAmounts {}: escrowChainID, amount and tokenID of each escrow', async () => {
+    assert.deepEqual(await answer('token_getEscrowedAmounts', {}, ESCROWED_AMOUNTS), {
+      escrowedAmounts: [
+        { escrowChainID: MAINCHAIN_ID, amount: String(ESCROWED), tokenID: SIDECHAIN_TOKEN.toString('hex') },
+      ],
+    });
+  });
+
+  it('token_hasEscrowAccount {tokenID, escrowChainID}: {exists}', async () => {
+    assert.deepEqual(
+      await answer(
+        'token_hasEscrowAccount',
+        { tokenID: SIDECHAIN_TOKEN.toString('hex'), escrowChainID: MAINCHAIN_ID },
+        { exists: 'boolean' },
+      ),
+      { exists: true },
+    );
+  });
+});
