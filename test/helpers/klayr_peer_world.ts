@@ -77,7 +77,12 @@ export const call = async <T = Record<string, unknown>>(port: number, method: st
 };
 
 /** Polls `check` every 500 ms until it returns a value, or throws after `timeoutMs` with `what`. */
-export const waitFor = async <T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> => {
+export const waitFor = async <T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T | undefined>,
+  everyMs = 500,
+): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -91,7 +96,7 @@ export const waitFor = async <T>(what: string, timeoutMs: number, check: () => P
       throw new Error(
         `timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`,
       );
-    await sleep(500);
+    await sleep(everyMs);
   }
 };
 

@@ -1,0 +1,124 @@
+// kill -9 of a node in the middle of block synchronization: after a restart it resumes and ends on its peer's chain,
+// every height it holds the peer's block, nothing half-written.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, it } from 'node:test';
+import { cliPath } from '../helpers/cli.js';
+import { devValidators } from '../helpers/devnet.js';
+import { blockIDAt, keysFile, nodeInfo, waitFor } from '../helpers/klayr_peer_world.js';
+import { FAST_POS_WINDOWS } from '../helpers/node_process.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDataPath } from '../helpers/state.js';
+
+/** Blocks the follower has to sync: enough that the synchronization lasts well beyond the moment it is killed. */
+const BACKLOG = 36;
+
+interface Started {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<unknown>;
+}
+
+/** `kestrel start` with 3-second blocks (Klayr's shortest), RPC on `rpcPort`, P2P on host:port, the given keys and seeds. */
+const start = (
+  dataPath: string,
+  rpcPort: number,
+  network: { host: string; port: number; seedPeers: { ip: string; port: number }[] },
+  keys: string,
+  onLine: (line: string, child: ChildProcess) => void = () => undefined,
+): Started => {
+  const config = join(mkdtempSync(join(tmpdir(), 'kestrel-crash-')), 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      genesis: { blockTime: 3 },
+      modules: { pos: FAST_POS_WINDOWS },
+      rpc: { modes: ['http'], host: '127.0.0.1', port: rpcPort, allowedMethods: ['*'] },
+      network,
+      generator: { keys: { fromFile: keys } },
+    }),
+  );
+  const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '-c', config, '--log-format', 'json'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const lines: string[] = [];
+  if (child.stderr !== null)
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      lines.push(line);
+      onLine(line, child);
+    });
+  return { child, lines, exited: once(child, 'exit') };
+};
+
+describe('kill -9 during block synchronization', { timeout: 300_000 }, () => {
+  it('a follower killed while it syncs restarts, resumes and holds its peer’s chain', async () => {
+    const generatorRPC = await freePort();
+    const generatorP2P = await freePort();
+    const generator = start(
+      tempDataPath(),
+      generatorRPC,
+      { host: '127.0.0.1', port: generatorP2P, seedPeers: [] },
+      keysFile(devValidators()),
+    );
+    const followerPath = tempDataPath();
+    const followerRPC = await freePort();
+    const followerNetwork = {
+      host: '127.0.0.2',
+      port: await freePort(),
+      seedPeers: [{ ip: '127.0.0.1', port: generatorP2P }],
+    };
+    const noKeys = keysFile([]);
+    let follower: Started | undefined;
+    try {
+      await waitFor(`the generator at height ${BACKLOG}`, 180_000, async () =>
+        (await nodeInfo(generatorRPC)).height >= BACKLOG ? true : undefined,
+      );
+      // SIGKILL as soon as the synchronization has committed its first block (the node writes its log asynchronously,
+      // so the kill lands some blocks later, before or after the last one: either way the restart must be consistent)
+      let killed = false;
+      let syncing = false;
+      follower = start(followerPath, followerRPC, followerNetwork, noKeys, (line, child) => {
+        if (line.includes('Triggering: BlockSynchronizationMechanism')) syncing = true;
+        if (!killed && syncing && line.includes('"msg":"Block executed"')) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      });
+      const killedRun = follower;
+      await Promise.race([
+        follower.exited,
+        waitFor('the follower to sync', 120_000, async () => (killed ? true : undefined)),
+      ]);
+      await follower.exited;
+      assert.ok(killed, `killed during the synchronization:\n${killedRun.lines.slice(-10).join('\n')}`);
+      assert.equal(killedRun.child.signalCode, 'SIGKILL');
+
+      follower = start(followerPath, followerRPC, followerNetwork, noKeys);
+      const target = (await nodeInfo(generatorRPC)).height;
+      await waitFor('the restarted follower at the generator’s height', 120_000, async () =>
+        (await nodeInfo(followerRPC)).height >= target ? true : undefined,
+      );
+      for (let height = 1; height <= target; height++)
+        assert.equal(await blockIDAt(followerRPC, height), await blockIDAt(generatorRPC, height), `height ${height}`);
+      const loaded = follower.lines.find((l) => l.includes('"msg":"Chain loaded"'));
+      const reloaded = (JSON.parse(loaded ?? '{}') as { height?: number }).height ?? -1;
+      assert.ok(
+        reloaded >= 4 && reloaded < 12,
+        `the restart reloaded the blocks the killed run had committed: ${reloaded}`,
+      );
+    } finally {
+      for (const node of [follower, generator]) {
+        if (node !== undefined && node.child.exitCode === null && node.child.signalCode === null) {
+          node.child.kill('SIGTERM');
+          await node.exited;
+        }
+      }
+    }
+  });
+});
