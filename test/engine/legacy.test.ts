@@ -427,4 +427,118 @@ describe('the legacy chain handler', () => {
         await outcome(() => theirs[method]({ params })),
       );
   });
+
+  it('resumes after a restart from the lowest block stored', async () => {
+    const store = kestrelStore();
+    initLegacyBrackets(store, [CHAIN.bracket]);
+    const klayr = await klayrServer(CHAIN);
+    let handler: LegacyChainHandler | undefined;
+    let served = 0;
+    const first = fakePeers({
+      [PEER]: async (data) => {
+        const answer = await klayr(data);
+        if (++served === 2) void handler?.stop();
+        return answer;
+      },
+    });
+    handler = new LegacyChainHandler({
+      brackets: [CHAIN.bracket],
+      store,
+      peers: first.peers,
+      logger: silent,
+      waits: { failed: 10, nextBatch: 0 },
+    });
+    handler.start();
+    while (served < 2) await new Promise((r) => setTimeout(r, 5));
+    await handler.stop();
+    // the stop came while the second batch was on its way: only the first one is stored
+    const progress = store.bracket(CHAIN.snapshotBlockID)?.lastBlockHeight ?? 0;
+    assert.equal(progress, 1159);
+    assert.equal(store.idAtHeight(progress - 1), undefined);
+    assert.ok(store.idAtHeight(progress) !== undefined);
+    // a new start: Klayr's init keeps the progress of an incomplete bracket
+    initLegacyBrackets(store, [CHAIN.bracket]);
+    const second = fakePeers({ [PEER]: klayr });
+    assert.deepEqual(await syncUntilAnnounced({ brackets: [CHAIN.bracket], store, peers: second.peers }), [
+      CHAIN.snapshotBlockID,
+    ]);
+    assert.deepEqual(second.requests[0]?.blockID, (CHAIN.blocks[progress - CHAIN.startHeight] as { id: Buffer }).id);
+    assertHoldsChain(store, CHAIN);
+    // and a complete bracket is announced at once on the next start, without a request
+    const third = fakePeers({ [PEER]: klayr });
+    assert.deepEqual(await syncUntilAnnounced({ brackets: [CHAIN.bracket], store, peers: third.peers }), [
+      CHAIN.snapshotBlockID,
+    ]);
+    assert.equal(third.requests.length, 0);
+  });
+
+  it('penalises a peer whose blocks are not the chain below the stored ones, stores none of them, and syncs from another', async () => {
+    const klayr = await klayrServer(CHAIN);
+    const reencode = (blocks: Buffer[]) =>
+      klayrCodec.encode(consensusSchemas.getBlocksFromIdResponseSchema, { blocks }) as Buffer;
+    const top = await klayr(
+      requestCodec.encode({ blockID: CHAIN.snapshotBlockID, snapshotBlockID: CHAIN.snapshotBlockID }),
+    );
+    const tampers: Record<string, (blocks: Buffer[]) => Buffer[]> = {
+      'a transaction changed': (blocks) =>
+        blocks.map((bytes) => {
+          const block = decodeLegacyBlock(bytes);
+          if (block.payload.length === 0) return bytes;
+          const payload = block.payload.map((tx) =>
+            Buffer.concat([tx.subarray(0, -1), Buffer.from([tx.at(-1) === 0 ? 1 : 0])]),
+          );
+          return encodeLegacyBlock({ header: block.headerBytes, payload });
+        }),
+      'a block left out': (blocks) => blocks.filter((_, i) => i !== 40),
+      'the highest block left out': (blocks) => blocks.slice(1),
+      'the same blocks whatever was asked': () => blocksOf(top),
+      nothing: () => [],
+    };
+    for (const [what, tamper] of Object.entries(tampers)) {
+      const store = kestrelStore();
+      initLegacyBrackets(store, [CHAIN.bracket]);
+      const { peers, penalties, requests } = fakePeers({
+        bad: async (data) => reencode(tamper(blocksOf(await klayr(data)))),
+        good: klayr,
+      });
+      // the bad peer first, then each in turn
+      let draw = 0;
+      const random = () => (draw++ % 2 === 0 ? 0 : 0.99);
+      await syncUntilAnnounced({ brackets: [CHAIN.bracket], store, peers, random });
+      assert.ok(penalties.length > 0, what);
+      assert.ok(
+        penalties.every((p) => p.peerId === 'bad' && p.penalty === 100),
+        what,
+      );
+      assert.ok(
+        requests.some((r) => r.peerId === 'good'),
+        what,
+      );
+      assertHoldsChain(store, CHAIN);
+    }
+  });
+
+  it('asks only peers that announce the bracket, and waits while there is none', async () => {
+    const store = kestrelStore();
+    initLegacyBrackets(store, [CHAIN.bracket]);
+    const { peers, requests } = fakePeers(
+      { 'no-options': async () => Buffer.alloc(0), 'other-bracket': async () => Buffer.alloc(0) },
+      (peerId) => (peerId === 'no-options' ? undefined : [Buffer.alloc(32, 1)]),
+    );
+    const handler = new LegacyChainHandler({
+      brackets: [CHAIN.bracket],
+      store,
+      peers,
+      logger: silent,
+      waits: { failed: 10_000, nextBatch: 0 },
+    });
+    handler.start();
+    await new Promise((r) => setTimeout(r, 30));
+    const began = Date.now();
+    await handler.stop();
+    assert.ok(Date.now() - began < 1000, 'a stop ends the wait');
+    assert.equal(requests.length, 0);
+    assert.deepEqual(handler.synced(), []);
+    assert.equal(store.bracket(CHAIN.snapshotBlockID)?.lastBlockHeight, CHAIN.snapshotHeight);
+  });
 });
