@@ -157,7 +157,8 @@ export class LegacyChainHandler {
       const outcome = await this.#fetchBatch(bracket, snapshotBlockID, info.lastBlockHeight);
       if (outcome === 'stored') {
         failures = 0;
-        await this.#wait(this.parts.waits?.nextBatch ?? NEXT_BATCH_MS);
+        const done = (store.bracket(snapshotBlockID)?.lastBlockHeight ?? 0) <= bracket.startHeight;
+        if (!done) await this.#wait(this.parts.waits?.nextBatch ?? NEXT_BATCH_MS);
       } else if (outcome === 'no-peer' || ++failures > MAX_FAILED_ATTEMPTS) {
         if (outcome !== 'no-peer')
           logger.warn(
