@@ -10,6 +10,20 @@ export interface LegacyBracketConfig {
   snapshotBlockID: string;
 }
 
+/**
+ * The RPC front's params checks (Kestrel's rule for every endpoint: lowercase hex of the right length,
+ * heights as uint32). Klayr checks in the handler only (any even-length hex, any number >= 0): its
+ * messages are kept there, and answer what the schemas let through (a missing `id` or `height`).
+ */
+const idParams = {
+  type: 'object',
+  properties: { id: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 } },
+} as const;
+const heightParams = {
+  type: 'object',
+  properties: { height: { type: 'integer', minimum: 0, maximum: 0xffffffff } },
+} as const;
+
 const INVALID_ID = 'Invalid parameters. `id` must be a valid hex string.';
 const INVALID_HEIGHT = 'Invalid parameters. `height` must be zero or a positive number.';
 
@@ -54,6 +68,7 @@ export const legacyEngineEndpoints = (
   store: LegacyStore,
 ): Record<string, EndpointDefinition> => ({
   getTransactionByID: {
+    params: idParams,
     description: 'A legacy transaction by ID.',
     handler: ({ params }) => {
       const id = idParam(params);
@@ -63,14 +78,17 @@ export const legacyEngineEndpoints = (
     },
   },
   getTransactionsByBlockID: {
+    params: idParams,
     description: 'The transactions of a legacy block.',
     handler: ({ params }) => transactionsOfBlock(store, idParam(params)).map(legacyTransactionToJSON),
   },
   getBlockByID: {
+    params: idParams,
     description: 'A legacy block by ID.',
     handler: ({ params }) => legacyBlockToJSON(blockOrThrow(store, idParam(params))),
   },
   getBlockByHeight: {
+    params: heightParams,
     description: 'A legacy block by height.',
     handler: ({ params }) => {
       const { height } = params;
