@@ -365,7 +365,7 @@ const syncUntilAnnounced = async (
     ...parts,
     logger: silent,
     onSynced: announce,
-    waits: { failed: 10, nextBatch: 0 },
+    waits: { failed: 10, spacing: 0 },
   });
   handler.start();
   let timer: NodeJS.Timeout | undefined;
@@ -446,7 +446,7 @@ describe('the legacy chain handler', () => {
       store,
       peers: first.peers,
       logger: silent,
-      waits: { failed: 10, nextBatch: 0 },
+      waits: { failed: 10, spacing: 0 },
     });
     handler.start();
     while (served < 2) await new Promise((r) => setTimeout(r, 5));
@@ -530,7 +530,7 @@ describe('the legacy chain handler', () => {
       store,
       peers,
       logger: silent,
-      waits: { failed: 10_000, nextBatch: 0 },
+      waits: { failed: 10_000, spacing: 0 },
     });
     handler.start();
     await new Promise((r) => setTimeout(r, 30));
@@ -540,5 +540,51 @@ describe('the legacy chain handler', () => {
     assert.equal(requests.length, 0);
     assert.deepEqual(handler.synced(), []);
     assert.equal(store.bracket(CHAIN.snapshotBlockID)?.lastBlockHeight, CHAIN.snapshotHeight);
+  });
+
+  it('syncs several brackets at once, their requests spaced apart all together, and announces each', async () => {
+    const other = generateLegacyChain(150, 100, 5);
+    const store = kestrelStore();
+    initLegacyBrackets(store, [CHAIN.bracket, other.bracket]);
+    const servers = { chain: await klayrServer(CHAIN), other: await klayrServer(other) };
+    const sentAt: number[] = [];
+    const { peers } = fakePeers(
+      {
+        [PEER]: async (data) => {
+          sentAt.push(performance.now());
+          const { snapshotBlockID } = requestCodec.decode(data ?? Buffer.alloc(0));
+          return (snapshotBlockID.equals(CHAIN.snapshotBlockID) ? servers.chain : servers.other)(data);
+        },
+      },
+      () => [CHAIN.snapshotBlockID, other.snapshotBlockID],
+    );
+    const announcements: (readonly Buffer[])[] = [];
+    const both = new Promise<void>((done) => {
+      const handler = new LegacyChainHandler({
+        brackets: [CHAIN.bracket, other.bracket],
+        store,
+        peers,
+        logger: silent,
+        waits: { failed: 10, spacing: 40 },
+        onSynced: (ids) => {
+          announcements.push(ids);
+          if (ids.length === 2) void handler.stop().then(done);
+        },
+      });
+      handler.start();
+    });
+    await both;
+    assertHoldsChain(store, CHAIN);
+    assertHoldsChain(store, other);
+    assert.equal(sentAt.length, 5);
+    for (let i = 1; i < sentAt.length; i++)
+      assert.ok((sentAt[i] as number) - (sentAt[i - 1] as number) >= 38, `request ${i} came too soon`);
+    assert.deepEqual(
+      announcements
+        .at(-1)
+        ?.map((id) => id.toString('hex'))
+        .sort(),
+      [CHAIN.bracket.snapshotBlockID, other.bracket.snapshotBlockID].sort(),
+    );
   });
 });

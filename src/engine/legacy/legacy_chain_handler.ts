@@ -20,10 +20,11 @@ export const LEGACY_BLOCKS_PROCEDURE = 'getLegacyBlocksFromId';
 const FAILED_SYNC_RETRY_MS = 12_000;
 const MAX_FAILED_ATTEMPTS = 10;
 /**
- * Klayr waits 5 s after each stored batch (SUCCESS_SYNC_RETRY_TIMEOUT): 101 blocks per 5 s. Kestrel asks
- * again after 200 ms, 50 requests per 10 s, half the 100 that a serving node allows before it penalises.
+ * Klayr waits 5 s after each stored batch (SUCCESS_SYNC_RETRY_TIMEOUT): 101 blocks per 5 s and bracket.
+ * Kestrel spaces its requests 200 ms apart, all brackets together: at most 50 per 10 s, half the 100 that
+ * a serving node allows a peer before it penalises.
  */
-const NEXT_BATCH_MS = 200;
+const REQUEST_SPACING_MS = 200;
 const LOG = { engineModule: 'legacy' };
 
 interface LegacyBlocksRequest {
@@ -40,8 +41,8 @@ export interface LegacyChainParts {
   logger: Logger;
   /** Every bracket synced so far, by snapshot block ID: what the node announces as its node info's `legacy`. */
   onSynced?: (snapshotBlockIDs: readonly Buffer[]) => void;
-  /** Waits in ms: after a failed round (Klayr's 12 s) and between stored batches. */
-  waits?: { failed?: number; nextBatch?: number };
+  /** Waits in ms: after a failed round (Klayr's 12 s), and between two requests. */
+  waits?: { failed?: number; spacing?: number };
   random?: () => number;
 }
 
@@ -105,6 +106,8 @@ export class LegacyChainHandler {
   readonly #synced: Buffer[] = [];
   readonly #running: Promise<void>[] = [];
   #stopped = false;
+  #nextRequestAt = 0;
+  #turn: Promise<void> = Promise.resolve();
   readonly #wakers = new Set<() => void>();
 
   constructor(private readonly parts: LegacyChainParts) {}
@@ -157,8 +160,6 @@ export class LegacyChainHandler {
       const outcome = await this.#fetchBatch(bracket, snapshotBlockID, info.lastBlockHeight);
       if (outcome === 'stored') {
         failures = 0;
-        const done = (store.bracket(snapshotBlockID)?.lastBlockHeight ?? 0) <= bracket.startHeight;
-        if (!done) await this.#wait(this.parts.waits?.nextBatch ?? NEXT_BATCH_MS);
       } else if (outcome === 'no-peer' || ++failures > MAX_FAILED_ATTEMPTS) {
         if (outcome !== 'no-peer')
           logger.warn(
@@ -193,6 +194,8 @@ export class LegacyChainHandler {
     // the lowest stored block; none yet: the snapshot block, which the legacy store does not hold
     const lowestID = store.idAtHeight(lastBlockHeight) ?? snapshotBlockID;
     const lowestHeader = store.headerByID(lowestID);
+    await this.#spaceRequests();
+    if (this.#stopped) return 'failed';
     let data: Buffer | undefined;
     try {
       const request = requestCodec.encode({ blockID: lowestID, snapshotBlockID });
@@ -229,6 +232,19 @@ export class LegacyChainHandler {
     if (this.#synced.some((id) => id.equals(snapshotBlockID))) return;
     this.#synced.push(snapshotBlockID);
     this.parts.onSynced?.([...this.#synced]);
+  }
+
+  /** Waits for this request's turn: requests of every bracket go out at least the spacing apart. */
+  #spaceRequests(): Promise<void> {
+    const spacing = this.parts.waits?.spacing ?? REQUEST_SPACING_MS;
+    const turn = this.#turn.then(async () => {
+      const wait = this.#nextRequestAt - Date.now();
+      if (wait > 0) await this.#wait(wait);
+      // from when this request really goes: a late timer does not shorten the next gap
+      this.#nextRequestAt = Date.now() + spacing;
+    });
+    this.#turn = turn;
+    return turn;
   }
 
   /** Waits `ms`, less when the handler stops meanwhile. */
