@@ -8,6 +8,7 @@ import { consensusEndpoints } from '../engine/endpoint/consensus.js';
 import { legacyEngineEndpoints } from '../engine/endpoint/legacy.js';
 import { stateEndpoints } from '../engine/endpoint/state.js';
 import { systemEndpoints } from '../engine/endpoint/system.js';
+import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { OnionGenerator } from '../engine/pools/onion_generator.js';
 import type { StateProver } from '../engine/pools/state_prover.js';
 import { BlockState } from '../engine/state/state_db.js';
@@ -34,6 +35,8 @@ export interface ChainParts {
   prover: StateProver;
   onions: OnionGenerator;
   metrics: RPCMetrics;
+  /** The legacy chain's blocks and the brackets' progress (the legacy namespace). */
+  legacy: LegacyStore;
   /** Transactions in the pool (0 before it starts). */
   unconfirmed: () => number;
   /** Whether block synchronization runs (system_getNodeInfo's syncing); never when left out. */
@@ -80,7 +83,7 @@ export const registerChainEndpoints = (registry: EndpointRegistry, parts: ChainP
   registry.registerNamespace('chain', { ...chainEndpoints(blocks, events), ...chainBFTEndpoints(chain) });
   registry.registerNamespace('consensus', consensusEndpoints(chain));
   registry.registerNamespace('state', stateEndpoints(chain, parts.prover, config.system.dataPath));
-  registry.registerNamespace('legacy', legacyEngineEndpoints(config.legacy?.brackets ?? []));
+  registry.registerNamespace('legacy', legacyEngineEndpoints(config.legacy?.brackets ?? [], parts.legacy));
   const services = endpointServices(parts);
   for (const module of modules) registry.registerNamespace(module.name, moduleEndpoints(module, services));
 };

@@ -4,6 +4,8 @@ import type { BlockReceiver } from '../engine/consensus/block_receiver.js';
 import type { CommitPool } from '../engine/consensus/commit_pool.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
+import { initLegacyBrackets, LegacyChainHandler } from '../engine/legacy/legacy_chain_handler.js';
+import { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { Generator } from '../engine/generator/generator.js';
 import type { Synchronizer } from '../engine/sync/index.js';
 import { createSynchronizer } from '../engine/sync/index.js';
@@ -59,6 +61,7 @@ export class KestrelNode {
   #receiver?: BlockReceiver;
   #commitPool?: CommitPool;
   #synchronizer?: Synchronizer;
+  #legacyChain?: LegacyChainHandler;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -107,9 +110,13 @@ export class KestrelNode {
     const unconfirmed = () => this.#pool?.size ?? 0;
     watchChainMetrics(metrics, chain, unconfirmed);
     watchPools(metrics, pools);
+    const legacy = new LegacyStore(dbs.legacy);
+    const brackets = config.legacy?.brackets ?? [];
+    initLegacyBrackets(legacy, brackets);
     registerChainEndpoints(this.registry, {
       ...opened,
       config,
+      legacy,
       offchain: dbs.generator,
       prover: pools.prover,
       onions: pools.onions,
@@ -164,10 +171,19 @@ export class KestrelNode {
           await consensus.receiver.receive(block, peerId);
         },
       },
+      legacy,
       logger,
       publish: (event, data) => rpc.publish(event, data),
     });
     this.#peers = peers;
+    const legacyChain = new LegacyChainHandler({
+      brackets,
+      store: legacy,
+      peers: peers.network,
+      logger,
+      onSynced: (ids) => peers.legacySynced(ids),
+    });
+    this.#legacyChain = legacyChain;
     const listeners = this.#chainListeners();
     this.#synchronizer = createSynchronizer({
       chain,
@@ -224,6 +240,7 @@ export class KestrelNode {
     // every namespace is registered before the RPC server answers, and every handler before peers connect
     await rpc.start();
     await peers.start();
+    if (config.legacy?.sync === true) legacyChain.start();
     generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 
@@ -280,6 +297,7 @@ export class KestrelNode {
     // a synchronization in progress ends between two blocks, then the receiver that awaits it is free
     await this.#synchronizer?.stop();
     await this.#receiver?.stop();
+    await this.#legacyChain?.stop();
     this.#commitPool?.stop();
     await this.#peers?.stop();
     this.#pool?.stop();

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { BlockStore } from '../engine/chain/block_store.js';
+import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { Chain } from '../engine/chain/chain.js';
 import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
@@ -16,6 +17,7 @@ import { Network } from '../network/protocol/network.js';
 import type { PostBlockEvent } from '../lib/chain/p2p_schemas.js';
 import { postBlockEventSchema } from '../lib/chain/p2p_schemas.js';
 import { TransactionBroadcaster } from '../network/protocol/transaction_broadcaster.js';
+import { registerLegacyProcedures } from '../network/protocol/legacy_procedures.js';
 import { registerTransactionProcedures } from '../network/protocol/transaction_procedures.js';
 import { networkEndpoints } from '../network/rpc_endpoints.js';
 import type { EndpointRegistry } from '../rpc/registry.js';
@@ -23,7 +25,7 @@ import type { BinaryDB } from '../storage/database.js';
 import { networkSecret, savedTriedPeers, saveTriedPeers } from '../storage/network_records.js';
 import type { ApplicationConfig } from './config/types.js';
 import { NETWORK_DEFAULTS, p2pAddressOf } from './p2p_address.js';
-import { chainSource, transactionSource } from './peer_sources.js';
+import { chainSource, legacySource, transactionSource } from './peer_sources.js';
 
 /** Klayr saves the tried peers every 10 minutes (DEFAULT_PEER_SAVE_INTERVAL); Kestrel also saves them on stop. */
 const PEER_SAVE_INTERVAL_MS = 10 * 60 * 1000;
@@ -40,6 +42,8 @@ export interface PeerNetworkParts {
   /** Where the peer book's secret and tried peers are kept. */
   meta: BinaryDB;
   blockSink: BlockSink;
+  /** The legacy chain's blocks, served to peers (getLegacyBlocksFromId). */
+  legacy: LegacyStore;
   logger: Logger;
   publish: (event: string, data: unknown) => void;
 }
@@ -76,12 +80,12 @@ export const p2pConfigOf = async (config: ApplicationConfig, meta: BinaryDB, tip
 };
 
 /** What a node tells its peers of its tip (klayr-framework's applyNodeInfo after each block). */
-export const nodeInfoOptionsOf = (tip: Block): NodeInfoOptions => ({
+export const nodeInfoOptionsOf = (tip: Block, legacy: readonly Buffer[] = []): NodeInfoOptions => ({
   height: tip.header.height,
   maxHeightPrevoted: tip.header.maxHeightPrevoted,
   blockVersion: tip.header.version,
   lastBlockID: blockHeaderID(tip.header),
-  legacy: [],
+  legacy,
 });
 
 /**
@@ -94,6 +98,7 @@ export class PeerNetwork {
   readonly #saveTimer: NodeJS.Timeout;
   #nodeInfoTimer?: NodeJS.Timeout;
   #nodeInfoSentAt = 0;
+  #legacy: readonly Buffer[] = [];
 
   private constructor(
     private readonly parts: PeerNetworkParts,
@@ -102,6 +107,7 @@ export class PeerNetwork {
     const { chain, blocks, pool, transactionVerifier, signatures, logger, publish } = parts;
     this.network = new Network(new P2P(p2pConfig), logger);
     registerBlockProcedures(this.network, chainSource(chain, blocks), parts.blockSink, logger);
+    registerLegacyProcedures(this.network, legacySource(parts.legacy), logger);
     registerTransactionProcedures(
       this.network,
       transactionSource(pool, blocks, transactionVerifier, signatures),
@@ -143,6 +149,12 @@ export class PeerNetwork {
     this.network.send('postBlock', data);
   }
 
+  /** The legacy brackets synced so far (snapshot block IDs): announced in the node info, as Klayr's applyNodeInfo. */
+  legacySynced(snapshotBlockIDs: readonly Buffer[]): void {
+    this.#legacy = [...snapshotBlockIDs];
+    this.tipChanged();
+  }
+
   /** The tip changed: peers learn it, at most every 2.5 s (the last change always goes out). */
   tipChanged(): void {
     if (this.#nodeInfoTimer !== undefined) return;
@@ -152,7 +164,10 @@ export class PeerNetwork {
       this.#nodeInfoSentAt = Date.now();
       const { nodeInfo } = this.network.p2p;
       const { nonce: _nonce, ...info } = nodeInfo;
-      this.network.p2p.applyNodeInfo({ ...info, options: nodeInfoOptionsOf(this.parts.chain.lastBlock()) });
+      this.network.p2p.applyNodeInfo({
+        ...info,
+        options: nodeInfoOptionsOf(this.parts.chain.lastBlock(), this.#legacy),
+      });
     };
     if (wait === 0) push();
     else {

@@ -4,7 +4,9 @@ import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import { ingestTransaction } from '../engine/txpool/ingest.js';
 import type { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
+import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import { encodeBlock } from '../lib/chain/block.js';
+import { decodeLegacyBlockHeader, encodeLegacyBlock } from '../lib/chain/legacy_block.js';
 import {
   decodeTransaction,
   encodeTransaction,
@@ -12,6 +14,7 @@ import {
   validateTransaction,
 } from '../lib/transaction/index.js';
 import type { ChainSource } from '../network/protocol/block_procedures.js';
+import type { LegacyBlockSource } from '../network/protocol/legacy_procedures.js';
 import type { TransactionSource } from '../network/protocol/transaction_procedures.js';
 
 /** The chain as peers read it: blocks as stored, by ID and height. */
@@ -54,4 +57,14 @@ export const transactionSource = (
       return 'invalid';
     }
   },
+});
+
+/** The legacy chain as peers read it: the brackets' progress and the stored legacy blocks. */
+export const legacySource = (store: LegacyStore): LegacyBlockSource => ({
+  bracket: (snapshotBlockID) => store.bracket(snapshotBlockID),
+  heightOfID: (id) => {
+    const header = store.headerByID(id);
+    return header === undefined ? undefined : decodeLegacyBlockHeader(header).height;
+  },
+  blocksBetween: (from, to) => store.blocksBetween(from, to).map(encodeLegacyBlock),
 });

@@ -5,7 +5,7 @@
  */
 
 /** The named databases of the environment at `<dataPath>/data/kestrel.lmdb`. */
-export const DATABASE_NAMES = ['state', 'smt', 'meta', 'blocks', 'events', 'generator', 'engine'] as const;
+export const DATABASE_NAMES = ['state', 'smt', 'meta', 'blocks', 'events', 'generator', 'engine', 'legacy'] as const;
 export type DatabaseName = (typeof DATABASE_NAMES)[number];
 
 /** One kind of record: the database it lives in, the prefix of its keys and what follows the prefix. */
@@ -69,6 +69,16 @@ export const TABLES = {
   generatedInfo: table('generator', 'info:', 'address -> previously generated info (LIP 0058)'),
   hashOnions: table('generator', 'onion:', 'address -> hash onion checkpoints'),
   usedHashOnions: table('generator', 'used:', 'address -> hash onion counts used by height'),
+  // the legacy chain's blocks (Klayr's legacy.db), filled by legacy sync, never part of a root
+  legacyBlocksByID: table('legacy', 'i:', 'legacy block ID -> encoded legacy block header'),
+  legacyBlockIDsByHeight: table('legacy', 'h:', 'height -> legacy block ID'),
+  legacyTransactions: table('legacy', 't:', 'legacy transaction ID -> encoded legacy transaction'),
+  legacyBlockTransactions: table('legacy', 'p:', 'legacy block ID -> its transaction IDs, concatenated'),
+  legacyBrackets: table(
+    'legacy',
+    'bracket:',
+    'snapshot block ID -> { startHeight, snapshotBlockHeight, lastBlockHeight } (Klayr codec), the sync progress',
+  ),
   // the P2P network's records (Klayr keeps them in its node database)
   networkSecret: table('meta', 'network:nodeSecret', '-> 4 random bytes, the peer book secret (uint32 BE)'),
   networkTriedPeers: table('meta', 'network:triedPeersList', '-> JSON [{ ipAddress, port }] of the tried peers'),

@@ -19,6 +19,8 @@ export interface KlayrNodeOptions {
   whitelist?: string[];
   blockTime?: number;
   logLevel?: string;
+  /** A Klayr Core config file (the devnet's when left out); the options above are laid over it. */
+  config?: string;
 }
 
 export interface KlayrBlockLine {
@@ -58,6 +60,7 @@ export const startKlayrNode = async (options: KlayrNodeOptions, startTimeoutMs =
     '--log-level',
     options.logLevel ?? 'warn',
   ];
+  if (options.config !== undefined) args.push('--config', options.config);
   if (options.generate === true) args.push('--generate');
   if (options.keys !== undefined) args.push('--keys', options.keys);
   for (const seed of options.seeds ?? []) args.push('--seed', seed);

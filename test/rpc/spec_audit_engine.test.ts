@@ -446,21 +446,39 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
   });
 
   describe('legacy', () => {
-    it('legacy_getLegacyBrackets {}: the brackets (none on the devnet)', async () => {
+    it('legacy_getLegacyBrackets {}: the brackets with their sync progress (none on the devnet)', async () => {
       await answer(
         'legacy_getLegacyBrackets',
         {},
-        arrayOf({ startHeight: 'integer', snapshotBlockID: 'hex', lastBlockID: optional('hex') }),
+        arrayOf({
+          startHeight: 'integer',
+          snapshotBlockHeight: 'integer',
+          lastBlockHeight: 'integer',
+          snapshotBlockID: 'hex',
+        }),
       );
     });
-    const reason = 'not served by Kestrel: it keeps no legacy block store (legacy.db, filled by legacy sync over P2P)';
-    for (const method of [
-      'legacy_getTransactionByID',
-      'legacy_getTransactionsByBlockID',
-      'legacy_getBlockByID',
-      'legacy_getBlockByHeight',
-    ])
-      it(method, { skip: reason }, () => {});
+    // the devnet has no legacy chain: each lookup is lisk-db's NotFoundError for Klayr's legacy.db key
+    for (const [method, params, key] of [
+      ['legacy_getTransactionByID', { id: '01'.repeat(32) }, `transactions:id:${'\u0001'.repeat(32)}`],
+      ['legacy_getTransactionsByBlockID', { id: '01'.repeat(32) }, `transactions:blockID:${'\u0001'.repeat(32)}`],
+      ['legacy_getBlockByID', { id: '01'.repeat(32) }, `blocks:id:${'\u0001'.repeat(32)}`],
+      ['legacy_getBlockByHeight', { height: 1 }, 'blocks:height:\u0000\u0000\u0000\u0001'],
+    ] as const)
+      it(`${method} ${JSON.stringify(params)}: Klayr's error for a legacy record that is not stored`, async () => {
+        const answered = await rpc.call(method, params);
+        assert.equal(answered.error?.message, `Specified key ${Buffer.from(key).toString('hex')} does not exist`);
+      });
+    it("legacy_getBlockByID {} and legacy_getBlockByHeight {}: Klayr's parameter errors", async () => {
+      assert.equal(
+        (await rpc.call('legacy_getBlockByID', {})).error?.message,
+        'Invalid parameters. `id` must be a valid hex string.',
+      );
+      assert.equal(
+        (await rpc.call('legacy_getBlockByHeight', {})).error?.message,
+        'Invalid parameters. `height` must be zero or a positive number.',
+      );
+    });
   });
 
   describe('network', () => {

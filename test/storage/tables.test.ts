@@ -6,7 +6,10 @@ const tables = Object.entries(TABLES);
 
 describe('the table list', () => {
   it('names every database and key prefix of existing data paths, unchanged', () => {
-    assert.deepEqual([...DATABASE_NAMES], ['state', 'smt', 'meta', 'blocks', 'events', 'generator', 'engine']);
+    assert.deepEqual(
+      [...DATABASE_NAMES],
+      ['state', 'smt', 'meta', 'blocks', 'events', 'generator', 'engine', 'legacy'],
+    );
     const layout = Object.fromEntries(tables.map(([name, t]) => [name, `${t.db}/${t.prefix.toString('hex')}`]));
     const hex = (s: string) => Buffer.from(s).toString('hex');
     assert.deepEqual(layout, {
@@ -28,6 +31,13 @@ describe('the table list', () => {
       generatedInfo: `generator/${hex('info:')}`,
       hashOnions: `generator/${hex('onion:')}`,
       usedHashOnions: `generator/${hex('used:')}`,
+      legacyBlocksByID: `legacy/${hex('i:')}`,
+      legacyBlockIDsByHeight: `legacy/${hex('h:')}`,
+      legacyTransactions: `legacy/${hex('t:')}`,
+      legacyBlockTransactions: `legacy/${hex('p:')}`,
+      legacyBrackets: `legacy/${hex('bracket:')}`,
+      networkSecret: `meta/${hex('network:nodeSecret')}`,
+      networkTriedPeers: `meta/${hex('network:triedPeersList')}`,
     });
   });
 

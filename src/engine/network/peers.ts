@@ -15,6 +15,8 @@ export interface PeerChainInfo {
   readonly maxHeightPrevoted: number;
   readonly blockVersion: number;
   readonly lastBlockID: Buffer;
+  /** The snapshot block IDs of the legacy brackets the peer has synced and serves. */
+  readonly legacy: readonly Buffer[];
 }
 
 /** A connected peer, with what it announced; a peer that announced nothing yet has no options. */

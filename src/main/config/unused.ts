@@ -13,11 +13,6 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
   for (const name of Object.keys(config.plugins))
     if (name !== 'chainConnector')
       unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs only the chainConnector plugin' });
-  if (config.legacy?.sync === true)
-    unused.push({
-      key: 'legacy.sync',
-      reason: 'Kestrel does not sync the blocks of the legacy chain',
-    });
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
     const module = modules.find((m) => m.name === name);

@@ -70,8 +70,8 @@ export class Network implements Peers {
     return this.p2p.getConnectedPeers().map(({ peerId, sharedState }) => {
       const options = sharedState?.options;
       if (options === undefined) return { peerId };
-      const { height, maxHeightPrevoted, blockVersion, lastBlockID } = options;
-      return { peerId, options: { height, maxHeightPrevoted, blockVersion, lastBlockID } };
+      const { height, maxHeightPrevoted, blockVersion, lastBlockID, legacy } = options;
+      return { peerId, options: { height, maxHeightPrevoted, blockVersion, lastBlockID, legacy } };
     });
   }
 
