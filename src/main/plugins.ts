@@ -9,13 +9,20 @@ import type { EndpointRegistry } from '../rpc/registry.js';
 import { PluginHost } from '../plugins/host.js';
 import type { OwnChainView, Plugin } from '../plugins/types.js';
 import { ChainConnectorPlugin, CHAIN_CONNECTOR_NAME } from '../plugins/chain_connector/index.js';
+import { ReportMisbehaviorPlugin, REPORT_MISBEHAVIOR_NAME } from '../plugins/report_misbehavior/index.js';
 import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
 import type { ApplicationConfig } from './config/types.js';
 import { required } from '../lib/required.js';
 
-/** The plugins a config enables: chainConnector when plugins.chainConnector is set (also by --enable-chain-connector-plugin). */
-export const enabledPlugins = (config: ApplicationConfig): Plugin[] =>
-  config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : [];
+/**
+ * The plugins a config enables: chainConnector when plugins.chainConnector is set (also by
+ * --enable-chain-connector-plugin), reportMisbehavior when plugins.reportMisbehavior is (also by
+ * --enable-report-misbehavior-plugin).
+ */
+export const enabledPlugins = (config: ApplicationConfig): Plugin[] => [
+  ...(config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : []),
+  ...(config.plugins[REPORT_MISBEHAVIOR_NAME] !== undefined ? [new ReportMisbehaviorPlugin()] : []),
+];
 
 /** What a plugin may read of the node's chain, in process: BFT state, own endpoints, the `ccu` pool. */
 export const ownChainView = (
@@ -73,7 +80,7 @@ export const startPlugins = async (
   return new NodePlugins(host, ccuBuilder);
 };
 
-/** The node's side of its plugins: committed and deleted blocks in, stop. */
+/** The node's side of its plugins: committed, deleted and received blocks in, stop. */
 export class NodePlugins {
   constructor(
     readonly host: PluginHost,
@@ -86,6 +93,11 @@ export class NodePlugins {
 
   blockDeleted(block: Block): void {
     this.host.blockDeleted(block.header);
+  }
+
+  /** A block a peer sent, before the node checks it. */
+  blockReceived(block: Block): void {
+    this.host.blockReceived(block.header);
   }
 
   async stop(): Promise<void> {
