@@ -49,7 +49,7 @@ export const startCommand = (): Command =>
     });
 
 /** As Klayr Core's --enable-<plugin>-plugin flags: the plugin runs, with plugins.<name> of the config (or Klayr's defaults). */
-const enableFlaggedPlugins = (options: Record<string, unknown>, config: ApplicationConfig): void => {
+export const enableFlaggedPlugins = (options: Record<string, unknown>, config: ApplicationConfig): void => {
   if (options.enableChainConnectorPlugin === true) config.plugins.chainConnector ??= {};
   if (options.enableReportMisbehaviorPlugin === true) config.plugins.reportMisbehavior ??= {};
 };
