@@ -12,6 +12,7 @@ import { ChainConnectorPlugin, CHAIN_CONNECTOR_NAME } from '../plugins/chain_con
 import { ReportMisbehaviorPlugin, REPORT_MISBEHAVIOR_NAME } from '../plugins/report_misbehavior/index.js';
 import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
 import type { ApplicationConfig } from './config/types.js';
+import { TaskTally } from '../lib/pool_stats.js';
 import { required } from '../lib/required.js';
 
 /**
@@ -45,6 +46,20 @@ export const ownChainView = (
   ccuBuilder,
 });
 
+/** A CCU builder made on its first CCU: a node whose plugins build none (reportMisbehavior alone) runs no `ccu` worker. */
+const onFirstBuild = (create: () => CCUBuilder): CCUBuilder => {
+  let builder: CCUBuilder | undefined;
+  const idle = new TaskTally();
+  return {
+    build: (request) => {
+      builder ??= create();
+      return builder.build(request);
+    },
+    stats: () => builder?.stats() ?? idle.stats(),
+    close: async () => builder?.close(),
+  };
+};
+
 /** The node's plugin host with the plugins its config enables, started (their endpoints registered, the `ccu` pool on /metrics); undefined when none is. */
 export const startPlugins = async (
   config: ApplicationConfig,
@@ -57,7 +72,7 @@ export const startPlugins = async (
 ): Promise<NodePlugins | undefined> => {
   const plugins = enabledPlugins(config);
   if (plugins.length === 0) return undefined;
-  const ccuBuilder = createPooledCCUBuilder(1);
+  const ccuBuilder = onFirstBuild(() => createPooledCCUBuilder(1));
   metrics?.watchPool('ccu', () => ccuBuilder.stats());
   const host = new PluginHost({
     dataPath: config.system.dataPath,
