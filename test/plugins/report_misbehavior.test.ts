@@ -101,6 +101,9 @@ describe('the header store (<dataPath>/plugins/report_misbehavior)', () => {
       assert.equal(store.save(headerOf(generator, 10, 9, 8, 99)), 'full');
       assert.equal(store.headersAt(generator, 10).length, MAX_HEADERS_PER_HEIGHT);
       assert.deepEqual(blockHeaderID(store.headersAt(generator, 10)[0]!), blockHeaderID(first));
+      // headers alike but for their content contradict each other, never themselves: the first other one kept
+      assert.deepEqual(blockHeaderID(store.contradicting(first)!), blockHeaderID(headerOf(generator, 10, 9, 8, 1)));
+      assert.deepEqual(blockHeaderID(store.contradicting(headerOf(generator, 10, 9, 8, 1))!), blockHeaderID(first));
       // another generator or height has room of its own
       assert.equal(store.save(headerOf(Buffer.alloc(20, 8), 10, 9, 8, 99)), 'saved');
       assert.equal(store.save(headerOf(generator, 11, 9, 8, 99)), 'saved');

@@ -24,9 +24,15 @@ const blockHeadersCodec = compile<{ blockHeaders: Buffer[] }>(blockHeadersSchema
  */
 export const MAX_HEADERS_PER_HEIGHT = 8;
 
-/** headers: generatorAddress || height -> the encoded headers; byHeight: height || generatorAddress -> (nothing), for clearing. */
-const PREFIX = { headers: 0, byHeight: 1 } as const;
+/**
+ * headers: generatorAddress || height -> the encoded headers, in arrival order; bft: generatorAddress ||
+ * height -> each of those headers' maxHeightGenerated and maxHeightPrevoted (uint32 BE each), in the
+ * same order, so that a search for a contradiction reads 8 bytes a header and decodes only the one
+ * found; byHeight: height || generatorAddress -> (nothing), for clearing.
+ */
+const PREFIX = { headers: 0, byHeight: 1, bft: 2 } as const;
 const ADDRESS_LENGTH = 20;
+const BFT_ENTRY = 8;
 const PRESENT = Buffer.from([1]);
 
 const uint32 = (n: number): Buffer => {
@@ -34,8 +40,12 @@ const uint32 = (n: number): Buffer => {
   b.writeUInt32BE(n);
   return b;
 };
-const headersKey = (generator: Buffer, height: number) =>
-  Buffer.concat([Buffer.from([PREFIX.headers]), generator, uint32(height)]);
+const generatorKey = (prefix: number, generator: Buffer, height: number) =>
+  Buffer.concat([Buffer.from([prefix]), generator, uint32(height)]);
+const headersKey = (generator: Buffer, height: number) => generatorKey(PREFIX.headers, generator, height);
+const bftKey = (generator: Buffer, height: number) => generatorKey(PREFIX.bft, generator, height);
+const bftEntry = (header: BlockHeader): Buffer =>
+  Buffer.concat([uint32(header.maxHeightGenerated), uint32(header.maxHeightPrevoted)]);
 const byHeightKey = (height: number, generator: Buffer) =>
   Buffer.concat([Buffer.from([PREFIX.byHeight]), uint32(height), generator]);
 
@@ -79,6 +89,8 @@ export class MisbehaviorStore {
       if (kept.some((bytes) => bytes.equals(encoded))) return 'known';
       if (kept.length >= MAX_HEADERS_PER_HEIGHT) return 'full';
       this.db.putSync(key, blockHeadersCodec.encode({ blockHeaders: [...kept, encoded] }));
+      const bft = bftKey(header.generatorAddress, header.height);
+      this.db.putSync(bft, Buffer.concat([this.db.get(bft) ?? Buffer.alloc(0), bftEntry(header)]));
       this.db.putSync(byHeightKey(header.height, header.generatorAddress), PRESENT);
       return 'saved';
     });
@@ -89,14 +101,23 @@ export class MisbehaviorStore {
    * itself and contradicts it by LIP 0058's rule, as Klayr's plugin looks for one.
    */
   contradicting(header: BlockHeader): BlockHeader | undefined {
+    const { generatorAddress } = header;
     const encoded = encodeBlockHeader(header);
-    const from = Buffer.concat([Buffer.from([PREFIX.headers]), header.generatorAddress]);
+    const from = Buffer.concat([Buffer.from([PREFIX.bft]), generatorAddress]);
     const to = Buffer.concat([from, Buffer.alloc(5, 0xff)]);
-    for (const { value } of this.db.getRange({ start: from, end: to })) {
-      for (const bytes of blockHeadersCodec.decode(value).blockHeaders) {
-        if (bytes.equals(encoded)) continue;
-        const kept = decodeBlockHeader(bytes);
-        if (areDistinctHeadersContradicting(kept, header)) return kept;
+    for (const { key, value } of this.db.getRange({ start: from, end: to })) {
+      const height = key.readUInt32BE(1 + ADDRESS_LENGTH);
+      for (let at = 0; at + BFT_ENTRY <= value.length; at += BFT_ENTRY) {
+        const kept = {
+          generatorAddress,
+          height,
+          maxHeightGenerated: value.readUInt32BE(at),
+          maxHeightPrevoted: value.readUInt32BE(at + 4),
+        };
+        if (!areDistinctHeadersContradicting(kept, header)) continue;
+        // a header never contradicts itself
+        const bytes = this.#headersAt(headersKey(generatorAddress, height))[at / BFT_ENTRY];
+        if (bytes !== undefined && !bytes.equals(encoded)) return decodeBlockHeader(bytes);
       }
     }
     return undefined;
@@ -118,6 +139,7 @@ export class MisbehaviorStore {
         const at = key.readUInt32BE(1);
         const generator = key.subarray(5, 5 + ADDRESS_LENGTH);
         this.db.removeSync(headersKey(generator, at));
+        this.db.removeSync(bftKey(generator, at));
         this.db.removeSync(key);
         cleared++;
       }
