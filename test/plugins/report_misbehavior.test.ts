@@ -8,7 +8,8 @@ import type { BlockHeader } from '../../src/lib/chain/block.js';
 import { blockHeaderID, encodeBlockHeader, signBlockHeader } from '../../src/lib/chain/block.js';
 import { areDistinctHeadersContradicting } from '../../src/lib/chain/contradiction.js';
 import type { Endpoints } from '../../src/lib/endpoint/definition.js';
-import type { OwnChainView, PluginContext } from '../../src/plugins/types.js';
+import { PluginHost } from '../../src/plugins/host.js';
+import type { OwnChainView, Plugin, PluginContext } from '../../src/plugins/types.js';
 import { reportMisbehaviorConfig, REPORT_MISBEHAVIOR_DEFAULTS } from '../../src/plugins/report_misbehavior/config.js';
 import { INVALID_PASSWORD } from '../../src/plugins/report_misbehavior/endpoints.js';
 import { REPORTABLE_HEIGHTS, ReportMisbehaviorPlugin } from '../../src/plugins/report_misbehavior/index.js';
@@ -260,6 +261,51 @@ const required = <T>(value: T | undefined): T => {
   if (value === undefined) throw new Error('missing');
   return value;
 };
+
+describe('the plugin host', () => {
+  it('hands each received header, in order and queued with committed blocks, to the plugins that take them', async () => {
+    const seen: string[] = [];
+    const plugin = (name: string, receives: boolean): Plugin => ({
+      name,
+      directory: name,
+      start: async () => undefined,
+      stop: async () => undefined,
+      blockCommitted: async (block) => {
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push(`${name} committed ${block.header.height}`);
+      },
+      blockDeleted: async () => undefined,
+      ...(receives
+        ? { blockReceived: async (header: BlockHeader) => void seen.push(`${name} received ${header.height}`) }
+        : {}),
+    });
+    const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const host = new PluginHost({
+      dataPath: tempDir(),
+      chain: {} as OwnChainView,
+      logger: { ...silent, child: () => silent },
+      registerEndpoints: () => undefined,
+      connect: () => Promise.reject(new Error('none')),
+      configOf: () => ({}),
+    });
+    await host.start(plugin('a', true));
+    await host.start(plugin('b', false));
+    const generator = Buffer.alloc(20, 1);
+    host.blockCommitted({ header: headerOf(generator, 5, 4, 0), events: [], assets: [] });
+    host.blockReceived(headerOf(generator, 6, 5, 0));
+    host.blockReceived(headerOf(generator, 3, 2, 0));
+    await host.idle();
+    assert.deepEqual(
+      seen.filter((s) => s.startsWith('a')),
+      ['a committed 5', 'a received 6', 'a received 3'],
+    );
+    assert.deepEqual(
+      seen.filter((s) => s.startsWith('b')),
+      ['b committed 5'],
+    );
+    await host.stop();
+  });
+});
 
 describe('reportMisbehavior_authorize', () => {
   it('refuses a wrong password (enabling or disabling), enables and disables with the right one', async () => {

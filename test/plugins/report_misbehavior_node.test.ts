@@ -182,6 +182,10 @@ describe('a node running the reportMisbehavior plugin', () => {
       return { header, transactions: [], assets: [] };
     };
     const blocks = [forged(1), forged(2)];
+    const ids = blocks.map((b) => blockHeaderID(b.header).toString('hex'));
+    // neither is the block the node has at height 2: both are forks it discards
+    const applied = await result<{ header: { id: string } }>(port, 'chain_getBlockByHeight', { height: 2 });
+    assert.ok(!ids.includes(applied.header.id));
 
     peer = await startKlayr({
       hostIp: PEER_IP,
@@ -226,7 +230,6 @@ describe('a node running the reportMisbehavior plugin', () => {
       header1: Buffer;
       header2: Buffer;
     };
-    const ids = blocks.map((b) => blockHeaderID(b.header).toString('hex'));
     const reported = [params.header1, params.header2].map((h) => klayrCrypto.utils.hash(h).toString('hex'));
     assert.deepEqual(reported, ids);
   });
