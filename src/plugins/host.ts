@@ -24,8 +24,8 @@ export interface PluginHostOptions {
 
 /**
  * Runs the node's plugins: starts each with its context, hands each committed or deleted block
- * (and each block header received from peers) to every plugin in order (one queue per plugin, so a slow plugin never holds the
- * chain up and never sees blocks out of order), and stops them.
+ * (and each block header received from peers) to every plugin in order (one queue per plugin, so
+ * a slow plugin never holds the chain up and never sees blocks out of order), and stops them.
  */
 export class PluginHost {
   readonly #plugins: Plugin[] = [];
