@@ -168,6 +168,7 @@ export class KestrelNode {
         syncing: () => this.syncing(),
         receive: async (block, peerId) => {
           rpc.publish('network_newBlock', forkedEvent(block));
+          this.#plugins?.blockReceived(block);
           await consensus.receiver.receive(block, peerId);
         },
       },

@@ -9,13 +9,21 @@ import type { EndpointRegistry } from '../rpc/registry.js';
 import { PluginHost } from '../plugins/host.js';
 import type { OwnChainView, Plugin } from '../plugins/types.js';
 import { ChainConnectorPlugin, CHAIN_CONNECTOR_NAME } from '../plugins/chain_connector/index.js';
+import { ReportMisbehaviorPlugin, REPORT_MISBEHAVIOR_NAME } from '../plugins/report_misbehavior/index.js';
 import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
 import type { ApplicationConfig } from './config/types.js';
+import { TaskTally } from '../lib/pool_stats.js';
 import { required } from '../lib/required.js';
 
-/** The plugins a config enables: chainConnector when plugins.chainConnector is set (also by --enable-chain-connector-plugin). */
-export const enabledPlugins = (config: ApplicationConfig): Plugin[] =>
-  config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : [];
+/**
+ * The plugins a config enables: chainConnector when plugins.chainConnector is set (also by
+ * --enable-chain-connector-plugin), reportMisbehavior when plugins.reportMisbehavior is (also by
+ * --enable-report-misbehavior-plugin).
+ */
+export const enabledPlugins = (config: ApplicationConfig): Plugin[] => [
+  ...(config.plugins[CHAIN_CONNECTOR_NAME] !== undefined ? [new ChainConnectorPlugin()] : []),
+  ...(config.plugins[REPORT_MISBEHAVIOR_NAME] !== undefined ? [new ReportMisbehaviorPlugin()] : []),
+];
 
 /** What a plugin may read of the node's chain, in process: BFT state, own endpoints, the `ccu` pool. */
 export const ownChainView = (
@@ -38,6 +46,20 @@ export const ownChainView = (
   ccuBuilder,
 });
 
+/** A CCU builder made on its first CCU: a node whose plugins build none (reportMisbehavior alone) runs no `ccu` worker. */
+const onFirstBuild = (create: () => CCUBuilder): CCUBuilder => {
+  let builder: CCUBuilder | undefined;
+  const idle = new TaskTally();
+  return {
+    build: (request) => {
+      builder ??= create();
+      return builder.build(request);
+    },
+    stats: () => builder?.stats() ?? idle.stats(),
+    close: async () => builder?.close(),
+  };
+};
+
 /** The node's plugin host with the plugins its config enables, started (their endpoints registered, the `ccu` pool on /metrics); undefined when none is. */
 export const startPlugins = async (
   config: ApplicationConfig,
@@ -50,7 +72,7 @@ export const startPlugins = async (
 ): Promise<NodePlugins | undefined> => {
   const plugins = enabledPlugins(config);
   if (plugins.length === 0) return undefined;
-  const ccuBuilder = createPooledCCUBuilder(1);
+  const ccuBuilder = onFirstBuild(() => createPooledCCUBuilder(1));
   metrics?.watchPool('ccu', () => ccuBuilder.stats());
   const host = new PluginHost({
     dataPath: config.system.dataPath,
@@ -73,7 +95,7 @@ export const startPlugins = async (
   return new NodePlugins(host, ccuBuilder);
 };
 
-/** The node's side of its plugins: committed and deleted blocks in, stop. */
+/** The node's side of its plugins: committed, deleted and received blocks in, stop. */
 export class NodePlugins {
   constructor(
     readonly host: PluginHost,
@@ -86,6 +108,11 @@ export class NodePlugins {
 
   blockDeleted(block: Block): void {
     this.host.blockDeleted(block.header);
+  }
+
+  /** A block a peer sent, before the node checks it. */
+  blockReceived(block: Block): void {
+    this.host.blockReceived(block.header);
   }
 
   async stop(): Promise<void> {

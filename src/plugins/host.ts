@@ -24,8 +24,8 @@ export interface PluginHostOptions {
 
 /**
  * Runs the node's plugins: starts each with its context, hands each committed or deleted block
- * to every plugin in commit order (one queue per plugin, so a slow plugin never holds the
- * chain up and never sees blocks out of order), and stops them.
+ * (and each block header received from peers) to every plugin in order (one queue per plugin, so
+ * a slow plugin never holds the chain up and never sees blocks out of order), and stops them.
  */
 export class PluginHost {
   readonly #plugins: Plugin[] = [];
@@ -58,6 +58,14 @@ export class PluginHost {
 
   blockDeleted(header: BlockHeader): void {
     this.#each((plugin) => plugin.blockDeleted(header), 'Plugin failed to handle a deleted block', header.height);
+  }
+
+  blockReceived(header: BlockHeader): void {
+    this.#each(
+      (plugin) => plugin.blockReceived?.(header) ?? Promise.resolve(),
+      'Plugin failed to handle a received block',
+      header.height,
+    );
   }
 
   /** Resolves once every plugin has handled every block handed to it so far. */

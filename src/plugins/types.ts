@@ -58,7 +58,10 @@ export interface PluginContext {
   connect(target: RemoteChainTarget): Promise<RemoteChainClient>;
 }
 
-/** A plugin: started once with its context, told of each committed and deleted block in order, stopped once. */
+/**
+ * A plugin: started once with its context, told of each committed and deleted block in order (and,
+ * where it asks, of each block header received from peers, applied or not), stopped once.
+ */
 export interface Plugin {
   /** Config key under `plugins` and endpoint namespace. */
   readonly name: string;
@@ -67,5 +70,7 @@ export interface Plugin {
   start(context: PluginContext): Promise<void>;
   blockCommitted(block: CommittedBlock): Promise<void>;
   blockDeleted(header: BlockHeader): Promise<void>;
+  /** A block a peer sent (Klayr's network_newBlock): decoded, before any check, whatever becomes of it (forks included). */
+  blockReceived?(header: BlockHeader): Promise<void>;
   stop(): Promise<void>;
 }

@@ -114,7 +114,7 @@ describe('config keys Kestrel accepts but does not act on', () => {
   it('names each key that is set and ignored, and only those', () => {
     const file = writeConfigFile({
       network: { seedPeers: [{ ip: '127.0.0.1', port: 7667 }], fixedPeers: [], port: 7700, maxInboundConnections: 10 },
-      plugins: { dashboard: {}, faucet: { port: 4004 } },
+      plugins: { dashboard: {}, faucet: { port: 4004 }, reportMisbehavior: { fee: 5, defaultPassword: 'pw' } },
       system: { backup: { height: 100 } },
       legacy: { sync: true, brackets: [] },
       modules: {
@@ -132,6 +132,7 @@ describe('config keys Kestrel accepts but does not act on', () => {
       'modules.random.maxLengthReveals',
       'plugins.dashboard',
       'plugins.faucet',
+      'plugins.reportMisbehavior.defaultPassword',
     ]);
   });
 });
@@ -195,7 +196,7 @@ describe('kestrel start with the saved config', () => {
     );
     assert.match(
       warnings[0]!.msg,
-      /^Config key plugins\.dashboard is accepted but not used: Kestrel runs only the chainConnector plugin$/,
+      /^Config key plugins\.dashboard is accepted but not used: Kestrel runs only the chainConnector and reportMisbehavior plugins$/,
     );
   });
 });

@@ -2,7 +2,7 @@ export { BFTModule } from './module.js';
 export { BFTMethod } from './method.js';
 export type { BFTConfig, GeneratorSlot } from './method.js';
 export { BFTParameterNotFoundError } from './errors.js';
-export { areDistinctHeadersContradicting, areHeadersContradicting } from './contradiction.js';
+export { areDistinctHeadersContradicting, areHeadersContradicting } from '../../lib/chain/contradiction.js';
 export { impliesMaximalPrevotes } from './implies_max_prevotes.js';
 export type { ImpliesMaxPrevotesHeader } from './implies_max_prevotes.js';
 export {

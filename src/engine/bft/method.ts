@@ -1,5 +1,5 @@
 import type { StateReadWriter } from '../state/types.js';
-import { areDistinctHeadersContradicting, areHeadersContradicting } from './contradiction.js';
+import { areDistinctHeadersContradicting, areHeadersContradicting } from '../../lib/chain/contradiction.js';
 import { impliesMaximalPrevotes } from './implies_max_prevotes.js';
 import type { ImpliesMaxPrevotesHeader } from './implies_max_prevotes.js';
 import { existBFTParameters, getBFTParameters, getNextHeightBFTParameters } from './parameters.js';

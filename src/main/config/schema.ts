@@ -1,5 +1,6 @@
 import type { SchemaProperty } from '../../lib/codec/index.js';
 import { chainConnectorConfigSchema } from '../../plugins/chain_connector/config.js';
+import { reportMisbehaviorConfigSchema } from '../../plugins/report_misbehavior/config.js';
 
 const peer: SchemaProperty = {
   type: 'object',
@@ -122,7 +123,10 @@ export const applicationConfigSchema: SchemaProperty = {
       propertyNames: { pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' },
       additionalProperties: { type: 'object' },
     },
-    // chainConnector: @klayr/chain-connector-plugin's configSchema; other plugins' settings are accepted as they are (and reported unused)
-    plugins: { type: 'object', properties: { chainConnector: chainConnectorConfigSchema } },
+    // chainConnector and reportMisbehavior: the configSchema of Klayr's plugin; other plugins' settings are accepted as they are (and reported unused)
+    plugins: {
+      type: 'object',
+      properties: { chainConnector: chainConnectorConfigSchema, reportMisbehavior: reportMisbehaviorConfigSchema },
+    },
   },
 };

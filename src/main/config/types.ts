@@ -1,4 +1,5 @@
 import type { ChainConnectorConfig } from '../../plugins/chain_connector/config.js';
+import type { ReportMisbehaviorConfig } from '../../plugins/report_misbehavior/config.js';
 export type RpcMode = 'ipc' | 'ws' | 'http';
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'none';
 
@@ -46,6 +47,12 @@ export interface ApplicationConfig {
   };
   generator?: { keys: { fromFile?: string } };
   modules: Record<string, Record<string, unknown>>;
-  /** chainConnector: see src/plugins/chain_connector/config.ts (Klayr's names; its defaults apply when the plugin starts). */
-  plugins: Record<string, unknown> & { chainConnector?: Partial<ChainConnectorConfig> };
+  /**
+   * chainConnector and reportMisbehavior: see src/plugins/<plugin>/config.ts (Klayr's names; its defaults apply
+   * when the plugin starts).
+   */
+  plugins: Record<string, unknown> & {
+    chainConnector?: Partial<ChainConnectorConfig>;
+    reportMisbehavior?: Partial<ReportMisbehaviorConfig>;
+  };
 }

@@ -7,12 +7,23 @@ export interface UnusedConfigKey {
   reason: string;
 }
 
+/** The plugins Kestrel has (src/plugins): their config keys are read, not reported. */
+const PLUGINS_RUN = ['chainConnector', 'reportMisbehavior'];
+
 /** Every key of the config that is set and that Kestrel would ignore, with why. */
 export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] => {
   const unused: UnusedConfigKey[] = [];
   for (const name of Object.keys(config.plugins))
-    if (name !== 'chainConnector')
-      unused.push({ key: `plugins.${name}`, reason: 'Kestrel runs only the chainConnector plugin' });
+    if (!PLUGINS_RUN.includes(name))
+      unused.push({
+        key: `plugins.${name}`,
+        reason: 'Kestrel runs only the chainConnector and reportMisbehavior plugins',
+      });
+  if ((config.plugins.reportMisbehavior?.defaultPassword ?? '') !== '')
+    unused.push({
+      key: 'plugins.reportMisbehavior.defaultPassword',
+      reason: "Klayr's reportMisbehavior plugin reads it nowhere either: reportMisbehavior_authorize enables reporting",
+    });
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
     const module = modules.find((m) => m.name === name);

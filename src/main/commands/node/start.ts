@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { LOG_FORMATS } from '../../log_format.js';
 import type { LogFormat } from '../../log_format.js';
+import type { ApplicationConfig } from '../../config/types.js';
 import type { Logger } from '../../logger.js';
 import { addConfigFlags, configFlagsOf } from '../flags.js';
 import { ReportedError } from '../reported_error.js';
@@ -19,6 +20,10 @@ export const startCommand = (): Command =>
     .option(
       '--enable-chain-connector-plugin',
       'Enable Chain Connector Plugin (its settings: plugins.chainConnector of the config).',
+    )
+    .option(
+      '--enable-report-misbehavior-plugin',
+      'Enable ReportMisbehavior Plugin (its settings: plugins.reportMisbehavior of the config).',
     )
     .addOption(
       new Option(
@@ -42,6 +47,12 @@ export const startCommand = (): Command =>
         throw new ReportedError(e);
       }
     });
+
+/** As Klayr Core's --enable-<plugin>-plugin flags: the plugin runs, with plugins.<name> of the config (or Klayr's defaults). */
+export const enableFlaggedPlugins = (options: Record<string, unknown>, config: ApplicationConfig): void => {
+  if (options.enableChainConnectorPlugin === true) config.plugins.chainConnector ??= {};
+  if (options.enableReportMisbehaviorPlugin === true) config.plugins.reportMisbehavior ??= {};
+};
 
 /** What a failed start leaves for its error report: the logger, once there is one. */
 interface StartContext {
@@ -77,12 +88,16 @@ const startNode = async (options: Record<string, unknown>, context: StartContext
   const dataPath = configDataPath(flags);
   // the config this start runs with, read before anything is written (--overwrite-config: the network's, not the saved one)
   const planned = loadConfig(flags, { savedConfig: !overwrite });
-  // as Klayr Core's flag: the plugin runs with plugins.chainConnector, checked here before any work (and again when it starts)
-  if (options.enableChainConnectorPlugin === true) planned.plugins.chainConnector ??= {};
+  // as Klayr Core's flags: a flagged plugin runs with plugins.<name>, checked here before any work (and again when it starts)
+  enableFlaggedPlugins(options, planned);
   if (planned.plugins.chainConnector !== undefined)
     (await import('../../../plugins/chain_connector/config.js')).chainConnectorConfig(
       planned.plugins.chainConnector,
       Buffer.from(planned.genesis.chainID, 'hex'),
+    );
+  if (planned.plugins.reportMisbehavior !== undefined)
+    (await import('../../../plugins/report_misbehavior/config.js')).reportMisbehaviorConfig(
+      planned.plugins.reportMisbehavior,
     );
   const logger = createLogger(
     planned.system.logLevel,
@@ -119,7 +134,7 @@ const startNode = async (options: Record<string, unknown>, context: StartContext
       `--overwrite-config replaced these settings of the saved config with the network's: ${overwritten.join(', ')} (a -c config file is laid over the config on every start)`,
     );
   const config = loadConfig(flags);
-  if (options.enableChainConnectorPlugin === true) config.plugins.chainConnector ??= {};
+  enableFlaggedPlugins(options, config);
   const node = new KestrelNode(config, logger, lock);
   const started = node.start();
   // a signal during the start stops the node once the start is over (a second Ctrl-C kills it at once)
