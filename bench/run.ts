@@ -7,6 +7,7 @@ import { cryptoBench } from './crypto.bench.js';
 import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
+import { rpcBalanceBench } from './rpc_balance.bench.js';
 import { stateBench } from './state.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   crypto: cryptoBench,
   state: stateBench,
   rpc: rpcBench,
+  'rpc-balance': rpcBalanceBench,
   pool: poolBench,
   chain: chainBench,
   onion: onionBench,
