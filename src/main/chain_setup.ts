@@ -115,7 +115,7 @@ export const openChain = (
   const storedGenesis = blocks.idAtHeight(genesis.header.height);
   if (storedGenesis === undefined) {
     logger?.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
-    const processed = processGenesisBlock(genesis, chainID, modules, state);
+    const processed = processGenesisBlock(genesis, chainID, modules, state, { keepTreeNodes: true });
     const engine = chain.engineView();
     bft.initGenesisState(engine, genesis.header);
     const { precommitThreshold, certificateThreshold, validators } = processed.nextValidators;
@@ -124,7 +124,7 @@ export const openChain = (
       block: genesis,
       transactionIDs: [],
       events: processed.events,
-      prepared: state.prepare(processed.state),
+      prepared: state.prepareOnEmpty(processed.state, processed.tree),
       engine,
       nextValidators: processed.nextValidators,
     });

@@ -155,6 +155,22 @@ export class StateDB {
   }
 
   /**
+   * The prepared state of a block executed on the empty state whose tree was already built from
+   * the same changes (a genesis block: computeGenesis builds it to check the header's stateRoot),
+   * so the tree is not built a second time.
+   */
+  prepareOnEmpty(state: BlockState, tree: SMTUpdateResult): PreparedState {
+    if (this.height !== undefined) throw new Error('prepareOnEmpty needs a state with nothing committed');
+    const changes = state.overlay
+      .changes()
+      .filter(({ value }) => value !== undefined)
+      .map(({ key, value }) => ({ key, value, previous: undefined }));
+    if (changes.length > 0 && tree.nodes.size === 0)
+      throw new Error('prepareOnEmpty needs the tree built with its nodes kept');
+    return { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, smt: tree };
+  }
+
+  /**
    * Writes state changes, tree nodes, the undo diff, the new root and the caller's records
    * in one LMDB write transaction: all of it lands, or none of it.
    */
