@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { devValidators } from '../test/helpers/devnet.js';
 import { medianBy, printAndSave } from './harness.js';
@@ -23,6 +24,26 @@ const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 const GOAL = 3;
 const KLY = '0400000000000000';
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
+const cpuSeconds = (pid: number | undefined): number | undefined => {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+  const stat = readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+/** A load with the CPU the server's process spent on it (µs per answered request). */
+const withCPU = async (pid: number | undefined, run: () => Promise<Load>): Promise<Load & { cpuMicros?: number }> => {
+  const before = cpuSeconds(pid);
+  const out = await run();
+  const after = cpuSeconds(pid);
+  return before === undefined || after === undefined
+    ? out
+    : { ...out, cpuMicros: Number((((after - before) * 1e6) / out.requests).toFixed(1)) };
+};
 
 type Measured = ComparisonResult & {
   measurement: string;
@@ -95,12 +116,14 @@ export const rpcBalanceBench = async () => {
       throw new Error(`the answers differ: Kestrel ${JSON.stringify(answer)}, Klayr ${JSON.stringify(theirs)}`);
 
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'token_getBalance', params });
-    const kestrel = () => load('http', kestrelPort, body, SECONDS);
-    const klayr = () => load('http', klayrPort, body, SECONDS);
+    const klayrChild = children[children.length - 1];
+    const kestrel = () => withCPU(node.child.pid, () => load('http', kestrelPort, body, SECONDS));
+    const klayr = () => withCPU(klayrChild?.pid, () => load('http', klayrPort, body, SECONDS));
     // V8 optimizes both servers' handlers in the first seconds
     await kestrel();
     await klayr();
-    const alone: [Load, Load][] = [];
+    type Round = [Load & { cpuMicros?: number }, Load & { cpuMicros?: number }];
+    const alone: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       if (round % 2 === 0) {
         const ours = await kestrel();
@@ -110,7 +133,7 @@ export const rpcBalanceBench = async () => {
         alone.push([await kestrel(), base]);
       }
     }
-    const together: [Load, Load][] = [];
+    const together: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) together.push(await Promise.all([kestrel(), klayr()]));
     const results = (
       [
@@ -122,6 +145,13 @@ export const rpcBalanceBench = async () => {
       return {
         ...row(measurement, ours, base, ours.rps / base.rps),
         roundRatios: rounds.map(([o, b]) => Number((o.rps / b.rps).toFixed(2))),
+        // CPU per answered request, Klayr's over Kestrel's: what each answer costs its server, whatever the loaders got of CPU 1
+        cpuMicrosPerRequest: rounds.map(([o, b]) => [o.cpuMicros, b.cpuMicros]),
+        cpuRatios: rounds.map(([o, b]) =>
+          o.cpuMicros === undefined || b.cpuMicros === undefined
+            ? undefined
+            : Number((b.cpuMicros / o.cpuMicros).toFixed(2)),
+        ),
       };
     });
     printAndSave('rpc_balance', results, {
@@ -136,7 +166,7 @@ export const rpcBalanceBench = async () => {
       results
         .map(
           (r) =>
-            `${r.measurement}: rounds ${r.roundRatios.join(', ')}; p50/p99 ms Kestrel ${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}, Klayr ${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}`,
+            `${r.measurement}: rounds ${r.roundRatios.join(', ')} (CPU per request, Klayr / Kestrel: ${r.cpuRatios.join(', ')}); p50/p99 ms Kestrel ${r.oursP50.toFixed(2)}/${r.oursP99.toFixed(2)}, Klayr ${r.baselineP50.toFixed(2)}/${r.baselineP99.toFixed(2)}`,
         )
         .join('\n'),
     );

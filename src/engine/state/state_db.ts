@@ -4,6 +4,7 @@ import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/stat
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
 import { commitWrites } from '../../storage/commit.js';
+import { getCommitted } from '../../storage/committed_reads.js';
 import type { Writes } from '../../storage/commit.js';
 import type { BinaryDB, KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
@@ -122,7 +123,7 @@ export class StateDB {
   }
 
   get(key: Buffer): Buffer | undefined {
-    return this.dbs.state.get(key);
+    return getCommitted(this.dbs, this.dbs.state, key);
   }
 
   iterate(options: IterateOptions): Entry[] {
