@@ -20,6 +20,8 @@ export interface NodeProcessOptions {
   wrap?: (command: string, args: string[]) => [string, string[]];
   /** Give up after this long without an answer. */
   timeoutMs?: number;
+  /** -l (default warn). */
+  logLevel?: string;
 }
 
 export interface RunningNode {
@@ -28,6 +30,8 @@ export interface RunningNode {
   secondsToFirstAnswer: number;
   /** The answer's height. */
   height: number;
+  /** The last 64 kB of what the node logged (JSON lines). */
+  log: () => string;
   stop: () => Promise<void>;
 }
 
@@ -58,13 +62,26 @@ export const startNodeProcess = async (o: NodeProcessOptions): Promise<RunningNo
     overlay,
     JSON.stringify({ rpc: { modes: ['http'], host: '127.0.0.1', port: o.port, allowedMethods: o.allowedMethods } }),
   );
-  const args = [CLI, 'start', '-n', o.network, '-d', o.dataPath, '-c', overlay, '--log-format', 'json', '-l', 'warn'];
+  const args = [
+    CLI,
+    'start',
+    '-n',
+    o.network,
+    '-d',
+    o.dataPath,
+    '-c',
+    overlay,
+    '--log-format',
+    'json',
+    '-l',
+    o.logLevel ?? 'warn',
+  ];
   const [command, argv] = o.wrap?.(process.execPath, args) ?? [process.execPath, args];
   const started = performance.now();
   const child = spawn(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000);
+    log = (log + chunk.toString()).slice(-65536);
   });
   let exit: number | null | undefined;
   child.once('exit', (code) => {
@@ -78,15 +95,17 @@ export const startNodeProcess = async (o: NodeProcessOptions): Promise<RunningNo
   };
   const deadline = started + (o.timeoutMs ?? 120_000);
   for (;;) {
-    if (exit !== undefined) throw new Error(`kestrel start -n ${o.network} exited with ${exit}:\n${log}`);
+    if (exit !== undefined) throw new Error(`kestrel start -n ${o.network} exited with ${exit}:\n${log.slice(-4000)}`);
     if (performance.now() > deadline) {
       await stop();
-      throw new Error(`kestrel start -n ${o.network} did not answer within ${o.timeoutMs ?? 120_000} ms:\n${log}`);
+      throw new Error(
+        `kestrel start -n ${o.network} did not answer within ${o.timeoutMs ?? 120_000} ms:\n${log.slice(-4000)}`,
+      );
     }
     const info = await callRPC(o.port, 'system_getNodeInfo').catch(() => undefined);
     if (info !== undefined) {
       const secondsToFirstAnswer = (performance.now() - started) / 1000;
-      return { child, secondsToFirstAnswer, height: (info as { height: number }).height, stop };
+      return { child, secondsToFirstAnswer, height: (info as { height: number }).height, log: () => log, stop };
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

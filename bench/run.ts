@@ -9,6 +9,7 @@ import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { rpcBalanceBench } from './rpc_balance.bench.js';
 import { stateBench } from './state.bench.js';
+import { startTimeBench } from './start_time.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   codec: codecBench,
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   genesis: genesisBench,
   ccu: ccuBench,
   'ccu-rpc': ccuRpcLatencyBench,
+  'start-time': startTimeBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -77,11 +77,13 @@ export class KestrelNode {
     }
     this.#dbs = openDatabases(config.system.dataPath);
     const configGenesis = readGenesisBlock(config);
-    // the bls pool: the genesis validators' proofs of possession (all cores), then aggregate commits
-    this.#bls = createPooledBlsVerifier(availableParallelism());
-    await prefetchGenesisChecks(config, configGenesis, this.#dbs, this.#bls);
+    // the bls pool: the genesis validators' proofs of possession (all cores) when a first start needs them checked, then
+    // aggregate commits; otherwise its threads start after the chain is open (on two cores their start-up slowed genesis)
+    const bls = () => (this.#bls ??= createPooledBlsVerifier(availableParallelism()));
+    await prefetchGenesisChecks(config, configGenesis, this.#dbs, bls);
     const { chain, executor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules } =
       openChain(config, this.#dbs, { logger, genesis: configGenesis });
+    const blsPool = bls();
     this.#chain = chain;
     watchBackupHeight({ config, chain, dbs: this.#dbs, logger });
     const last = blocks.last()!;
@@ -123,7 +125,7 @@ export class KestrelNode {
     this.registry.registerNamespace('txpool', txpoolEndpoints(transactionVerifier, pool, this.#signatures));
     for (const [name, stats] of Object.entries({
       verify: this.#signatures,
-      bls: this.#bls,
+      bls: blsPool,
       onion: this.#onions,
       proofs: this.#prover,
     }))
@@ -145,7 +147,7 @@ export class KestrelNode {
       aggregateCommits,
       db: this.#dbs.generator,
       pool,
-      bls: this.#bls,
+      bls: blsPool,
       signatures: this.#signatures,
       logger,
       onBlock: (executed) => (
