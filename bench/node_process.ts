@@ -2,7 +2,7 @@
 // data path of the bench's, with a -c overlay that opens JSON-RPC over HTTP on a free 127.0.0.1 port.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,12 +28,24 @@ export interface RunningNode {
   child: ChildProcess;
   /** Seconds from spawn to the first answer of system_getNodeInfo. */
   secondsToFirstAnswer: number;
+  /** CPU seconds the node's process had used by then (all its threads; undefined without /proc). */
+  cpuSecondsToFirstAnswer: number | undefined;
   /** The answer's height. */
   height: number;
   /** The last 64 kB of what the node logged (JSON lines). */
   log: () => string;
   stop: () => Promise<void>;
 }
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc (Linux); undefined elsewhere. */
+export const cpuSecondsOf = (pid: number | undefined): number | undefined => {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  const stat = readFileSync(file, 'utf8');
+  // the fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 /** A fresh data path under the temp folder (removed by `removeDataPath`). */
 export const freshDataPath = (): string => mkdtempSync(join(tmpdir(), 'kestrel-bench-node-'));
@@ -105,7 +117,15 @@ export const startNodeProcess = async (o: NodeProcessOptions): Promise<RunningNo
     const info = await callRPC(o.port, 'system_getNodeInfo').catch(() => undefined);
     if (info !== undefined) {
       const secondsToFirstAnswer = (performance.now() - started) / 1000;
-      return { child, secondsToFirstAnswer, height: (info as { height: number }).height, log: () => log, stop };
+      const cpuSecondsToFirstAnswer = cpuSecondsOf(child.pid);
+      return {
+        cpuSecondsToFirstAnswer,
+        child,
+        secondsToFirstAnswer,
+        height: (info as { height: number }).height,
+        log: () => log,
+        stop,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

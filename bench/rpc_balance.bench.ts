@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { devValidators } from '../test/helpers/devnet.js';
 import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
-import { callRPC, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
+import { callRPC, cpuSecondsOf, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
 import {
   canPin,
   CONNECTIONS,
@@ -25,21 +24,11 @@ const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 const GOAL = 3;
 const KLY = '0400000000000000';
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
-const cpuSeconds = (pid: number | undefined): number | undefined => {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
-  // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
-  const stat = readFileSync(file, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-
 /** A load with the CPU the server's process spent on it (µs per answered request). */
 const withCPU = async (pid: number | undefined, run: () => Promise<Load>): Promise<Load & { cpuMicros?: number }> => {
-  const before = cpuSeconds(pid);
+  const before = cpuSecondsOf(pid);
   const out = await run();
-  const after = cpuSeconds(pid);
+  const after = cpuSecondsOf(pid);
   return before === undefined || after === undefined
     ? out
     : { ...out, cpuMicros: Number((((after - before) * 1e6) / out.requests).toFixed(1)) };

@@ -4,7 +4,7 @@ import { networkDir } from '../src/main/config/networks.js';
 import type { NetworkName } from '../src/main/config/networks.js';
 import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
-import { callRPC, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
+import { callRPC, cpuSecondsOf, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
 import { freePort } from './rpc_load.js';
 
 const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 3);
@@ -31,7 +31,7 @@ createServer((req, res) => {
 }).listen(Number(port), '127.0.0.1');
 `;
 
-const baselineSeconds = async (network: NetworkName): Promise<number> => {
+const baselineStart = async (network: NetworkName): Promise<{ seconds: number; cpu: number | undefined }> => {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, ['-e', BASELINE_SCRIPT, networkDir(network), String(port)], {
@@ -41,7 +41,7 @@ const baselineSeconds = async (network: NetworkName): Promise<number> => {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the baseline process exited with ${child.exitCode}`);
       const info = await callRPC(port, 'system_getNodeInfo').catch(() => undefined);
-      if (info !== undefined) return (performance.now() - started) / 1000;
+      if (info !== undefined) return { seconds: (performance.now() - started) / 1000, cpu: cpuSecondsOf(child.pid) };
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   } finally {
@@ -52,6 +52,9 @@ const baselineSeconds = async (network: NetworkName): Promise<number> => {
 interface Start {
   seconds: number;
   baseline: number;
+  /** CPU seconds of the node's process (all threads) and of the baseline's, to the first answer. */
+  cpu: number | undefined;
+  baselineCpu: number | undefined;
 }
 
 /** The node's start on `dataPath` (first start when it is empty) and the baseline right after it. */
@@ -65,6 +68,9 @@ const measureStart = async (network: NetworkName, dataPath: string, first: boole
     timeoutMs: 300_000,
   });
   try {
+    // the log lines before the first answer may reach the pipe just after it
+    for (let waited = 0; !node.log().includes('Chain loaded') && waited < 5000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const processed = node.log().includes('Processing the genesis block');
     // the genesis block is processed on the first start only: a restart reloads the committed chain
     if (processed !== first)
@@ -76,7 +82,13 @@ const measureStart = async (network: NetworkName, dataPath: string, first: boole
   } finally {
     await node.stop();
   }
-  return { seconds: node.secondsToFirstAnswer, baseline: await baselineSeconds(network) };
+  const baseline = await baselineStart(network);
+  return {
+    seconds: node.secondsToFirstAnswer,
+    baseline: baseline.seconds,
+    cpu: node.cpuSecondsToFirstAnswer,
+    baselineCpu: baseline.cpu,
+  };
 };
 
 /**
@@ -87,7 +99,13 @@ const measureStart = async (network: NetworkName, dataPath: string, first: boole
  * round counts. Ratio: baseline seconds / Kestrel's seconds.
  */
 export const startTimeBench = async () => {
-  const results: (ComparisonResult & { kestrelSeconds: number; baselineSeconds: number; rounds: Start[] })[] = [];
+  const results: (ComparisonResult & {
+    kestrelSeconds: number;
+    baselineSeconds: number;
+    kestrelCpuSeconds: number | undefined;
+    baselineCpuSeconds: number | undefined;
+    rounds: Start[];
+  })[] = [];
   for (const network of NETWORKS) {
     const firsts: Start[] = [];
     const restarts: Start[] = [];
@@ -122,7 +140,14 @@ export const startTimeBench = async () => {
         ...goal,
         kestrelSeconds: Number(median.seconds.toFixed(3)),
         baselineSeconds: Number(median.baseline.toFixed(3)),
-        rounds: rounds.map((r) => ({ seconds: Number(r.seconds.toFixed(3)), baseline: Number(r.baseline.toFixed(3)) })),
+        kestrelCpuSeconds: median.cpu,
+        baselineCpuSeconds: median.baselineCpu,
+        rounds: rounds.map((r) => ({
+          seconds: Number(r.seconds.toFixed(3)),
+          baseline: Number(r.baseline.toFixed(3)),
+          cpu: r.cpu,
+          baselineCpu: r.baselineCpu,
+        })),
       });
     }
   }
@@ -131,7 +156,7 @@ export const startTimeBench = async () => {
     results
       .map(
         (r) =>
-          `${r.name}: ${r.kestrelSeconds} s (rounds ${r.rounds.map((x) => x.seconds).join(', ')}), baseline ${r.baselineSeconds} s`,
+          `${r.name}: ${r.kestrelSeconds} s (rounds ${r.rounds.map((x) => x.seconds).join(', ')}; CPU ${r.kestrelCpuSeconds} s), baseline ${r.baselineSeconds} s (CPU ${r.baselineCpuSeconds} s)`,
       )
       .join('\n'),
   );

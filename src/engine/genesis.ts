@@ -22,6 +22,8 @@ export interface ProcessedGenesis {
   validatorsHash: Buffer;
   /** The state tree built on the empty tree, its nodes kept when asked for (`keepTreeNodes`): what a commit on an empty data path stores. */
   tree: SMTUpdateResult;
+  /** The state's changes (key order) the tree was built from. */
+  changes: readonly { key: Buffer; value: Buffer | undefined }[];
 }
 
 export interface GenesisOptions {
@@ -62,7 +64,7 @@ export const computeGenesis = (
   const stateRoot = tree.root;
   const eventRoot = computeEventRoot(events);
   const validatorsHash = computeValidatorsHash(nextValidators.validators, nextValidators.certificateThreshold);
-  return { state, events, nextValidators, stateRoot, eventRoot, validatorsHash, tree };
+  return { state, events, nextValidators, stateRoot, eventRoot, validatorsHash, tree, changes };
 };
 
 /**

@@ -128,7 +128,7 @@ export const openChain = (
       block: genesis,
       transactionIDs: [],
       events: processed.events,
-      prepared: state.prepareOnEmpty(processed.state, processed.tree),
+      prepared: state.prepareOnEmpty(processed.changes, processed.tree),
       engine,
       nextValidators: processed.nextValidators,
     });

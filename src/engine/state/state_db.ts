@@ -157,13 +157,12 @@ export class StateDB {
 
   /**
    * The prepared state of a block executed on the empty state whose tree was already built from
-   * the same changes (a genesis block: computeGenesis builds it to check the header's stateRoot),
-   * so the tree is not built a second time.
+   * the same changes (an overlay's, key order; a genesis block: computeGenesis builds it to check
+   * the header's stateRoot), so neither the changes nor the tree are computed a second time.
    */
-  prepareOnEmpty(state: BlockState, tree: SMTUpdateResult): PreparedState {
+  prepareOnEmpty(changed: readonly { key: Buffer; value: Buffer | undefined }[], tree: SMTUpdateResult): PreparedState {
     if (this.height !== undefined) throw new Error('prepareOnEmpty needs a state with nothing committed');
-    const changes = state.overlay
-      .changes()
+    const changes = changed
       .filter(({ value }) => value !== undefined)
       .map(({ key, value }) => ({ key, value, previous: undefined }));
     if (changes.length > 0 && tree.nodes.size === 0)
