@@ -165,7 +165,7 @@ export class StateDB {
     const changes = changed
       .filter(({ value }) => value !== undefined)
       .map(({ key, value }) => ({ key, value, previous: undefined }));
-    if (changes.length > 0 && tree.nodes.size === 0)
+    if (changes.length > 0 && tree.nodes.length === 0)
       throw new Error('prepareOnEmpty needs the tree built with its nodes kept');
     return { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, smt: tree };
   }
@@ -192,7 +192,7 @@ export class StateDB {
           if (value === undefined) dbs.state.removeSync(key);
           else dbs.state.putSync(key, value);
         }
-        for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
+        for (const { hash, data } of prepared.smt.nodes) dbs.smt.putSync(hash, data);
         dbs.meta.putSync(diffKey(height), diffCodec.encode(diff));
         writeCommittedState(dbs, { height, root: prepared.root });
       },
@@ -244,9 +244,9 @@ export class StateDB {
 
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
   provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
-    const created = prepared.smt.nodes;
+    const created = new Map(prepared.smt.nodes.map(({ hash, data }) => [hash.toString('latin1'), data]));
     const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, {
-      get: (hash) => created.get(hash.toString('latin1'))?.data ?? this.dbs.smt.get(hash),
+      get: (hash) => created.get(hash.toString('latin1')) ?? this.dbs.smt.get(hash),
     });
     return tree.prove(prepared.root, storeKeys.map(stateSMTKey));
   }
