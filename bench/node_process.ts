@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../src/main/cli.js', import.meta.url));
+/** This build's CLI, or another build's (KESTREL_BENCH_CLI: a before/after comparison on one machine). */
+export const CLI = process.env.KESTREL_BENCH_CLI ?? fileURLToPath(new URL('../src/main/cli.js', import.meta.url));
 
 export interface NodeProcessOptions {
   /** A network preset (`-n`): devnet, testnet or mainnet. */
