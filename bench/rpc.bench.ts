@@ -1,28 +1,27 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { availableParallelism } from 'node:os';
-import { once } from 'node:events';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { nativeLoader } from './native_load.js';
 import { SERVER_KINDS } from './rpc_server_kinds.js';
 import type { ServerKind } from './rpc_server_kinds.js';
 import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import {
+  canPin,
+  CONNECTIONS,
+  freePort,
+  load as loadBody,
+  LOADER,
+  native,
+  printsListening,
+  spawnServer,
+} from './rpc_load.js';
+import type { Load, Protocol } from './rpc_load.js';
 import { required } from '../src/lib/required.js';
 
-const run = promisify(execFile);
 const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
-const nodeLoaderScript = fileURLToPath(new URL('./load.js', import.meta.url));
-const CONNECTIONS = 32;
 const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 3);
 /** Rounds per protocol and comparison; the median round counts. */
 const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'fee_getMinFeePerByte', params: {} });
-
-type Protocol = 'http' | 'ws';
 
 const VARIANTS: readonly { kind: 'kestrel' | 'kestrel-per-call'; name: string }[] = [
   { kind: 'kestrel', name: "the node's endpoint (declared constant: answer serialized once)" },
@@ -40,67 +39,12 @@ const BASELINES: readonly { kind: 'klayr' | 'bare' | 'fixed'; name: string; goal
   { kind: 'fixed', name: 'bare uWebSockets.js fixed response (body unread, id ignored)', sideBySide: false },
 ];
 
-interface Load {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-}
-
-/**
- * Servers share CPU 0 and loaders run on CPU 1 (where taskset exists and there are two CPUs):
- * a server then never waits behind its own load generator for a core.
- */
-const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const onCPU = (cpu: number, command: string, args: string[]): [string, string[]] =>
-  canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args];
-
-const native = nativeLoader();
-/** The Node.js loaders saturate their core before uWS servers do: their ratios measure the loader, so they get no goal verdict. */
-const LOADER =
-  native !== undefined
-    ? 'C epoll loader (bench/load.c)'
-    : 'Node.js loader (autocannon, raw WebSocket client): loader-bound, no goal verdicts';
-
-const load = async (protocol: Protocol, port: number): Promise<Load> => {
-  const path = protocol === 'ws' ? '/rpc-ws' : '/rpc';
-  const [command, args] =
-    native !== undefined
-      ? onCPU(1, native, [protocol, '127.0.0.1', String(port), path, String(CONNECTIONS), String(SECONDS), BODY])
-      : onCPU(1, process.execPath, [
-          nodeLoaderScript,
-          protocol,
-          `${protocol}://127.0.0.1:${port}${path}`,
-          String(CONNECTIONS),
-          String(SECONDS),
-          BODY,
-        ]);
-  const { stdout } = await run(command, args, { maxBuffer: 1 << 20 });
-  const out = JSON.parse(stdout) as Load & { errors: number; error?: string };
-  if (out.errors > 0)
-    throw new Error(`${protocol} load on port ${port}: ${out.errors} failed answers, the first: ${out.error}`);
-  return out;
-};
-
-const freePort = async (): Promise<number> => {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  return port;
-};
+const load = (protocol: Protocol, port: number): Promise<Load> => loadBody(protocol, port, BODY, SECONDS);
 
 /** Each server in a process of its own: the OS shares a core fairly between processes, not between servers on one event loop. */
 const startServer = async (kind: ServerKind): Promise<{ port: number; child: ChildProcess }> => {
   const port = await freePort();
-  const [command, args] = onCPU(0, process.execPath, [serverScript, kind, String(port)]);
-  // a session of its own: with the kernel's autogroups, CPU 0 is then shared fairly between server
-  // processes, not between their threads (a server whose GC runs on helper threads would get more)
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the ${kind} server exited with ${code}`)));
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
-  });
+  const child = await spawnServer(kind, [serverScript, kind, String(port)], printsListening);
   return { port, child };
 };
 

@@ -1,6 +1,6 @@
-// One RPC server of the RPC bench, in a process of its own (each server gets its own event loop
+// One RPC server of the RPC benches, in a process of its own (each server gets its own event loop
 // and the OS shares a core between servers fairly only between processes):
-//   node rpc_server.js <one of SERVER_KINDS> <port>
+//   node rpc_server.js <one of ALL_SERVER_KINDS> <port> [account JSON, for klayr-token]
 // prints "listening" once it accepts connections; stops on SIGTERM.
 import { createRequire } from 'node:module';
 import { pino } from 'pino';
@@ -12,8 +12,10 @@ import { feeEndpoints } from '../src/modules/fee/endpoint.js';
 import { loadUWS } from '../src/rpc/server_uws.js';
 import { klayrChain } from './klayr.js';
 import { tempDataPath } from '../test/helpers/state.js';
-import { SERVER_KINDS } from './rpc_server_kinds.js';
-import type { ServerKind } from './rpc_server_kinds.js';
+import { MemoryStateReadWriter } from '../test/helpers/klayr_genesis.js';
+import { klayr32ToAddress } from '../src/lib/crypto/address.js';
+import { ALL_SERVER_KINDS } from './rpc_server_kinds.js';
+import type { AnyServerKind, BalanceAccount } from './rpc_server_kinds.js';
 import { required } from '../src/lib/required.js';
 
 const RESULT = { minFeePerByte: 1000 };
@@ -79,6 +81,63 @@ const startKlayr = async (port: number): Promise<() => void> => {
   return () => server.stop();
 };
 
+type KlayrRPCServerClass = new (
+  dataPath: string,
+  config: unknown,
+) => {
+  init(o: unknown): void;
+  registerEndpoint(namespace: string, method: string, handler: (ctx: { params: unknown }) => unknown): void;
+  start(): Promise<void>;
+  stop(): void;
+};
+
+interface KlayrTokenModule {
+  stores: {
+    get(store: unknown): {
+      getKey(address: Buffer, tokenID: Buffer): Buffer;
+      set(ctx: unknown, key: Buffer, value: unknown): Promise<void>;
+    };
+  };
+  endpoint: { getBalance(ctx: unknown): Promise<unknown> };
+}
+
+/**
+ * klayr-framework's engine RPC server answering token_getBalance with klayr-framework's own
+ * TokenEndpoint over an in-memory state store (test/helpers' Map-backed store under Klayr's
+ * PrefixedStateReadWriter, as the differential tests run it) holding the one account asked for.
+ */
+const startKlayrToken = async (port: number, account: BalanceAccount): Promise<() => void> => {
+  void klayrChain; // loads the @klayr packages with the native-db stub first
+  const require = createRequire(import.meta.url);
+  const fw = (path: string): Record<string, unknown> => require(`klayr-framework/dist-node/${path}`);
+  const TokenModule = fw('modules/token').TokenModule as new () => KlayrTokenModule;
+  const PrefixedStateReadWriter = fw('state_machine/prefixed_state_read_writer').PrefixedStateReadWriter as new (
+    db: unknown,
+  ) => { getStore(p: Buffer, s: Buffer): unknown };
+  const KlayrRPCServer = fw('engine/rpc/rpc_server').RPCServer as KlayrRPCServerClass;
+  const token = new TokenModule();
+  const stateStore = new PrefixedStateReadWriter(new MemoryStateReadWriter());
+  const context = { getStore: (p: Buffer, s: Buffer) => stateStore.getStore(p, s) };
+  const users = token.stores.get(fw('modules/token/stores/user').UserStore);
+  await users.set(context, users.getKey(klayr32ToAddress(account.address), Buffer.from(account.tokenID, 'hex')), {
+    availableBalance: BigInt(account.availableBalance),
+    lockedBalances: account.lockedBalances.map((b) => ({ module: b.module, amount: BigInt(b.amount) })),
+  });
+  const server = new KlayrRPCServer(tempDataPath(), {
+    modes: ['http', 'ws'],
+    host: '127.0.0.1',
+    port,
+    allowedMethods: ['*'],
+  });
+  server.init({ logger: silent, chainID: Buffer.from('04000000', 'hex') });
+  server.registerEndpoint('token', 'getBalance', (ctx) =>
+    token.endpoint.getBalance({ ...ctx, ...context, getImmutableMethodContext: () => context }),
+  );
+  await server.start();
+  await new Promise((r) => setTimeout(r, 200));
+  return () => server.stop();
+};
+
 /**
  * Bare uWebSockets.js serving the same endpoint with nothing but what any JSON-RPC answer needs:
  * the body read, parsed, and the answer built around the request's id. `fixed` is the floor
@@ -108,20 +167,21 @@ const startBareUWS = async (port: number, fixed: boolean): Promise<() => void> =
   return () => uws.us_listen_socket_close(token as never);
 };
 
-const start: Record<ServerKind, (port: number) => Promise<() => unknown>> = {
+const start: Record<AnyServerKind, (port: number, arg?: string) => Promise<() => unknown>> = {
   kestrel: (port) => startKestrel(port, false),
   'kestrel-per-call': (port) => startKestrel(port, true),
   klayr: startKlayr,
   bare: (port) => startBareUWS(port, false),
   fixed: (port) => startBareUWS(port, true),
+  'klayr-token': (port, account) => startKlayrToken(port, JSON.parse(account ?? 'null') as BalanceAccount),
 };
 
-const [kind, port] = process.argv.slice(2) as [ServerKind, string];
-if (!SERVER_KINDS.includes(kind) || !(Number(port) > 0)) {
-  console.error(`usage: node rpc_server.js ${SERVER_KINDS.join('|')} <port>`);
+const [kind, port, arg] = process.argv.slice(2) as [AnyServerKind, string, string | undefined];
+if (!ALL_SERVER_KINDS.includes(kind) || !(Number(port) > 0)) {
+  console.error(`usage: node rpc_server.js ${ALL_SERVER_KINDS.join('|')} <port> [account JSON for klayr-token]`);
   process.exit(2);
 }
-const stop = await start[kind](Number(port));
+const stop = await start[kind](Number(port), arg);
 process.once('SIGTERM', () => {
   void Promise.resolve(stop()).then(() => process.exit(0));
 });

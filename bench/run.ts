@@ -8,13 +8,16 @@ import { cryptoBench } from './crypto.bench.js';
 import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
+import { rpcBalanceBench } from './rpc_balance.bench.js';
 import { stateBench } from './state.bench.js';
+import { startTimeBench } from './start_time.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   codec: codecBench,
   crypto: cryptoBench,
   state: stateBench,
   rpc: rpcBench,
+  'rpc-balance': rpcBalanceBench,
   pool: poolBench,
   chain: chainBench,
   onion: onionBench,
@@ -22,6 +25,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   ccu: ccuBench,
   'ccu-rpc': ccuRpcLatencyBench,
   p2p: p2pThroughputBench,
+  'start-time': startTimeBench,
 };
 
 const wanted = process.argv.slice(2);

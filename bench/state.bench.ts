@@ -16,7 +16,7 @@ const smtComparison = (tree: SparseMerkleTree, root: Buffer, existing: Buffer[],
     key: i % 2 === 0 ? stateSMTKey(existing[i]) : stateSMTKey(key()),
     value: stateSMTValue(randomBytes(40)),
   }));
-  const hashes = tree.update(root, changes).nodes.size; // every created node costs exactly one hash
+  const hashes = tree.update(root, changes).nodes.length; // every created node costs exactly one hash
   const input = randomBytes(64);
   return {
     name: `SMT update, ${n} changed keys (${hashes} hashes) on ${BASE_KEYS} keys`,

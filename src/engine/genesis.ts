@@ -7,6 +7,7 @@ import type { BlockEvent } from '../lib/chain/events.js';
 import { computeValidatorsHash } from '../lib/chain/validators_hash.js';
 import { stateSMTKey, stateSMTValue } from '../lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../lib/tree/index.js';
+import type { SMTUpdateResult } from '../lib/tree/index.js';
 import { BlockState, EMPTY_STATE } from './state/state_db.js';
 import type { StateBase } from './state/state_db.js';
 import { executeGenesis } from './state_machine/genesis.js';
@@ -19,6 +20,15 @@ export interface ProcessedGenesis {
   stateRoot: Buffer;
   eventRoot: Buffer;
   validatorsHash: Buffer;
+  /** The state tree built on the empty tree, its nodes kept when asked for (`keepTreeNodes`): what a commit on an empty data path stores. */
+  tree: SMTUpdateResult;
+  /** The state's changes (key order) the tree was built from. */
+  changes: readonly { key: Buffer; value: Buffer | undefined }[];
+}
+
+export interface GenesisOptions {
+  /** Keep the state tree's nodes for the commit (a node's first start) instead of computing the root only. */
+  keepTreeNodes?: boolean;
 }
 
 /** Klayr silently ignores a genesis asset no module reads; Kestrel refuses one for a module that is not registered. */
@@ -36,6 +46,7 @@ export const computeGenesis = (
   chainID: Buffer,
   modules: readonly GenesisModule[],
   base: StateBase,
+  { keepTreeNodes = false }: GenesisOptions = {},
 ): ProcessedGenesis => {
   refuseUnknownAssets(block, modules);
   const state = new BlockState(base);
@@ -43,14 +54,15 @@ export const computeGenesis = (
   if (nextValidators === undefined)
     throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
   const changes = state.overlay.changes();
-  const stateRoot = new SparseMerkleTree(38, new InMemorySMTStore()).update(
+  const tree = new SparseMerkleTree(38, new InMemorySMTStore()).update(
     EMPTY_HASH,
     changes.flatMap((c) => (c.value === undefined ? [] : [{ key: stateSMTKey(c.key), value: stateSMTValue(c.value) }])),
-    false,
-  ).root;
+    keepTreeNodes,
+  );
+  const stateRoot = tree.root;
   const eventRoot = computeEventRoot(events);
   const validatorsHash = computeValidatorsHash(nextValidators.validators, nextValidators.certificateThreshold);
-  return { state, events, nextValidators, stateRoot, eventRoot, validatorsHash };
+  return { state, events, nextValidators, stateRoot, eventRoot, validatorsHash, tree, changes };
 };
 
 /**
@@ -63,9 +75,10 @@ export const processGenesisBlock = (
   chainID: Buffer,
   modules: readonly GenesisModule[],
   base: StateBase,
+  options: GenesisOptions = {},
 ): ProcessedGenesis => {
   validateGenesisBlock(block);
-  const result = computeGenesis(block, chainID, modules, base);
+  const result = computeGenesis(block, chainID, modules, base, options);
   const { stateRoot, eventRoot, validatorsHash } = result;
   const checks: [string, Buffer, Buffer][] = [
     ['stateRoot', stateRoot, block.header.stateRoot],

@@ -19,6 +19,8 @@ import type { Module } from '../engine/state_machine/module.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
 import { prefetchProofsOfPossession } from '../engine/pools/pop_prefetch.js';
+import { rememberPopVerifications } from '../lib/crypto/bls.js';
+import { hasCheckedProofsOfPossession } from './network/checked_genesis.js';
 import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
@@ -31,18 +33,20 @@ export const readGenesisBlock = (config: ApplicationConfig): Block => {
 
 /**
  * Before the first start on a data path: the genesis validators' proofs of possession checked by
- * `bls` (the node's `bls` pool, on all cores; openChain then finds the results), instead of one
- * by one on the main thread while processing genesis.
+ * the `bls` pool `bls()` gives (the node's, on all cores; openChain then finds the results), instead
+ * of one by one on the main thread while processing genesis. An embedded preset's genesis block,
+ * whose proofs are known valid (network/checked_genesis.ts), needs no pool: `bls` is not called.
  */
 export const prefetchGenesisChecks = async (
   config: ApplicationConfig,
   genesis: Block,
   dbs: KestrelDatabases,
-  bls: BlsVerifier,
+  bls: () => BlsVerifier,
 ): Promise<void> => {
   if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
   const proofs = applicationModules(config).flatMap((m) => m.genesisProofsOfPossession?.(genesis.assets) ?? []);
-  await prefetchProofsOfPossession(proofs, bls);
+  if (hasCheckedProofsOfPossession(genesis)) rememberPopVerifications(proofs.map((p) => ({ ...p, valid: true })));
+  else await prefetchProofsOfPossession(proofs, bls());
 };
 
 export interface OpenedChain {
@@ -115,7 +119,7 @@ export const openChain = (
   const storedGenesis = blocks.idAtHeight(genesis.header.height);
   if (storedGenesis === undefined) {
     logger?.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
-    const processed = processGenesisBlock(genesis, chainID, modules, state);
+    const processed = processGenesisBlock(genesis, chainID, modules, state, { keepTreeNodes: true });
     const engine = chain.engineView();
     bft.initGenesisState(engine, genesis.header);
     const { precommitThreshold, certificateThreshold, validators } = processed.nextValidators;
@@ -124,7 +128,7 @@ export const openChain = (
       block: genesis,
       transactionIDs: [],
       events: processed.events,
-      prepared: state.prepare(processed.state),
+      prepared: state.prepareOnEmpty(processed.changes, processed.tree),
       engine,
       nextValidators: processed.nextValidators,
     });

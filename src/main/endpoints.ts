@@ -11,7 +11,7 @@ import { systemEndpoints } from '../engine/endpoint/system.js';
 import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { OnionGenerator } from '../engine/pools/onion_generator.js';
 import type { StateProver } from '../engine/pools/state_prover.js';
-import { BlockState } from '../engine/state/state_db.js';
+import { CommittedView } from '../engine/state/committed_view.js';
 import type { StateDB } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { modulesMetadata, moduleEndpoints } from '../engine/state_machine/metadata.js';
@@ -47,7 +47,7 @@ export interface ChainParts {
 const endpointServices = ({ config, chain, state, offchain, onions }: ChainParts): EndpointServices => ({
   chainID: Buffer.from(config.genesis.chainID, 'hex'),
   state: () => {
-    const committed = new BlockState(state);
+    const committed = new CommittedView(state);
     return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
   },
   lastHeader: () => chain.lastBlock().header,

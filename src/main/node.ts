@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Chain } from '../engine/chain/chain.js';
 import type { BlockReceiver } from '../engine/consensus/block_receiver.js';
+import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
 import type { CommitPool } from '../engine/consensus/commit_pool.js';
 import { generatorEndpoints } from '../engine/endpoint/generator.js';
 import { txpoolEndpoints } from '../engine/endpoint/txpool.js';
@@ -95,11 +96,18 @@ export class KestrelNode {
     const dbs = openDatabases(config.system.dataPath);
     this.#dbs = dbs;
     const configGenesis = readGenesisBlock(config);
-    const bls = createBlsPool();
-    this.#pools = { bls };
-    await prefetchGenesisChecks(config, configGenesis, dbs, bls);
+    // the bls pool: the genesis validators' proofs of possession (all cores) when a first start needs them checked, then
+    // aggregate commits; otherwise its threads start after the chain is open (on two cores their start-up slowed genesis)
+    let blsPool: BlsVerifier | undefined;
+    const blsOnce = (): BlsVerifier => {
+      blsPool ??= createBlsPool();
+      this.#pools = { bls: blsPool };
+      return blsPool;
+    };
+    await prefetchGenesisChecks(config, configGenesis, dbs, blsOnce);
     const opened = openChain(config, dbs, { logger, genesis: configGenesis });
     const { chain, executor, aggregateCommits, transactionVerifier } = opened;
+    const bls = blsOnce();
     this.#chain = chain;
     watchBackupHeight({ config, chain, dbs, logger });
     const last = chain.lastBlock();

@@ -1,3 +1,4 @@
+import { releaseCommittedReads } from './committed_reads.js';
 import type { KestrelDatabases } from './database.js';
 
 /** Writes to any of the environment's databases, run inside one write transaction. */
@@ -8,7 +9,12 @@ export type Writes = (dbs: KestrelDatabases) => void;
  * transaction, on disk (synced) before this returns, or none of them does (an exception aborts it).
  */
 export const commitWrites = (dbs: KestrelDatabases, ...writes: readonly (Writes | undefined)[]): void => {
-  dbs.root.transactionSync(() => {
-    for (const write of writes) write?.(dbs);
-  });
+  try {
+    dbs.root.transactionSync(() => {
+      for (const write of writes) write?.(dbs);
+    });
+  } finally {
+    // committed reads held since before this commit would not see it
+    releaseCommittedReads(dbs);
+  }
 };

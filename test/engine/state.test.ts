@@ -81,6 +81,24 @@ describe('block state overlay', () => {
     assert.throws(() => state.restoreSnapshot(99), /Invalid snapshot/);
   });
 
+  it('restoring 0 before any snapshot undoes every change; writes before the first snapshot survive a restore to it', () => {
+    const state = db.newOverlay();
+    const s = store(state);
+    s.set(Buffer.from('x'), Buffer.from('1'));
+    s.del(Buffer.from('y'));
+    assert.throws(() => state.restoreSnapshot(1), /Invalid snapshot/);
+    state.restoreSnapshot(0);
+    assert.deepEqual(state.overlay.changes(), []);
+    s.set(Buffer.from('x'), Buffer.from('1'));
+    const first = state.snapshot();
+    s.set(Buffer.from('x'), Buffer.from('2'));
+    s.set(Buffer.from('z'), Buffer.from('3'));
+    state.restoreSnapshot(first);
+    assert.equal(s.get(Buffer.from('x'))?.toString(), '1');
+    assert.equal(s.has(Buffer.from('z')), false);
+    assert.equal(state.overlay.changes().length, 1);
+  });
+
   it('typed values and ranges merge committed and uncommitted entries', () => {
     const schema = klayrFrameworkSchemas().find((x) => x.$id === '/token/store/supply')!;
     const first = db.newOverlay();

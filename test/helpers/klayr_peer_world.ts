@@ -15,9 +15,7 @@ import { freePort } from './ports.js';
 import { tempDataPath } from './state.js';
 
 const require = createRequire(import.meta.url);
-// biome-ignore lint/suspicious/noExplicitAny: @klayr/api-client is an untyped CommonJS oracle
 const apiClient: any = require('@klayr/api-client');
-// biome-ignore lint/suspicious/noExplicitAny: its client
 export type KlayrClient = any;
 
 export const TOKEN_ID = '0400000000000000';

@@ -14,6 +14,11 @@ const byKeyString = (a: [string, unknown], b: [string, unknown]): number => (a[0
 export class StateOverlay {
   readonly #changes = new Map<string, Slot>();
   readonly #journal: { key: string; previous: Slot | undefined }[] = [];
+  /**
+   * Off until the first snapshot: no restore can reach behind the first snapshot, so the writes
+   * before it need no undo entry (a genesis block's 150,000 writes on the mainnet take none).
+   */
+  #journaling = false;
 
   constructor(private readonly base: Reader) {}
 
@@ -39,17 +44,23 @@ export class StateOverlay {
   }
 
   #write(k: string, slot: Slot): void {
-    this.#journal.push({ key: k, previous: this.#changes.get(k) });
+    if (this.#journaling) this.#journal.push({ key: k, previous: this.#changes.get(k) });
     this.#changes.set(k, slot);
   }
 
   /** An id to restore to; snapshots nest. */
   snapshot(): number {
+    this.#journaling = true;
     return this.#journal.length;
   }
 
   restoreSnapshot(id: number): void {
     if (!Number.isInteger(id) || id < 0 || id > this.#journal.length) throw new Error(`Invalid snapshot id ${id}`);
+    // 0 before any snapshot: every change undone
+    if (!this.#journaling) {
+      this.#changes.clear();
+      return;
+    }
     for (let i = this.#journal.length - 1; i >= id; i--) {
       const { key, previous } = this.#journal[i];
       if (previous === undefined) this.#changes.delete(key);

@@ -4,6 +4,7 @@ import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/stat
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
 import { commitWrites } from '../../storage/commit.js';
+import { getCommitted } from '../../storage/committed_reads.js';
 import type { Writes } from '../../storage/commit.js';
 import type { BinaryDB, KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
@@ -122,7 +123,7 @@ export class StateDB {
   }
 
   get(key: Buffer): Buffer | undefined {
-    return this.dbs.state.get(key);
+    return getCommitted(this.dbs, this.dbs.state, key);
   }
 
   iterate(options: IterateOptions): Entry[] {
@@ -154,6 +155,21 @@ export class StateDB {
   }
 
   /**
+   * The prepared state of a block executed on the empty state whose tree was already built from
+   * the same changes (an overlay's, key order; a genesis block: computeGenesis builds it to check
+   * the header's stateRoot), so neither the changes nor the tree are computed a second time.
+   */
+  prepareOnEmpty(changed: readonly { key: Buffer; value: Buffer | undefined }[], tree: SMTUpdateResult): PreparedState {
+    if (this.height !== undefined) throw new Error('prepareOnEmpty needs a state with nothing committed');
+    const changes = changed
+      .filter(({ value }) => value !== undefined)
+      .map(({ key, value }) => ({ key, value, previous: undefined }));
+    if (changes.length > 0 && tree.nodes.length === 0)
+      throw new Error('prepareOnEmpty needs the tree built with its nodes kept');
+    return { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, smt: tree };
+  }
+
+  /**
    * Writes state changes, tree nodes, the undo diff, the new root and the caller's records
    * in one LMDB write transaction: all of it lands, or none of it.
    */
@@ -175,7 +191,7 @@ export class StateDB {
           if (value === undefined) dbs.state.removeSync(key);
           else dbs.state.putSync(key, value);
         }
-        for (const { hash, data } of prepared.smt.nodes.values()) dbs.smt.putSync(hash, data);
+        for (const { hash, data } of prepared.smt.nodes) dbs.smt.putSync(hash, data);
         dbs.meta.putSync(diffKey(height), diffCodec.encode(diff));
         writeCommittedState(dbs, { height, root: prepared.root });
       },
@@ -227,9 +243,9 @@ export class StateDB {
 
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
   provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
-    const created = prepared.smt.nodes;
+    const created = new Map(prepared.smt.nodes.map(({ hash, data }) => [hash.toString('latin1'), data]));
     const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, {
-      get: (hash) => created.get(hash.toString('latin1'))?.data ?? this.dbs.smt.get(hash),
+      get: (hash) => created.get(hash.toString('latin1')) ?? this.dbs.smt.get(hash),
     });
     return tree.prove(prepared.root, storeKeys.map(stateSMTKey));
   }

@@ -30,8 +30,12 @@ export interface SMTProof {
 
 export interface SMTUpdateResult {
   root: Buffer;
-  /** Nodes created by the update, by hash (latin1 string of the hash bytes), encoded for storage. */
-  nodes: Map<string, { hash: Buffer; data: Buffer }>;
+  /**
+   * Nodes created by the update, encoded for storage, each once (a node's hash covers its keys, so
+   * no two are alike). A list, not a map by hash: a genesis block creates 300,000 of them, and
+   * hashing each key into a map cost more than building the node.
+   */
+  nodes: { hash: Buffer; data: Buffer }[];
 }
 
 const hashKey = (hash: Buffer): string => hash.toString('latin1');
@@ -92,7 +96,7 @@ export class SparseMerkleTree {
    * Without `collectNodes` only the root is wanted: the created nodes are not encoded or returned.
    */
   update(root: Buffer, changes: readonly { key: Buffer; value: Buffer }[], collectNodes = true): SMTUpdateResult {
-    const nodes = new Map<string, { hash: Buffer; data: Buffer }>();
+    const nodes: { hash: Buffer; data: Buffer }[] = [];
     for (const c of changes) this.#checkKey(c.key);
     // latin1 strings order as their bytes do and compare several times faster than Buffers
     const byKey = changes.map((c) => ({ order: c.key.toString('latin1'), change: c }));
@@ -103,8 +107,7 @@ export class SparseMerkleTree {
         throw new Error(`Duplicate key in update: ${sorted[i].key.toString('hex')}`);
     }
     const keep = (node: SMTNode): SMTNode => {
-      if (collectNodes && node.kind !== 'empty')
-        nodes.set(hashKey(node.hash), { hash: node.hash, data: encodeNode(node) });
+      if (collectNodes && node.kind !== 'empty') nodes.push({ hash: node.hash, data: encodeNode(node) });
       return node;
     };
     const onlyDeletions = (lo: number, hi: number): boolean => {
@@ -350,7 +353,7 @@ export class InMemorySMTStore implements SMTNodeReader {
     return this.#nodes.get(hashKey(hash));
   }
   apply(result: SMTUpdateResult): Buffer {
-    for (const [k, { data }] of result.nodes) this.#nodes.set(k, data);
+    for (const { hash, data } of result.nodes) this.#nodes.set(hashKey(hash), data);
     return result.root;
   }
   get size(): number {
