@@ -46,7 +46,7 @@ describe('the synchronizer over the network layer', () => {
     assert.deepEqual(network.connectedPeers(), [
       {
         peerId: '127.0.0.2:7667',
-        options: { height: 7, maxHeightPrevoted: 3, blockVersion: 2, lastBlockID: Buffer.alloc(32, 9) },
+        options: { height: 7, maxHeightPrevoted: 3, blockVersion: 2, lastBlockID: Buffer.alloc(32, 9), legacy: [] },
       },
       { peerId: '127.0.0.3:7667' },
     ]);
