@@ -9,7 +9,7 @@ import { initLegacyBrackets, LegacyChainHandler } from '../engine/legacy/legacy_
 import { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { Generator } from '../engine/generator/generator.js';
 import type { Synchronizer } from '../engine/sync/index.js';
-import { createSynchronizer } from '../engine/sync/index.js';
+import { createSynchronizer, SyncProgress } from '../engine/sync/index.js';
 import { PENALTY_BAN } from '../lib/chain/p2p_penalties.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
@@ -22,7 +22,7 @@ import type { KestrelDatabases } from '../storage/database.js';
 import { openDatabases } from '../storage/database.js';
 import { watchBackupHeight } from './backup_height.js';
 import { publishBlock } from './block_events.js';
-import { watchChainMetrics } from './chain_metrics.js';
+import { watchChainMetrics, watchSyncMetrics } from './chain_metrics.js';
 import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
 import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
@@ -194,7 +194,10 @@ export class KestrelNode {
     });
     this.#legacyChain = legacyChain;
     const listeners = this.#chainListeners();
+    const syncProgress = new SyncProgress(logger);
+    watchSyncMetrics(metrics, syncProgress);
     this.#synchronizer = createSynchronizer({
+      progress: syncProgress,
       chain,
       blocks: opened.blocks,
       processor: opened.processor,

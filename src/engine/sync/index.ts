@@ -10,8 +10,11 @@ import { FastChainSwitching } from './fast_chain_switching.js';
 import { PeerBlocks } from './peer_blocks.js';
 import { SyncChain } from './sync_chain.js';
 import { Synchronizer } from './synchronizer.js';
+import { SyncProgress } from './progress.js';
 
 export { Synchronizer } from './synchronizer.js';
+export { SyncProgress } from './progress.js';
+export type { SyncProgressSnapshot } from './progress.js';
 
 export interface SyncParts {
   chain: Chain;
@@ -23,11 +26,20 @@ export interface SyncParts {
   onBlockCommitted?: (executed: ExecutedBlock) => void;
   onBlockDeleted?: (block: Block) => void;
   now?: () => number;
+  /** Where the synchronization's progress is counted (one is made when left out). */
+  progress?: SyncProgress;
 }
 
 /** Klayr's synchronizer: block synchronization first, then fast chain switching. */
 export const createSynchronizer = (parts: SyncParts): Synchronizer => {
-  const chain = new SyncChain(parts);
+  const progress = parts.progress ?? new SyncProgress(parts.logger);
+  const chain = new SyncChain({
+    ...parts,
+    onBlockCommitted: (executed) => {
+      progress.committed(executed.block.header.height);
+      parts.onBlockCommitted?.(executed);
+    },
+  });
   const peerBlocks = new PeerBlocks(parts.peers, (id) => chain.headerByID(id));
   return new Synchronizer({
     mechanisms: [
@@ -38,5 +50,6 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
     tip: () => chain.tip(),
     peers: parts.peers,
     logger: parts.logger,
+    progress,
   });
 };

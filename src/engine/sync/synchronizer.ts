@@ -5,6 +5,7 @@ import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { Peers } from '../network/peers.js';
 import { AbortError, ApplyPenaltyAndAbortError, ApplyPenaltyAndRestartError, RestartError } from './errors.js';
 import type { SyncMechanism } from './mechanism.js';
+import type { SyncProgress } from './progress.js';
 
 export interface SynchronizerOptions {
   /** Tried in order: the first valid for a block runs (Klayr: block synchronization, then fast chain switching). */
@@ -17,6 +18,8 @@ export interface SynchronizerOptions {
   logger: Logger;
   /** Klayr restarts without limit; Kestrel gives up after this many restarts in a row. */
   maxRestarts?: number;
+  /** Height, target and rate of the synchronization in progress. */
+  progress?: SyncProgress;
 }
 
 const DEFAULT_MAX_RESTARTS = 20;
@@ -49,9 +52,11 @@ export class Synchronizer {
     this.#running = new Promise<void>((done) => {
       resolve = done;
     });
+    this.options.progress?.begin(block.header.height, this.options.tip().header.height);
     try {
       await this.#sync(block, peerId);
     } finally {
+      this.options.progress?.end();
       this.#running = undefined;
       resolve();
     }
