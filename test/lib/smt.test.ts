@@ -118,6 +118,14 @@ describe('sparse Merkle tree (LIP 0039)', () => {
         ]),
       /Duplicate key/,
     );
+    assert.throws(
+      () =>
+        smtRootOf([
+          { key: Buffer.alloc(12), value: Buffer.alloc(1) },
+          { key: Buffer.alloc(13), value: Buffer.alloc(1) },
+        ]),
+      /same length/,
+    );
   });
 
   it('reproduces the proofs of lisk-db smt.rs test vectors, and they verify', () => {
