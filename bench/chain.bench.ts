@@ -10,8 +10,8 @@ import { encodeTransaction } from '../src/lib/transaction/index.js';
 import { createPooledBlsVerifier } from '../src/workers/bls_verifier.js';
 import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
 import { ThreadPool } from '../src/workers/thread_pool.js';
-import { executionComparison, executionFixture, TRANSFERS } from './execution.bench.js';
-import { compareRates, measure, printAndSave } from './harness.js';
+import { executionFixture, measureExecution, TRANSFERS } from './execution.bench.js';
+import { compareRates, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
 import type { RawVerifyBatch } from './raw_verify_task.js';
 import { devValidators } from '../test/helpers/devnet.js';
@@ -49,7 +49,7 @@ export const chainBench = async () => {
     },
     { warmupMs: 4000, roundMs: 2000, rounds: 3 },
   );
-  const [execution] = await measure([executionComparison(fixture)]);
+  const execution = measureExecution(fixture);
   const results = [ingest, execution];
   printAndSave('chain', results);
   await signaturePool.close();

@@ -105,6 +105,33 @@ export const compareRates = async (
   return resultOf(c, median.ours, median.base);
 };
 
+const medianOf = (values: readonly number[]): number => medianBy(values, (v) => v);
+
+/**
+ * Single-threaded work measured in pairs: each sample runs ours, then the baseline, each timed alone,
+ * and each side's median time counts. On a loaded machine a preemption lands in a few samples of
+ * either side and moves neither median, where whole-second rates of one side then the other drift apart.
+ */
+export const comparePaired = (c: Comparison, options: { warmupMs: number; samples: number }): ComparisonResult => {
+  const warmupEnd = performance.now() + options.warmupMs;
+  while (performance.now() < warmupEnd) {
+    c.ours();
+    c.baseline();
+  }
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < options.samples; i++) {
+    const t0 = performance.now();
+    c.ours();
+    const t1 = performance.now();
+    c.baseline();
+    const t2 = performance.now();
+    ours.push(t1 - t0);
+    base.push(t2 - t1);
+  }
+  return resultOf(c, 1000 / medianOf(ours), 1000 / medianOf(base));
+};
+
 /** Prints a results table and writes bench/results/<suite>.json. */
 export const printAndSave = (
   suite: string,
