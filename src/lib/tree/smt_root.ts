@@ -5,7 +5,6 @@ import { BRANCH_PREFIX, keyBit, smtLeafHash, smtLeafHashInto } from './smt_node.
 const SLOT = 32;
 /** The empty subtree's hash lives in the first slot; node i's hash in slot i + 1. */
 const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
-const EMPTY_CHILD = -1;
 
 let hasher: Sha256PairHasher | undefined;
 const branchHasher = (): Sha256PairHasher => {
@@ -17,7 +16,7 @@ const branchHasher = (): Sha256PairHasher => {
   return hasher;
 };
 
-const slotOf = (node: number): number => (node === EMPTY_CHILD ? EMPTY_SLOT : EMPTY_SLOT + SLOT * (node + 1));
+const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
 
 /** Number of leading bits two keys of equal length share. */
 const sharedBits = (a: Uint8Array, b: Uint8Array): number => {
@@ -28,42 +27,42 @@ const sharedBits = (a: Uint8Array, b: Uint8Array): number => {
   return a.length * 8;
 };
 
-/** The shape of the tree: leaves (entry index per node) and branches (depth, children), numbered as made. */
-class TreeShape {
-  readonly leafEntry: number[] = [];
-  readonly leafNode: number[] = [];
-  readonly branchDepth: number[] = [];
-  readonly branchLeft: number[] = [];
-  readonly branchRight: number[] = [];
-  readonly branchNode: number[] = [];
-  nodes = 0;
-  maxDepth = 0;
+const leafInput = Buffer.alloc(32);
 
-  constructor(private readonly keys: readonly Uint8Array[]) {}
+/**
+ * One tree's branch hashes as jobs for the hasher, grouped by depth. A first walk over the sorted keys
+ * finds where each range of keys parts (and so how many branches each depth holds); the second walk
+ * numbers the nodes, hashes the leaves and writes every branch's job into its depth's run.
+ */
+class TreeJobs {
+  readonly #keys: readonly Uint8Array[];
+  /** Per range of two or more keys, in walk order: the depth where its keys part, and the first key on the right. */
+  readonly #parting: Int32Array;
+  readonly #split: Int32Array;
+  /** Branches per depth. */
+  readonly perDepth: Int32Array;
+  #ranges = 0;
+  #nodes = 0;
 
-  #leaf(entry: number): number {
-    this.leafEntry.push(entry);
-    this.leafNode.push(this.nodes);
-    return this.nodes++;
+  constructor(keys: readonly Uint8Array[]) {
+    this.#keys = keys;
+    this.#parting = new Int32Array(keys.length - 1);
+    this.#split = new Int32Array(keys.length - 1);
+    const depths = keys[0].length * 8 + 1;
+    this.perDepth = new Int32Array(depths);
+    const chainsFrom = new Int32Array(depths + 1);
+    this.#shape(0, keys.length, 0, chainsFrom);
+    // a chain of one-child branches covers depths [from, parting): summed from its two ends
+    let open = 0;
+    for (let d = 0; d < depths; d++) {
+      open += chainsFrom[d];
+      this.perDepth[d] += open;
+    }
   }
 
-  #branch(depth: number, left: number, right: number): number {
-    this.branchDepth.push(depth);
-    this.branchLeft.push(left);
-    this.branchRight.push(right);
-    this.branchNode.push(this.nodes);
-    if (depth > this.maxDepth) this.maxDepth = depth;
-    return this.nodes++;
-  }
-
-  /**
-   * The subtree of keys [lo, hi) (sorted, sharing their first `depth` bits) hanging at `depth`: a leaf
-   * when it holds one key, else the branch where the keys part, under a chain of branches with one
-   * empty child up to `depth`.
-   */
-  build(lo: number, hi: number, depth: number): number {
-    if (hi - lo === 1) return this.#leaf(lo);
-    const { keys } = this;
+  #shape(lo: number, hi: number, depth: number, chainsFrom: Int32Array): void {
+    if (hi - lo === 1) return;
+    const keys = this.#keys;
     const parting = sharedBits(keys[lo], keys[hi - 1]);
     let split = lo + 1;
     let end = hi - 1;
@@ -72,10 +71,61 @@ class TreeShape {
       if (keyBit(keys[mid], parting) === 0) split = mid + 1;
       else end = mid;
     }
-    let node = this.#branch(parting, this.build(lo, split, parting + 1), this.build(split, hi, parting + 1));
-    for (let d = parting - 1; d >= depth; d--)
-      node = keyBit(keys[lo], d) === 0 ? this.#branch(d, node, EMPTY_CHILD) : this.#branch(d, EMPTY_CHILD, node);
-    return node;
+    const range = this.#ranges++;
+    this.#parting[range] = parting;
+    this.#split[range] = split;
+    this.perDepth[parting]++;
+    chainsFrom[depth]++;
+    chainsFrom[parting]--;
+    this.#shape(lo, split, parting + 1, chainsFrom);
+    this.#shape(split, hi, parting + 1, chainsFrom);
+  }
+
+  get branches(): number {
+    let total = 0;
+    for (const count of this.perDepth) total += count;
+    return total;
+  }
+
+  /**
+   * Second walk: leaves hashed into their slots, branch jobs written at `cursor[depth]` (job indexes
+   * from `firstWord`, three words each). Returns the root's slot.
+   */
+  write(
+    entries: readonly { key: Buffer; value: Buffer }[],
+    heap: Buffer,
+    words: Int32Array,
+    firstWord: number,
+    cursor: Int32Array,
+  ): number {
+    this.#ranges = 0;
+    this.#nodes = 0;
+    const job = (depth: number, left: number, right: number): number => {
+      const out = slotOf(this.#nodes++);
+      const w = firstWord + 3 * cursor[depth]++;
+      words[w] = left;
+      words[w + 1] = right;
+      words[w + 2] = out;
+      return out;
+    };
+    const walk = (lo: number, hi: number, depth: number): number => {
+      if (hi - lo === 1) {
+        const out = slotOf(this.#nodes++);
+        smtLeafHashInto(leafInput, entries[lo].key, entries[lo].value);
+        heap.set(leafInput, out);
+        return out;
+      }
+      const range = this.#ranges++;
+      const parting = this.#parting[range];
+      const split = this.#split[range];
+      const left = walk(lo, split, parting + 1);
+      let node = job(parting, left, walk(split, hi, parting + 1));
+      const key = this.#keys[lo];
+      for (let d = parting - 1; d >= depth; d--)
+        node = keyBit(key, d) === 0 ? job(d, node, EMPTY_SLOT) : job(d, EMPTY_SLOT, node);
+      return node;
+    };
+    return walk(0, entries.length, 0);
   }
 }
 
@@ -101,41 +151,21 @@ export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): B
   const sorted = byKey.map((e) => e.entry);
   if (sorted.length === 1) return smtLeafHash(sorted[0].key, sorted[0].value);
 
-  const shape = new TreeShape(sorted.map((e) => e.key));
-  const root = shape.build(0, sorted.length, 0);
+  const tree = new TreeJobs(sorted.map((e) => e.key));
   const h = branchHasher();
-  const branches = shape.branchDepth.length;
-  // branches ordered by depth, deepest first (counting sort)
-  const perDepth = new Int32Array(shape.maxDepth + 2);
-  for (let i = 0; i < branches; i++) perDepth[shape.branchDepth[i]]++;
-  let widest = 0;
-  for (const count of perDepth) if (count > widest) widest = count;
-  const jobsAt = slotOf(shape.nodes);
-  h.reserve(jobsAt + (widest + 3) * PAIR_JOB_BYTES);
+  // each depth's run of jobs starts on a whole group of four (the hasher pads a run up to one), deepest first
+  const { perDepth } = tree;
+  const cursor = new Int32Array(perDepth.length);
+  let jobs = 0;
+  for (let d = perDepth.length - 1; d >= 0; d--) {
+    cursor[d] = jobs;
+    jobs += (perDepth[d] + 3) & ~3;
+  }
+  const starts = Int32Array.from(cursor);
+  const jobsAt = slotOf(sorted.length + tree.branches);
+  h.reserve(jobsAt + jobs * PAIR_JOB_BYTES);
   const heap = h.heap;
-  for (let i = 0; i < shape.leafEntry.length; i++) {
-    const { key, value } = sorted[shape.leafEntry[i]];
-    const at = slotOf(shape.leafNode[i]);
-    smtLeafHashInto(heap.subarray(at, at + SLOT), key, value);
-  }
-  const starts = new Int32Array(shape.maxDepth + 2);
-  for (let d = shape.maxDepth - 1; d >= 0; d--) starts[d] = starts[d + 1] + perDepth[d + 1];
-  const order = new Int32Array(branches);
-  const next = Int32Array.from(starts);
-  for (let i = 0; i < branches; i++) order[next[shape.branchDepth[i]]++] = i;
-  const words = h.words;
-  const firstJob = jobsAt >> 2;
-  for (let d = shape.maxDepth; d >= 0; d--) {
-    const count = perDepth[d];
-    for (let j = 0; j < count; j++) {
-      const b = order[starts[d] + j];
-      const w = firstJob + 3 * j;
-      words[w] = slotOf(shape.branchLeft[b]);
-      words[w + 1] = slotOf(shape.branchRight[b]);
-      words[w + 2] = slotOf(shape.branchNode[b]);
-    }
-    h.hashPairs(jobsAt, count);
-  }
-  const at = slotOf(root);
-  return Buffer.from(heap.subarray(at, at + SLOT));
+  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor);
+  for (let d = perDepth.length - 1; d >= 0; d--) h.hashPairs(jobsAt + starts[d] * PAIR_JOB_BYTES, perDepth[d]);
+  return Buffer.from(heap.subarray(root, root + SLOT));
 };
