@@ -20,6 +20,8 @@ export interface ComparisonResult {
   ratio: number;
   goal?: number;
   meetsGoal?: boolean;
+  /** Single-threaded pairs only: the same ratio from the process's CPU time (what a loaded host's scheduling does not move). */
+  cpuRatio?: number;
 }
 
 const opsPerSec = (bench: Bench, name: string): number => {
@@ -118,18 +120,32 @@ export const comparePaired = (c: Comparison, options: { warmupMs: number; sample
     c.ours();
     c.baseline();
   }
+  const cpuMs = (from: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(from);
+    return (used.user + used.system) / 1000;
+  };
   const ours: number[] = [];
   const base: number[] = [];
+  const oursCpu: number[] = [];
+  const baseCpu: number[] = [];
   for (let i = 0; i < options.samples; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     c.ours();
     const t1 = performance.now();
-    c.baseline();
+    oursCpu.push(cpuMs(c0));
+    const c1 = process.cpuUsage();
     const t2 = performance.now();
+    c.baseline();
+    const t3 = performance.now();
+    baseCpu.push(cpuMs(c1));
     ours.push(t1 - t0);
-    base.push(t2 - t1);
+    base.push(t3 - t2);
   }
-  return resultOf(c, 1000 / medianOf(ours), 1000 / medianOf(base));
+  return {
+    ...resultOf(c, 1000 / medianOf(ours), 1000 / medianOf(base)),
+    cpuRatio: Number((medianOf(baseCpu) / medianOf(oursCpu)).toFixed(3)),
+  };
 };
 
 /** Prints a results table and writes bench/results/<suite>.json. */
@@ -146,6 +162,7 @@ export const printAndSave = (
       'kestrel ops/s': r.oursOpsPerSec,
       'baseline ops/s': r.baselineOpsPerSec,
       ratio: `${r.ratio}x`,
+      ...(r.cpuRatio !== undefined ? { 'cpu ratio': `${r.cpuRatio}x` } : {}),
       goal: r.goal === undefined ? '' : `>= ${r.goal}x ${r.meetsGoal === true ? 'met' : 'NOT met'}`,
     })),
   );
