@@ -40,6 +40,24 @@ const W = WORK + 8;
 const T = W + 16;
 const V128_LOCALS = T + 8 - H;
 
+/**
+ * A 32-bit word of all four lanes as the generator knows it: the same constant in every lane (folded
+ * here, at generation) or a local computed at run time.
+ */
+type Constant = { readonly constant: number };
+type Word = Constant | { readonly local: number };
+const isConstant = (w: Word): w is Constant => 'constant' in w;
+
+const rotr32 = (x: number, n: number) => ((x >>> n) | (x << (32 - n))) >>> 0;
+const add32 = (...xs: number[]) => xs.reduce((a, b) => (a + b) >>> 0, 0);
+const bigSigma0 = (x: number) => (rotr32(x, 2) ^ rotr32(x, 13) ^ rotr32(x, 22)) >>> 0;
+const bigSigma1 = (x: number) => (rotr32(x, 6) ^ rotr32(x, 11) ^ rotr32(x, 25)) >>> 0;
+const smallSigma0 = (x: number) => (rotr32(x, 7) ^ rotr32(x, 18) ^ (x >>> 3)) >>> 0;
+const smallSigma1 = (x: number) => (rotr32(x, 17) ^ rotr32(x, 19) ^ (x >>> 10)) >>> 0;
+const choose = (e: number, f: number, g: number) => ((e & f) ^ (~e & g)) >>> 0;
+const majority = (a: number, b: number, c: number) => ((a & b) ^ (a & c) ^ (b & c)) >>> 0;
+
+const push = (c: CodeWriter, w: Word) => (isConstant(w) ? c.splatI32(w.constant) : c.get(w.local));
 const rotr = (c: CodeWriter, x: number, n: number) =>
   c
     .get(x)
@@ -52,6 +70,58 @@ const rotr = (c: CodeWriter, x: number, n: number) =>
 const shr = (c: CodeWriter, x: number, n: number) => c.get(x).i32(n).simd(simd.i32x4ShrU);
 const xor = (c: CodeWriter) => c.simd(simd.v128Xor);
 const add = (c: CodeWriter) => c.simd(simd.i32x4Add);
+/** rotr(x, r0) ^ rotr(x, r1) ^ (rotr or shr)(x, r2) of a run-time word. */
+const sigma = (c: CodeWriter, x: number, r0: number, r1: number, r2: number, shift: boolean) => {
+  rotr(c, x, r0);
+  rotr(c, x, r1);
+  xor(c);
+  if (shift) shr(c, x, r2);
+  else rotr(c, x, r2);
+  xor(c);
+};
+
+/**
+ * Pushes the sum of `terms` (constants folded into one) and leaves it on the stack; a term is a
+ * constant, a run-time word, or a function of one word with its constant form and its code.
+ */
+type Term = Word | { readonly of: Word; readonly fold: (x: number) => number; readonly emit: (x: number) => void };
+const pushSum = (c: CodeWriter, terms: readonly Term[]): void => {
+  let constant = 0;
+  let pushed = 0;
+  for (const t of terms) {
+    if ('of' in t) {
+      if (isConstant(t.of)) constant = add32(constant, t.fold(t.of.constant));
+      else {
+        t.emit(t.of.local);
+        if (pushed++ > 0) add(c);
+      }
+    } else if (isConstant(t)) constant = add32(constant, t.constant);
+    else {
+      c.get(t.local);
+      if (pushed++ > 0) add(c);
+    }
+  }
+  if (pushed === 0 || constant !== 0) {
+    c.splatI32(constant);
+    if (pushed++ > 0) add(c);
+  }
+};
+
+/** The message bytes every lane shares (prefix, a constant input, padding and length); null where a lane's input goes. */
+const messageTemplate = (prefix: Uint8Array, constantLeft?: Uint8Array, constantRight?: Uint8Array) => {
+  const bytes: (number | null)[] = new Array(LANE_BYTES).fill(0);
+  prefix.forEach((b, i) => {
+    bytes[i] = b;
+  });
+  for (let i = 0; i < 32; i++) {
+    bytes[prefix.length + i] = constantLeft === undefined ? null : constantLeft[i];
+    bytes[prefix.length + 32 + i] = constantRight === undefined ? null : constantRight[i];
+  }
+  const length = prefix.length + 64;
+  bytes[length] = 0x80;
+  for (let i = 0; i < 4; i++) bytes[LANE_BYTES - 1 - i] = ((length * 8) >>> (8 * i)) & 0xff;
+  return bytes;
+};
 
 /**
  * Four vectors `from..from+3` (vector l = lane l's four message words, as loaded from memory) into
@@ -99,88 +169,130 @@ const transposeSwapped = (c: CodeWriter, from: number, to: number) => {
     .set(to + 3);
 };
 
-/** The 16 message words of block `block` of the four lanes into w[0..15]. */
-const loadBlock = (c: CodeWriter, block: number) => {
+/** The 16 message words of block `block`: constants where every lane has the same bytes, else loaded into w[]. */
+const loadBlock = (c: CodeWriter, block: number, template: readonly (number | null)[]): Word[] => {
+  const words: Word[] = [];
   for (let group = 0; group < 4; group++) {
-    for (let lane = 0; lane < LANES; lane++)
-      c.i32(0)
-        .loadV128(lane * LANE_BYTES + block * 64 + group * 16)
-        .set(T + lane);
-    transposeSwapped(c, T, W + 4 * group);
+    const known = [0, 1, 2, 3].map((k) => {
+      const at = block * 64 + group * 16 + 4 * k;
+      const bytes = template.slice(at, at + 4);
+      return bytes.every((b) => b !== null) ? (bytes as number[]).reduce((v, b) => ((v << 8) | b) >>> 0, 0) : null;
+    });
+    if (known.some((k) => k === null)) {
+      for (let lane = 0; lane < LANES; lane++)
+        c.i32(0)
+          .loadV128(lane * LANE_BYTES + block * 64 + group * 16)
+          .set(T + lane);
+      transposeSwapped(c, T, W + 4 * group);
+    }
+    known.forEach((k, i) => {
+      words.push(k === null ? { local: W + 4 * group + i } : { constant: k });
+    });
   }
+  return words;
 };
 
-/** 64 rounds over w[], from the state in h[] (the block's chaining value), added back into h[]. */
-const compress = (c: CodeWriter) => {
-  for (let i = 0; i < 8; i++) c.get(H + i).set(WORK + i);
-  // vars[k] is the local holding working variable k (a..h) at the current round; renamed instead of moved
-  const vars = Array.from({ length: 8 }, (_, i) => WORK + i);
+/**
+ * 64 rounds over the block's words from the chaining value `h` (the state in h[] unless constant); returns
+ * the new chaining value. Everything that depends only on constants is computed here, not emitted: the
+ * rounds before the first run-time word, the schedule of a constant block, K + w of a constant word.
+ */
+const compress = (c: CodeWriter, h: readonly Word[], message: readonly Word[]): Word[] => {
+  const w = [...message];
+  // slots[k]: the local working variable k (a..h) is written to; renamed each round instead of moved
+  const slots = Array.from({ length: 8 }, (_, i) => WORK + i);
+  const vars: Word[] = [...h];
   const t1 = T;
   for (let round = 0; round < 64; round++) {
-    const w = W + (round % 16);
+    const i = round % 16;
     if (round >= 16) {
-      const w15 = W + ((round - 15) % 16);
-      const w2 = W + ((round - 2) % 16);
-      c.get(w).get(W + ((round - 7) % 16));
-      add(c);
-      rotr(c, w15, 7);
-      rotr(c, w15, 18);
-      xor(c);
-      shr(c, w15, 3);
-      xor(c);
-      add(c);
-      rotr(c, w2, 17);
-      rotr(c, w2, 19);
-      xor(c);
-      shr(c, w2, 10);
-      xor(c);
-      add(c);
-      c.set(w);
+      const w15 = w[(round - 15) % 16];
+      const w2 = w[(round - 2) % 16];
+      const terms: Term[] = [
+        w[i],
+        w[(round - 7) % 16],
+        { of: w15, fold: smallSigma0, emit: (x) => sigma(c, x, 7, 18, 3, true) },
+        { of: w2, fold: smallSigma1, emit: (x) => sigma(c, x, 17, 19, 10, true) },
+      ];
+      if ([w[i], w[(round - 7) % 16], w15, w2].every(isConstant)) {
+        const [a, b, x, y] = [w[i], w[(round - 7) % 16], w15, w2] as Constant[];
+        w[i] = { constant: add32(a.constant, b.constant, smallSigma0(x.constant), smallSigma1(y.constant)) };
+      } else {
+        pushSum(c, terms);
+        c.set(W + i);
+        w[i] = { local: W + i };
+      }
     }
-    const [a, b, cc, d, e, f, g, h] = vars;
+    const [a, b, cc, d, e, f, g, hh] = vars;
+    const word = w[i];
+    if (!vars.some((v) => !isConstant(v)) && isConstant(word)) {
+      const [va, vb, vc, vd, ve, vf, vg, vh] = vars.map((v) => (v as Constant).constant);
+      const temp1 = add32(vh, bigSigma1(ve), choose(ve, vf, vg), K[round], word.constant);
+      const temp2 = add32(bigSigma0(va), majority(va, vb, vc));
+      vars.splice(0, 8, { constant: add32(temp1, temp2) }, a, b, cc, { constant: add32(vd, temp1) }, e, f, g);
+      continue;
+    }
     // t1 = h + S1(e) + ch(e, f, g) + K[round] + w
-    c.get(h);
-    rotr(c, e, 6);
-    rotr(c, e, 11);
-    xor(c);
-    rotr(c, e, 25);
-    xor(c);
-    add(c);
-    c.get(f).get(g).get(e).simd(simd.v128Bitselect);
-    add(c);
-    c.splatI32(K[round]);
-    add(c);
-    c.get(w);
-    add(c);
+    const chooseTerm: Term =
+      isConstant(e) && isConstant(f) && isConstant(g)
+        ? { constant: choose(e.constant, f.constant, g.constant) }
+        : {
+            of: { local: -1 },
+            fold: () => 0,
+            emit: () => {
+              push(c, f);
+              push(c, g);
+              push(c, e);
+              c.simd(simd.v128Bitselect);
+            },
+          };
+    pushSum(c, [
+      hh,
+      { of: e, fold: bigSigma1, emit: (x) => sigma(c, x, 6, 11, 25, false) },
+      chooseTerm,
+      { constant: K[round] },
+      w[i],
+    ]);
     c.set(t1);
-    // e' = d + t1, into d's local
-    c.get(d).get(t1);
-    add(c);
-    c.set(d);
-    // a' = t1 + S0(a) + maj(a, b, c), into h's local; maj picks c where a and b differ, else b
-    c.get(t1);
-    rotr(c, a, 2);
-    rotr(c, a, 13);
-    xor(c);
-    rotr(c, a, 22);
-    xor(c);
-    add(c);
-    c.get(cc).get(b).get(a).get(b);
-    xor(c);
-    c.simd(simd.v128Bitselect);
-    add(c);
-    c.set(h);
-    vars.unshift(vars.pop() as number);
+    // e' = d + t1, into d's slot; a' = t1 + S0(a) + maj(a, b, c), into h's slot (maj picks c where a and b differ, else b)
+    pushSum(c, [d, { local: t1 }]);
+    c.set(slots[3]);
+    const majorityTerm: Term =
+      isConstant(a) && isConstant(b) && isConstant(cc)
+        ? { constant: majority(a.constant, b.constant, cc.constant) }
+        : {
+            of: { local: -1 },
+            fold: () => 0,
+            emit: () => {
+              push(c, cc);
+              push(c, b);
+              push(c, a);
+              push(c, b);
+              xor(c);
+              c.simd(simd.v128Bitselect);
+            },
+          };
+    pushSum(c, [{ local: t1 }, { of: a, fold: bigSigma0, emit: (x) => sigma(c, x, 2, 13, 22, false) }, majorityTerm]);
+    c.set(slots[7]);
+    const newE: Word = { local: slots[3] };
+    const newA: Word = { local: slots[7] };
+    vars.splice(0, 8, newA, a, b, cc, newE, e, f, g);
+    slots.unshift(slots.pop() as number);
   }
-  for (let i = 0; i < 8; i++) {
-    c.get(H + i).get(vars[i]);
-    add(c);
-    c.set(H + i);
-  }
+  return h.map((start, k) => {
+    const v = vars[k];
+    if (isConstant(start) && isConstant(v)) return { constant: add32(start.constant, v.constant) };
+    pushSum(c, [start, v]);
+    c.set(H + k);
+    return { local: H + k };
+  });
 };
 
-/** The function `hashPairs(jobs, count)`: `count` (a multiple of 4) jobs from byte offset `jobs`. */
-const hashPairsBody = (prefixLength: number): CodeWriter => {
+/**
+ * `count` (a multiple of 4) jobs from byte offset `jobs`. `template` says which message bytes are the
+ * same in every job (the prefix, and a constant left or right input if the variant has one).
+ */
+const hashPairsBody = (prefixLength: number, template: readonly (number | null)[]): CodeWriter => {
   const c = new CodeWriter();
   c.get(JOBS).get(END).i32(PAIR_JOB_BYTES).emit(op.i32Mul).emit(op.i32Add).set(END);
   c.block().loop();
@@ -201,11 +313,12 @@ const hashPairsBody = (prefixLength: number): CodeWriter => {
       }
     }
   }
-  for (let i = 0; i < 8; i++) c.splatI32(IV[i]).set(H + i);
-  loadBlock(c, 0);
-  compress(c);
-  loadBlock(c, 1);
-  compress(c);
+  let state: Word[] = IV.map((v) => ({ constant: v >>> 0 }));
+  state = compress(c, state, loadBlock(c, 0, template));
+  state = compress(c, state, loadBlock(c, 1, template));
+  state.forEach((v, k) => {
+    if (isConstant(v)) c.splatI32(v.constant).set(H + k);
+  });
   // h[0..3] and h[4..7] back to each lane's digest bytes
   for (const half of [0, 1]) {
     transposeSwapped(c, H + 4 * half, T);
@@ -223,8 +336,14 @@ const hashPairsBody = (prefixLength: number): CodeWriter => {
   return c;
 };
 
+/** Which input of a batch's jobs is the hasher's constant (and so folded into the code), if either. */
+export type PairKind = 'pair' | 'constantLeft' | 'constantRight';
+
+type PairFunction = (jobs: number, count: number) => void;
 interface PairHasherExports {
-  hashPairs(jobs: number, count: number): void;
+  pair: PairFunction;
+  constantLeft: PairFunction;
+  constantRight: PairFunction;
   memory: WebAssembly.Memory;
 }
 
@@ -238,16 +357,29 @@ export class Sha256PairHasher {
   #heap: Buffer;
   #jobs: Int32Array;
 
-  constructor(readonly prefix: Uint8Array) {
+  /**
+   * `constant`: a 32-byte input many jobs share (a tree's empty hash), for which the code is specialized:
+   * jobs of kind constantLeft or constantRight must have it as that input.
+   */
+  constructor(
+    readonly prefix: Uint8Array,
+    readonly constant: Uint8Array = new Uint8Array(32),
+  ) {
     if (prefix.length > LANE_BYTES - 64 - 9) throw new Error('prefix too long for a two-block message');
+    if (constant.length !== 32) throw new Error('the constant input is 32 bytes');
+    const fn = (name: PairKind, template: readonly (number | null)[]) => ({
+      name,
+      params: [valueType.i32, valueType.i32],
+      locals: [{ count: V128_LOCALS, type: valueType.v128 }],
+      body: hashPairsBody(prefix.length, template),
+    });
     const module = new WebAssembly.Module(
       wasmModule(
-        {
-          name: 'hashPairs',
-          params: [valueType.i32, valueType.i32],
-          locals: [{ count: V128_LOCALS, type: valueType.v128 }],
-          body: hashPairsBody(prefix.length),
-        },
+        [
+          fn('pair', messageTemplate(prefix)),
+          fn('constantLeft', messageTemplate(prefix, constant)),
+          fn('constantRight', messageTemplate(prefix, undefined, constant)),
+        ],
         1,
       ),
     );
@@ -293,12 +425,12 @@ export class Sha256PairHasher {
    * whole groups of four by repeating the last job, so room for three more jobs must follow them.
    * No job may read another's output: four are hashed at once (an output may overwrite its own inputs).
    */
-  hashPairs(jobs: number, count: number): void {
+  hashPairs(jobs: number, count: number, kind: PairKind = 'pair'): void {
     if (count === 0) return;
     const whole = (count + 3) & ~3;
     const first = jobs >> 2;
     const last = first + (count - 1) * 3;
     for (let i = count; i < whole; i++) this.#jobs.copyWithin(first + i * 3, last, last + 3);
-    this.#exports.hashPairs(jobs, whole);
+    this.#exports[kind](jobs, whole);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Just enough of the WebAssembly binary format to emit one module holding one function over its own
+ * Just enough of the WebAssembly binary format to emit one module of a few functions over its own
  * exported memory, with the SIMD instructions the 4-lane SHA-256 needs (sha256_x4.ts generates it).
  */
 
@@ -134,21 +134,27 @@ export interface WasmFunction {
   body: CodeWriter;
 }
 
-/** A module of one function (no results) and one memory of `memoryPages` 64 KiB pages, both exported. */
-export const wasmModule = (fn: WasmFunction, memoryPages: number): Uint8Array<ArrayBuffer> => {
-  const typeSection = section(1, vector([[0x60, ...vector(fn.params.map((p) => [p])), ...vector([])]]));
-  const functionSection = section(3, vector([unsignedLEB(0)]));
+/** A module of functions (no results) over one memory of `memoryPages` 64 KiB pages, all exported. */
+export const wasmModule = (functions: readonly WasmFunction[], memoryPages: number): Uint8Array<ArrayBuffer> => {
+  const typeSection = section(
+    1,
+    vector(functions.map((fn) => [0x60, ...vector(fn.params.map((p) => [p])), ...vector([])])),
+  );
+  const functionSection = section(3, vector(functions.map((_, i) => unsignedLEB(i))));
   const memorySection = section(5, vector([[0x00, ...unsignedLEB(memoryPages)]]));
   const exportSection = section(
     7,
     vector([
-      [...name(fn.name), 0x00, ...unsignedLEB(0)],
+      ...functions.map((fn, i) => [...name(fn.name), 0x00, ...unsignedLEB(i)]),
       [...name('memory'), 0x02, ...unsignedLEB(0)],
     ]),
   );
-  const locals = vector(fn.locals.map((l) => [...unsignedLEB(l.count), l.type]));
-  const body = [...locals, ...fn.body.bytes, op.end];
-  const codeSection = section(10, vector([[...unsignedLEB(body.length), ...body]]));
+  const bodies = functions.map((fn) => {
+    const locals = vector(fn.locals.map((l) => [...unsignedLEB(l.count), l.type]));
+    const body = [...locals, ...fn.body.bytes, op.end];
+    return [...unsignedLEB(body.length), ...body];
+  });
+  const codeSection = section(10, vector(bodies));
   return new Uint8Array([
     0x00,
     0x61,

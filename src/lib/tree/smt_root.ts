@@ -1,4 +1,5 @@
 import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
+import type { PairKind } from '../crypto/sha256_x4.js';
 import { EMPTY_HASH } from './hash.js';
 import { BRANCH_PREFIX, keyBit, smtLeafHash, smtLeafHashInto } from './smt_node.js';
 
@@ -9,7 +10,7 @@ const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
 let hasher: Sha256PairHasher | undefined;
 const branchHasher = (): Sha256PairHasher => {
   if (hasher === undefined) {
-    hasher = new Sha256PairHasher(BRANCH_PREFIX);
+    hasher = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH);
     hasher.reserve(EMPTY_SLOT + SLOT);
     hasher.heap.set(EMPTY_HASH, EMPTY_SLOT);
   }
@@ -29,18 +30,26 @@ const sharedBits = (a: Uint8Array, b: Uint8Array): number => {
 
 const leafInput = Buffer.alloc(32);
 
+/** Branch kinds, hashed in runs of their own: both children non-empty, or one of them the empty subtree. */
+const KINDS = ['pair', 'constantLeft', 'constantRight'] as const satisfies readonly PairKind[];
+const PAIR = 0;
+const EMPTY_LEFT = 1;
+const EMPTY_RIGHT = 2;
+
 /**
- * One tree's branch hashes as jobs for the hasher, grouped by depth. A first walk over the sorted keys
- * finds where each range of keys parts (and so how many branches each depth holds); the second walk
- * numbers the nodes, hashes the leaves and writes every branch's job into its depth's run.
+ * One tree's branch hashes as jobs for the hasher, grouped by depth and kind. A first walk over the sorted
+ * keys finds where each range of keys parts (and so how many branches of each kind each depth holds); the
+ * second walk numbers the nodes, hashes the leaves and writes every branch's job into its run.
  */
 class TreeJobs {
   readonly #keys: readonly Uint8Array[];
   /** Per range of two or more keys, in walk order: the depth where its keys part, and the first key on the right. */
   readonly #parting: Int32Array;
   readonly #split: Int32Array;
-  /** Branches per depth. */
-  readonly perDepth: Int32Array;
+  readonly depths: number;
+  /** Branches per (kind, depth), at kind * depths + depth. */
+  readonly counts: Int32Array;
+  branches = 0;
   #ranges = 0;
   #nodes = 0;
 
@@ -48,19 +57,12 @@ class TreeJobs {
     this.#keys = keys;
     this.#parting = new Int32Array(keys.length - 1);
     this.#split = new Int32Array(keys.length - 1);
-    const depths = keys[0].length * 8 + 1;
-    this.perDepth = new Int32Array(depths);
-    const chainsFrom = new Int32Array(depths + 1);
-    this.#shape(0, keys.length, 0, chainsFrom);
-    // a chain of one-child branches covers depths [from, parting): summed from its two ends
-    let open = 0;
-    for (let d = 0; d < depths; d++) {
-      open += chainsFrom[d];
-      this.perDepth[d] += open;
-    }
+    this.depths = keys[0].length * 8 + 1;
+    this.counts = new Int32Array(KINDS.length * this.depths);
+    this.#shape(0, keys.length, 0);
   }
 
-  #shape(lo: number, hi: number, depth: number, chainsFrom: Int32Array): void {
+  #shape(lo: number, hi: number, depth: number): void {
     if (hi - lo === 1) return;
     const keys = this.#keys;
     const parting = sharedBits(keys[lo], keys[hi - 1]);
@@ -74,22 +76,18 @@ class TreeJobs {
     const range = this.#ranges++;
     this.#parting[range] = parting;
     this.#split[range] = split;
-    this.perDepth[parting]++;
-    chainsFrom[depth]++;
-    chainsFrom[parting]--;
-    this.#shape(lo, split, parting + 1, chainsFrom);
-    this.#shape(split, hi, parting + 1, chainsFrom);
-  }
-
-  get branches(): number {
-    let total = 0;
-    for (const count of this.perDepth) total += count;
-    return total;
+    const { counts, depths } = this;
+    counts[PAIR * depths + parting]++;
+    // above the parting, a chain of branches with the subtree on the side of the keys' bit
+    for (let d = depth; d < parting; d++) counts[(keyBit(keys[lo], d) === 0 ? EMPTY_RIGHT : EMPTY_LEFT) * depths + d]++;
+    this.branches += 1 + parting - depth;
+    this.#shape(lo, split, parting + 1);
+    this.#shape(split, hi, parting + 1);
   }
 
   /**
-   * Second walk: leaves hashed into their slots, branch jobs written at `cursor[depth]` (job indexes
-   * from `firstWord`, three words each). Returns the root's slot.
+   * Second walk: leaves hashed into their slots, branch jobs written at `cursor[kind * depths + depth]`
+   * (job indexes from `firstWord`, three words each). Returns the root's slot.
    */
   write(
     entries: readonly { key: Buffer; value: Buffer }[],
@@ -100,9 +98,10 @@ class TreeJobs {
   ): number {
     this.#ranges = 0;
     this.#nodes = 0;
-    const job = (depth: number, left: number, right: number): number => {
+    const { depths } = this;
+    const job = (run: number, left: number, right: number): number => {
       const out = slotOf(this.#nodes++);
-      const w = firstWord + 3 * cursor[depth]++;
+      const w = firstWord + 3 * cursor[run]++;
       words[w] = left;
       words[w + 1] = right;
       words[w + 2] = out;
@@ -119,10 +118,13 @@ class TreeJobs {
       const parting = this.#parting[range];
       const split = this.#split[range];
       const left = walk(lo, split, parting + 1);
-      let node = job(parting, left, walk(split, hi, parting + 1));
+      let node = job(PAIR * depths + parting, left, walk(split, hi, parting + 1));
       const key = this.#keys[lo];
       for (let d = parting - 1; d >= depth; d--)
-        node = keyBit(key, d) === 0 ? job(d, node, EMPTY_SLOT) : job(d, EMPTY_SLOT, node);
+        node =
+          keyBit(key, d) === 0
+            ? job(EMPTY_RIGHT * depths + d, node, EMPTY_SLOT)
+            : job(EMPTY_LEFT * depths + d, EMPTY_SLOT, node);
       return node;
     };
     return walk(0, entries.length, 0);
@@ -136,7 +138,8 @@ class TreeJobs {
  *
  * The shape is laid out first; then every branch at one depth is independent of the others, so the
  * branches are hashed depth by depth, deepest first, four at a time (sha256_x4.ts), each hash written
- * into a slot of the hasher's memory: no allocation per node.
+ * into a slot of the hasher's memory: no allocation per node. Most branches of an event tree have one
+ * empty child (keys share their 8-byte topic hash), so those run in code with the empty hash folded in.
  */
 export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer => {
   if (entries.length === 0) return EMPTY_HASH;
@@ -153,19 +156,24 @@ export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): B
 
   const tree = new TreeJobs(sorted.map((e) => e.key));
   const h = branchHasher();
-  // each depth's run of jobs starts on a whole group of four (the hasher pads a run up to one), deepest first
-  const { perDepth } = tree;
-  const cursor = new Int32Array(perDepth.length);
+  // runs deepest first, each kind's run of a depth starting on a whole group of four (the hasher pads a run up to one)
+  const { counts, depths } = tree;
+  const cursor = new Int32Array(counts.length);
   let jobs = 0;
-  for (let d = perDepth.length - 1; d >= 0; d--) {
-    cursor[d] = jobs;
-    jobs += (perDepth[d] + 3) & ~3;
-  }
+  for (let d = depths - 1; d >= 0; d--)
+    for (let kind = 0; kind < KINDS.length; kind++) {
+      cursor[kind * depths + d] = jobs;
+      jobs += (counts[kind * depths + d] + 3) & ~3;
+    }
   const starts = Int32Array.from(cursor);
   const jobsAt = slotOf(sorted.length + tree.branches);
   h.reserve(jobsAt + jobs * PAIR_JOB_BYTES);
   const heap = h.heap;
   const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor);
-  for (let d = perDepth.length - 1; d >= 0; d--) h.hashPairs(jobsAt + starts[d] * PAIR_JOB_BYTES, perDepth[d]);
+  for (let d = depths - 1; d >= 0; d--)
+    for (let kind = 0; kind < KINDS.length; kind++) {
+      const run = kind * depths + d;
+      h.hashPairs(jobsAt + starts[run] * PAIR_JOB_BYTES, counts[run], KINDS[kind]);
+    }
   return Buffer.from(heap.subarray(root, root + SLOT));
 };
