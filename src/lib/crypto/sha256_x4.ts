@@ -340,6 +340,8 @@ const hashPairsBody = (prefixLength: number, template: readonly (number | null)[
 export type PairKind = 'pair' | 'constantLeft' | 'constantRight';
 
 type PairFunction = (jobs: number, count: number) => void;
+/** Compiled once per (prefix, constant); each hasher is an instance of its own with its own memory. */
+const compiled = new Map<string, WebAssembly.Module>();
 interface PairHasherExports {
   pair: PairFunction;
   constantLeft: PairFunction;
@@ -373,16 +375,21 @@ export class Sha256PairHasher {
       locals: [{ count: V128_LOCALS, type: valueType.v128 }],
       body: hashPairsBody(prefix.length, template),
     });
-    const module = new WebAssembly.Module(
-      wasmModule(
-        [
-          fn('pair', messageTemplate(prefix)),
-          fn('constantLeft', messageTemplate(prefix, constant)),
-          fn('constantRight', messageTemplate(prefix, undefined, constant)),
-        ],
-        1,
-      ),
-    );
+    const id = `${Buffer.from(prefix).toString('hex')}:${Buffer.from(constant).toString('hex')}`;
+    let module = compiled.get(id);
+    if (module === undefined) {
+      module = new WebAssembly.Module(
+        wasmModule(
+          [
+            fn('pair', messageTemplate(prefix)),
+            fn('constantLeft', messageTemplate(prefix, constant)),
+            fn('constantRight', messageTemplate(prefix, undefined, constant)),
+          ],
+          1,
+        ),
+      );
+      compiled.set(id, module);
+    }
     this.#exports = new WebAssembly.Instance(module).exports as unknown as PairHasherExports;
     this.#heap = Buffer.alloc(0);
     this.#jobs = new Int32Array(0);

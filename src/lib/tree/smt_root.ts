@@ -7,15 +7,24 @@ const SLOT = 32;
 /** The empty subtree's hash lives in the first slot; node i's hash in slot i + 1. */
 const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
 
-let hasher: Sha256PairHasher | undefined;
-const branchHasher = (): Sha256PairHasher => {
-  if (hasher === undefined) {
-    hasher = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH);
-    hasher.reserve(EMPTY_SLOT + SLOT);
-    hasher.heap.set(EMPTY_HASH, EMPTY_SLOT);
-  }
-  return hasher;
+const newBranchHasher = (): Sha256PairHasher => {
+  const h = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH);
+  h.reserve(EMPTY_SLOT + SLOT);
+  h.heap.set(EMPTY_HASH, EMPTY_SLOT);
+  return h;
 };
+let shared: Sha256PairHasher | undefined;
+const sharedHasher = (): Sha256PairHasher => {
+  if (shared === undefined) shared = newBranchHasher();
+  return shared;
+};
+
+/**
+ * Memory a tree may use in the hasher kept for the process's life (a WebAssembly memory never shrinks):
+ * a block's event tree needs about 1 MB, a live network's genesis block hundreds; a tree above the limit
+ * gets a hasher of its own, collected after it.
+ */
+export const SHARED_HASHER_MEMORY_BYTES = 32 * 1024 * 1024;
 
 const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
 
@@ -141,7 +150,11 @@ class TreeJobs {
  * into a slot of the hasher's memory: no allocation per node. Most branches of an event tree have one
  * empty child (keys share their 8-byte topic hash), so those run in code with the empty hash folded in.
  */
-export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer => {
+export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer =>
+  smtRootWithin(entries, SHARED_HASHER_MEMORY_BYTES);
+
+/** smtRootOf with the shared hasher's memory limit given (tests take the other path with a small one). */
+export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[], sharedLimit: number): Buffer => {
   if (entries.length === 0) return EMPTY_HASH;
   const keyLength = entries[0].key.length;
   for (const e of entries)
@@ -155,7 +168,6 @@ export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): B
   if (sorted.length === 1) return smtLeafHash(sorted[0].key, sorted[0].value);
 
   const tree = new TreeJobs(sorted.map((e) => e.key));
-  const h = branchHasher();
   // runs deepest first, each kind's run of a depth starting on a whole group of four (the hasher pads a run up to one)
   const { counts, depths } = tree;
   const cursor = new Int32Array(counts.length);
@@ -167,7 +179,9 @@ export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): B
     }
   const starts = Int32Array.from(cursor);
   const jobsAt = slotOf(sorted.length + tree.branches);
-  h.reserve(jobsAt + jobs * PAIR_JOB_BYTES);
+  const bytes = jobsAt + jobs * PAIR_JOB_BYTES;
+  const h = bytes <= sharedLimit ? sharedHasher() : newBranchHasher();
+  h.reserve(bytes);
   const heap = h.heap;
   const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor);
   for (let d = depths - 1; d >= 0; d--)
