@@ -1,89 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Block, BlockHeader } from '../src/lib/chain/block.js';
-import { codec } from '../src/lib/codec/index.js';
-import { addressFromPublicKey } from '../src/lib/crypto/address.js';
-import { signingDigest, verifyDetached } from '../src/lib/crypto/ed25519.js';
-import { computeMinFee, encodeTransaction, signTransaction, signingBytes } from '../src/lib/transaction/index.js';
-import type { TransactionObject } from '../src/lib/transaction/index.js';
-import { MESSAGE_TAG_TRANSACTION } from '../src/lib/crypto/tags.js';
-import { EMPTY_HASH } from '../src/lib/tree/index.js';
-import { openDatabases } from '../src/storage/database.js';
+import { availableParallelism } from 'node:os';
+import { postedTransaction } from '../src/engine/endpoint/txpool.js';
 import { TransactionPool } from '../src/engine/txpool/index.js';
 import { ingestTransaction } from '../src/engine/txpool/ingest.js';
-import { postedTransaction } from '../src/engine/endpoint/txpool.js';
-import { ThreadPool } from '../src/workers/thread_pool.js';
-import type { RawVerifyBatch } from './raw_verify_task.js';
-import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
-import { openChain } from '../src/main/chain_setup.js';
-import { loadConfig } from '../src/main/config/index.js';
-import { randomAssetCodec } from '../src/modules/random/method.js';
-import { transferParamsSchema } from '../src/modules/token/commands/transfer.js';
-import { devValidators } from '../test/helpers/devnet.js';
-import { tempDataPath } from '../test/helpers/state.js';
-import { compareRates, measure, printAndSave } from './harness.js';
-import type { ComparisonResult } from './harness.js';
-import { availableParallelism } from 'node:os';
 import { certificateSignatureRequest, signCertificate, sortByBLSKey } from '../src/lib/chain/certificate.js';
 import { createAggSig } from '../src/lib/crypto/aggregate.js';
 import { BLSKeyCache } from '../src/lib/crypto/bls_key_cache.js';
+import { encodeTransaction } from '../src/lib/transaction/index.js';
 import { createPooledBlsVerifier } from '../src/workers/bls_verifier.js';
-
-const TRANSFERS = 100;
-const chainID = Buffer.from('04000000', 'hex');
-
-/** Transfers from the dev validators' accounts (one nonce each), valid on the devnet genesis state. */
-const transfers = (): TransactionObject[] =>
-  devValidators()
-    .slice(0, TRANSFERS)
-    .map((v) => {
-      const base = {
-        module: 'token',
-        command: 'transfer',
-        nonce: 0n,
-        senderPublicKey: Buffer.from(v.publicKey, 'hex'),
-        params: codec.encode(transferParamsSchema, {
-          tokenID: Buffer.from('0400000000000000', 'hex'),
-          amount: 1000n,
-          recipientAddress: randomBytes(20),
-          data: '',
-        }),
-      };
-      return signTransaction(
-        { ...base, fee: computeMinFee(base) + 5000000n, signatures: [] },
-        chainID,
-        Buffer.from(v.privateKey, 'hex'),
-      );
-    });
+import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
+import { ThreadPool } from '../src/workers/thread_pool.js';
+import { executionFixture, measureExecution, TRANSFERS } from './execution.bench.js';
+import { compareRates, printAndSave } from './harness.js';
+import type { ComparisonResult } from './harness.js';
+import type { RawVerifyBatch } from './raw_verify_task.js';
+import { devValidators } from '../test/helpers/devnet.js';
 
 export const chainBench = async () => {
-  const config = loadConfig({ dataPath: tempDataPath() });
-  const { chain, executor, transactionVerifier, genesis } = openChain(config, openDatabases(tempDataPath()));
-  const txs = transfers();
-  const timestamp = genesis.header.timestamp + config.genesis.blockTime;
-  const generator = chain.bft.getGeneratorAtTimestamp(chain.engineView(), 1, timestamp);
-  const header: BlockHeader = {
-    ...genesis.header,
-    version: 2,
-    height: 1,
-    timestamp,
-    generatorAddress: generator.address,
-    transactionRoot: EMPTY_HASH,
-  };
-  const block: Block = {
-    header,
-    transactions: txs,
-    assets: [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: randomBytes(16) }) }],
-  };
-  const signed = txs.map((tx) => ({
-    digest: signingDigest(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx)),
-    signature: tx.signatures[0],
-    key: tx.senderPublicKey,
-  }));
-  const rawVerifies = () => {
-    for (const s of signed) verifyDetached(s.digest, s.signature, s.key);
-  };
-  if (txs.some((tx) => addressFromPublicKey(tx.senderPublicKey).equals(Buffer.alloc(20))))
-    throw new Error('unexpected sender');
+  const fixture = executionFixture();
+  const { transactionVerifier, chainID, txs, signed } = fixture;
   const cores = availableParallelism();
   const signaturePool = createPooledSignatureVerifier(chainID, cores);
   const rawPool = new ThreadPool<RawVerifyBatch, number>(new URL('./raw_verify_task.js', import.meta.url), cores);
@@ -114,14 +49,7 @@ export const chainBench = async () => {
     },
     { warmupMs: 4000, roundMs: 2000, rounds: 3 },
   );
-  const [execution] = await measure([
-    {
-      name: `execute a block of ${TRANSFERS} transfers (signatures, hooks, state root)`,
-      ours: () => executor.rootsOf(executor.execute(block)),
-      baseline: rawVerifies,
-      baselineName: `${TRANSFERS} raw ed25519 verifies, one core (sodium)`,
-    },
-  ]);
+  const execution = measureExecution(fixture);
   const results = [ingest, execution];
   printAndSave('chain', results);
   await signaturePool.close();
@@ -134,6 +62,7 @@ export const chainBench = async () => {
 
 /** Certificates signed by 51 and 103 validators: weighted aggregate verification with the bls pool and a key cache against one thread parsing the keys every time. */
 export const certificateBench = async () => {
+  const chainID = Buffer.from('04000000', 'hex');
   const validators = devValidators().map((v) => ({
     blsKey: Buffer.from(v.plain.blsKey, 'hex'),
     blsPrivateKey: Buffer.from(v.plain.blsPrivateKey, 'hex'),

@@ -20,6 +20,8 @@ export interface ComparisonResult {
   ratio: number;
   goal?: number;
   meetsGoal?: boolean;
+  /** Single-threaded pairs only: the same ratio from the process's CPU time (what a loaded host's scheduling does not move). */
+  cpuRatio?: number;
 }
 
 const opsPerSec = (bench: Bench, name: string): number => {
@@ -105,6 +107,47 @@ export const compareRates = async (
   return resultOf(c, median.ours, median.base);
 };
 
+const medianOf = (values: readonly number[]): number => medianBy(values, (v) => v);
+
+/**
+ * Single-threaded work measured in pairs: each sample runs ours, then the baseline, each timed alone,
+ * and each side's median time counts. On a loaded machine a preemption lands in a few samples of
+ * either side and moves neither median, where whole-second rates of one side then the other drift apart.
+ */
+export const comparePaired = (c: Comparison, options: { warmupMs: number; samples: number }): ComparisonResult => {
+  const warmupEnd = performance.now() + options.warmupMs;
+  while (performance.now() < warmupEnd) {
+    c.ours();
+    c.baseline();
+  }
+  const cpuMs = (from: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(from);
+    return (used.user + used.system) / 1000;
+  };
+  const ours: number[] = [];
+  const base: number[] = [];
+  const oursCpu: number[] = [];
+  const baseCpu: number[] = [];
+  for (let i = 0; i < options.samples; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    c.ours();
+    const t1 = performance.now();
+    oursCpu.push(cpuMs(c0));
+    const c1 = process.cpuUsage();
+    const t2 = performance.now();
+    c.baseline();
+    const t3 = performance.now();
+    baseCpu.push(cpuMs(c1));
+    ours.push(t1 - t0);
+    base.push(t3 - t2);
+  }
+  return {
+    ...resultOf(c, 1000 / medianOf(ours), 1000 / medianOf(base)),
+    cpuRatio: Number((medianOf(baseCpu) / medianOf(oursCpu)).toFixed(3)),
+  };
+};
+
 /** Prints a results table and writes bench/results/<suite>.json. */
 export const printAndSave = (
   suite: string,
@@ -119,6 +162,7 @@ export const printAndSave = (
       'kestrel ops/s': r.oursOpsPerSec,
       'baseline ops/s': r.baselineOpsPerSec,
       ratio: `${r.ratio}x`,
+      ...(r.cpuRatio !== undefined ? { 'cpu ratio': `${r.cpuRatio}x` } : {}),
       goal: r.goal === undefined ? '' : `>= ${r.goal}x ${r.meetsGoal === true ? 'met' : 'NOT met'}`,
     })),
   );

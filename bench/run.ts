@@ -5,6 +5,7 @@ import { codecBench } from './codec.bench.js';
 import { onionBench } from './onion.bench.js';
 import { p2pThroughputBench } from './p2p_throughput.js';
 import { cryptoBench } from './crypto.bench.js';
+import { executionBench } from './execution.bench.js';
 import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
 import { rpcBench } from './rpc.bench.js';
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'rpc-balance': rpcBalanceBench,
   pool: poolBench,
   chain: chainBench,
+  execute: executionBench,
   onion: onionBench,
   genesis: genesisBench,
   ccu: ccuBench,

@@ -12,6 +12,7 @@ import {
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
 import type { SMTProof } from '../../src/lib/tree/index.js';
+import { smtRootWithin } from '../../src/lib/tree/smt_root.js';
 import { Rng } from '../helpers/random.js';
 
 interface Vectors {
@@ -118,6 +119,34 @@ describe('sparse Merkle tree (LIP 0039)', () => {
         ]),
       /Duplicate key/,
     );
+    assert.throws(
+      () =>
+        smtRootOf([
+          { key: Buffer.alloc(12), value: Buffer.alloc(1) },
+          { key: Buffer.alloc(13), value: Buffer.alloc(1) },
+        ]),
+      /same length/,
+    );
+  });
+
+  it('smtRootOf gives a tree above the shared hasher memory limit a hasher of its own, with the same roots', () => {
+    const rng = new Rng(12);
+    for (let round = 0; round < 20; round++) {
+      const keys = new Map<string, Buffer>();
+      while (keys.size < 50 + round * 10) {
+        const key = rng.bytes(12);
+        if (round % 2 === 0) key.fill(3, 0, 8); // event-like keys: one topic hash, indices apart
+        keys.set(key.toString('hex'), key);
+      }
+      const entries = [...keys.values()].map((key) => ({ key, value: rng.bytes(32) }));
+      const expected = build(
+        12,
+        entries.map((e) => e.key),
+        entries.map((e) => e.value),
+      ).root.toString('hex');
+      assert.equal(smtRootWithin(entries, 0).toString('hex'), expected, `round ${round}, own hasher`);
+      assert.equal(smtRootOf(entries).toString('hex'), expected, `round ${round}, shared hasher`);
+    }
   });
 
   it('reproduces the proofs of lisk-db smt.rs test vectors, and they verify', () => {

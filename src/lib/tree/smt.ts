@@ -360,25 +360,3 @@ export class InMemorySMTStore implements SMTNodeReader {
     return this.#nodes.size;
   }
 }
-
-/**
- * The root of a sparse Merkle tree holding exactly `entries` (keys of equal length, unique),
- * computed bottom-up without storing nodes: a leaf sits where its subtree holds nothing else,
- * and a branch hashes its two subtrees (an empty one is the empty hash), as LIP 0039 builds it.
- * Equals `update(EMPTY_HASH, entries).root` and is much cheaper for one-off trees (event roots).
- */
-export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer => {
-  if (entries.length === 0) return EMPTY_HASH;
-  const sorted = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
-  for (let i = 1; i < sorted.length; i++)
-    if (sorted[i - 1].key.equals(sorted[i].key)) throw new Error('Duplicate key in SMT entries');
-  const build = (from: number, to: number, depth: number): Buffer => {
-    if (to - from === 0) return EMPTY_HASH;
-    if (to - from === 1) return smtLeafHash(sorted[from].key, sorted[from].value);
-    // keys are sorted, so the ones with a 0 at this depth come first
-    let split = from;
-    while (split < to && keyBit(sorted[split].key, depth) === 0) split++;
-    return smtBranchHash(build(from, split, depth + 1), build(split, to, depth + 1));
-  };
-  return build(0, sorted.length, 0);
-};

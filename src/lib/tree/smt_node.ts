@@ -4,7 +4,7 @@ import { EMPTY_HASH } from './hash.js';
 
 /** LIP 0039 hash prefixes. */
 const LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
-const BRANCH_PREFIX = Buffer.from('LSK_SMTB_', 'ascii');
+export const BRANCH_PREFIX = Buffer.from('LSK_SMTB_', 'ascii');
 const NODE_LEAF = 0;
 const NODE_BRANCH = 1;
 
@@ -30,13 +30,21 @@ export const smtBranchHash = (left: Uint8Array, right: Uint8Array): Buffer => {
 const leafInput = Buffer.alloc(256);
 LEAF_PREFIX.copy(leafInput);
 
-export const smtLeafHash = (key: Uint8Array, value: Uint8Array): Buffer => {
+/** The leaf hash written into `out` (32 bytes). */
+export const smtLeafHashInto = (out: Uint8Array, key: Uint8Array, value: Uint8Array): void => {
   const length = LEAF_PREFIX.length + key.length + value.length;
-  if (length > leafInput.length) return createHash('sha256').update(LEAF_PREFIX).update(key).update(value).digest();
+  if (length > leafInput.length) {
+    out.set(createHash('sha256').update(LEAF_PREFIX).update(key).update(value).digest());
+    return;
+  }
   leafInput.set(key, LEAF_PREFIX.length);
   leafInput.set(value, LEAF_PREFIX.length + key.length);
+  sodium.crypto_hash_sha256(out as Buffer, leafInput.subarray(0, length));
+};
+
+export const smtLeafHash = (key: Uint8Array, value: Uint8Array): Buffer => {
   const out = Buffer.allocUnsafe(32);
-  sodium.crypto_hash_sha256(out, leafInput.subarray(0, length));
+  smtLeafHashInto(out, key, value);
   return out;
 };
 

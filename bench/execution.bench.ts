@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { Block, BlockHeader } from '../src/lib/chain/block.js';
+import { codec } from '../src/lib/codec/index.js';
+import { addressFromPublicKey } from '../src/lib/crypto/address.js';
+import { signingDigest, verifyDetached } from '../src/lib/crypto/ed25519.js';
+import { MESSAGE_TAG_TRANSACTION } from '../src/lib/crypto/tags.js';
+import { computeMinFee, signTransaction, signingBytes } from '../src/lib/transaction/index.js';
+import type { TransactionObject } from '../src/lib/transaction/index.js';
+import { EMPTY_HASH } from '../src/lib/tree/index.js';
+import { openChain } from '../src/main/chain_setup.js';
+import { loadConfig } from '../src/main/config/index.js';
+import { randomAssetCodec } from '../src/modules/random/method.js';
+import { transferParamsSchema } from '../src/modules/token/commands/transfer.js';
+import { openDatabases } from '../src/storage/database.js';
+import { devValidators } from '../test/helpers/devnet.js';
+import { tempDataPath } from '../test/helpers/state.js';
+import { comparePaired, medianBy, printAndSave } from './harness.js';
+import type { ComparisonResult } from './harness.js';
+
+export const TRANSFERS = 100;
+const chainID = Buffer.from('04000000', 'hex');
+const USER_ACCOUNT_INITIALIZATION_FEE = 5_000_000n;
+
+/** Transfers to new accounts from the dev validators' accounts (one nonce each), successful on the devnet genesis state. */
+export const devnetTransfers = (): TransactionObject[] =>
+  devValidators()
+    .slice(0, TRANSFERS)
+    .map((v) => {
+      const base = {
+        module: 'token',
+        command: 'transfer',
+        nonce: 0n,
+        senderPublicKey: Buffer.from(v.publicKey, 'hex'),
+        params: codec.encode(transferParamsSchema, {
+          tokenID: Buffer.from('0400000000000000', 'hex'),
+          amount: 1000n,
+          recipientAddress: randomBytes(20),
+          data: '',
+        }),
+      };
+      // the fee pays for the recipient's account too (token's userAccountInitializationFee on the devnet)
+      const fee = computeMinFee(base, { additionalFee: USER_ACCOUNT_INITIALIZATION_FEE });
+      return signTransaction({ ...base, fee, signatures: [] }, chainID, Buffer.from(v.privateKey, 'hex'));
+    });
+
+/** A devnet chain at genesis and a block of TRANSFERS transfers at height 1 on top of it (never committed). */
+export const executionFixture = () => {
+  const config = loadConfig({ dataPath: tempDataPath() });
+  const opened = openChain(config, openDatabases(tempDataPath()));
+  const { chain, genesis } = opened;
+  const txs = devnetTransfers();
+  if (txs.some((tx) => addressFromPublicKey(tx.senderPublicKey).equals(Buffer.alloc(20))))
+    throw new Error('unexpected sender');
+  const timestamp = genesis.header.timestamp + config.genesis.blockTime;
+  const generator = chain.bft.getGeneratorAtTimestamp(chain.engineView(), 1, timestamp);
+  const header: BlockHeader = {
+    ...genesis.header,
+    version: 2,
+    height: 1,
+    timestamp,
+    generatorAddress: generator.address,
+    transactionRoot: EMPTY_HASH,
+  };
+  const block: Block = {
+    header,
+    transactions: txs,
+    assets: [{ module: 'random', data: randomAssetCodec.encode({ seedReveal: randomBytes(16) }) }],
+  };
+  const signed = txs.map((tx) => ({
+    digest: signingDigest(MESSAGE_TAG_TRANSACTION, chainID, signingBytes(tx)),
+    signature: tx.signatures[0],
+    key: tx.senderPublicKey,
+  }));
+  return { ...opened, config, chainID, txs, block, signed };
+};
+
+/** Executing the fixture's block (signatures, hooks, state and event roots) against raw verifies of its signatures on one core. */
+export const executionComparison = (fixture: ReturnType<typeof executionFixture>) => {
+  const { executor, block, signed } = fixture;
+  return {
+    name: `execute a block of ${TRANSFERS} transfers (signatures, hooks, state and event roots)`,
+    ours: () => executor.rootsOf(executor.execute(block)),
+    baseline: () => {
+      for (const s of signed) verifyDetached(s.digest, s.signature, s.key);
+    },
+    baselineName: `${TRANSFERS} raw ed25519 verifies, one core (sodium)`,
+    goal: 0.5,
+  };
+};
+
+/** One round: 1 s of warm-up, then 60 paired samples (ours, then the raw verifies), medians. */
+export const measureExecution = (fixture: ReturnType<typeof executionFixture>): ComparisonResult =>
+  comparePaired(executionComparison(fixture), { warmupMs: 1000, samples: 60 });
+
+/** `npm run bench -- execute`: block execution alone, `KESTREL_BENCH_ROUNDS` rounds (default 3), the median round counts. */
+export const executionBench = async (): Promise<ComparisonResult[]> => {
+  const fixture = executionFixture();
+  const rounds = Number(process.env.KESTREL_BENCH_ROUNDS ?? 3);
+  const results: ComparisonResult[] = [];
+  for (let i = 0; i < rounds; i++) results.push(measureExecution(fixture));
+  const median = medianBy(results, (r) => r.ratio);
+  printAndSave('execute', [median], { rounds: results.map((r) => r.ratio) });
+  console.log(`block execution: ${median.oursOpsPerSec * TRANSFERS} transfers/s in blocks of ${TRANSFERS}`);
+  return [median];
+};

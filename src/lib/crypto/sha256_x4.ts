@@ -1,0 +1,443 @@
+import { CodeWriter, simd, valueType, wasmModule } from './wasm_builder.js';
+import { op } from './wasm_builder.js';
+
+/**
+ * SHA-256 of `prefix || left || right` (two 32-byte inputs after a constant prefix), four messages at a
+ * time in the four 32-bit lanes of WebAssembly SIMD: the sparse Merkle trees' branch hashes, which come
+ * by the thousand and are independent level by level. About three times the rate of one libsodium call
+ * per hash, which pays a native call and computes one message at a time.
+ *
+ * The module is generated here (rounds unrolled, state in locals) and compiled once per prefix.
+ */
+
+const K = [
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
+];
+const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+
+/** Each lane's padded two-block message is assembled at the start of memory, 128 bytes per lane. */
+const LANE_BYTES = 128;
+const LANES = 4;
+/** One job: three i32 byte offsets into memory (left input, right input, output digest). */
+export const PAIR_JOB_BYTES = 12;
+/** Memory below this offset belongs to the hasher. */
+export const PAIR_HASHER_RESERVED_BYTES = LANES * LANE_BYTES;
+const PAGE_BYTES = 65536;
+
+// locals: params (jobs, end), then v128: state h[8], working a..h[8], w[16], four transposition temporaries
+const JOBS = 0;
+const END = 1;
+const H = 2;
+const WORK = H + 8;
+const W = WORK + 8;
+const T = W + 16;
+const V128_LOCALS = T + 8 - H;
+
+/**
+ * A 32-bit word of all four lanes as the generator knows it: the same constant in every lane (folded
+ * here, at generation) or a local computed at run time.
+ */
+type Constant = { readonly constant: number };
+type Word = Constant | { readonly local: number };
+const isConstant = (w: Word): w is Constant => 'constant' in w;
+
+const rotr32 = (x: number, n: number) => ((x >>> n) | (x << (32 - n))) >>> 0;
+const add32 = (...xs: number[]) => xs.reduce((a, b) => (a + b) >>> 0, 0);
+const bigSigma0 = (x: number) => (rotr32(x, 2) ^ rotr32(x, 13) ^ rotr32(x, 22)) >>> 0;
+const bigSigma1 = (x: number) => (rotr32(x, 6) ^ rotr32(x, 11) ^ rotr32(x, 25)) >>> 0;
+const smallSigma0 = (x: number) => (rotr32(x, 7) ^ rotr32(x, 18) ^ (x >>> 3)) >>> 0;
+const smallSigma1 = (x: number) => (rotr32(x, 17) ^ rotr32(x, 19) ^ (x >>> 10)) >>> 0;
+const choose = (e: number, f: number, g: number) => ((e & f) ^ (~e & g)) >>> 0;
+const majority = (a: number, b: number, c: number) => ((a & b) ^ (a & c) ^ (b & c)) >>> 0;
+
+const push = (c: CodeWriter, w: Word) => (isConstant(w) ? c.splatI32(w.constant) : c.get(w.local));
+const rotr = (c: CodeWriter, x: number, n: number) =>
+  c
+    .get(x)
+    .i32(n)
+    .simd(simd.i32x4ShrU)
+    .get(x)
+    .i32(32 - n)
+    .simd(simd.i32x4Shl)
+    .simd(simd.v128Or);
+const shr = (c: CodeWriter, x: number, n: number) => c.get(x).i32(n).simd(simd.i32x4ShrU);
+const xor = (c: CodeWriter) => c.simd(simd.v128Xor);
+const add = (c: CodeWriter) => c.simd(simd.i32x4Add);
+/** rotr(x, r0) ^ rotr(x, r1) ^ (rotr or shr)(x, r2) of a run-time word. */
+const sigma = (c: CodeWriter, x: number, r0: number, r1: number, r2: number, shift: boolean) => {
+  rotr(c, x, r0);
+  rotr(c, x, r1);
+  xor(c);
+  if (shift) shr(c, x, r2);
+  else rotr(c, x, r2);
+  xor(c);
+};
+
+/**
+ * Pushes the sum of `terms` (constants folded into one) and leaves it on the stack; a term is a
+ * constant, a run-time word, or a function of one word with its constant form and its code.
+ */
+type Term = Word | { readonly of: Word; readonly fold: (x: number) => number; readonly emit: (x: number) => void };
+const pushSum = (c: CodeWriter, terms: readonly Term[]): void => {
+  let constant = 0;
+  let pushed = 0;
+  for (const t of terms) {
+    if ('of' in t) {
+      if (isConstant(t.of)) constant = add32(constant, t.fold(t.of.constant));
+      else {
+        t.emit(t.of.local);
+        if (pushed++ > 0) add(c);
+      }
+    } else if (isConstant(t)) constant = add32(constant, t.constant);
+    else {
+      c.get(t.local);
+      if (pushed++ > 0) add(c);
+    }
+  }
+  if (pushed === 0 || constant !== 0) {
+    c.splatI32(constant);
+    if (pushed++ > 0) add(c);
+  }
+};
+
+/** The message bytes every lane shares (prefix, a constant input, padding and length); null where a lane's input goes. */
+const messageTemplate = (prefix: Uint8Array, constantLeft?: Uint8Array, constantRight?: Uint8Array) => {
+  const bytes: (number | null)[] = new Array(LANE_BYTES).fill(0);
+  prefix.forEach((b, i) => {
+    bytes[i] = b;
+  });
+  for (let i = 0; i < 32; i++) {
+    bytes[prefix.length + i] = constantLeft === undefined ? null : constantLeft[i];
+    bytes[prefix.length + 32 + i] = constantRight === undefined ? null : constantRight[i];
+  }
+  const length = prefix.length + 64;
+  bytes[length] = 0x80;
+  for (let i = 0; i < 4; i++) bytes[LANE_BYTES - 1 - i] = ((length * 8) >>> (8 * i)) & 0xff;
+  return bytes;
+};
+
+/**
+ * Four vectors `from..from+3` (vector l = lane l's four message words, as loaded from memory) into
+ * `to..to+3` (vector k = word k of the four lanes), each word byte-swapped (SHA-256 words are big endian).
+ * The same shuffles turn the state back into each lane's digest bytes.
+ */
+const transposeSwapped = (c: CodeWriter, from: number, to: number) => {
+  const swapPair = (word: number) => {
+    const a = [3, 2, 1, 0].map((b) => 4 * word + b);
+    const b = a.map((x) => x + 16);
+    return [...a, ...b, ...a.map((x) => x + 4), ...b.map((x) => x + 4)];
+  };
+  // t0 = [r0.w0 r1.w0 r0.w1 r1.w1], t1 = the same of r2 r3, t2/t3 = words 2 and 3
+  const temps = [T + 4, T + 5, T + 6, T + 7];
+  c.get(from)
+    .get(from + 1)
+    .shuffle(swapPair(0))
+    .set(temps[0]);
+  c.get(from + 2)
+    .get(from + 3)
+    .shuffle(swapPair(0))
+    .set(temps[1]);
+  c.get(from)
+    .get(from + 1)
+    .shuffle(swapPair(2))
+    .set(temps[2]);
+  c.get(from + 2)
+    .get(from + 3)
+    .shuffle(swapPair(2))
+    .set(temps[3]);
+  const low = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+  const high = low.map((x) => x + 8);
+  c.get(temps[0]).get(temps[1]).shuffle(low).set(to);
+  c.get(temps[0])
+    .get(temps[1])
+    .shuffle(high)
+    .set(to + 1);
+  c.get(temps[2])
+    .get(temps[3])
+    .shuffle(low)
+    .set(to + 2);
+  c.get(temps[2])
+    .get(temps[3])
+    .shuffle(high)
+    .set(to + 3);
+};
+
+/** The 16 message words of block `block`: constants where every lane has the same bytes, else loaded into w[]. */
+const loadBlock = (c: CodeWriter, block: number, template: readonly (number | null)[]): Word[] => {
+  const words: Word[] = [];
+  for (let group = 0; group < 4; group++) {
+    const known = [0, 1, 2, 3].map((k) => {
+      const at = block * 64 + group * 16 + 4 * k;
+      const bytes = template.slice(at, at + 4);
+      return bytes.every((b) => b !== null) ? (bytes as number[]).reduce((v, b) => ((v << 8) | b) >>> 0, 0) : null;
+    });
+    if (known.some((k) => k === null)) {
+      for (let lane = 0; lane < LANES; lane++)
+        c.i32(0)
+          .loadV128(lane * LANE_BYTES + block * 64 + group * 16)
+          .set(T + lane);
+      transposeSwapped(c, T, W + 4 * group);
+    }
+    known.forEach((k, i) => {
+      words.push(k === null ? { local: W + 4 * group + i } : { constant: k });
+    });
+  }
+  return words;
+};
+
+/**
+ * 64 rounds over the block's words from the chaining value `h` (the state in h[] unless constant); returns
+ * the new chaining value. Everything that depends only on constants is computed here, not emitted: the
+ * rounds before the first run-time word, the schedule of a constant block, K + w of a constant word.
+ */
+const compress = (c: CodeWriter, h: readonly Word[], message: readonly Word[]): Word[] => {
+  const w = [...message];
+  // slots[k]: the local working variable k (a..h) is written to; renamed each round instead of moved
+  const slots = Array.from({ length: 8 }, (_, i) => WORK + i);
+  const vars: Word[] = [...h];
+  const t1 = T;
+  for (let round = 0; round < 64; round++) {
+    const i = round % 16;
+    if (round >= 16) {
+      const w15 = w[(round - 15) % 16];
+      const w2 = w[(round - 2) % 16];
+      const terms: Term[] = [
+        w[i],
+        w[(round - 7) % 16],
+        { of: w15, fold: smallSigma0, emit: (x) => sigma(c, x, 7, 18, 3, true) },
+        { of: w2, fold: smallSigma1, emit: (x) => sigma(c, x, 17, 19, 10, true) },
+      ];
+      if ([w[i], w[(round - 7) % 16], w15, w2].every(isConstant)) {
+        const [a, b, x, y] = [w[i], w[(round - 7) % 16], w15, w2] as Constant[];
+        w[i] = { constant: add32(a.constant, b.constant, smallSigma0(x.constant), smallSigma1(y.constant)) };
+      } else {
+        pushSum(c, terms);
+        c.set(W + i);
+        w[i] = { local: W + i };
+      }
+    }
+    const [a, b, cc, d, e, f, g, hh] = vars;
+    const word = w[i];
+    if (!vars.some((v) => !isConstant(v)) && isConstant(word)) {
+      const [va, vb, vc, vd, ve, vf, vg, vh] = vars.map((v) => (v as Constant).constant);
+      const temp1 = add32(vh, bigSigma1(ve), choose(ve, vf, vg), K[round], word.constant);
+      const temp2 = add32(bigSigma0(va), majority(va, vb, vc));
+      vars.splice(0, 8, { constant: add32(temp1, temp2) }, a, b, cc, { constant: add32(vd, temp1) }, e, f, g);
+      continue;
+    }
+    // t1 = h + S1(e) + ch(e, f, g) + K[round] + w
+    const chooseTerm: Term =
+      isConstant(e) && isConstant(f) && isConstant(g)
+        ? { constant: choose(e.constant, f.constant, g.constant) }
+        : {
+            of: { local: -1 },
+            fold: () => 0,
+            emit: () => {
+              push(c, f);
+              push(c, g);
+              push(c, e);
+              c.simd(simd.v128Bitselect);
+            },
+          };
+    pushSum(c, [
+      hh,
+      { of: e, fold: bigSigma1, emit: (x) => sigma(c, x, 6, 11, 25, false) },
+      chooseTerm,
+      { constant: K[round] },
+      w[i],
+    ]);
+    c.set(t1);
+    // e' = d + t1, into d's slot; a' = t1 + S0(a) + maj(a, b, c), into h's slot (maj picks c where a and b differ, else b)
+    pushSum(c, [d, { local: t1 }]);
+    c.set(slots[3]);
+    const majorityTerm: Term =
+      isConstant(a) && isConstant(b) && isConstant(cc)
+        ? { constant: majority(a.constant, b.constant, cc.constant) }
+        : {
+            of: { local: -1 },
+            fold: () => 0,
+            emit: () => {
+              push(c, cc);
+              push(c, b);
+              push(c, a);
+              push(c, b);
+              xor(c);
+              c.simd(simd.v128Bitselect);
+            },
+          };
+    pushSum(c, [{ local: t1 }, { of: a, fold: bigSigma0, emit: (x) => sigma(c, x, 2, 13, 22, false) }, majorityTerm]);
+    c.set(slots[7]);
+    const newE: Word = { local: slots[3] };
+    const newA: Word = { local: slots[7] };
+    vars.splice(0, 8, newA, a, b, cc, newE, e, f, g);
+    slots.unshift(slots.pop() as number);
+  }
+  return h.map((start, k) => {
+    const v = vars[k];
+    if (isConstant(start) && isConstant(v)) return { constant: add32(start.constant, v.constant) };
+    pushSum(c, [start, v]);
+    c.set(H + k);
+    return { local: H + k };
+  });
+};
+
+/**
+ * `count` (a multiple of 4) jobs from byte offset `jobs`. `template` says which message bytes are the
+ * same in every job (the prefix, and a constant left or right input if the variant has one).
+ */
+const hashPairsBody = (prefixLength: number, template: readonly (number | null)[]): CodeWriter => {
+  const c = new CodeWriter();
+  c.get(JOBS).get(END).i32(PAIR_JOB_BYTES).emit(op.i32Mul).emit(op.i32Add).set(END);
+  c.block().loop();
+  c.get(JOBS).get(END).emit(op.i32GeU).brIf(1);
+  for (let lane = 0; lane < LANES; lane++) {
+    const job = lane * PAIR_JOB_BYTES;
+    const at = lane * LANE_BYTES + prefixLength;
+    for (const [input, offset] of [
+      [0, 0],
+      [4, 32],
+    ]) {
+      for (const half of [0, 16]) {
+        c.i32(0)
+          .get(JOBS)
+          .loadI32(job + input)
+          .loadV128(half)
+          .storeV128(at + offset + half);
+      }
+    }
+  }
+  let state: Word[] = IV.map((v) => ({ constant: v >>> 0 }));
+  state = compress(c, state, loadBlock(c, 0, template));
+  state = compress(c, state, loadBlock(c, 1, template));
+  state.forEach((v, k) => {
+    if (isConstant(v)) c.splatI32(v.constant).set(H + k);
+  });
+  // h[0..3] and h[4..7] back to each lane's digest bytes
+  for (const half of [0, 1]) {
+    transposeSwapped(c, H + 4 * half, T);
+    for (let lane = 0; lane < LANES; lane++)
+      c.get(JOBS)
+        .loadI32(lane * PAIR_JOB_BYTES + 8)
+        .get(T + lane)
+        .storeV128(16 * half);
+  }
+  c.get(JOBS)
+    .i32(LANES * PAIR_JOB_BYTES)
+    .emit(op.i32Add)
+    .set(JOBS);
+  c.br(0).end().end();
+  return c;
+};
+
+/** Which input of a batch's jobs is the hasher's constant (and so folded into the code), if either. */
+export type PairKind = 'pair' | 'constantLeft' | 'constantRight';
+
+type PairFunction = (jobs: number, count: number) => void;
+/** Compiled once per (prefix, constant); each hasher is an instance of its own with its own memory. */
+const compiled = new Map<string, WebAssembly.Module>();
+interface PairHasherExports {
+  pair: PairFunction;
+  constantLeft: PairFunction;
+  constantRight: PairFunction;
+  memory: WebAssembly.Memory;
+}
+
+/**
+ * SHA-256(prefix || left || right) in batches over a memory the caller lays out: inputs and outputs
+ * are 32-byte slots at offsets of its choosing at or above PAIR_HASHER_RESERVED_BYTES, jobs are
+ * (left, right, output) offset triples.
+ */
+export class Sha256PairHasher {
+  readonly #exports: PairHasherExports;
+  #heap: Buffer;
+  #jobs: Int32Array;
+
+  /**
+   * `constant`: a 32-byte input many jobs share (a tree's empty hash), for which the code is specialized:
+   * jobs of kind constantLeft or constantRight must have it as that input.
+   */
+  constructor(
+    readonly prefix: Uint8Array,
+    readonly constant: Uint8Array = new Uint8Array(32),
+  ) {
+    if (prefix.length > LANE_BYTES - 64 - 9) throw new Error('prefix too long for a two-block message');
+    if (constant.length !== 32) throw new Error('the constant input is 32 bytes');
+    const fn = (name: PairKind, template: readonly (number | null)[]) => ({
+      name,
+      params: [valueType.i32, valueType.i32],
+      locals: [{ count: V128_LOCALS, type: valueType.v128 }],
+      body: hashPairsBody(prefix.length, template),
+    });
+    const id = `${Buffer.from(prefix).toString('hex')}:${Buffer.from(constant).toString('hex')}`;
+    let module = compiled.get(id);
+    if (module === undefined) {
+      module = new WebAssembly.Module(
+        wasmModule(
+          [
+            fn('pair', messageTemplate(prefix)),
+            fn('constantLeft', messageTemplate(prefix, constant)),
+            fn('constantRight', messageTemplate(prefix, undefined, constant)),
+          ],
+          1,
+        ),
+      );
+      compiled.set(id, module);
+    }
+    this.#exports = new WebAssembly.Instance(module).exports as unknown as PairHasherExports;
+    this.#heap = Buffer.alloc(0);
+    this.#jobs = new Int32Array(0);
+    this.#refreshViews();
+    const messageLength = prefix.length + 64;
+    for (let lane = 0; lane < LANES; lane++) {
+      const at = lane * LANE_BYTES;
+      this.#heap.set(prefix, at);
+      this.#heap[at + messageLength] = 0x80;
+      this.#heap.writeUInt32BE(messageLength * 8, at + LANE_BYTES - 4);
+    }
+  }
+
+  #refreshViews(): void {
+    const buffer = this.#exports.memory.buffer;
+    this.#heap = Buffer.from(buffer);
+    this.#jobs = new Int32Array(buffer);
+  }
+
+  /** The memory as bytes; a new view after each `reserve` that grew it. */
+  get heap(): Buffer {
+    return this.#heap;
+  }
+
+  /** The memory as i32 words (job triples are written here at `offset / 4`). */
+  get words(): Int32Array {
+    return this.#jobs;
+  }
+
+  /** Makes the memory at least `bytes` long. */
+  reserve(bytes: number): void {
+    const have = this.#exports.memory.buffer.byteLength;
+    if (bytes <= have) return;
+    this.#exports.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+    this.#refreshViews();
+  }
+
+  /**
+   * Runs `count` jobs written at byte offset `jobs` (a multiple of 4). The job count is rounded up to
+   * whole groups of four by repeating the last job, so room for three more jobs must follow them.
+   * No job may read another's output: four are hashed at once (an output may overwrite its own inputs).
+   */
+  hashPairs(jobs: number, count: number, kind: PairKind = 'pair'): void {
+    if (count === 0) return;
+    const whole = (count + 3) & ~3;
+    const first = jobs >> 2;
+    const last = first + (count - 1) * 3;
+    for (let i = count; i < whole; i++) this.#jobs.copyWithin(first + i * 3, last, last + 3);
+    this.#exports[kind](jobs, whole);
+  }
+}

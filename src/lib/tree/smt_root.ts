@@ -1,0 +1,193 @@
+import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
+import type { PairKind } from '../crypto/sha256_x4.js';
+import { EMPTY_HASH } from './hash.js';
+import { BRANCH_PREFIX, keyBit, smtLeafHash, smtLeafHashInto } from './smt_node.js';
+
+const SLOT = 32;
+/** The empty subtree's hash lives in the first slot; node i's hash in slot i + 1. */
+const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
+
+const newBranchHasher = (): Sha256PairHasher => {
+  const h = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH);
+  h.reserve(EMPTY_SLOT + SLOT);
+  h.heap.set(EMPTY_HASH, EMPTY_SLOT);
+  return h;
+};
+let shared: Sha256PairHasher | undefined;
+const sharedHasher = (): Sha256PairHasher => {
+  if (shared === undefined) shared = newBranchHasher();
+  return shared;
+};
+
+/**
+ * Memory a tree may use in the hasher kept for the process's life (a WebAssembly memory never shrinks):
+ * a block's event tree needs about 1 MB, a live network's genesis block hundreds; a tree above the limit
+ * gets a hasher of its own, collected after it.
+ */
+export const SHARED_HASHER_MEMORY_BYTES = 32 * 1024 * 1024;
+
+const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
+
+/** Number of leading bits two keys of equal length share. */
+const sharedBits = (a: Uint8Array, b: Uint8Array): number => {
+  for (let i = 0; i < a.length; i++) {
+    const diff = a[i] ^ b[i];
+    if (diff !== 0) return i * 8 + Math.clz32(diff) - 24;
+  }
+  return a.length * 8;
+};
+
+const leafInput = Buffer.alloc(32);
+
+/** Branch kinds, hashed in runs of their own: both children non-empty, or one of them the empty subtree. */
+const KINDS = ['pair', 'constantLeft', 'constantRight'] as const satisfies readonly PairKind[];
+const PAIR = 0;
+const EMPTY_LEFT = 1;
+const EMPTY_RIGHT = 2;
+
+/**
+ * One tree's branch hashes as jobs for the hasher, grouped by depth and kind. A first walk over the sorted
+ * keys finds where each range of keys parts (and so how many branches of each kind each depth holds); the
+ * second walk numbers the nodes, hashes the leaves and writes every branch's job into its run.
+ */
+class TreeJobs {
+  readonly #keys: readonly Uint8Array[];
+  /** Per range of two or more keys, in walk order: the depth where its keys part, and the first key on the right. */
+  readonly #parting: Int32Array;
+  readonly #split: Int32Array;
+  readonly depths: number;
+  /** Branches per (kind, depth), at kind * depths + depth. */
+  readonly counts: Int32Array;
+  branches = 0;
+  #ranges = 0;
+  #nodes = 0;
+
+  constructor(keys: readonly Uint8Array[]) {
+    this.#keys = keys;
+    this.#parting = new Int32Array(keys.length - 1);
+    this.#split = new Int32Array(keys.length - 1);
+    this.depths = keys[0].length * 8 + 1;
+    this.counts = new Int32Array(KINDS.length * this.depths);
+    this.#shape(0, keys.length, 0);
+  }
+
+  #shape(lo: number, hi: number, depth: number): void {
+    if (hi - lo === 1) return;
+    const keys = this.#keys;
+    const parting = sharedBits(keys[lo], keys[hi - 1]);
+    let split = lo + 1;
+    let end = hi - 1;
+    while (split < end) {
+      const mid = (split + end) >>> 1;
+      if (keyBit(keys[mid], parting) === 0) split = mid + 1;
+      else end = mid;
+    }
+    const range = this.#ranges++;
+    this.#parting[range] = parting;
+    this.#split[range] = split;
+    const { counts, depths } = this;
+    counts[PAIR * depths + parting]++;
+    // above the parting, a chain of branches with the subtree on the side of the keys' bit
+    for (let d = depth; d < parting; d++) counts[(keyBit(keys[lo], d) === 0 ? EMPTY_RIGHT : EMPTY_LEFT) * depths + d]++;
+    this.branches += 1 + parting - depth;
+    this.#shape(lo, split, parting + 1);
+    this.#shape(split, hi, parting + 1);
+  }
+
+  /**
+   * Second walk: leaves hashed into their slots, branch jobs written at `cursor[kind * depths + depth]`
+   * (job indexes from `firstWord`, three words each). Returns the root's slot.
+   */
+  write(
+    entries: readonly { key: Buffer; value: Buffer }[],
+    heap: Buffer,
+    words: Int32Array,
+    firstWord: number,
+    cursor: Int32Array,
+  ): number {
+    this.#ranges = 0;
+    this.#nodes = 0;
+    const { depths } = this;
+    const job = (run: number, left: number, right: number): number => {
+      const out = slotOf(this.#nodes++);
+      const w = firstWord + 3 * cursor[run]++;
+      words[w] = left;
+      words[w + 1] = right;
+      words[w + 2] = out;
+      return out;
+    };
+    const walk = (lo: number, hi: number, depth: number): number => {
+      if (hi - lo === 1) {
+        const out = slotOf(this.#nodes++);
+        smtLeafHashInto(leafInput, entries[lo].key, entries[lo].value);
+        heap.set(leafInput, out);
+        return out;
+      }
+      const range = this.#ranges++;
+      const parting = this.#parting[range];
+      const split = this.#split[range];
+      const left = walk(lo, split, parting + 1);
+      let node = job(PAIR * depths + parting, left, walk(split, hi, parting + 1));
+      const key = this.#keys[lo];
+      for (let d = parting - 1; d >= depth; d--)
+        node =
+          keyBit(key, d) === 0
+            ? job(EMPTY_RIGHT * depths + d, node, EMPTY_SLOT)
+            : job(EMPTY_LEFT * depths + d, EMPTY_SLOT, node);
+      return node;
+    };
+    return walk(0, entries.length, 0);
+  }
+}
+
+/**
+ * The root of a sparse Merkle tree holding exactly `entries` (keys of equal length, unique), as LIP 0039
+ * builds it: a leaf sits where its subtree holds nothing else, a branch hashes its two subtrees (an empty
+ * one is the empty hash). Equals `update(EMPTY_HASH, entries).root` without storing nodes (event roots).
+ *
+ * The shape is laid out first; then every branch at one depth is independent of the others, so the
+ * branches are hashed depth by depth, deepest first, four at a time (sha256_x4.ts), each hash written
+ * into a slot of the hasher's memory: no allocation per node. Most branches of an event tree have one
+ * empty child (keys share their 8-byte topic hash), so those run in code with the empty hash folded in.
+ */
+export const smtRootOf = (entries: readonly { key: Buffer; value: Buffer }[]): Buffer =>
+  smtRootWithin(entries, SHARED_HASHER_MEMORY_BYTES);
+
+/** smtRootOf with the shared hasher's memory limit given (tests take the other path with a small one). */
+export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[], sharedLimit: number): Buffer => {
+  if (entries.length === 0) return EMPTY_HASH;
+  const keyLength = entries[0].key.length;
+  for (const e of entries)
+    if (e.key.length !== keyLength) throw new Error('Sparse Merkle tree keys must all have the same length');
+  // latin1 strings order as their bytes do and compare several times faster than Buffers
+  const byKey = entries.map((e) => ({ order: e.key.toString('latin1'), entry: e }));
+  byKey.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  for (let i = 1; i < byKey.length; i++)
+    if (byKey[i - 1].order === byKey[i].order) throw new Error('Duplicate key in SMT entries');
+  const sorted = byKey.map((e) => e.entry);
+  if (sorted.length === 1) return smtLeafHash(sorted[0].key, sorted[0].value);
+
+  const tree = new TreeJobs(sorted.map((e) => e.key));
+  // runs deepest first, each kind's run of a depth starting on a whole group of four (the hasher pads a run up to one)
+  const { counts, depths } = tree;
+  const cursor = new Int32Array(counts.length);
+  let jobs = 0;
+  for (let d = depths - 1; d >= 0; d--)
+    for (let kind = 0; kind < KINDS.length; kind++) {
+      cursor[kind * depths + d] = jobs;
+      jobs += (counts[kind * depths + d] + 3) & ~3;
+    }
+  const starts = Int32Array.from(cursor);
+  const jobsAt = slotOf(sorted.length + tree.branches);
+  const bytes = jobsAt + jobs * PAIR_JOB_BYTES;
+  const h = bytes <= sharedLimit ? sharedHasher() : newBranchHasher();
+  h.reserve(bytes);
+  const heap = h.heap;
+  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor);
+  for (let d = depths - 1; d >= 0; d--)
+    for (let kind = 0; kind < KINDS.length; kind++) {
+      const run = kind * depths + d;
+      h.hashPairs(jobsAt + starts[run] * PAIR_JOB_BYTES, counts[run], KINDS[kind]);
+    }
+  return Buffer.from(heap.subarray(root, root + SLOT));
+};

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../../src/lib/crypto/sha256_x4.js';
+import type { PairKind } from '../../src/lib/crypto/sha256_x4.js';
+import { Rng } from '../helpers/random.js';
+
+const sha256 = (...parts: Buffer[]): string => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
+
+/** `count` random (left, right) pairs hashed in one call; every output checked against node:crypto. */
+const checkBatch = (
+  hasher: Sha256PairHasher,
+  rng: Rng,
+  count: number,
+  outputOverLeft = false,
+  kind: PairKind = 'pair',
+) => {
+  const inputsAt = PAIR_HASHER_RESERVED_BYTES;
+  const outputsAt = inputsAt + 64 * count;
+  const jobsAt = outputsAt + 32 * count;
+  hasher.reserve(jobsAt + (count + 3) * PAIR_JOB_BYTES);
+  const constant = Buffer.from(hasher.constant);
+  const pairs = Array.from({ length: count }, () => ({
+    left: kind === 'constantLeft' ? constant : rng.bytes(32),
+    right: kind === 'constantRight' ? constant : rng.bytes(32),
+  }));
+  pairs.forEach((p, i) => {
+    hasher.heap.set(p.left, inputsAt + 64 * i);
+    hasher.heap.set(p.right, inputsAt + 64 * i + 32);
+    const job = (jobsAt >> 2) + 3 * i;
+    hasher.words[job] = inputsAt + 64 * i;
+    hasher.words[job + 1] = inputsAt + 64 * i + 32;
+    hasher.words[job + 2] = outputOverLeft ? inputsAt + 64 * i : outputsAt + 32 * i;
+  });
+  hasher.hashPairs(jobsAt, count, kind);
+  pairs.forEach((p, i) => {
+    const at = outputOverLeft ? inputsAt + 64 * i : outputsAt + 32 * i;
+    assert.equal(
+      hasher.heap.subarray(at, at + 32).toString('hex'),
+      sha256(Buffer.from(hasher.prefix), p.left, p.right),
+      `${kind} ${i} of ${count}, prefix of ${hasher.prefix.length} bytes`,
+    );
+  });
+};
+
+describe('SHA-256 of prefix || left || right, four lanes at a time (WebAssembly SIMD)', () => {
+  it('equals node:crypto for prefixes of 0 to 55 bytes and batches of 1 to 9 pairs (partial groups of four)', () => {
+    const rng = new Rng(4);
+    for (const prefixLength of [0, 1, 3, 8, 9, 17, 31, 55]) {
+      const hasher = new Sha256PairHasher(rng.bytes(prefixLength));
+      for (let count = 1; count <= 9; count++) checkBatch(hasher, rng, count);
+    }
+  });
+
+  it('with a constant left or right input folded into the code, equals node:crypto too', () => {
+    const rng = new Rng(7);
+    for (const prefixLength of [0, 5, 9, 30, 55]) {
+      const hasher = new Sha256PairHasher(rng.bytes(prefixLength), rng.bytes(32));
+      for (const kind of ['constantLeft', 'constantRight'] as const)
+        for (const count of [1, 4, 7, 40]) checkBatch(hasher, rng, count, false, kind);
+    }
+    const zeros = new Sha256PairHasher(Buffer.from('LSK_SMTB_'));
+    checkBatch(zeros, rng, 9, false, 'constantLeft');
+    checkBatch(zeros, rng, 9, true, 'constantRight');
+  });
+
+  it('writes an output over one of its own inputs (a chain step reuses its slot)', () => {
+    checkBatch(new Sha256PairHasher(Buffer.from('LSK_SMTB_')), new Rng(5), 6, true);
+  });
+
+  it('keeps its results when the memory grows between batches', () => {
+    const rng = new Rng(6);
+    const hasher = new Sha256PairHasher(Buffer.from('LSK_SMTB_'));
+    checkBatch(hasher, rng, 3);
+    checkBatch(hasher, rng, 5000);
+    checkBatch(hasher, rng, 2);
+  });
+
+  it('refuses a prefix that does not leave a two-block message, and a constant input that is not 32 bytes', () => {
+    assert.throws(() => new Sha256PairHasher(Buffer.alloc(56)), /prefix too long/);
+    assert.throws(() => new Sha256PairHasher(Buffer.alloc(9), Buffer.alloc(31)), /32 bytes/);
+  });
+
+  it('hashes nothing for an empty batch', () => {
+    const hasher = new Sha256PairHasher(Buffer.alloc(9));
+    const before = Buffer.from(hasher.heap);
+    hasher.hashPairs(PAIR_HASHER_RESERVED_BYTES, 0);
+    assert.deepEqual(hasher.heap, before);
+  });
+});
