@@ -7,8 +7,10 @@ import { p2pThroughputBench } from './p2p_throughput.js';
 import { cryptoBench } from './crypto.bench.js';
 import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
+import { propagationBench } from './propagation.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { stateBench } from './state.bench.js';
+import { syncBench } from './sync.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   codec: codecBench,
@@ -22,6 +24,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   ccu: ccuBench,
   'ccu-rpc': ccuRpcLatencyBench,
   p2p: p2pThroughputBench,
+  sync: syncBench,
+  propagation: propagationBench,
 };
 
 const wanted = process.argv.slice(2);
