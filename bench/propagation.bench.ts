@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket, WebSocketServer } from 'ws';
 import { freePort, freePortRun } from '../test/helpers/ports.js';
 import { startNetworkCommand } from '../test/helpers/network_command.js';
+import { durableCommitTimes } from './durable_commit.js';
 import { printAndSave } from './harness.js';
 
 const NODES = 3;
@@ -96,11 +97,13 @@ const watchNode = async (port: number, node: number, arrivals: Map<string, Arriv
  * watched over WS from this process. For each block, the node whose event came first generated it (it
  * commits before it sends the block on); the latency of each other node is its event's arrival minus the
  * generator's (the WS publish path is the same on both sides, so it cancels out). Baseline in the same
- * run: bare WebSocket round trips between 127.0.0.1 and 127.0.0.2.
+ * run: bare WebSocket round trips between 127.0.0.1 and 127.0.0.2 (the transport), and durable LMDB
+ * write transactions on the same disk (each node commits a block in one before it publishes it).
  */
 export const propagationBench = async () => {
   const load = loadavg().map((l) => Number(l.toFixed(2)));
   const bare = summary(await bareRoundTrips(600));
+  const fsync = summary(durableCommitTimes());
   const root = mkdtempSync(join(tmpdir(), 'kestrel-propagation-'));
   const rpcPort = await freePortRun(NODES);
   const network = startNetworkCommand(
@@ -156,6 +159,13 @@ export const propagationBench = async () => {
       ratio: Number((propagation.medianMs / bare.medianMs).toFixed(2)),
     },
     {
+      name: `block propagation (${NODES} nodes, median)`,
+      baseline: 'one durable LMDB write transaction of 1 KB on the same disk (median; every node commits so)',
+      oursOpsPerSec: propagation.medianMs,
+      baselineOpsPerSec: fsync.medianMs,
+      ratio: Number((propagation.medianMs / fsync.medianMs).toFixed(2)),
+    },
+    {
       name: `block propagation (${NODES} nodes, p95)`,
       baseline: 'bare WebSocket round trip (p95)',
       oursOpsPerSec: propagation.p95Ms,
@@ -167,13 +177,15 @@ export const propagationBench = async () => {
     unit: 'milliseconds (lower is better; ratio = propagation / baseline)',
     propagation,
     bareRoundTrip: bare,
+    durableCommit: fsync,
     blocksByGenerator: generators,
     heights: timed.map((a) => a.height),
     loadAverage: load,
   });
   console.log(
     `  propagation median ${propagation.medianMs} ms, p95 ${propagation.p95Ms} ms over ${propagation.samples} deliveries; ` +
-      `bare WS round trip median ${bare.medianMs} ms, p95 ${bare.p95Ms} ms`,
+      `bare WS round trip median ${bare.medianMs} ms, p95 ${bare.p95Ms} ms; ` +
+      `durable LMDB commit median ${fsync.medianMs} ms, p95 ${fsync.p95Ms} ms`,
   );
   return results;
 };

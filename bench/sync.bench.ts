@@ -36,7 +36,14 @@ interface SyncRate {
   blocksPerSecond: number;
   transfersPerSecond: number;
   seconds: number;
+  /** Pauses of STALL_MS or more between two blocks (a peer dropped and dialled again), and the rate without them. */
+  stalls: number;
+  stalledSeconds: number;
+  blocksPerSecondWithoutStalls: number;
 }
+
+/** A gap between two consecutive blocks this long is a stall (reconnection), not work: batches of 53 take well under it. */
+const STALL_MS = 2000;
 
 /** The follower's rate over blocks 2..height (block 1 marks the start: the first batch's request is not counted). */
 /** Waits for the follower's `height`; a failure names both nodes' logs. */
@@ -56,10 +63,22 @@ const rateOf = (follower: Follower, sigs: SyncSignatures): SyncRate => {
   if (first === undefined || last === undefined) throw new Error('the follower did not reach the chain tip');
   const seconds = (last - first) / 1000;
   const transfers = sigs.transfers - sigs.transfersAt1;
+  let stalls = 0;
+  let stalledMs = 0;
+  for (let h = 2; h <= sigs.blocks; h++) {
+    const gap = (follower.clock.at.get(h) ?? 0) - (follower.clock.at.get(h - 1) ?? 0);
+    if (gap >= STALL_MS) {
+      stalls += 1;
+      stalledMs += gap;
+    }
+  }
   return {
     blocksPerSecond: Math.round((sigs.blocks - 1) / seconds),
     transfersPerSecond: Math.round(transfers / seconds),
     seconds: Number(seconds.toFixed(2)),
+    stalls,
+    stalledSeconds: Number((stalledMs / 1000).toFixed(2)),
+    blocksPerSecondWithoutStalls: Math.round((sigs.blocks - 1) / (seconds - stalledMs / 1000)),
   };
 };
 
@@ -226,6 +245,10 @@ export const syncBench = async () => {
   }
   const floorRate = { blocksPerSecond: all.blocks / floor, transfersPerSecond: all.transfers / floor };
   const vsKlayr = medianBy(rounds, (r) => r.kestrel.blocksPerSecond / r.klayr.blocksPerSecond);
+  const vsKlayrNet = medianBy(
+    rounds,
+    (r) => r.kestrel.blocksPerSecondWithoutStalls / r.klayr.blocksPerSecondWithoutStalls,
+  );
   const vsFloor = medianBy(rounds, (r) => r.kestrel.blocksPerSecond);
   const p99 = medianBy(rounds, (r) => r.rpc.syncing.p99 / r.rpc.idle.p99);
   const cores = availableParallelism();
@@ -236,6 +259,13 @@ export const syncBench = async () => {
       'Klayr Core follower (klayr-framework 0.12.3, pure-JS lisk-db shim)',
       vsKlayr.kestrel.blocksPerSecond,
       vsKlayr.klayr.blocksPerSecond,
+      GOALS.klayr,
+    ),
+    comparison(
+      `sync ${chain}: blocks/s without stalls of ${STALL_MS / 1000} s or more (reconnections) on either side`,
+      'Klayr Core follower, same',
+      vsKlayrNet.kestrel.blocksPerSecondWithoutStalls,
+      vsKlayrNet.klayr.blocksPerSecondWithoutStalls,
       GOALS.klayr,
     ),
     comparison(
@@ -260,9 +290,13 @@ export const syncBench = async () => {
       `  Kestrel ${r.kestrel.blocksPerSecond} blocks/s ${r.kestrel.transfersPerSecond} transfers/s ` +
         `(main thread ${r.kestrel.mainThreadUtilization} busy, ${r.kestrel.cpuSeconds} CPU s in ${r.kestrel.seconds} s; ` +
         `stages ms ${JSON.stringify(r.kestrel.stages)}); ` +
-        `Klayr ${r.klayr.blocksPerSecond} blocks/s ${r.klayr.transfersPerSecond} transfers/s; ` +
+        `Klayr ${r.klayr.blocksPerSecond} blocks/s ${r.klayr.transfersPerSecond} transfers/s ` +
+        `(${r.klayr.stalls} stalls, ${r.klayr.stalledSeconds} s; Kestrel ${r.kestrel.stalls}, ${r.kestrel.stalledSeconds} s); ` +
         `RPC ${JSON.stringify(r.rpc)}`,
     );
+  console.log(
+    `  RPC p99 while syncing / idle: ${fixed(p99.rpc.syncing.p99 / p99.rpc.idle.p99)}x (goal <= ${GOALS.p99}x)`,
+  );
   console.log(
     `  floor: ${Math.round(floorRate.blocksPerSecond)} blocks/s, ${Math.round(floorRate.transfersPerSecond)} transfers/s`,
   );
