@@ -40,6 +40,9 @@ interface SyncRate {
   stalls: number;
   stalledSeconds: number;
   blocksPerSecondWithoutStalls: number;
+  /** CPU seconds of the follower's process (all threads) from block 1 to the tip, and blocks per CPU second. */
+  cpuSeconds: number;
+  blocksPerCpuSecond: number;
 }
 
 /** A gap between two consecutive blocks this long is a stall (reconnection), not work: batches of 53 take well under it. */
@@ -57,7 +60,7 @@ const reach = async (follower: Follower, serving: ServingNode, height: number, w
 
 type SyncSignatures = ChainSignatures & { transfersAt1: number };
 
-const rateOf = (follower: Follower, sigs: SyncSignatures): SyncRate => {
+const rateOf = (follower: Follower, sigs: SyncSignatures, cpuSeconds: number): SyncRate => {
   const first = follower.clock.at.get(1);
   const last = follower.clock.at.get(sigs.blocks);
   if (first === undefined || last === undefined) throw new Error('the follower did not reach the chain tip');
@@ -73,12 +76,14 @@ const rateOf = (follower: Follower, sigs: SyncSignatures): SyncRate => {
     }
   }
   return {
-    blocksPerSecond: Math.round((sigs.blocks - 1) / seconds),
+    blocksPerSecond: fixed((sigs.blocks - 1) / seconds),
     transfersPerSecond: Math.round(transfers / seconds),
-    seconds: Number(seconds.toFixed(2)),
+    seconds: fixed(seconds),
     stalls,
-    stalledSeconds: Number((stalledMs / 1000).toFixed(2)),
-    blocksPerSecondWithoutStalls: Math.round((sigs.blocks - 1) / (seconds - stalledMs / 1000)),
+    stalledSeconds: fixed(stalledMs / 1000),
+    blocksPerSecondWithoutStalls: fixed((sigs.blocks - 1) / (seconds - stalledMs / 1000)),
+    cpuSeconds: fixed(cpuSeconds),
+    blocksPerCpuSecond: fixed((sigs.blocks - 1) / cpuSeconds),
   };
 };
 
@@ -91,8 +96,10 @@ const syncWith = async (
 ): Promise<SyncRate> => {
   const follower = await start(serving, host);
   try {
+    await reach(follower, serving, 1, what);
+    const cpu = follower.cpuSeconds();
     await reach(follower, serving, sigs.blocks, what);
-    return rateOf(follower, sigs);
+    return rateOf(follower, sigs, follower.cpuSeconds() - cpu);
   } finally {
     await follower.stop();
   }
@@ -101,9 +108,8 @@ const syncWith = async (
 interface KestrelSync extends SyncRate {
   /** Wall ms in each stage of the follower (from its start to the tip; stages overlap only where nested). */
   stages: Record<string, number>;
-  /** This process over blocks 1..tip: the main thread's event-loop utilization and CPU seconds of all threads. */
+  /** This process over blocks 1..tip: the main thread's event-loop utilization. */
   mainThreadUtilization: number;
-  cpuSeconds: number;
 }
 
 /** The Kestrel follower's sync with its stages timed and this process's CPU over the synced blocks. */
@@ -114,14 +120,12 @@ const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatu
   try {
     await reach(follower, serving, 1, 'Kestrel follower');
     const elu = performance.eventLoopUtilization();
-    const cpu = process.cpuUsage();
+    const cpu = follower.cpuSeconds();
     await reach(follower, serving, sigs.blocks, 'Kestrel follower');
-    const used = process.cpuUsage(cpu);
     return {
-      ...rateOf(follower, sigs),
+      ...rateOf(follower, sigs, follower.cpuSeconds() - cpu),
       stages: stages.totals(),
       mainThreadUtilization: fixed(performance.eventLoopUtilization(elu).utilization),
-      cpuSeconds: fixed((used.user + used.system) / 1e6),
     };
   } finally {
     await follower.stop();
@@ -170,10 +174,11 @@ const rpcDuringSync = async (
   const follower = await startKestrelFollower(serving, host);
   try {
     await reach(follower, serving, 1, 'Kestrel follower (RPC)');
+    const cpu = follower.cpuSeconds();
     const syncing = await loadRPC(loader, follower.rpcPort, LOAD_SECONDS);
     const syncCoveredLoad = follower.clock.height < sigs.blocks;
     await reach(follower, serving, sigs.blocks, 'Kestrel follower (RPC)');
-    const syncUnderLoad = rateOf(follower, sigs);
+    const syncUnderLoad = rateOf(follower, sigs, follower.cpuSeconds() - cpu);
     while (follower.syncing()) await new Promise((r) => setTimeout(r, 50));
     const idle = await loadRPC(loader, follower.rpcPort, LOAD_SECONDS);
     return { syncing, idle, syncCoveredLoad, syncUnderLoad };
@@ -249,6 +254,7 @@ export const syncBench = async () => {
     rounds,
     (r) => r.kestrel.blocksPerSecondWithoutStalls / r.klayr.blocksPerSecondWithoutStalls,
   );
+  const vsKlayrCpu = medianBy(rounds, (r) => r.kestrel.blocksPerCpuSecond / r.klayr.blocksPerCpuSecond);
   const vsFloor = medianBy(rounds, (r) => r.kestrel.blocksPerSecond);
   const p99 = medianBy(rounds, (r) => r.rpc.syncing.p99 / r.rpc.idle.p99);
   const cores = availableParallelism();
@@ -266,6 +272,13 @@ export const syncBench = async () => {
       'Klayr Core follower, same',
       vsKlayrNet.kestrel.blocksPerSecondWithoutStalls,
       vsKlayrNet.klayr.blocksPerSecondWithoutStalls,
+      GOALS.klayr,
+    ),
+    comparison(
+      `sync ${chain}: blocks per CPU second of the follower's process (all threads; robust to a loaded host)`,
+      'Klayr Core follower, same',
+      vsKlayrCpu.kestrel.blocksPerCpuSecond,
+      vsKlayrCpu.klayr.blocksPerCpuSecond,
       GOALS.klayr,
     ),
     comparison(
@@ -289,6 +302,7 @@ export const syncBench = async () => {
     console.log(
       `  Kestrel ${r.kestrel.blocksPerSecond} blocks/s ${r.kestrel.transfersPerSecond} transfers/s ` +
         `(main thread ${r.kestrel.mainThreadUtilization} busy, ${r.kestrel.cpuSeconds} CPU s in ${r.kestrel.seconds} s; ` +
+        `Klayr ${r.klayr.cpuSeconds} CPU s in ${r.klayr.seconds} s; ` +
         `stages ms ${JSON.stringify(r.kestrel.stages)}); ` +
         `Klayr ${r.klayr.blocksPerSecond} blocks/s ${r.klayr.transfersPerSecond} transfers/s ` +
         `(${r.klayr.stalls} stalls, ${r.klayr.stalledSeconds} s; Kestrel ${r.kestrel.stalls}, ${r.kestrel.stalledSeconds} s); ` +

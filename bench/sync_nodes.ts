@@ -3,7 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, createWriteStream, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -122,6 +122,8 @@ export const rpcHeight = async (port: number): Promise<number | undefined> => {
 export interface Follower {
   /** Where its log is, for a failure's message. */
   log: string;
+  /** CPU seconds (all threads) of the follower's process so far: this process for Kestrel, the child for Klayr Core. */
+  cpuSeconds(): number;
   clock: HeightClock;
   rpcPort: number;
   syncing(): boolean;
@@ -156,6 +158,10 @@ export const startKestrelFollower = async (serving: ServingNode, host: string): 
   await node.start();
   return {
     log: 'this process (KESTREL_BENCH_LOG=info to see it)',
+    cpuSeconds: () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    },
     clock,
     rpcPort,
     syncing: () => node.syncing(),
@@ -164,6 +170,17 @@ export const startKestrelFollower = async (serving: ServingNode, host: string): 
       await node.stop();
     },
   };
+};
+
+/** Linux's clock ticks per second for /proc (USER_HZ, 100 on every common kernel). */
+const USER_HZ = 100;
+
+/** utime + stime of a process from /proc/<pid>/stat (fields 14 and 15, after the command's closing parenthesis). */
+const childCpuSeconds = (pid: number | undefined): number => {
+  if (pid === undefined) return 0;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 };
 
 const KLAYR_NODE_SCRIPT = resolve('../shared/tools/klayr-node/run-node.cjs');
@@ -235,6 +252,7 @@ export const startKlayrFollower = async (serving: ServingNode, host: string): Pr
   }
   return {
     log: join(dir, 'klayr-node.log'),
+    cpuSeconds: () => childCpuSeconds(child.pid),
     clock,
     rpcPort,
     syncing: () => false,
