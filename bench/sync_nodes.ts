@@ -211,9 +211,9 @@ export const startKlayrFollower = async (serving: ServingNode, host: string): Pr
       String(BLOCK_TIME),
       '--log-level',
       process.env.KESTREL_BENCH_LOG ?? 'warn',
-      // seed, fixed and whitelisted: with the serving node as a plain seed, @klayr/p2p drops it once its
-      // outbound slots fill with peers discovered through it (peer_pool.js _disconnectFromSeedPeers), the
-      // getBlocksFromId in flight fails and the sync bans the peer for 24 h (seen at height 1113 of 2000)
+      // seed, fixed and whitelisted: a busy Klayr follower penalises the serving node's once-a-block postNodeInfo
+      // (its 10-s window timer runs late, a window holds 5) and bans it at the tenth, which fails the
+      // getBlocksFromId in flight; as a plain seed it was never dialled again (stopped at heights 636 and 1,113)
       '--seed',
       `${serving.host}:${serving.p2pPort}`,
       '--fixed',
