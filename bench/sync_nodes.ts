@@ -3,9 +3,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
@@ -168,6 +168,8 @@ export const startKestrelFollower = async (serving: ServingNode, host: string): 
     stop: async () => {
       clearInterval(timer);
       await node.stop();
+      rmSync(dataPath, { recursive: true, force: true });
+      rmSync(dirname(keys), { recursive: true, force: true });
     },
   };
 };
