@@ -8,10 +8,12 @@ import { cryptoBench } from './crypto.bench.js';
 import { executionBench } from './execution.bench.js';
 import { genesisBench } from './genesis.bench.js';
 import { poolBench } from './pool.bench.js';
+import { propagationBench } from './propagation.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { rpcBalanceBench } from './rpc_balance.bench.js';
 import { stateBench } from './state.bench.js';
 import { startTimeBench } from './start_time.js';
+import { syncBench } from './sync.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   codec: codecBench,
@@ -28,6 +30,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   'ccu-rpc': ccuRpcLatencyBench,
   p2p: p2pThroughputBench,
   'start-time': startTimeBench,
+  sync: syncBench,
+  propagation: propagationBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -90,7 +90,7 @@ const forkAndJoin = async (
   }
 };
 
-describe('Kestrel and a Klayr Core node on two branches meet', { timeout: 600_000 }, () => {
+describe('Kestrel and a Klayr Core node on two branches meet', { timeout: 600_000, concurrency: true }, () => {
   // the 51 genesis validators: the side with more of them makes the longer chain
   const { even, odd } = splitGenesisValidators();
   const many = [...even, ...odd.slice(0, 10)];

@@ -35,7 +35,7 @@ const stopAll = async (klayr: KlayrNode | undefined, kestrel: { stop(): Promise<
   await Promise.all([klayr?.stop(), kestrel?.stop()]);
 };
 
-describe('Kestrel and a real Klayr Core node on one network', { timeout: 600_000 }, () => {
+describe('Kestrel and a real Klayr Core node on one network', { timeout: 600_000, concurrency: true }, () => {
   it('a Klayr node follows a generating Kestrel node and accepts every block, with transfers and stakes posted to its own RPC', async () => {
     const kestrel = await kestrelPeer({ host: KESTREL_HOST, keys: devValidators() });
     let klayr: KlayrNode | undefined;
