@@ -1,19 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
-import { createLocalCCUBuilder } from '../src/engine/pools/ccu_builder.js';
 import type { CCUBuilder, CCUBuildRequest } from '../src/engine/pools/ccu_builder.js';
+import { createLocalCCUBuilder } from '../src/engine/pools/ccu_builder.js';
 import { computeValidatorsHash } from '../src/lib/chain/validators_hash.js';
 import type { CCMWithHeight } from '../src/lib/interop/ccu_inbox_update.js';
 import { outboxRootStoreKey } from '../src/lib/interop/store_keys.js';
-import { createPooledCCUBuilder } from '../src/workers/ccu_builder.js';
-import { ChainConnectorStore } from '../src/plugins/chain_connector/store.js';
 import { pruneStore } from '../src/plugins/chain_connector/retention.js';
+import { ChainConnectorStore } from '../src/plugins/chain_connector/store.js';
+import { createPooledCCUBuilder } from '../src/workers/ccu_builder.js';
+import { Rng } from '../test/helpers/random.js';
 import { openState, tempDataPath } from '../test/helpers/state.js';
 import { emptyCommit, header, randomValidators, tempDir } from '../test/plugins/fixtures.js';
-import { Rng } from '../test/helpers/random.js';
-import { measure, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { measure, printAndSave } from './harness.js';
 
 const TASKS = Number(process.env.KESTREL_CCU_TASKS ?? 200);
 const OWN = Buffer.from('04000001', 'hex');

@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
-import { createLocalCCUBuilder } from '../src/engine/pools/ccu_builder.js';
 import type { CCUBuilder, CCUBuildRequest } from '../src/engine/pools/ccu_builder.js';
+import { createLocalCCUBuilder } from '../src/engine/pools/ccu_builder.js';
 import { blockHeaderID } from '../src/lib/chain/block.js';
 import { computeValidatorsHash } from '../src/lib/chain/validators_hash.js';
 import type { CCMWithHeight } from '../src/lib/interop/ccu_inbox_update.js';
+import { required } from '../src/lib/required.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../src/lib/state/keys.js';
 import { loadConfig } from '../src/main/config/index.js';
 import { KestrelNode } from '../src/main/node.js';
@@ -25,7 +26,6 @@ import { tempDataPath } from '../test/helpers/state.js';
 import { randomValidators } from '../test/plugins/fixtures.js';
 import { medianBy } from './harness.js';
 import { nativeLoader } from './native_load.js';
-import { required } from '../src/lib/required.js';
 
 const run = promisify(execFile);
 const CONNECTIONS = Number(process.env.KESTREL_CCU_RPC_CONNECTIONS ?? 4);

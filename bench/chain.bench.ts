@@ -10,11 +10,11 @@ import { encodeTransaction } from '../src/lib/transaction/index.js';
 import { createPooledBlsVerifier } from '../src/workers/bls_verifier.js';
 import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
 import { ThreadPool } from '../src/workers/thread_pool.js';
-import { executionFixture, measureExecution, TRANSFERS } from './execution.bench.js';
-import { compareRates, printAndSave } from './harness.js';
-import type { ComparisonResult } from './harness.js';
-import type { RawVerifyBatch } from './raw_verify_task.js';
 import { devValidators } from '../test/helpers/devnet.js';
+import { executionFixture, measureExecution, TRANSFERS } from './execution.bench.js';
+import type { ComparisonResult } from './harness.js';
+import { compareRates, printAndSave } from './harness.js';
+import type { RawVerifyBatch } from './raw_verify_task.js';
 
 export const chainBench = async () => {
   const fixture = executionFixture();

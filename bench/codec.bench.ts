@@ -1,8 +1,8 @@
 import { compile } from '../src/lib/codec/index.js';
-import { transactionSchema } from '../src/lib/transaction/index.js';
 import type { TransactionObject } from '../src/lib/transaction/index.js';
-import { runSuite } from './harness.js';
+import { transactionSchema } from '../src/lib/transaction/index.js';
 import { blockHeader, blockHeaderSchema, transfer } from './fixtures.js';
+import { runSuite } from './harness.js';
 import { klayrCodec } from './klayr.js';
 
 const header = blockHeader();

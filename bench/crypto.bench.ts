@@ -1,7 +1,7 @@
 import { addressFromPublicKey, addressToKlayr32, klayr32ToAddress } from '../src/lib/crypto/index.js';
 import { decodeTransaction, encodeTransaction, verifyTransactionSignatures } from '../src/lib/transaction/index.js';
-import { runSuite } from './harness.js';
 import { chainID, sender, transfer } from './fixtures.js';
+import { runSuite } from './harness.js';
 import { klayrChain, klayrCrypto } from './klayr.js';
 
 const txBytes = encodeTransaction(transfer());

@@ -4,8 +4,8 @@ import { codec } from '../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../src/lib/crypto/address.js';
 import { signingDigest, verifyDetached } from '../src/lib/crypto/ed25519.js';
 import { MESSAGE_TAG_TRANSACTION } from '../src/lib/crypto/tags.js';
-import { computeMinFee, signTransaction, signingBytes } from '../src/lib/transaction/index.js';
 import type { TransactionObject } from '../src/lib/transaction/index.js';
+import { computeMinFee, signingBytes, signTransaction } from '../src/lib/transaction/index.js';
 import { EMPTY_HASH } from '../src/lib/tree/index.js';
 import { openChain } from '../src/main/chain_setup.js';
 import { loadConfig } from '../src/main/config/index.js';
@@ -14,8 +14,8 @@ import { transferParamsSchema } from '../src/modules/token/commands/transfer.js'
 import { openDatabases } from '../src/storage/database.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import { tempDataPath } from '../test/helpers/state.js';
-import { comparePaired, medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { comparePaired, medianBy, printAndSave } from './harness.js';
 
 export const TRANSFERS = 100;
 const chainID = Buffer.from('04000000', 'hex');

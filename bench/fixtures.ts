@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { codec } from '../src/lib/codec/index.js';
 import type { Schema } from '../src/lib/codec/index.js';
+import { codec } from '../src/lib/codec/index.js';
 import { keyPairFromSeed } from '../src/lib/crypto/index.js';
-import { signTransaction } from '../src/lib/transaction/index.js';
 import type { TransactionObject } from '../src/lib/transaction/index.js';
+import { signTransaction } from '../src/lib/transaction/index.js';
 import { transferParamsSchema } from '../src/modules/token/commands/transfer.js';
 import { klayrChain } from './klayr.js';
 

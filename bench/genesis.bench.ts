@@ -1,18 +1,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processGenesisBlock } from '../src/engine/genesis.js';
+import { EMPTY_STATE } from '../src/engine/state/state_db.js';
 import { decodeBlock, encodeBlock } from '../src/lib/chain/block.js';
 import { codec } from '../src/lib/codec/index.js';
 import { blsPopVerify } from '../src/lib/crypto/bls.js';
-import { processGenesisBlock } from '../src/engine/genesis.js';
-import { EMPTY_STATE } from '../src/engine/state/state_db.js';
 import { loadConfig } from '../src/main/config/index.js';
 import { applicationModules } from '../src/main/modules.js';
 import { genesisProofsOfPossession } from '../src/modules/pos/genesis.js';
 import { chainID } from './fixtures.js';
 import { genesisAssetSchemas, largeGenesisBlock } from './genesis_block.js';
-import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { medianBy, printAndSave } from './harness.js';
 
 const ACCOUNTS = 80_000;
 const LEGACY_ACCOUNTS = 1_000;

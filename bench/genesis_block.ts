@@ -1,13 +1,13 @@
-import type { Block } from '../src/lib/chain/block.js';
-import { codec } from '../src/lib/codec/index.js';
-import type { Schema } from '../src/lib/codec/index.js';
-import { sha256 } from '../src/lib/crypto/hash.js';
 import { createGenesisBlock } from '../src/engine/genesis.js';
 import type { Module } from '../src/engine/state_machine/module.js';
+import type { Block } from '../src/lib/chain/block.js';
+import type { Schema } from '../src/lib/codec/index.js';
+import { codec } from '../src/lib/codec/index.js';
+import { sha256 } from '../src/lib/crypto/hash.js';
 import { genesisAuthStoreSchema } from '../src/modules/auth/schemas.js';
 import { genesisInteroperabilitySchema } from '../src/modules/interoperability/schemas.js';
-import { ADDRESS_LEGACY_RESERVE } from '../src/modules/legacy/stores.js';
 import { genesisLegacyStoreSchema } from '../src/modules/legacy/index.js';
+import { ADDRESS_LEGACY_RESERVE } from '../src/modules/legacy/stores.js';
 import { genesisStoreSchema } from '../src/modules/pos/schemas.js';
 import { genesisTokenStoreSchema } from '../src/modules/token/schemas.js';
 import { devValidators } from '../test/helpers/devnet.js';

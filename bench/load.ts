@@ -2,9 +2,10 @@
 // so it does not share the servers' event loop:
 //   node load.js http|ws <url> <connections> <seconds> <body>
 // prints {"requests": n, "rps": x, "p50": ms, "p99": ms, "errors": 0}; HTTP with autocannon
-import autocannon from 'autocannon';
+
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
+import autocannon from 'autocannon';
 
 const [kind, url, connections, seconds, body] = process.argv.slice(2) as [string, string, string, string, string];
 

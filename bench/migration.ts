@@ -11,13 +11,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBlock } from '../src/lib/chain/block.js';
 import { prefetchProofsOfPossession } from '../src/engine/pools/pop_prefetch.js';
-import { createPooledBlsVerifier } from '../src/workers/bls_verifier.js';
+import { encodeBlock } from '../src/lib/chain/block.js';
 import { loadConfig } from '../src/main/config/index.js';
 import { applicationModules } from '../src/main/modules.js';
 import { migrateSnapshot } from '../src/migration/migrate.js';
 import { Snapshot } from '../src/migration/snapshot.js';
+import { createPooledBlsVerifier } from '../src/workers/bls_verifier.js';
 import { printAndSave } from './harness.js';
 import { writeSyntheticSnapshot } from './migration_snapshot.js';
 

@@ -8,32 +8,32 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { blockHeaderID, encodeBlock } from '../src/lib/chain/block.js';
+import { putGeneratedInfoSync } from '../src/engine/generator/generated_info.js';
+import { unsignedGenesisHeader } from '../src/engine/genesis.js';
 import type { Block } from '../src/lib/chain/block.js';
+import { blockHeaderID, encodeBlock } from '../src/lib/chain/block.js';
 import { compile } from '../src/lib/codec/index.js';
 import { klayr32ToAddress } from '../src/lib/crypto/address.js';
 import { sha256 } from '../src/lib/crypto/hash.js';
 import { q96, q96ToBytes } from '../src/lib/math/q96.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../src/lib/state/keys.js';
-import { putGeneratedInfoSync } from '../src/engine/generator/generated_info.js';
-import { unsignedGenesisHeader } from '../src/engine/genesis.js';
 import { authAccountSchema } from '../src/modules/auth/schemas.js';
+import { ownChainAccountSchema } from '../src/modules/interoperability/schemas.js';
+import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema } from '../src/modules/legacy/stores.js';
+import { calculateStakeRewards } from '../src/modules/pos/method.js';
+import type { GenesisPoSStore } from '../src/modules/pos/schemas.js';
 import {
+  eligibleValidatorsStoreSchema,
   genesisStoreSchema,
   stakerStoreSchema,
   validatorStoreSchema,
-  eligibleValidatorsStoreSchema,
 } from '../src/modules/pos/schemas.js';
-import type { GenesisPoSStore } from '../src/modules/pos/schemas.js';
 import { supplyStoreSchema, userStoreSchema } from '../src/modules/token/schemas.js';
-import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema } from '../src/modules/legacy/stores.js';
-import { calculateStakeRewards } from '../src/modules/pos/method.js';
 import { INVALID_BLS_KEY } from '../src/modules/validators/method.js';
 import { validatorKeysSchema, validatorsParamsSchema } from '../src/modules/validators/schemas.js';
-import { ownChainAccountSchema } from '../src/modules/interoperability/schemas.js';
 import { openDatabases } from '../src/storage/database.js';
 import { writeCommittedState } from '../src/storage/state_roots.js';
-import { tableHeightKey, tableKey, TABLES } from '../src/storage/tables.js';
+import { TABLES, tableHeightKey, tableKey } from '../src/storage/tables.js';
 
 export const SNAPSHOT_CHAIN_ID = Buffer.from('04000000', 'hex');
 export const SNAPSHOT_TOKEN_ID = Buffer.from('0400000000000000', 'hex');

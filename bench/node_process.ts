@@ -1,7 +1,8 @@
 // A Kestrel node as an operator runs it: the CLI (`kestrel start`) in a process of its own, on a
 // data path of the bench's, with a -c overlay that opens JSON-RPC over HTTP on a free 127.0.0.1 port.
-import { spawn } from 'node:child_process';
+
 import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { hashOnion } from '../src/lib/crypto/hash_onion.js';
 import { sha256Into } from '../src/lib/crypto/hash.js';
+import { hashOnion } from '../src/lib/crypto/hash_onion.js';
 import { createPooledOnionGenerator } from '../src/workers/onion_pool.js';
-import { printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { printAndSave } from './harness.js';
 import { klayrCrypto } from './klayr.js';
 
 const COUNT = 1_000_000;

@@ -2,11 +2,12 @@
 // both on this process's main thread, driven by the same lean client on a worker thread: postTransactionsAnnouncement-sized messages one way, and
 // getTransactions-sized request/response round trips with 32 in flight. The message-rate penalty is lifted on
 // both servers (wsMaxMessageRate) so that the flood measures throughput, not the ban.
+
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { P2P } from '../src/network/p2p/p2p.js';
 import { type ComparisonResult, medianBy, printAndSave } from './harness.js';
-import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 interface KlayrP2P {

@@ -1,11 +1,11 @@
-import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createLocalStateProver } from '../src/engine/pools/state_prover.js';
+import { availableParallelism } from 'node:os';
 import type { StateProofRequest, StateProver } from '../src/engine/pools/state_prover.js';
+import { createLocalStateProver } from '../src/engine/pools/state_prover.js';
 import { createPooledStateProver } from '../src/workers/state_prover.js';
 import { openState, tempDataPath } from '../test/helpers/state.js';
-import { printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { printAndSave } from './harness.js';
 
 const TASKS = Number(process.env.KESTREL_POOL_TASKS ?? 600);
 

@@ -4,8 +4,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket, WebSocketServer } from 'ws';
-import { freePort, freePortRun } from '../test/helpers/ports.js';
 import { startNetworkCommand } from '../test/helpers/network_command.js';
+import { freePort, freePortRun } from '../test/helpers/ports.js';
 import { durableCommitTimes } from './durable_commit.js';
 import { printAndSave } from './harness.js';
 

@@ -1,21 +1,21 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SERVER_KINDS } from './rpc_server_kinds.js';
-import type { ServerKind } from './rpc_server_kinds.js';
-import { medianBy, printAndSave } from './harness.js';
+import { required } from '../src/lib/required.js';
 import type { ComparisonResult } from './harness.js';
+import { medianBy, printAndSave } from './harness.js';
+import type { Load, Protocol } from './rpc_load.js';
 import {
-  canPin,
   CONNECTIONS,
+  canPin,
   freePort,
-  load as loadBody,
   LOADER,
+  load as loadBody,
   native,
   printsListening,
   spawnServer,
 } from './rpc_load.js';
-import type { Load, Protocol } from './rpc_load.js';
-import { required } from '../src/lib/required.js';
+import type { ServerKind } from './rpc_server_kinds.js';
+import { SERVER_KINDS } from './rpc_server_kinds.js';
 
 const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
 const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 3);

@@ -1,21 +1,21 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { devValidators } from '../test/helpers/devnet.js';
-import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { medianBy, printAndSave } from './harness.js';
 import { callRPC, cpuSecondsOf, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
+import type { Load } from './rpc_load.js';
 import {
-  canPin,
   CONNECTIONS,
+  canPin,
   freePort,
-  load,
   LOADER,
+  load,
   native,
   onCPU,
   printsListening,
   spawnServer,
 } from './rpc_load.js';
-import type { Load } from './rpc_load.js';
 import type { BalanceAccount } from './rpc_server_kinds.js';
 
 const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));

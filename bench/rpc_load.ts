@@ -1,13 +1,14 @@
 // What the RPC suites share: the closed-loop loader (bench/load.c, or the Node.js fallback), CPU
 // pinning (servers on CPU 0, loaders on CPU 1) and servers started in processes of their own.
-import { execFile, spawn, spawnSync } from 'node:child_process';
+
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { nativeLoader } from './native_load.js';
 
 const run = promisify(execFile);

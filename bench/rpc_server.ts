@@ -4,19 +4,19 @@
 // prints "listening" once it accepts connections; stops on SIGTERM.
 import { createRequire } from 'node:module';
 import { pino } from 'pino';
-import { EndpointRegistry } from '../src/rpc/registry.js';
-import { RPCServer } from '../src/rpc/server.js';
-import { RPCMetrics } from '../src/rpc/metrics.js';
+import { klayr32ToAddress } from '../src/lib/crypto/address.js';
+import { required } from '../src/lib/required.js';
 import { feeConfig } from '../src/modules/fee/config.js';
 import { feeEndpoints } from '../src/modules/fee/endpoint.js';
+import { RPCMetrics } from '../src/rpc/metrics.js';
+import { EndpointRegistry } from '../src/rpc/registry.js';
+import { RPCServer } from '../src/rpc/server.js';
 import { loadUWS } from '../src/rpc/server_uws.js';
-import { klayrChain } from './klayr.js';
-import { tempDataPath } from '../test/helpers/state.js';
 import { MemoryStateReadWriter } from '../test/helpers/klayr_genesis.js';
-import { klayr32ToAddress } from '../src/lib/crypto/address.js';
-import { ALL_SERVER_KINDS } from './rpc_server_kinds.js';
+import { tempDataPath } from '../test/helpers/state.js';
+import { klayrChain } from './klayr.js';
 import type { AnyServerKind, BalanceAccount } from './rpc_server_kinds.js';
-import { required } from '../src/lib/required.js';
+import { ALL_SERVER_KINDS } from './rpc_server_kinds.js';
 
 const RESULT = { minFeePerByte: 1000 };
 

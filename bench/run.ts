@@ -2,17 +2,17 @@ import { ccuBench } from './ccu.bench.js';
 import { ccuRpcLatencyBench } from './ccu_rpc_latency.js';
 import { chainBench } from './chain.bench.js';
 import { codecBench } from './codec.bench.js';
-import { onionBench } from './onion.bench.js';
-import { p2pThroughputBench } from './p2p_throughput.js';
 import { cryptoBench } from './crypto.bench.js';
 import { executionBench } from './execution.bench.js';
 import { genesisBench } from './genesis.bench.js';
+import { onionBench } from './onion.bench.js';
+import { p2pThroughputBench } from './p2p_throughput.js';
 import { poolBench } from './pool.bench.js';
 import { propagationBench } from './propagation.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { rpcBalanceBench } from './rpc_balance.bench.js';
-import { stateBench } from './state.bench.js';
 import { startTimeBench } from './start_time.js';
+import { stateBench } from './state.bench.js';
 import { syncBench } from './sync.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { networkDir } from '../src/main/config/networks.js';
 import type { NetworkName } from '../src/main/config/networks.js';
-import { medianBy, printAndSave } from './harness.js';
+import { networkDir } from '../src/main/config/networks.js';
 import type { ComparisonResult } from './harness.js';
+import { medianBy, printAndSave } from './harness.js';
 import { callRPC, cpuSecondsOf, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
 import { freePort } from './rpc_load.js';
 

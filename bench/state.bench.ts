@@ -1,11 +1,11 @@
 import { hash as nodeHash, randomBytes } from 'node:crypto';
+import { createLocalStateProver } from '../src/engine/pools/state_prover.js';
 import { stateSMTKey, stateSMTValue } from '../src/lib/state/keys.js';
 import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../src/lib/tree/index.js';
-import { createLocalStateProver } from '../src/engine/pools/state_prover.js';
 import { createPooledStateProver } from '../src/workers/state_prover.js';
 import { openState, tempDataPath } from '../test/helpers/state.js';
-import { runSuite } from './harness.js';
 import type { Comparison } from './harness.js';
+import { runSuite } from './harness.js';
 
 const BASE_KEYS = 100_000;
 const key = (): Buffer => Buffer.concat([Buffer.from('00000001', 'hex'), Buffer.from('0000', 'hex'), randomBytes(20)]);

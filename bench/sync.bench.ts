@@ -6,15 +6,15 @@ import { promisify } from 'node:util';
 import { ThreadPool } from '../src/workers/thread_pool.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import { tempDataPath } from '../test/helpers/state.js';
-import { medianBy, printAndSave } from './harness.js';
 import type { ComparisonResult } from './harness.js';
+import { medianBy, printAndSave } from './harness.js';
 import { nativeLoader } from './native_load.js';
 import type { RawVerifyBatch } from './raw_verify_task.js';
-import { chainSignatures, copyChain, syncChain } from './sync_chain.js';
-import { syncStages } from './sync_stages.js';
 import type { ChainSignatures, SyncChainParams } from './sync_chain.js';
+import { chainSignatures, copyChain, syncChain } from './sync_chain.js';
 import type { Follower, ServingNode } from './sync_nodes.js';
 import { startKestrelFollower, startKlayrFollower, startServingNode } from './sync_nodes.js';
+import { syncStages } from './sync_stages.js';
 
 const run = promisify(execFile);
 const PARAMS: SyncChainParams = {

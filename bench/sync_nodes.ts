@@ -14,7 +14,7 @@ import { cliPath } from '../test/helpers/cli.js';
 import { FAST_POS_WINDOWS } from '../test/helpers/node_process.js';
 import { freePort } from '../test/helpers/ports.js';
 import { tempDataPath } from '../test/helpers/state.js';
-import { BLOCK_TIME, MAX_TRANSACTIONS_SIZE, klayrSyncConfigFile, syncConfig } from './sync_chain.js';
+import { BLOCK_TIME, klayrSyncConfigFile, MAX_TRANSACTIONS_SIZE, syncConfig } from './sync_chain.js';
 
 /** When a follower committed each height (ms since the epoch), as far as it got. */
 export class HeightClock {

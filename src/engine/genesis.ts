@@ -1,15 +1,15 @@
 import type { Block, BlockAsset, BlockHeader } from '../lib/chain/block.js';
 import { computeAssetRoot, validateGenesisBlock } from '../lib/chain/block.js';
-import { codec } from '../lib/codec/index.js';
-import type { Schema } from '../lib/codec/index.js';
-import { computeEventRoot } from '../lib/chain/events.js';
 import type { BlockEvent } from '../lib/chain/events.js';
+import { computeEventRoot } from '../lib/chain/events.js';
 import { computeValidatorsHash } from '../lib/chain/validators_hash.js';
+import type { Schema } from '../lib/codec/index.js';
+import { codec } from '../lib/codec/index.js';
 import { stateSMTKey, stateSMTValue } from '../lib/state/keys.js';
-import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../lib/tree/index.js';
 import type { SMTUpdateResult } from '../lib/tree/index.js';
-import { BlockState, EMPTY_STATE } from './state/state_db.js';
+import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../lib/tree/index.js';
 import type { StateBase } from './state/state_db.js';
+import { BlockState, EMPTY_STATE } from './state/state_db.js';
 import { executeGenesis } from './state_machine/genesis.js';
 import type { GenesisModule, NextValidators } from './state_machine/module.js';
 

@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { Chain } from '../engine/chain/chain.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID } from '../lib/chain/block.js';
-import { BackupAbortedError, backupDir, readBackupManifest, writeBackup } from '../storage/backup.js';
 import type { BackupManifest } from '../storage/backup.js';
+import { BackupAbortedError, backupDir, readBackupManifest, writeBackup } from '../storage/backup.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { ApplicationConfig } from './config/types.js';
 

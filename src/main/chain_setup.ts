@@ -1,27 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
-import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
-import type { Block } from '../lib/chain/block.js';
 import { BFTModule } from '../engine/bft/index.js';
 import { BlockStore } from '../engine/chain/block_store.js';
-import { EventStore } from '../engine/chain/event_store.js';
 import { Chain } from '../engine/chain/chain.js';
+import { EventStore } from '../engine/chain/event_store.js';
 import { AggregateCommitVerifier } from '../engine/consensus/aggregate_commit.js';
 import { BlockProcessor } from '../engine/consensus/block_processor.js';
 import { BlockExecutor } from '../engine/execution/block_executor.js';
-import { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
 import { processGenesisBlock } from '../engine/genesis.js';
+import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
+import { prefetchProofsOfPossession } from '../engine/pools/pop_prefetch.js';
 import { StateDB } from '../engine/state/state_db.js';
-import { StateMachine } from '../engine/state_machine/state_machine.js';
-import type { KestrelDatabases } from '../storage/database.js';
 import type { Module } from '../engine/state_machine/module.js';
+import { StateMachine } from '../engine/state_machine/state_machine.js';
+import { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
+import type { Block } from '../lib/chain/block.js';
+import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
+import { rememberPopVerifications } from '../lib/crypto/bls.js';
+import type { KestrelDatabases } from '../storage/database.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
-import { prefetchProofsOfPossession } from '../engine/pools/pop_prefetch.js';
-import { rememberPopVerifications } from '../lib/crypto/bls.js';
 import { hasCheckedProofsOfPossession } from './network/checked_genesis.js';
-import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;

@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
-import { pino } from 'pino';
 import type { DestinationStream, Logger, LoggerOptions } from 'pino';
+import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from './config/index.js';
 import { withKlayr32Addresses } from './log_addresses.js';

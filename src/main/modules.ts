@@ -1,4 +1,5 @@
 import type { Module } from '../engine/state_machine/module.js';
+import type { SchemaProperty } from '../lib/codec/index.js';
 import { AuthModule } from '../modules/auth/index.js';
 import { rewardConfig, rewardConfigSchema } from '../modules/dynamic_reward/config.js';
 import { DynamicRewardModule } from '../modules/dynamic_reward/index.js';
@@ -13,7 +14,6 @@ import { tokenConfig, tokenConfigSchema } from '../modules/token/config.js';
 import { TokenModule } from '../modules/token/index.js';
 import { TokenMethod } from '../modules/token/method.js';
 import { ValidatorsModule } from '../modules/validators/index.js';
-import type { SchemaProperty } from '../lib/codec/index.js';
 import type { ApplicationConfig } from './config/types.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { BlockStore } from '../engine/chain/block_store.js';
 import type { Chain } from '../engine/chain/chain.js';
+import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import { ingestTransaction } from '../engine/txpool/ingest.js';
 import type { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
-import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import { encodeBlock } from '../lib/chain/block.js';
 import { decodeLegacyBlockHeader, encodeLegacyBlock } from '../lib/chain/legacy_block.js';
 import {

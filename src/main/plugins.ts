@@ -1,19 +1,19 @@
 import type { Logger } from 'pino';
-import type { Block } from '../lib/chain/block.js';
-import type { BlockEvent } from '../lib/chain/events.js';
 import type { Chain } from '../engine/chain/chain.js';
 import type { CCUBuilder } from '../engine/pools/ccu_builder.js';
+import type { Block } from '../lib/chain/block.js';
+import type { BlockEvent } from '../lib/chain/events.js';
+import { TaskTally } from '../lib/pool_stats.js';
+import { required } from '../lib/required.js';
+import { CHAIN_CONNECTOR_NAME, ChainConnectorPlugin } from '../plugins/chain_connector/index.js';
+import { PluginHost } from '../plugins/host.js';
+import { REPORT_MISBEHAVIOR_NAME, ReportMisbehaviorPlugin } from '../plugins/report_misbehavior/index.js';
+import type { OwnChainView, Plugin } from '../plugins/types.js';
 import { connectIPC, connectWS } from '../rpc/client.js';
 import type { RPCMetrics } from '../rpc/metrics.js';
 import type { EndpointRegistry } from '../rpc/registry.js';
-import { PluginHost } from '../plugins/host.js';
-import type { OwnChainView, Plugin } from '../plugins/types.js';
-import { ChainConnectorPlugin, CHAIN_CONNECTOR_NAME } from '../plugins/chain_connector/index.js';
-import { ReportMisbehaviorPlugin, REPORT_MISBEHAVIOR_NAME } from '../plugins/report_misbehavior/index.js';
 import { createPooledCCUBuilder } from '../workers/ccu_builder.js';
 import type { ApplicationConfig } from './config/types.js';
-import { TaskTally } from '../lib/pool_stats.js';
-import { required } from '../lib/required.js';
 
 /**
  * The plugins a config enables: chainConnector when plugins.chainConnector is set (also by

@@ -1,6 +1,6 @@
-import { addressToKlayr32 } from '../lib/crypto/address.js';
 import { generatedInfoAddresses, getGeneratedInfo } from '../engine/generator/generated_info.js';
-import { tableRange, TABLES } from '../storage/tables.js';
+import { addressToKlayr32 } from '../lib/crypto/address.js';
+import { TABLES, tableRange } from '../storage/tables.js';
 import type { Snapshot } from './snapshot.js';
 
 /** One entry of forgingStatus.json: what generator_setStatus and `generator:enable --use-status-value` take. */

@@ -1,8 +1,8 @@
-import { blockHeaderID } from '../lib/chain/block.js';
-import type { Block } from '../lib/chain/block.js';
 import { computeGenesis, unsignedGenesisHeader } from '../engine/genesis.js';
 import { EMPTY_STATE } from '../engine/state/state_db.js';
 import type { GenesisModule } from '../engine/state_machine/module.js';
+import type { Block } from '../lib/chain/block.js';
+import { blockHeaderID } from '../lib/chain/block.js';
 import { MODULE_NAME as AUTH } from '../modules/auth/stores.js';
 import { genesisProofsOfPossession } from '../modules/pos/genesis.js';
 import { MODULE_NAME as POS, POS_STORES } from '../modules/pos/stores.js';
@@ -12,20 +12,20 @@ import { migrateInteroperability } from './assets/interoperability.js';
 import { migrateLegacy } from './assets/legacy.js';
 import { migratePoS } from './assets/pos.js';
 import { migrateToken } from './assets/token.js';
-import { migrationContext } from './context.js';
 import type { MigratedAsset } from './context.js';
-import { forgingStatusAt } from './forging_status.js';
-import type { ForgingStatus } from './forging_status.js';
+import { migrationContext } from './context.js';
 import {
   DEFAULT_GENESIS_TIME_GAP,
   DEFAULT_INIT_ROUNDS,
   DEFAULT_INIT_VALIDATORS,
   DEFAULT_PAGE_SIZE,
 } from './defaults.js';
-import { SILENT_PROGRESS } from './progress.js';
+import type { ForgingStatus } from './forging_status.js';
+import { forgingStatusAt } from './forging_status.js';
 import type { Progress } from './progress.js';
-import { ProofsOfPossession } from './proofs_of_possession.js';
+import { SILENT_PROGRESS } from './progress.js';
 import type { TransactionProofs } from './proofs_of_possession.js';
+import { ProofsOfPossession } from './proofs_of_possession.js';
 import type { Snapshot } from './snapshot.js';
 
 export interface MigrationOptions {

@@ -1,11 +1,11 @@
-import { decodeBlock } from '../lib/chain/block.js';
 import type { Block } from '../lib/chain/block.js';
+import { decodeBlock } from '../lib/chain/block.js';
 import type { CompiledSchema } from '../lib/codec/index.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../lib/state/keys.js';
-import { openBackup } from '../storage/backup.js';
 import type { BackupManifest } from '../storage/backup.js';
+import { openBackup } from '../storage/backup.js';
 import type { BinaryDB, KestrelDatabases } from '../storage/database.js';
-import { tableHeightKey, tableKey, TABLES } from '../storage/tables.js';
+import { TABLES, tableHeightKey, tableKey } from '../storage/tables.js';
 
 export type SnapshotManifest = BackupManifest;
 

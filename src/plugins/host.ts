@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BlockHeader } from '../lib/chain/block.js';
 import type { Endpoints } from '../lib/endpoint/definition.js';
+import { required } from '../lib/required.js';
 import type {
   CommittedBlock,
   OwnChainView,
@@ -9,7 +10,6 @@ import type {
   RemoteChainClient,
   RemoteChainTarget,
 } from './types.js';
-import { required } from '../lib/required.js';
 
 export interface PluginHostOptions {
   /** The node's data path; each plugin stores under `<dataPath>/plugins/<directory>`. */

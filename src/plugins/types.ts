@@ -1,8 +1,8 @@
+import type { CCUBuilder } from '../engine/pools/ccu_builder.js';
 import type { AggregateCommit, BlockAsset, BlockHeader } from '../lib/chain/block.js';
 import type { BlockEvent } from '../lib/chain/events.js';
 import type { Endpoints } from '../lib/endpoint/definition.js';
 import type { ValidatorsData } from '../lib/interop/ccu_validators_update.js';
-import type { CCUBuilder } from '../engine/pools/ccu_builder.js';
 
 export type { AggregateCommit };
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { Dealer } from 'zeromq';
 import { WebSocket } from 'ws';
+import { Dealer } from 'zeromq';
 import { ipcSocketPaths } from './ipc_paths.js';
 
 /** A JSON-RPC client of a running node (used by the CLI). */

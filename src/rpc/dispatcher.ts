@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { createAccessCheck } from './access.js';
+import type { RequestID } from './jsonrpc.js';
 import {
-  invalidRequest,
   failure,
+  invalidRequest,
   METHOD_NOT_FOUND,
   MSG_DISABLED,
   MSG_EMPTY_BATCH,
@@ -14,11 +15,10 @@ import {
   success,
   successWithJSON,
 } from './jsonrpc.js';
-import type { RequestID } from './jsonrpc.js';
 import type { RPCMetrics, SuccessRecorder } from './metrics.js';
 import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
-import { METHOD_NAME } from './registry.js';
 import type { EndpointRegistry, RegisteredEndpoint, Transport } from './registry.js';
+import { METHOD_NAME } from './registry.js';
 
 export interface DispatcherOptions {
   registry: EndpointRegistry;

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { PoolStats } from '../lib/pool_stats.js';
 import { CounterByLabels, HistogramByLabel } from './request_stats.js';
 

@@ -1,8 +1,8 @@
-import { compileValidator } from '../lib/codec/index.js';
 import type { Validator } from '../lib/codec/index.js';
-import { unboundedParams } from './param_rules.js';
-import { NO_PARAMS } from '../lib/endpoint/params.js';
+import { compileValidator } from '../lib/codec/index.js';
 import type { EndpointDefinition } from '../lib/endpoint/definition.js';
+import { NO_PARAMS } from '../lib/endpoint/params.js';
+import { unboundedParams } from './param_rules.js';
 
 export type { EndpointContext, EndpointDefinition, EndpointHandler, Transport } from '../lib/endpoint/definition.js';
 

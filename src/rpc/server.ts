@@ -4,8 +4,8 @@ import { EventHub } from './events.js';
 import type { RunningHttpWs } from './http_ws_options.js';
 import type { RPCMetrics } from './metrics.js';
 import type { EndpointRegistry } from './registry.js';
-import { startIPC } from './server_ipc.js';
 import type { RunningIPC } from './server_ipc.js';
+import { startIPC } from './server_ipc.js';
 import { startNodeHttpWs } from './server_node.js';
 import { loadUWS, startUWS } from './server_uws.js';
 

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { topicMatches } from './events.js';
-import { routeHttp, RPC_PATH, WS_PATH } from './http_routes.js';
-import { originAllowed, tooLarge } from './http_ws_options.js';
+import { RPC_PATH, routeHttp, WS_PATH } from './http_routes.js';
 import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
+import { originAllowed, tooLarge } from './http_ws_options.js';
 import { invalidRequest } from './jsonrpc.js';
 import { listenError } from './listen_guard.js';
 import { WSSession } from './ws_session.js';

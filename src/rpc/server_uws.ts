@@ -1,9 +1,9 @@
+import type { HttpResponse, TemplatedApp, WebSocket as UWSSocket, us_listen_socket } from 'uWebSockets.js';
 import { createRequire } from 'node:module';
-import type { TemplatedApp, WebSocket as UWSSocket, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import { topicMatches } from './events.js';
-import { routeHttp, RPC_PATH, WS_PATH } from './http_routes.js';
-import { originAllowed, tooLarge } from './http_ws_options.js';
+import { RPC_PATH, routeHttp, WS_PATH } from './http_routes.js';
 import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
+import { originAllowed, tooLarge } from './http_ws_options.js';
 import { invalidRequest } from './jsonrpc.js';
 import { listenError, probeListen } from './listen_guard.js';
 import { WSSession } from './ws_session.js';

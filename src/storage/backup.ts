@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { openDatabases } from './database.js';
 import type { KestrelDatabases } from './database.js';
+import { openDatabases } from './database.js';
 import { readCommittedState } from './state_roots.js';
 import { DATABASE_NAMES } from './tables.js';
 

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open } from 'lmdb';
 import type { Database, RootDatabase } from 'lmdb';
-import { DATABASE_NAMES } from './tables.js';
+import { open } from 'lmdb';
 import type { DatabaseName } from './tables.js';
+import { DATABASE_NAMES } from './tables.js';
 
 export type BinaryDB = Database<Buffer, Buffer>;
 

@@ -1,9 +1,9 @@
 import { getOrCreate } from '../lib/collections.js';
-import { stateSMTKey, STATE_SMT_KEY_LENGTH } from '../lib/state/keys.js';
-import { EMPTY_HASH, SparseMerkleTree } from '../lib/tree/index.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKey } from '../lib/state/keys.js';
 import type { SMTProof } from '../lib/tree/index.js';
-import { openDatabases } from './database.js';
+import { EMPTY_HASH, SparseMerkleTree } from '../lib/tree/index.js';
 import type { KestrelDatabases } from './database.js';
+import { openDatabases } from './database.js';
 import { readCommittedState, readRootAt } from './state_roots.js';
 
 /** Committed state as a worker reads it: a root it checked, and proofs against that root. */

@@ -1,8 +1,8 @@
-import { compile } from '../lib/codec/index.js';
-import type { Schema } from '../lib/codec/index.js';
 import type { GetOptions } from 'lmdb';
+import type { Schema } from '../lib/codec/index.js';
+import { compile } from '../lib/codec/index.js';
 import type { KestrelDatabases } from './database.js';
-import { tableHeightKey, tableKey, TABLES } from './tables.js';
+import { TABLES, tableHeightKey, tableKey } from './tables.js';
 
 /** The last committed state: its height and root. */
 export interface CommittedState {

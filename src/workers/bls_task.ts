@@ -1,8 +1,9 @@
 // Piscina task module of the `bls` pool: each named export is one kind of check; every thread caches parsed validator keys.
-import { BLSKeyCache } from '../lib/crypto/bls_key_cache.js';
+
 import type { WeightedAggregateRequest } from '../lib/crypto/bls_key_cache.js';
-import { verifyProofsOfPossession, verifySingleSignatures } from '../lib/crypto/bls_requests.js';
+import { BLSKeyCache } from '../lib/crypto/bls_key_cache.js';
 import type { PopItem, SingleSignatureRequest } from '../lib/crypto/bls_requests.js';
+import { verifyProofsOfPossession, verifySingleSignatures } from '../lib/crypto/bls_requests.js';
 
 const cache = new BLSKeyCache();
 

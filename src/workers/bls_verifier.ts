@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { WeightedAggregateRequest } from '../lib/crypto/bls_key_cache.js';
 import type { PopItem, SingleSignatureRequest } from '../lib/crypto/bls_requests.js';
-import { TaskTally } from '../lib/pool_stats.js';
 import type { PoolStats } from '../lib/pool_stats.js';
+import { TaskTally } from '../lib/pool_stats.js';
 import { batching } from './batching.js';
 import { workerPool } from './piscina_pool.js';
 

@@ -1,7 +1,7 @@
-import { TaskTally } from '../lib/pool_stats.js';
-import type { PoolStats } from '../lib/pool_stats.js';
-import { reviveBuffers } from '../lib/interop/ccu_build.js';
 import type { CCUBuildRequest, CCUBuildResult } from '../lib/interop/ccu_build.js';
+import { reviveBuffers } from '../lib/interop/ccu_build.js';
+import type { PoolStats } from '../lib/pool_stats.js';
+import { TaskTally } from '../lib/pool_stats.js';
 import { ThreadPool } from './thread_pool.js';
 
 /**

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { TaskTally } from '../lib/pool_stats.js';
 import type { PoolStats } from '../lib/pool_stats.js';
+import { TaskTally } from '../lib/pool_stats.js';
 import { workerPool } from './piscina_pool.js';
 
 const toBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);

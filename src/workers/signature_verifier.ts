@@ -1,17 +1,17 @@
 import { availableParallelism } from 'node:os';
-import { ThreadPool } from './thread_pool.js';
+import type { PoolStats } from '../lib/pool_stats.js';
+import { TaskTally } from '../lib/pool_stats.js';
+import type { MultisigKeys, PreparedTransaction } from '../lib/transaction/index.js';
 import {
   signatureFailure,
   signaturePlan,
   signingBytesOfEncoded,
   transactionSigningDigest,
 } from '../lib/transaction/index.js';
-import type { MultisigKeys, PreparedTransaction } from '../lib/transaction/index.js';
-import { TaskTally } from '../lib/pool_stats.js';
-import type { PoolStats } from '../lib/pool_stats.js';
 import { batching } from './batching.js';
-import { packBatch } from './signature_task.js';
 import type { SignatureBatch, SignatureChecks } from './signature_task.js';
+import { packBatch } from './signature_task.js';
+import { ThreadPool } from './thread_pool.js';
 
 /** A burst's first signatures go to the threads after this many, while the rest are still being checked against state. */
 const EAGER_BATCH = 8;

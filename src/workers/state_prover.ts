@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { TaskTally } from '../lib/pool_stats.js';
 import type { PoolStats } from '../lib/pool_stats.js';
+import { TaskTally } from '../lib/pool_stats.js';
 import type { SMTProof } from '../lib/tree/index.js';
 import { workerPool } from './piscina_pool.js';
 

@@ -1,9 +1,9 @@
 // Entry of a ThreadPool thread: answers each message with the task module's default export applied to its payload.
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { READY } from './thread_pool.js';
-import type { ThreadData } from './thread_pool.js';
 import { required } from '../lib/required.js';
+import type { ThreadData } from './thread_pool.js';
+import { READY } from './thread_pool.js';
 
 const { task, niceness } = workerData as ThreadData;
 const port = required(parentPort, 'The parent port of this worker thread');

@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { nativeLoader } from '../../bench/native_load.js';
-import { startTestServer } from '../helpers/rpc.js';
 import type { TestServer } from '../helpers/rpc.js';
+import { startTestServer } from '../helpers/rpc.js';
 
 const run = promisify(execFile);
 const loader = nativeLoader();

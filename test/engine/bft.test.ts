@@ -4,25 +4,25 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { klayrChain, klayrCodec } from '../helpers/klayr.js';
-import { Rng } from '../helpers/random.js';
+import type { BFTBlockHeader, BFTValidator, IdentifiedBFTHeader } from '../../src/engine/bft/index.js';
 import {
   BFTModule,
   BFTParameterNotFoundError,
-  EMPTY_BLS_KEY,
   bftParametersSchema,
   bftVotesSchema,
+  EMPTY_BLS_KEY,
   heightKey,
 } from '../../src/engine/bft/index.js';
-import type { BFTBlockHeader, BFTValidator, IdentifiedBFTHeader } from '../../src/engine/bft/index.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { StateBase } from '../../src/engine/state/state_db.js';
+import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { Entry, IterateOptions } from '../../src/engine/state/types.js';
 import { compile } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
 import { blsKeyGen, blsPublicKeyFromPrivateKey } from '../../src/lib/crypto/bls.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/ed25519.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
+import { klayrChain, klayrCodec } from '../helpers/klayr.js';
+import { Rng } from '../helpers/random.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,18 +1,18 @@
 // Transaction signatures of blocks checked in the verify pool: recorded while the block executes, verified before it commits.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
+import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { signBlockHeader } from '../../src/lib/chain/block.js';
 import { codec } from '../../src/lib/codec/index.js';
-import { computeMinFee, signTransaction, transactionID } from '../../src/lib/transaction/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
+import { computeMinFee, signTransaction, transactionID } from '../../src/lib/transaction/index.js';
 import { merkleRoot } from '../../src/lib/tree/index.js';
-import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
-import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';
 import { devValidators } from '../helpers/devnet.js';
 import { devnetGenerator } from '../helpers/generator.js';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sha256 } from '../../src/lib/crypto/hash.js';
 import type { ExtraWrites } from '../../src/engine/state/state_db.js';
+import { sha256 } from '../../src/lib/crypto/hash.js';
 import { openChain } from '../../src/main/chain_setup.js';
-import { openDatabases } from '../../src/storage/database.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { DATABASE_NAMES } from '../../src/storage/tables.js';
 import { assertCommittedChain } from '../helpers/chain_consistency.js';
 import { crashConfig, KEEP_HEIGHTS, provedKeys } from '../helpers/crash_config.js';

@@ -3,27 +3,27 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { CommitPool } from '../../src/engine/consensus/commit_pool.js';
-import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
+import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
+import type { SingleCommit } from '../../src/lib/chain/single_commit.js';
 import {
-  NETWORK_EVENT_COMMIT_MESSAGES,
   decodeSingleCommit,
   encodeSingleCommitsPacket,
+  NETWORK_EVENT_COMMIT_MESSAGES,
   singleCommitSchema,
   singleCommitsNetworkPacketSchema,
 } from '../../src/lib/chain/single_commit.js';
-import type { SingleCommit } from '../../src/lib/chain/single_commit.js';
 import { codec } from '../../src/lib/codec/index.js';
+import type { CommitWorld } from '../helpers/commit_world.js';
 import {
-  WORLD_CHAIN_ID,
   kestrelWorldChain,
   klayrWorld,
   signedCommit,
+  WORLD_CHAIN_ID,
   worldHeader,
   worldValidators,
 } from '../helpers/commit_world.js';
-import type { CommitWorld } from '../helpers/commit_world.js';
 import { klayrCodec } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 

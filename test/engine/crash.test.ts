@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
-import { Rng } from '../helpers/random.js';
 import { runAndKill } from '../helpers/kill.js';
+import { Rng } from '../helpers/random.js';
+import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
 
 const writer = fileURLToPath(new URL('../helpers/crash_writer.js', import.meta.url));
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Block } from '../../src/lib/chain/block.js';
 import { processGenesisBlock } from '../../src/engine/genesis.js';
 import { EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import type { Block } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { devnetChainID as chainID, devnetGenesis } from '../helpers/genesis_compare.js';

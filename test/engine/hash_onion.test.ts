@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { hashOnion } from '../../src/lib/crypto/hash_onion.js';
-import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
-import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
+import { randomAssetCodec } from '../../src/modules/random/method.js';
 import { nextSeedReveal } from '../../src/modules/random/next_reveal.js';
 import { HashOnionStores } from '../../src/modules/random/offchain.js';
-import { randomAssetCodec } from '../../src/modules/random/method.js';
+import { openDatabases } from '../../src/storage/database.js';
+import { devnetGenerator } from '../helpers/generator.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { tempDataPath } from '../helpers/state.js';
-import { devnetGenerator } from '../helpers/generator.js';
 
 const rewardMinted = {
   $id: '/reward/events/rewardMintedData',

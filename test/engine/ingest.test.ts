@@ -1,26 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { SignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
+import { TransactionPool } from '../../src/engine/txpool/index.js';
+import { ingestTransaction } from '../../src/engine/txpool/ingest.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
+import type { MultisigKeys, PreparedTransaction, TransactionObject } from '../../src/lib/transaction/index.js';
 import {
   computeMinFee,
   encodeTransaction,
   prepareTransaction,
   signTransaction,
 } from '../../src/lib/transaction/index.js';
-import type { MultisigKeys, PreparedTransaction, TransactionObject } from '../../src/lib/transaction/index.js';
-import { TransactionPool } from '../../src/engine/txpool/index.js';
-import { ingestTransaction } from '../../src/engine/txpool/ingest.js';
-import { openDatabases } from '../../src/storage/database.js';
-import { openChain } from '../../src/main/chain_setup.js';
 import type { OpenedChain } from '../../src/main/chain_setup.js';
-import { loadConfig } from '../../src/main/config/index.js';
+import { openChain } from '../../src/main/chain_setup.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
-import type { KestrelDatabases } from '../../src/storage/database.js';
+import { loadConfig } from '../../src/main/config/index.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
+import type { KestrelDatabases } from '../../src/storage/database.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';
-import type { SignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
 import { devValidators } from '../helpers/devnet.js';
 import { devnetGenerator } from '../helpers/generator.js';
 import { tempDataPath } from '../helpers/state.js';

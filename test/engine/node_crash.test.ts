@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openDatabases } from '../../src/storage/database.js';
 import { openChain } from '../../src/main/chain_setup.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { assertCommittedChain } from '../helpers/chain_consistency.js';
 import { crashConfig, KEEP_HEIGHTS, provedKeys } from '../helpers/crash_config.js';
 import { runAndKill } from '../helpers/kill.js';

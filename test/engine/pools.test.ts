@@ -2,18 +2,28 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { BlsVerifier } from '../../src/engine/pools/bls_verifier.js';
+import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
+import type { OnionGenerator } from '../../src/engine/pools/onion_generator.js';
+import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
+import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
+import type { PoolStats, SignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
+import { createLocalSignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
+import type { StateProver } from '../../src/engine/pools/state_prover.js';
+import { createLocalStateProver } from '../../src/engine/pools/state_prover.js';
+import type { UnsignedCertificate } from '../../src/lib/chain/certificate.js';
 import {
   certificateSignatureRequest,
   signCertificate,
   singleCertificateSignatureRequest,
   sortByBLSKey,
 } from '../../src/lib/chain/certificate.js';
-import type { UnsignedCertificate } from '../../src/lib/chain/certificate.js';
 import { createAggSig } from '../../src/lib/crypto/aggregate.js';
 import { blsPopVerify } from '../../src/lib/crypto/bls.js';
 import { hashOnion } from '../../src/lib/crypto/hash_onion.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
+import type { MultisigKeys, TransactionObject } from '../../src/lib/transaction/index.js';
 import {
   encodeTransaction,
   prepareTransaction,
@@ -21,17 +31,7 @@ import {
   signTransaction,
   verifyTransactionSignatures,
 } from '../../src/lib/transaction/index.js';
-import type { MultisigKeys, TransactionObject } from '../../src/lib/transaction/index.js';
 import { verifySMTProof } from '../../src/lib/tree/index.js';
-import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
-import type { BlsVerifier } from '../../src/engine/pools/bls_verifier.js';
-import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
-import type { OnionGenerator } from '../../src/engine/pools/onion_generator.js';
-import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
-import { createLocalSignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
-import type { PoolStats, SignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
-import { createLocalStateProver } from '../../src/engine/pools/state_prover.js';
-import type { StateProver } from '../../src/engine/pools/state_prover.js';
 import { createPooledBlsVerifier } from '../../src/workers/bls_verifier.js';
 import { createPooledOnionGenerator } from '../../src/workers/onion_pool.js';
 import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';

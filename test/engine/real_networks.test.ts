@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { describe, it } from 'node:test';
-import { blockHeaderID, computeAssetRoot, decodeBlock } from '../../src/lib/chain/block.js';
 import { processGenesisBlock } from '../../src/engine/genesis.js';
+import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
 import { EMPTY_STATE } from '../../src/engine/state/state_db.js';
-import { loadConfig } from '../../src/main/config/index.js';
+import { blockHeaderID, computeAssetRoot, decodeBlock } from '../../src/lib/chain/block.js';
 import type { ApplicationConfig } from '../../src/main/config/index.js';
+import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
-import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
 import { createPooledBlsVerifier } from '../../src/workers/bls_verifier.js';
 
 const fixture = (network: string, file: string): string =>

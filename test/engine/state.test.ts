@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { SubStore } from '../../src/engine/state/substore.js';
 import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
 import { EMPTY_HASH } from '../../src/lib/tree/index.js';
-import { SubStore } from '../../src/engine/state/substore.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
-import { createRequire } from 'node:module';
 import { Rng } from '../helpers/random.js';
 import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
 

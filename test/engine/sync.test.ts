@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { BFTValidator } from '../../src/engine/bft/types.js';
+import { unsignedGenesisHeader } from '../../src/engine/genesis.js';
 import type { ConnectedPeer } from '../../src/engine/network/peers.js';
 import { computeBestPeer } from '../../src/engine/sync/best_peer.js';
 import { blockSynchronizationApplies } from '../../src/engine/sync/block_synchronization.js';
@@ -16,7 +17,6 @@ import { fastChainSwitchingApplies } from '../../src/engine/sync/fast_chain_swit
 import { computeBlockHeightsList, largestSubsetMaxBy, lastTwoRoundsHeights } from '../../src/engine/sync/heights.js';
 import type { SyncMechanism } from '../../src/engine/sync/mechanism.js';
 import { Synchronizer } from '../../src/engine/sync/synchronizer.js';
-import { unsignedGenesisHeader } from '../../src/engine/genesis.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';

@@ -19,8 +19,8 @@ import {
   getHighestCommonBlockResponseSchema,
 } from '../../src/lib/chain/p2p_schemas.js';
 import { codec } from '../../src/lib/codec/index.js';
-import { openChain } from '../../src/main/chain_setup.js';
 import type { OpenedChain } from '../../src/main/chain_setup.js';
+import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { openDatabases } from '../../src/storage/database.js';
 import { devnetGenerator } from '../helpers/generator.js';

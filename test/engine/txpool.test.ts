@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { encodeTransaction, senderAddress, transactionID } from '../../src/lib/transaction/transaction.js';
-import type { TransactionObject } from '../../src/lib/transaction/schema.js';
-import { prepareTransaction } from '../../src/lib/transaction/prepared.js';
-import { batching } from '../../src/workers/batching.js';
+import type {
+  AddResult,
+  PoolCandidate,
+  Scheduler,
+  TransactionPoolOptions,
+  Verdict,
+} from '../../src/engine/txpool/index.js';
 import {
   DEFAULT_EXPIRE_INTERVAL_MS,
   DEFAULT_REORGANIZE_INTERVAL_MS,
@@ -14,13 +17,10 @@ import {
   TransactionPool,
   TransactionStatus,
 } from '../../src/engine/txpool/index.js';
-import type {
-  AddResult,
-  PoolCandidate,
-  Scheduler,
-  TransactionPoolOptions,
-  Verdict,
-} from '../../src/engine/txpool/index.js';
+import { prepareTransaction } from '../../src/lib/transaction/prepared.js';
+import type { TransactionObject } from '../../src/lib/transaction/schema.js';
+import { encodeTransaction, senderAddress, transactionID } from '../../src/lib/transaction/transaction.js';
+import { batching } from '../../src/workers/batching.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { generatorEndpoints } from '../../src/engine/endpoint/generator.js';
+import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
+import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
+import { SubStore } from '../../src/engine/state/substore.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import {
@@ -9,26 +13,22 @@ import {
   ed25519KeyPairFromSeedAndPath,
   passphraseToSeed,
 } from '../../src/lib/crypto/index.js';
-import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
-import { generatorEndpoints } from '../../src/engine/endpoint/generator.js';
-import { SubStore } from '../../src/engine/state/substore.js';
-import { openDatabases } from '../../src/storage/database.js';
+import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
+import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
+import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
 import { registerValidatorParamsSchema } from '../../src/modules/pos/commands/register_validator.js';
 import { stakeParamsSchema } from '../../src/modules/pos/commands/stake.js';
 import { HashOnionStores } from '../../src/modules/random/offchain.js';
 import { hashOnionEndpoints } from '../../src/modules/random/onion_endpoint.js';
-import { TokenMethod } from '../../src/modules/token/method.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
-import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
-import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
-import { rewardConfig } from '../../src/modules/dynamic_reward/config.js';
-import { dynamicRewardEndpoints } from '../../src/modules/dynamic_reward/endpoint.js';
+import { TokenMethod } from '../../src/modules/token/method.js';
+import { openDatabases } from '../../src/storage/database.js';
 import { devnetPassphrase, devValidators } from '../helpers/devnet.js';
-import { tempDataPath } from '../helpers/state.js';
 import { devnetGenerator } from '../helpers/generator.js';
+import { tempDataPath } from '../helpers/state.js';
 
 const chainID = Buffer.from('04000000', 'hex');
 const TOKEN_ID = Buffer.from('0400000000000000', 'hex');

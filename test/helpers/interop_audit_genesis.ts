@@ -2,20 +2,21 @@
 // token records that the interoperability endpoints read (chain accounts, channels, chain
 // validators, terminated state and outbox accounts, escrows), as a mainchain and as a sidechain,
 // each with three genesis validators.
+
+import { computeGenesis } from '../../src/engine/genesis.js';
+import { EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { Block, BlockAsset } from '../../src/lib/chain/block.js';
 import { computeAssetRoot } from '../../src/lib/chain/block.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { EMPTY_HASH } from '../../src/lib/tree/index.js';
-import { computeGenesis } from '../../src/engine/genesis.js';
-import { EMPTY_STATE } from '../../src/engine/state/state_db.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { genesisInteroperabilitySchema } from '../../src/modules/interoperability/schemas.js';
-import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
-import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisTokenStore } from '../../src/modules/token/schemas.js';
+import { genesisTokenStoreSchema } from '../../src/modules/token/schemas.js';
 import { devValidators } from './devnet.js';
 import { devnetGenesis } from './genesis_compare.js';
 import { sidechainGenesisBlock } from './interop_oracle_sidechain_genesis.js';

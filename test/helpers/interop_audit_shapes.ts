@@ -1,5 +1,5 @@
-import { arrayOf } from './shape.js';
 import type { Shape } from './shape.js';
+import { arrayOf } from './shape.js';
 
 /** The interoperability records of the spec's "Resources and their fields", as the endpoints answer them. */
 export const CHAIN_ACCOUNT: Shape = {

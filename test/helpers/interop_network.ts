@@ -1,5 +1,5 @@
-import { startNetworkCommand } from './network_command.js';
 import type { NetworkCommandProcess } from './network_command.js';
+import { startNetworkCommand } from './network_command.js';
 
 export { nodePids, processAlive } from './network_command.js';
 export type InteropNetworkProcess = NetworkCommandProcess;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import * as b from '../../src/lib/chain/block.js';
 import type { Block, BlockHeader } from '../../src/lib/chain/block.js';
+import * as b from '../../src/lib/chain/block.js';
 import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { signTransaction, validateTransaction } from '../../src/lib/transaction/index.js';
 import { devnetFile } from '../helpers/devnet.js';

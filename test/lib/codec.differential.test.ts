@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codec } from '../../src/lib/codec/index.js';
 import { klayrCodec, klayrFrameworkSchemas } from '../helpers/klayr.js';
-import { randomObject, Rng } from '../helpers/random.js';
+import { Rng, randomObject } from '../helpers/random.js';
 
 const OBJECTS_TOTAL = 10_000;
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codec, CodecError } from '../../src/lib/codec/index.js';
+import { CodecError, codec } from '../../src/lib/codec/index.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
-import { randomObject, Rng } from '../helpers/random.js';
+import { Rng, randomObject } from '../helpers/random.js';
 
 /** Decoding either fails with a CodecError or yields a value whose encoding is exactly the input. */
 const decodeIsCanonical = (schema: Parameters<typeof codec.decode>[0], input: Buffer): 'ok' | 'rejected' => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codec } from '../../src/lib/codec/index.js';
 import type { Schema, SchemaProperty } from '../../src/lib/codec/index.js';
+import { codec } from '../../src/lib/codec/index.js';
 import { klayrCodec, klayrFrameworkSchemas } from '../helpers/klayr.js';
-import { randomObject, Rng } from '../helpers/random.js';
+import { Rng, randomObject } from '../helpers/random.js';
 
 const SCHEMAS_PER_RUN = 300;
 

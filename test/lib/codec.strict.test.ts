@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codec, CodecError } from '../../src/lib/codec/index.js';
 import type { Schema } from '../../src/lib/codec/index.js';
+import { CodecError, codec } from '../../src/lib/codec/index.js';
 
 const schema = {
   $id: '/test/strict',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decryptWithPassword, encryptWithPassword } from '../../src/lib/crypto/index.js';
 import type { EncryptedMessage } from '../../src/lib/crypto/index.js';
+import { decryptWithPassword, encryptWithPassword } from '../../src/lib/crypto/index.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 
 // Small argon2 memory keeps the suite fast; one test below uses Klayr's 2 GiB default.

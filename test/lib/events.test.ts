@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeEventRoot, encodeEvent, eventKeyPairs, eventToJSON } from '../../src/lib/chain/events.js';
 import type { BlockEvent } from '../../src/lib/chain/events.js';
+import { computeEventRoot, encodeEvent, eventKeyPairs, eventToJSON } from '../../src/lib/chain/events.js';
 import { EMPTY_HASH, smtBranchHash, smtLeafHash } from '../../src/lib/tree/index.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../../src/lib/crypto/sha256_x4.js';
 import type { PairKind } from '../../src/lib/crypto/sha256_x4.js';
+import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../../src/lib/crypto/sha256_x4.js';
 import { Rng } from '../helpers/random.js';
 
 const sha256 = (...parts: Buffer[]): string => createHash('sha256').update(Buffer.concat(parts)).digest('hex');

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import type { SMTProof } from '../../src/lib/tree/index.js';
 import {
   EMPTY_HASH,
   InMemorySMTStore,
   isInclusionProofForKey,
+  SparseMerkleTree,
   smtBranchHash,
   smtLeafHash,
   smtRootOf,
-  SparseMerkleTree,
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
-import type { SMTProof } from '../../src/lib/tree/index.js';
 import { smtRootWithin } from '../../src/lib/tree/smt_root.js';
 import { Rng } from '../helpers/random.js';
 

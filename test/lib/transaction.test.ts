@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codec } from '../../src/lib/codec/index.js';
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
-import * as tx from '../../src/lib/transaction/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
+import * as tx from '../../src/lib/transaction/index.js';
 import { devnetPassphrase } from '../helpers/devnet.js';
 import { klayrChain, klayrFrameworkSchemas, klayrTransactions } from '../helpers/klayr.js';
-import { randomObject, Rng } from '../helpers/random.js';
+import { Rng, randomObject } from '../helpers/random.js';
 
 const rng = new Rng(99);
 const chainID = Buffer.from('04000000', 'hex');

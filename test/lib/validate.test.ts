@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codec, compileValidator, ValidationError } from '../../src/lib/codec/index.js';
 import type { SchemaProperty } from '../../src/lib/codec/index.js';
+import { codec, compileValidator, ValidationError } from '../../src/lib/codec/index.js';
 import { klayrFrameworkSchemas, klayrValidator } from '../helpers/klayr.js';
-import { randomObject, Rng } from '../helpers/random.js';
+import { Rng, randomObject } from '../helpers/random.js';
 
 const klayrAccepts = (schema: object, value: unknown): boolean => {
   try {

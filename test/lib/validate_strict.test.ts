@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileValidator } from '../../src/lib/codec/index.js';
 import type { SchemaProperty } from '../../src/lib/codec/index.js';
+import { compileValidator } from '../../src/lib/codec/index.js';
 import { unboundedParams } from '../../src/rpc/param_rules.js';
 
 const messages = (schema: SchemaProperty, value: unknown, strict: boolean): string[] =>

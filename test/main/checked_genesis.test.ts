@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { blockHeaderID } from '../../src/lib/chain/block.js';
 import type { Block } from '../../src/lib/chain/block.js';
+import { blockHeaderID } from '../../src/lib/chain/block.js';
 import { compile } from '../../src/lib/codec/index.js';
-import { NETWORKS, networkPreset } from '../../src/main/config/networks.js';
 import { readGenesisBlock } from '../../src/main/chain_setup.js';
+import { NETWORKS, networkPreset } from '../../src/main/config/networks.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import {
   GENESIS_BLOCKS_WITH_CHECKED_PROOFS,
   hasCheckedProofsOfPossession,
 } from '../../src/main/network/checked_genesis.js';
 import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
-import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
+import { genesisStoreSchema } from '../../src/modules/pos/schemas.js';
 import { createPooledBlsVerifier } from '../../src/workers/bls_verifier.js';
 
 const presetGenesis = (network: string): Block =>

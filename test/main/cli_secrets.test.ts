@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
+import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
 import { cliPath } from '../helpers/cli.js';
 
 /** The CLI with `stdin` piped in (not a terminal), as a script runs it. */

@@ -10,11 +10,12 @@ import { after, describe, it } from 'node:test';
 import { decodeBlock } from '../../src/lib/chain/block.js';
 import { encryptWithPassword } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, transactionID, verifyTransactionSignatures } from '../../src/lib/transaction/index.js';
-import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
+import { assertPortFree } from '../../src/main/child_nodes/port_check.js';
 import { posWindows } from '../../src/main/child_nodes/pos_windows.js';
-import { readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
+import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
 import { deriveKeys } from '../../src/main/commands/keys/derive.js';
 import { loadConfig } from '../../src/main/config/load.js';
+import { readSavedConfig, setPorts } from '../../src/main/interop_network/chain_config.js';
 import {
   MAINCHAIN_ID,
   SIDECHAIN_ID,
@@ -28,7 +29,6 @@ import {
   readSettings,
   sidechainKeys,
 } from '../../src/main/interop_network/create_network.js';
-import { assertPortFree } from '../../src/main/child_nodes/port_check.js';
 import { stringifyEncryptedMessage } from '../../src/main/interop_network/encrypted_message.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
 import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';

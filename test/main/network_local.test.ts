@@ -16,8 +16,8 @@ import { monitorNetwork } from '../../src/main/local_network/monitor.js';
 import { checkPorts, prepareLocalNetwork } from '../../src/main/local_network/prepare.js';
 import type { RPCClient } from '../../src/rpc/client.js';
 import { runCLI } from '../helpers/cli.js';
-import { nodePids, processAlive, startNetworkCommand } from '../helpers/network_command.js';
 import type { NetworkCommandProcess } from '../helpers/network_command.js';
+import { nodePids, processAlive, startNetworkCommand } from '../helpers/network_command.js';
 import { httpRPC, nodeHeight, waitUntil } from '../helpers/node_process.js';
 import { freePort, freePortRun, heldPort } from '../helpers/ports.js';
 

@@ -1,8 +1,8 @@
 // kill -9 of a node in the middle of block synchronization: after a restart it resumes and ends on its peer's chain,
 // every height it holds the peer's block, nothing half-written.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

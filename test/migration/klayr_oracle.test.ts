@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import '../helpers/klayr.js';
-import { encodeBlock } from '../../src/lib/chain/block.js';
+import { writeSyntheticSnapshot } from '../../bench/migration_snapshot.js';
 import type { Block } from '../../src/lib/chain/block.js';
+import { encodeBlock } from '../../src/lib/chain/block.js';
 import { computeEventRoot } from '../../src/lib/chain/events.js';
 import { computeValidatorsHash } from '../../src/lib/chain/validators_hash.js';
 import { codec } from '../../src/lib/codec/index.js';
@@ -18,7 +19,6 @@ import { Snapshot } from '../../src/migration/snapshot.js';
 import { genesisLegacyStoreSchema } from '../../src/modules/legacy/schemas.js';
 import { legacyAccountStoreSchema } from '../../src/modules/legacy/stores.js';
 import { runKlayrGenesis } from '../helpers/klayr_genesis.js';
-import { writeSyntheticSnapshot } from '../../bench/migration_snapshot.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'kestrel-migration-oracle-'));
 

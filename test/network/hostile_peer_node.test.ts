@@ -2,12 +2,12 @@
 // abuse it: it stays up, keeps following its honest peer, and bans each hostile IP as Klayr does.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile } from '../../src/lib/codec/index.js';
 import { postBlockEventSchema } from '../../src/lib/chain/p2p_schemas.js';
+import { compile } from '../../src/lib/codec/index.js';
 import { devValidators } from '../helpers/devnet.js';
 import { blockIDAt, call, kestrelPeer, nodeInfo, waitFor } from '../helpers/klayr_peer_world.js';
-import { handshakenRawPeer, honestQuery, isRefused } from '../helpers/raw_peer.js';
 import type { RawPeer } from '../helpers/raw_peer.js';
+import { handshakenRawPeer, honestQuery, isRefused } from '../helpers/raw_peer.js';
 
 const GENERATOR = '127.0.0.1';
 const FOLLOWER = '127.0.0.2';

@@ -2,12 +2,12 @@
 // through a TCP relay that opens once both have blocks of their own: the node on the shorter branch deletes its
 // blocks and switches to the other's chain, whichever implementation it is.
 import assert from 'node:assert/strict';
-import { createServer, connect } from 'node:net';
 import type { Server } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import type { DevValidatorKey } from '../helpers/devnet.js';
-import { startKlayrNode } from '../helpers/klayr_node.js';
 import type { KlayrNode } from '../helpers/klayr_node.js';
+import { startKlayrNode } from '../helpers/klayr_node.js';
 import {
   blockIDAt,
   kestrelPeer,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nextEvent, randomPort, startKestrel, startKlayr, waitFor } from '../helpers/p2p.js';
-import { type RawPeer, closeCodeWithin, handshakenRawPeer, honestQuery } from '../helpers/raw_peer.js';
+import { closeCodeWithin, handshakenRawPeer, honestQuery, type RawPeer } from '../helpers/raw_peer.js';
 
 describe('discovery', () => {
   it('a seed that is down at start is dialled again (fallback seed discovery) and connects once it is up', async () => {

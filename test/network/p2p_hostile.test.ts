@@ -3,16 +3,16 @@
 // keeps serving an honest peer. Every abuse comes from a loopback address of its own, so bans do not mix.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { P2P } from '../../src/network/p2p/p2p.js';
 import { encodeNodeInfo } from '../../src/network/p2p/node_info.js';
-import { type KlayrP2PNode, baseNodeInfo, randomPort, startKestrel, startKlayr } from '../helpers/p2p.js';
+import type { P2P } from '../../src/network/p2p/p2p.js';
+import { baseNodeInfo, type KlayrP2PNode, randomPort, startKestrel, startKlayr } from '../helpers/p2p.js';
 import {
-  type RawPeer,
   closeCodeWithin,
   handshakenRawPeer,
   honestQuery,
   isRefused,
   openRawPeer,
+  type RawPeer,
 } from '../helpers/raw_peer.js';
 
 interface Outcome {

@@ -5,9 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import type { P2P } from '../../src/network/p2p/p2p.js';
 import type { IncomingMessage, IncomingRequest } from '../../src/network/p2p/types.js';
 import {
+  baseNodeInfo,
   type KlayrP2PNode,
   type KlayrRequest,
-  baseNodeInfo,
   nextEvent,
   nodeOptions,
   randomPort,

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { P2P } from '../../src/network/p2p/p2p.js';
 import type { IncomingMessage, PeerInfo } from '../../src/network/p2p/types.js';
 import { baseNodeInfo, randomPort, startKestrel, waitFor } from '../helpers/p2p.js';

@@ -6,7 +6,7 @@ import type { P2P } from '../../src/network/p2p/p2p.js';
 import { handshakeQuery } from '../../src/network/p2p/transport/handshake.js';
 import { ConnectAbortError, openOutboundSocket } from '../../src/network/p2p/transport/outbound.js';
 import type { NodeInfo } from '../../src/network/p2p/types.js';
-import { type KlayrP2PNode, baseNodeInfo, nextEvent, randomPort, startKestrel, startKlayr } from '../helpers/p2p.js';
+import { baseNodeInfo, type KlayrP2PNode, nextEvent, randomPort, startKestrel, startKlayr } from '../helpers/p2p.js';
 
 interface Close {
   readonly code: number;

@@ -9,11 +9,11 @@ import { blockHeaderID, encodeBlockHeader, signBlockHeader } from '../../src/lib
 import { areDistinctHeadersContradicting } from '../../src/lib/chain/contradiction.js';
 import type { Endpoints } from '../../src/lib/endpoint/definition.js';
 import { PluginHost } from '../../src/plugins/host.js';
-import type { OwnChainView, Plugin, PluginContext } from '../../src/plugins/types.js';
-import { reportMisbehaviorConfig, REPORT_MISBEHAVIOR_DEFAULTS } from '../../src/plugins/report_misbehavior/config.js';
+import { REPORT_MISBEHAVIOR_DEFAULTS, reportMisbehaviorConfig } from '../../src/plugins/report_misbehavior/config.js';
 import { INVALID_PASSWORD } from '../../src/plugins/report_misbehavior/endpoints.js';
 import { REPORTABLE_HEIGHTS, ReportMisbehaviorPlugin } from '../../src/plugins/report_misbehavior/index.js';
 import { MAX_HEADERS_PER_HEIGHT, MisbehaviorStore } from '../../src/plugins/report_misbehavior/store.js';
+import type { OwnChainView, Plugin, PluginContext } from '../../src/plugins/types.js';
 import { devValidator } from '../helpers/devnet.js';
 import { klayrChain, klayrCodec, klayrCrypto } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';

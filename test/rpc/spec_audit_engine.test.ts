@@ -15,10 +15,10 @@ import { computeMinFee, encodeTransaction, signTransaction, transactionID } from
 import { stakeParamsSchema } from '../../src/modules/pos/commands/stake.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { devnetPassphrase, devValidator, devValidators } from '../helpers/devnet.js';
-import { startRPCNode } from '../helpers/rpc_node.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
-import { arrayOf, assertShape, optional } from '../helpers/shape.js';
+import { startRPCNode } from '../helpers/rpc_node.js';
 import type { Shape } from '../helpers/shape.js';
+import { arrayOf, assertShape, optional } from '../helpers/shape.js';
 
 const CHAIN_ID = Buffer.from('04000000', 'hex');
 const KLY = 100_000_000n;

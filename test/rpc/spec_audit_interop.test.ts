@@ -12,9 +12,9 @@ import {
   ESCROWED,
   KLY,
   MAINCHAIN_ID,
+  mainchainAuditGenesis,
   SIDECHAIN_ID,
   TERMINATED_ID,
-  mainchainAuditGenesis,
 } from '../helpers/interop_audit_genesis.js';
 import {
   CHAIN_ACCOUNT,
@@ -25,10 +25,10 @@ import {
   TERMINATED_OUTBOX_ACCOUNT,
   TERMINATED_STATE_ACCOUNT,
 } from '../helpers/interop_audit_shapes.js';
-import { startRPCNode } from '../helpers/rpc_node.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
-import { assertShape } from '../helpers/shape.js';
+import { startRPCNode } from '../helpers/rpc_node.js';
 import type { Shape } from '../helpers/shape.js';
+import { assertShape } from '../helpers/shape.js';
 import { tempDataPath } from '../helpers/state.js';
 
 describe('spec audit: interoperability on a mainchain node with a registered and a terminated chain', () => {

@@ -13,14 +13,9 @@ import {
   MAINCHAIN_ID,
   SIDECHAIN_ID,
   SIDECHAIN_TOKEN,
-  TERMINATED_ID,
   sidechainAuditGenesis,
+  TERMINATED_ID,
 } from '../helpers/interop_audit_genesis.js';
-import { startRPCNode } from '../helpers/rpc_node.js';
-import type { RPCNode } from '../helpers/rpc_node.js';
-import { assertShape } from '../helpers/shape.js';
-import type { Shape } from '../helpers/shape.js';
-import { tempDataPath } from '../helpers/state.js';
 import {
   CHAIN_ACCOUNT,
   CHAIN_ACCOUNTS,
@@ -29,6 +24,11 @@ import {
   ESCROWED_AMOUNTS,
   TERMINATED_STATE_ACCOUNT,
 } from '../helpers/interop_audit_shapes.js';
+import type { RPCNode } from '../helpers/rpc_node.js';
+import { startRPCNode } from '../helpers/rpc_node.js';
+import type { Shape } from '../helpers/shape.js';
+import { assertShape } from '../helpers/shape.js';
+import { tempDataPath } from '../helpers/state.js';
 
 describe('spec audit: interoperability (sidechain set) on a sidechain node', () => {
   let rpc: RPCNode;

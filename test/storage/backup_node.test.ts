@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { StateDB } from '../../src/engine/state/state_db.js';
-import { blockHeaderID, type BlockHeader } from '../../src/lib/chain/block.js';
+import { type BlockHeader, blockHeaderID } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { KestrelNode } from '../../src/main/node.js';

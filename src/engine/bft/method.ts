@@ -1,7 +1,7 @@
-import type { StateReadWriter } from '../state/types.js';
 import { areDistinctHeadersContradicting, areHeadersContradicting } from '../../lib/chain/contradiction.js';
-import { impliesMaximalPrevotes } from './implies_max_prevotes.js';
+import type { StateReadWriter } from '../state/types.js';
 import type { ImpliesMaxPrevotesHeader } from './implies_max_prevotes.js';
+import { impliesMaximalPrevotes } from './implies_max_prevotes.js';
 import { existBFTParameters, getBFTParameters, getNextHeightBFTParameters } from './parameters.js';
 import { setBFTParameters } from './set_parameters.js';
 import { bftParametersStore, readBFTVotes } from './stores.js';

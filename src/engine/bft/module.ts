@@ -1,7 +1,7 @@
 import type { StateReadWriter } from '../state/types.js';
 import { MODULE_NAME_BFT } from './constants.js';
-import { BFTMethod } from './method.js';
 import type { BFTConfig } from './method.js';
+import { BFTMethod } from './method.js';
 import { BFTParametersCache, deleteBFTParameters } from './parameters.js';
 import { bftParametersStore, readBFTVotes, writeBFTVotes } from './stores.js';
 import type { BFTBlockHeader, BFTHeader } from './types.js';

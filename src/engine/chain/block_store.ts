@@ -1,9 +1,9 @@
-import { blockHeaderID, decodeBlock, encodeBlock } from '../../lib/chain/block.js';
 import type { Block } from '../../lib/chain/block.js';
-import { transactionID } from '../../lib/transaction/index.js';
+import { blockHeaderID, decodeBlock, encodeBlock } from '../../lib/chain/block.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
+import { transactionID } from '../../lib/transaction/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
-import { encodeHeight, tableHeightKey, tableKey, TABLES } from '../../storage/tables.js';
+import { encodeHeight, TABLES, tableHeightKey, tableKey } from '../../storage/tables.js';
 
 const LAST = tableKey(TABLES.lastBlock);
 const blockHeightKey = (height: number): Buffer => tableHeightKey(TABLES.blockIDsByHeight, height);

@@ -2,15 +2,15 @@ import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import type { SMTProof } from '../../lib/tree/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
-import { encodeHeight, tableHeightKey, tableKey, TABLES } from '../../storage/tables.js';
+import { encodeHeight, TABLES, tableHeightKey, tableKey } from '../../storage/tables.js';
 import type { BFTMethod, BFTModule } from '../bft/index.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
-import { BlockState, decodeUndo, encodeUndo, PlainStateDB } from '../state/state_db.js';
 import type { ExtraWrites, StateDB } from '../state/state_db.js';
+import { BlockState, decodeUndo, encodeUndo, PlainStateDB } from '../state/state_db.js';
 import type { BlockStore } from './block_store.js';
 import type { EventStore } from './event_store.js';
-import { InclusionProofs } from './inclusion_proofs.js';
 import type { InclusionProofConfig } from './inclusion_proofs.js';
+import { InclusionProofs } from './inclusion_proofs.js';
 import { prunableBelow } from './retention.js';
 
 /** Where each block's undo of the engine (BFT) state is kept in the meta database. */

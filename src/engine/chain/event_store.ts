@@ -1,10 +1,10 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
+import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
-import { tableHeightKey, TABLES } from '../../storage/tables.js';
+import { TABLES, tableHeightKey } from '../../storage/tables.js';
 
 const eventsSchema = {
   $id: '/kestrel/events',

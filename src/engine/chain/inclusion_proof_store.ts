@@ -1,9 +1,9 @@
-import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { SMTProof } from '../../lib/tree/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
-import { tableHeightKey, TABLES } from '../../storage/tables.js';
+import { TABLES, tableHeightKey } from '../../storage/tables.js';
 
 /** @klayr/chain's stored inclusion proof. */
 const inclusionProofSchema = {

@@ -1,9 +1,9 @@
 import type { BlockHeader } from '../../lib/chain/block.js';
 import { certificateSignatureRequest, unsignedCertificateOf } from '../../lib/chain/certificate.js';
-import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../../lib/crypto/bls_key_cache.js';
-import { BFTParameterNotFoundError } from '../bft/index.js';
+import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { BFTMethod } from '../bft/index.js';
+import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BlockStore } from '../chain/block_store.js';
 import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { BlockState } from '../state/state_db.js';

@@ -1,5 +1,6 @@
 import type { Block } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { BlockExecutor } from '../execution/block_executor.js';
 import { assertSignatures } from '../execution/deferred_signatures.js';
@@ -9,7 +10,6 @@ import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { AggregateCommitVerifier } from './aggregate_commit.js';
 import { validatedTransactions } from './block_rules.js';
-import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { HeaderVerifier } from './header_verifier.js';
 
 /** The verifiers of the asynchronous block path (in a node, the `bls` and `verify` pools). */

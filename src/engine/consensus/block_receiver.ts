@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { Block } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import { Mutex } from '../../lib/mutex.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
-import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { Peers } from '../network/peers.js';
 import type { BlockProcessor, BlockVerifiers } from './block_processor.js';
 import { ForkStatus, forkChoice } from './fork_choice.js';

@@ -1,7 +1,7 @@
 import type { Block } from '../../lib/chain/block.js';
 import { validateBlock } from '../../lib/chain/block.js';
-import { prepareTransaction, validateTransaction } from '../../lib/transaction/index.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
+import { prepareTransaction, validateTransaction } from '../../lib/transaction/index.js';
 
 /** Block version of Klayr SDK v6 blocks after genesis. */
 export const BLOCK_VERSION = 2;

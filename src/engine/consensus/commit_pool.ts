@@ -2,19 +2,19 @@ import type { Logger } from 'pino';
 import type { AggregateCommit, Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
 import { singleCertificateSignatureRequest, sortByBLSKey, unsignedCertificateOf } from '../../lib/chain/certificate.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { SingleCommit } from '../../lib/chain/single_commit.js';
 import {
-  NETWORK_EVENT_COMMIT_MESSAGES,
   decodeSingleCommit,
   decodeSingleCommitsPacket,
   encodeSingleCommitsPacket,
+  NETWORK_EVENT_COMMIT_MESSAGES,
 } from '../../lib/chain/single_commit.js';
 import { createAggSig } from '../../lib/crypto/aggregate.js';
 import type { SingleSignatureRequest } from '../../lib/crypto/bls_requests.js';
-import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTMethod } from '../bft/index.js';
+import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { Peers } from '../network/peers.js';
-import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { StateReadWriter } from '../state/types.js';
 import { CommitList } from './commit_list.js';

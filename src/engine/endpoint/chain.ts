@@ -1,14 +1,14 @@
 import { blockHeaderID, blockToJSON, decodeBlockHeader } from '../../lib/chain/block.js';
+import { EVENT_KEY_LENGTH, eventToJSON, proveEvents } from '../../lib/chain/events.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBetween, hexBytes, MAX_BLOCK_HEADER_BYTES } from '../../lib/endpoint/params.js';
-import { areHeadersContradicting } from '../bft/index.js';
-import type { Chain } from '../chain/chain.js';
-import { EVENT_KEY_LENGTH, eventToJSON, proveEvents } from '../../lib/chain/events.js';
-import { proofToJSON } from '../../lib/tree/proof_json.js';
 import { transactionToJSON } from '../../lib/transaction/transaction.js';
+import { proofToJSON } from '../../lib/tree/proof_json.js';
+import { areHeadersContradicting } from '../bft/index.js';
 import type { BlockStore } from '../chain/block_store.js';
+import type { Chain } from '../chain/chain.js';
 import type { EventStore } from '../chain/event_store.js';
 
 const heightParams = {

@@ -1,7 +1,7 @@
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
-import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { BFTParameters } from '../bft/index.js';
+import { BFTParameterNotFoundError } from '../bft/index.js';
 import type { Chain } from '../chain/chain.js';
 
 const heightParams = {

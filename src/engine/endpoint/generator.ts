@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
-import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
+import { decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBetween, hexBytes, uint32 } from '../../lib/endpoint/params.js';
-import type { Chain } from '../chain/chain.js';
+import { required } from '../../lib/required.js';
 import type { BinaryDB } from '../../storage/database.js';
+import type { Chain } from '../chain/chain.js';
+import type { GeneratedInfo } from '../generator/generated_info.js';
 import {
   generatedInfoAddresses,
   generatedInfoKey,
@@ -13,10 +15,8 @@ import {
   putGeneratedInfoSync,
   ZERO_GENERATED_INFO,
 } from '../generator/generated_info.js';
-import type { GeneratedInfo } from '../generator/generated_info.js';
 import type { Generator } from '../generator/generator.js';
 import { GeneratorKeyStore } from '../generator/key_store.js';
-import { required } from '../../lib/required.js';
 
 const address = { type: 'string', format: 'klayr32' } as const;
 const height = uint32;

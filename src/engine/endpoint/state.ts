@@ -1,13 +1,14 @@
 import { parseHex } from '../../lib/crypto/bytes.js';
-import { proofToJSON } from '../../lib/tree/proof_json.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBetween } from '../../lib/endpoint/params.js';
+import { proofToJSON } from '../../lib/tree/proof_json.js';
 
 /** Store prefix (4 bytes) and substore prefix (2) before the key; no store key comes near 250 bytes. */
 const STATE_KEY_PREFIX_BYTES = 6;
 const MAX_STATE_KEY_BYTES = 256;
-import type { StateProver } from '../pools/state_prover.js';
+
 import type { Chain } from '../chain/chain.js';
+import type { StateProver } from '../pools/state_prover.js';
 
 /** The state namespace: inclusion proofs of store keys against the tip's state root, computed in a worker. */
 export const stateEndpoints = (

@@ -5,9 +5,9 @@ import {
   eventSchema,
   standardEventDataSchema,
 } from '../../lib/chain/schemas.js';
-import { transactionSchema } from '../../lib/transaction/schema.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import type { ModuleMetadata } from '../../lib/endpoint/metadata.js';
+import { transactionSchema } from '../../lib/transaction/schema.js';
 
 /** What the chain reports about itself (filled by the chain engine). */
 export interface ChainStatus {

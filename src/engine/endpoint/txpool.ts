@@ -1,20 +1,20 @@
 import { eventToJSON } from '../../lib/chain/events.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
+import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
+import { transactionHex } from '../../lib/endpoint/params.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import {
   decodeTransaction,
   prepareTransaction,
   transactionToJSON,
   validateTransaction,
 } from '../../lib/transaction/index.js';
-import type { PreparedTransaction } from '../../lib/transaction/index.js';
-import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
-import { transactionHex } from '../../lib/endpoint/params.js';
-import { VERIFY_STATUS } from '../state_machine/module.js';
-import type { TransactionPool } from '../txpool/pool.js';
-import { ingestTransaction } from '../txpool/ingest.js';
-import type { TransactionVerifier } from '../txpool/transaction_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
+import { VERIFY_STATUS } from '../state_machine/module.js';
+import { ingestTransaction } from '../txpool/ingest.js';
+import type { TransactionPool } from '../txpool/pool.js';
+import type { TransactionVerifier } from '../txpool/transaction_verifier.js';
 
 /** The posted transaction, decoded strictly (so its bytes are its own encoding) and validated. */
 export const postedTransaction = (hex: unknown): PreparedTransaction => {

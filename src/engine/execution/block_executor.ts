@@ -1,14 +1,14 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { computeAssetRoot } from '../../lib/chain/block.js';
 import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
-import { prepareTransaction } from '../../lib/transaction/index.js';
+import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
+import { prepareTransaction } from '../../lib/transaction/index.js';
 import { merkleRoot } from '../../lib/tree/index.js';
 import type { BFTModule } from '../bft/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { StateDB } from '../state/state_db.js';
 import { SubStore } from '../state/substore.js';
-import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
 import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
 import { SignatureRecorder } from './deferred_signatures.js';
 import type { ExecutedBlock } from './executed_block.js';

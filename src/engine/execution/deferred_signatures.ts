@@ -1,6 +1,6 @@
 import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
-import type { SignatureCheck } from '../state_machine/module.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
+import type { SignatureCheck } from '../state_machine/module.js';
 
 /** A transaction's signature check as the auth module asked for it: the sender's keys (undefined: single signature). */
 export interface SignatureCheckItem {

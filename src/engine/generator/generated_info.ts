@@ -1,7 +1,7 @@
-import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { BinaryDB } from '../../storage/database.js';
-import { tableKey, tableRange, TABLES } from '../../storage/tables.js';
+import { TABLES, tableKey, tableRange } from '../../storage/tables.js';
 
 /** What a validator last generated: guards against generating contradicting blocks (LIP 0058). */
 export interface GeneratedInfo {

@@ -1,28 +1,27 @@
 import type { Logger } from 'pino';
-import type { Block, BlockHeader } from '../../lib/chain/block.js';
+import type { AggregateCommit, Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID, signBlockHeader } from '../../lib/chain/block.js';
-import { EMPTY_HASH } from '../../lib/tree/index.js';
-import { asPrepared } from '../../lib/transaction/index.js';
+import { RepeatedLog } from '../../lib/log/repeated_log.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
+import { asPrepared } from '../../lib/transaction/index.js';
+import { EMPTY_HASH } from '../../lib/tree/index.js';
+import type { BinaryDB } from '../../storage/database.js';
 import type { Chain } from '../chain/chain.js';
 import type { AggregateCommitVerifier } from '../consensus/aggregate_commit.js';
 import { BLOCK_VERSION } from '../consensus/block_rules.js';
+import type { CommitPool } from '../consensus/commit_pool.js';
 import type { BlockExecutor } from '../execution/block_executor.js';
 import { signatureFailures } from '../execution/deferred_signatures.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
-import type { AggregateCommit } from '../../lib/chain/block.js';
-import type { BlockState } from '../state/state_db.js';
-import { createLocalBlsVerifier } from '../pools/bls_verifier.js';
-import type { BlsVerifier, PopItem } from '../pools/bls_verifier.js';
 import { prefetchAggregateSignatures } from '../pools/aggregate_prefetch.js';
+import type { BlsVerifier, PopItem } from '../pools/bls_verifier.js';
+import { createLocalBlsVerifier } from '../pools/bls_verifier.js';
 import { prefetchProofsOfPossession } from '../pools/pop_prefetch.js';
-import { createLocalSignatureVerifier } from '../pools/signature_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
-import type { BinaryDB } from '../../storage/database.js';
+import { createLocalSignatureVerifier } from '../pools/signature_verifier.js';
+import type { BlockState } from '../state/state_db.js';
 import { getGeneratedInfo, putGeneratedInfoSync } from './generated_info.js';
 import type { GeneratorKeys } from './keys.js';
-import type { CommitPool } from '../consensus/commit_pool.js';
-import { RepeatedLog } from '../../lib/log/repeated_log.js';
 import { singleCommitsOf } from './single_commits.js';
 
 export interface GeneratorOptions {

@@ -1,10 +1,10 @@
-import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { EncryptedMessage } from '../../lib/crypto/encrypt.js';
-import type { BinaryDB } from '../../storage/database.js';
-import { tableKey, tableRange, TABLES } from '../../storage/tables.js';
-import type { GeneratorKeys } from './keys.js';
 import { required } from '../../lib/required.js';
+import type { BinaryDB } from '../../storage/database.js';
+import { TABLES, tableKey, tableRange } from '../../storage/tables.js';
+import type { GeneratorKeys } from './keys.js';
 
 const generatorKeysSchema = {
   $id: '/generator/generatorKeysSchema',

@@ -1,15 +1,14 @@
 import type { Logger } from 'pino';
-import type { LegacyBlock } from '../../lib/chain/legacy_block.js';
+import type { LegacyBlock, LegacyBlockHeader } from '../../lib/chain/legacy_block.js';
 import {
   decodeLegacyBlock,
   decodeLegacyBlockHeader,
   validateLegacyBlock,
   validateLegacyBlockAlone,
 } from '../../lib/chain/legacy_block.js';
-import type { LegacyBlockHeader } from '../../lib/chain/legacy_block.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { BlocksResponse } from '../../lib/chain/p2p_schemas.js';
 import { getBlocksFromIdResponseSchema, getLegacyBlocksFromIdRequestSchema } from '../../lib/chain/p2p_schemas.js';
-import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import { compile } from '../../lib/codec/index.js';
 import type { LegacyBracketConfig } from '../endpoint/legacy.js';
 import type { Peers } from '../network/peers.js';

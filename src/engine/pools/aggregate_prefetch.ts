@@ -1,6 +1,6 @@
 import { sha256Concat } from '../../lib/crypto/hash.js';
-import { rememberAggregateVerdicts } from '../../lib/interop/aggregate_verdicts.js';
 import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
+import { rememberAggregateVerdicts } from '../../lib/interop/aggregate_verdicts.js';
 import type { BlsVerifier } from './bls_verifier.js';
 
 /**

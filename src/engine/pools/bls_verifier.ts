@@ -1,7 +1,7 @@
-import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { WeightedAggregateRequest } from '../../lib/crypto/bls_key_cache.js';
-import { verifyProofsOfPossession, verifySingleSignatures } from '../../lib/crypto/bls_requests.js';
+import { BLSKeyCache } from '../../lib/crypto/bls_key_cache.js';
 import type { PopItem, SingleSignatureRequest } from '../../lib/crypto/bls_requests.js';
+import { verifyProofsOfPossession, verifySingleSignatures } from '../../lib/crypto/bls_requests.js';
 import type { PoolStats } from '../../lib/pool_stats.js';
 import { TaskTally } from '../../lib/pool_stats.js';
 

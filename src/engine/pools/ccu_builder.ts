@@ -1,7 +1,7 @@
+import type { CCUBuildRequest, CCUBuildResult, SnapshotProver } from '../../lib/interop/ccu_build.js';
+import { buildCCU } from '../../lib/interop/ccu_build.js';
 import type { PoolStats } from '../../lib/pool_stats.js';
 import { TaskTally } from '../../lib/pool_stats.js';
-import { buildCCU } from '../../lib/interop/ccu_build.js';
-import type { CCUBuildRequest, CCUBuildResult, SnapshotProver } from '../../lib/interop/ccu_build.js';
 import { readOnlySnapshot } from '../../storage/snapshot.js';
 
 export type { CCUBuildRequest, CCUBuildResult } from '../../lib/interop/ccu_build.js';

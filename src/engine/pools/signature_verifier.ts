@@ -1,7 +1,7 @@
 import type { PoolStats } from '../../lib/pool_stats.js';
 import { TaskTally } from '../../lib/pool_stats.js';
-import { signingBytesOfEncoded, verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
+import { signingBytesOfEncoded, verifyTransactionSignatures } from '../../lib/transaction/index.js';
 
 export type { PoolStats } from '../../lib/pool_stats.js';
 

@@ -1,7 +1,7 @@
 import type { PoolStats } from '../../lib/pool_stats.js';
 import { TaskTally } from '../../lib/pool_stats.js';
-import { proveState } from '../../storage/snapshot.js';
 import type { StateProofRequest, StateProofResponse } from '../../storage/snapshot.js';
+import { proveState } from '../../storage/snapshot.js';
 
 export type { StateProofRequest, StateProofResponse } from '../../storage/snapshot.js';
 

@@ -1,5 +1,5 @@
-import { BlockState } from './state_db.js';
 import type { StateBase } from './state_db.js';
+import { BlockState } from './state_db.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
 /**

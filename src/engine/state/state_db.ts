@@ -1,21 +1,21 @@
-import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
-import { stateSMTKey, stateSMTValue, STATE_SMT_KEY_LENGTH } from '../../lib/state/keys.js';
-import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
+import { compile } from '../../lib/codec/index.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTValue } from '../../lib/state/keys.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
+import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
+import type { Writes } from '../../storage/commit.js';
 import { commitWrites } from '../../storage/commit.js';
 import { getCommitted } from '../../storage/committed_reads.js';
-import type { Writes } from '../../storage/commit.js';
 import type { BinaryDB, KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
+import type { CommittedState } from '../../storage/state_roots.js';
 import {
   readCommittedState,
   readRootAt,
   removeCommittedState,
   writeCommittedState,
 } from '../../storage/state_roots.js';
-import type { CommittedState } from '../../storage/state_roots.js';
-import { tableHeightKey, TABLES } from '../../storage/tables.js';
+import { TABLES, tableHeightKey } from '../../storage/tables.js';
 import { StateOverlay } from './overlay.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 

@@ -1,5 +1,5 @@
-import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
 /** storePrefix || substorePrefix per pair of prefix buffers (the shared, memoized ones): built once instead of per store access. */

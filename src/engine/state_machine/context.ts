@@ -3,8 +3,8 @@ import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
 import type { EventQueue } from './event_queue.js';
-import { assetsOf } from './module.js';
 import type { BlockContext, CommandContext, NextValidators, SignatureCheck, TransactionContext } from './module.js';
+import { assetsOf } from './module.js';
 
 /** Where setNextValidators writes, shared by the contexts of one block. */
 export interface NextValidatorsSlot {

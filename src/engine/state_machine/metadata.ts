@@ -1,6 +1,6 @@
 import type { Endpoints } from '../../lib/endpoint/definition.js';
-import { storeMetadata } from '../../lib/endpoint/metadata.js';
 import type { ModuleMetadata } from '../../lib/endpoint/metadata.js';
+import { storeMetadata } from '../../lib/endpoint/metadata.js';
 import { computeStorePrefix } from '../../lib/state/keys.js';
 import type { EndpointServices, Module } from './module.js';
 

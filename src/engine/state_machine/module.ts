@@ -1,14 +1,14 @@
+import type { Logger } from 'pino';
 import type { BlockAsset, BlockHeader } from '../../lib/chain/block.js';
 import type { Schema } from '../../lib/codec/index.js';
-import type { MultisigKeys, TransactionObject } from '../../lib/transaction/index.js';
-import type { SubStore } from '../state/substore.js';
-import type { StateReadWriter } from '../state/types.js';
-import type { Logger } from 'pino';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import type { EndpointMetadata, ModuleMetadata } from '../../lib/endpoint/metadata.js';
+import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
+import type { MultisigKeys, TransactionObject } from '../../lib/transaction/index.js';
 import type { BinaryDB } from '../../storage/database.js';
 import type { OnionGenerator } from '../pools/onion_generator.js';
-import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
+import type { SubStore } from '../state/substore.js';
+import type { StateReadWriter } from '../state/types.js';
 import type { CrossChainCommand, CrossChainMethod } from './cross_chain.js';
 import type { EventQueue } from './event_queue.js';
 

@@ -1,14 +1,13 @@
 import type { Block, BlockAsset } from '../../lib/chain/block.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
-import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import { asPrepared } from '../../lib/transaction/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
+import { asPrepared } from '../../lib/transaction/index.js';
 import type { StateReadWriter } from '../state/types.js';
-import { blockContext, commandContext, transactionContext } from './context.js';
 import type { NextValidatorsSlot } from './context.js';
+import { blockContext, commandContext, transactionContext } from './context.js';
 import { EVENT_TOPIC_AFTER_TRANSACTIONS, EVENT_TOPIC_BEFORE_TRANSACTIONS, EventQueue } from './event_queue.js';
-import { VERIFY_STATUS } from './module.js';
 import type {
   BlockContext,
   Command,
@@ -20,6 +19,7 @@ import type {
   TransactionContext,
   VerifyStatus,
 } from './module.js';
+import { VERIFY_STATUS } from './module.js';
 import { StateMachinePanic } from './panic.js';
 
 export const EVENT_TOPIC_TRANSACTION_EXECUTION = Buffer.from([4]);

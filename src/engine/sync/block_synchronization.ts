@@ -1,5 +1,6 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
+import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { isDifferentChain } from '../consensus/fork_choice.js';
 import type { Peers } from '../network/peers.js';
 import { computeBestPeer } from './best_peer.js';
@@ -7,7 +8,6 @@ import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from 
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
 import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
-import type { PreparedTransaction } from '../../lib/transaction/index.js';
 
 /** A getBlocksFromId batch as the pipeline holds it. */
 type FetchedBatch =

@@ -8,13 +8,13 @@ import type { Peers } from '../network/peers.js';
 import { BlockSynchronization } from './block_synchronization.js';
 import { FastChainSwitching } from './fast_chain_switching.js';
 import { PeerBlocks } from './peer_blocks.js';
+import { SyncProgress } from './progress.js';
 import { SyncChain } from './sync_chain.js';
 import { Synchronizer } from './synchronizer.js';
-import { SyncProgress } from './progress.js';
 
-export { Synchronizer } from './synchronizer.js';
-export { SyncProgress } from './progress.js';
 export type { SyncProgressSnapshot } from './progress.js';
+export { SyncProgress } from './progress.js';
+export { Synchronizer } from './synchronizer.js';
 
 export interface SyncParts {
   chain: Chain;

@@ -8,8 +8,8 @@ import {
   DEFAULT_MIN_REPLACEMENT_FEE_DIFFERENCE,
   DEFAULT_REORGANIZE_INTERVAL_MS,
 } from './constants.js';
-import { timerScheduler } from './periodic_job.js';
 import type { Scheduler } from './periodic_job.js';
+import { timerScheduler } from './periodic_job.js';
 import type { PoolCandidate, VerifyTransaction } from './types.js';
 
 /** Klayr Core's `transactionPool` application config section (amounts as decimal strings). */

@@ -1,8 +1,8 @@
 import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
-import type { VerifyResult } from '../state_machine/state_machine.js';
-import { VERIFY_STATUS } from '../state_machine/module.js';
 import type { VerifyStatus } from '../state_machine/module.js';
+import { VERIFY_STATUS } from '../state_machine/module.js';
+import type { VerifyResult } from '../state_machine/state_machine.js';
 import type { TransactionPool } from './pool.js';
 import type { TransactionVerifier } from './transaction_verifier.js';
 import { TransactionStatus } from './types.js';

@@ -1,18 +1,18 @@
 import { EventEmitter } from 'node:events';
-import { transactionID } from '../../lib/transaction/transaction.js';
+import { asPrepared } from '../../lib/transaction/prepared.js';
 import type { TransactionObject } from '../../lib/transaction/schema.js';
+import { transactionID } from '../../lib/transaction/transaction.js';
 import { AccountTransactions } from './account_list.js';
 import { computeFeePriority } from './candidate.js';
-import { asPrepared } from '../../lib/transaction/prepared.js';
-import { resolvePoolOptions } from './config.js';
 import type { ResolvedPoolOptions, TransactionPoolOptions } from './config.js';
+import { resolvePoolOptions } from './config.js';
 import { invalidTransactionReason, REMOVAL_REASON } from './constants.js';
-import { REJECTION, REJECTION_MESSAGE, tooLargeMessage, TransactionPoolError } from './errors.js';
 import type { RejectionCode, TransactionPoolErrorDetails } from './errors.js';
+import { REJECTION, REJECTION_MESSAGE, TransactionPoolError, tooLargeMessage } from './errors.js';
 import { FeePriorityFloor } from './fee_floor.js';
 import { PeriodicJob } from './periodic_job.js';
+import type { AddResult, PoolCandidate, PoolEventMap, PooledTransaction, Verdict } from './types.js';
 import { TransactionStatus, verdictMessage, verdictStatus } from './types.js';
-import type { AddResult, PoolCandidate, PooledTransaction, PoolEventMap, Verdict } from './types.js';
 
 const mapKey = (bytes: Buffer): string => bytes.toString('latin1');
 

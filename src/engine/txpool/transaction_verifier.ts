@@ -1,14 +1,14 @@
 import type { Block } from '../../lib/chain/block.js';
 import type { BlockEvent } from '../../lib/chain/events.js';
-import { asPrepared } from '../../lib/transaction/index.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
+import { asPrepared } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { StateDB } from '../state/state_db.js';
 import { blockContext, transactionContext } from '../state_machine/context.js';
 import { EventQueue } from '../state_machine/event_queue.js';
 import type { SignatureCheck } from '../state_machine/module.js';
-import { EVENT_TOPIC_TRANSACTION_EXECUTION } from '../state_machine/state_machine.js';
 import type { ExecutionResult, StateMachine, VerifyResult } from '../state_machine/state_machine.js';
+import { EVENT_TOPIC_TRANSACTION_EXECUTION } from '../state_machine/state_machine.js';
 
 export interface TransactionVerifierOptions {
   chain: Chain;

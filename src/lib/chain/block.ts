@@ -1,10 +1,10 @@
-import { compile } from '../codec/index.js';
 import type { CompiledSchema } from '../codec/index.js';
-import { sha256 } from '../crypto/hash.js';
+import { compile } from '../codec/index.js';
 import { signData, verifyData } from '../crypto/ed25519.js';
+import { sha256 } from '../crypto/hash.js';
 import { MESSAGE_TAG_BLOCK_HEADER } from '../crypto/tags.js';
-import { decodeTransaction, encodeTransaction, transactionID, transactionToJSON } from '../transaction/transaction.js';
 import type { TransactionObject } from '../transaction/schema.js';
+import { decodeTransaction, encodeTransaction, transactionID, transactionToJSON } from '../transaction/transaction.js';
 import { EMPTY_HASH, merkleRoot } from '../tree/index.js';
 import { blockAssetSchema, blockHeaderSchema, blockSchema, signingBlockHeaderSchema } from './schemas.js';
 

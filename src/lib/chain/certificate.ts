@@ -1,8 +1,8 @@
-import { compile } from '../codec/index.js';
 import type { Schema } from '../codec/index.js';
+import { compile } from '../codec/index.js';
+import { blsSignData, blsVerifyData } from '../crypto/bls.js';
 import type { WeightedAggregateRequest } from '../crypto/bls_key_cache.js';
 import type { SingleSignatureRequest } from '../crypto/bls_requests.js';
-import { blsSignData, blsVerifyData } from '../crypto/bls.js';
 import { MESSAGE_TAG_CERTIFICATE } from '../crypto/tags.js';
 import type { BlockHeader } from './block.js';
 import { blockHeaderID } from './block.js';

@@ -1,8 +1,8 @@
-import { compile } from '../codec/index.js';
 import type { CompiledSchema } from '../codec/index.js';
+import { compile } from '../codec/index.js';
 import { sha256 } from '../crypto/hash.js';
-import { EMPTY_HASH, InMemorySMTStore, smtRootOf, SparseMerkleTree } from '../tree/index.js';
 import type { SMTProof } from '../tree/index.js';
+import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree, smtRootOf } from '../tree/index.js';
 import { eventSchema } from './schemas.js';
 
 export interface BlockEvent {

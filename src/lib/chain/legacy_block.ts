@@ -1,5 +1,5 @@
-import { compile } from '../codec/index.js';
 import type { CompiledSchema } from '../codec/index.js';
+import { compile } from '../codec/index.js';
 import { sha256 } from '../crypto/hash.js';
 import { merkleRoot } from '../tree/index.js';
 import {

@@ -1,5 +1,5 @@
-import { compile } from '../codec/index.js';
 import type { CompiledSchema, Schema } from '../codec/index.js';
+import { compile } from '../codec/index.js';
 
 /** One validator's BLS signature of a block's certificate (LIP 0061). */
 export interface SingleCommit {

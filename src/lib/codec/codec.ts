@@ -1,14 +1,14 @@
-import { generateDecoder } from './decoder.js';
 import type { DecodeFn } from './decoder.js';
-import { generateEncoder } from './encoder.js';
+import { generateDecoder } from './decoder.js';
 import type { EncodeFn } from './encoder.js';
+import { generateEncoder } from './encoder.js';
 import { CodecError } from './errors.js';
 import { generateJSONMapper } from './json.js';
-import { buildSchemaTree } from './schema_tree.js';
 import type { ObjectNode } from './schema_tree.js';
+import { buildSchemaTree } from './schema_tree.js';
 import type { Schema } from './types.js';
-import { assertValid, compileValidator } from './validate.js';
 import type { Validator } from './validate.js';
+import { assertValid, compileValidator } from './validate.js';
 import { createWriter } from './writer.js';
 
 const writer = createWriter(64 * 1024);

@@ -1,7 +1,7 @@
+import type { BufferCursor } from './reader.js';
+import * as rt from './reader.js';
 import type { FieldNode, ObjectNode } from './schema_tree.js';
 import { isPacked, wireType } from './schema_tree.js';
-import * as rt from './reader.js';
-import type { BufferCursor } from './reader.js';
 
 export type DecodeFn = (c: BufferCursor, end: number) => Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { FieldNode, ObjectNode } from './schema_tree.js';
 import { isPacked } from './schema_tree.js';
-import * as rt from './writer.js';
 import type { Writer } from './writer.js';
+import * as rt from './writer.js';
 
 export type EncodeFn = (w: Writer, value: unknown) => void;
 

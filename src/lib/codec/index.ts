@@ -1,7 +1,7 @@
-export { codec, compile, CompiledSchema } from './codec.js';
-export { CodecError, ValidationError } from './errors.js';
+export { CompiledSchema, codec, compile } from './codec.js';
 export type { ValidationIssue } from './errors.js';
-export type { DataType, Schema, SchemaProperty } from './types.js';
-export { compileValidator, assertValid } from './validate.js';
-export type { Validator } from './validate.js';
+export { CodecError, ValidationError } from './errors.js';
 export { hexToBytes } from './json.js';
+export type { DataType, Schema, SchemaProperty } from './types.js';
+export type { Validator } from './validate.js';
+export { assertValid, compileValidator } from './validate.js';

@@ -1,5 +1,5 @@
-import { CodecError, ValidationError } from './errors.js';
 import type { ValidationIssue } from './errors.js';
+import { CodecError, ValidationError } from './errors.js';
 import { numberFormats, stringFormats } from './formats.js';
 import type { SchemaProperty } from './types.js';
 import { MAX_SINT32, MAX_SINT64, MAX_UINT32, MAX_UINT64, MIN_SINT32, MIN_SINT64 } from './varint.js';

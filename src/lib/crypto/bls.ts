@@ -1,6 +1,6 @@
+import { timingSafeEqual } from 'node:crypto';
 import blst from '@chainsafe/blst';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
-import { timingSafeEqual } from 'node:crypto';
 import { deleteOldest } from '../collections.js';
 import { assertLength } from './bytes.js';
 import { sha256 } from './hash.js';

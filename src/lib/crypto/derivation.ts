@@ -1,8 +1,8 @@
 import { createHmac, pbkdf2, pbkdf2Sync } from 'node:crypto';
 import { promisify } from 'node:util';
 import { blsKeyGen } from './bls.js';
-import { keyPairFromSeed } from './ed25519.js';
 import type { Ed25519KeyPair } from './ed25519.js';
+import { keyPairFromSeed } from './ed25519.js';
 import { sha256 } from './hash.js';
 
 const HARDENED_OFFSET = 0x80000000;

@@ -1,5 +1,5 @@
-import { argon2id } from 'hash-wasm';
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { argon2id } from 'hash-wasm';
 import { parseHex } from './bytes.js';
 import { sha256Concat } from './hash.js';
 

@@ -1,5 +1,4 @@
-import { CodeWriter, simd, valueType, wasmModule } from './wasm_builder.js';
-import { op } from './wasm_builder.js';
+import { CodeWriter, op, simd, valueType, wasmModule } from './wasm_builder.js';
 
 /**
  * SHA-256 of `prefix || left || right` (two 32-byte inputs after a constant prefix), four messages at a

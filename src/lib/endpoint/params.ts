@@ -1,5 +1,5 @@
-import { MAX_UINT32 } from '../codec/varint.js';
 import type { SchemaProperty } from '../codec/index.js';
+import { MAX_UINT32 } from '../codec/varint.js';
 
 /**
  * Schema pieces for RPC params. The registry compiles params strictly: `format: "hex"` is

@@ -1,6 +1,6 @@
-import { sha256Concat } from '../crypto/hash.js';
-import { verifyWeightedAggSig } from '../crypto/aggregate.js';
 import { deleteOldest } from '../collections.js';
+import { verifyWeightedAggSig } from '../crypto/aggregate.js';
+import { sha256Concat } from '../crypto/hash.js';
 
 /** A weighted aggregate BLS signature check (a certificate of a CCU, a mainchain registration). */
 export interface AggregateCheck {

@@ -1,13 +1,13 @@
 import { compile } from '../codec/index.js';
 import { stateSMTKey } from '../state/keys.js';
+import type { CCMWithHeight, LastSentCCM } from './ccu_inbox_update.js';
+import { calculateMessageWitnesses } from './ccu_inbox_update.js';
+import type { ValidatorsData } from './ccu_validators_update.js';
+import { calculateActiveValidatorsUpdate, EMPTY_ACTIVE_VALIDATORS_UPDATE } from './ccu_validators_update.js';
+import type { Certificate } from './certificate.js';
+import { encodeCertificate } from './certificate.js';
 import type { CCUParams } from './schemas.js';
 import { crossChainUpdateParamsSchema } from './schemas.js';
-import { encodeCertificate } from './certificate.js';
-import type { Certificate } from './certificate.js';
-import { calculateMessageWitnesses } from './ccu_inbox_update.js';
-import type { CCMWithHeight, LastSentCCM } from './ccu_inbox_update.js';
-import { calculateActiveValidatorsUpdate, EMPTY_ACTIVE_VALIDATORS_UPDATE } from './ccu_validators_update.js';
-import type { ValidatorsData } from './ccu_validators_update.js';
 
 export const ccuParamsCodec = compile<CCUParams>(crossChainUpdateParamsSchema);
 

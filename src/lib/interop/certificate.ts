@@ -1,7 +1,6 @@
-import { compile } from '../codec/index.js';
-import type { CompiledSchema } from '../codec/index.js';
-import type { Schema } from '../codec/index.js';
 import { unsignedCertificateSchema } from '../chain/certificate.js';
+import type { CompiledSchema, Schema } from '../codec/index.js';
+import { compile } from '../codec/index.js';
 
 /** At most 199 validators sign a certificate: ceil(199 / 8) bytes of aggregation bits. */
 const MAX_LENGTH_AGGREGATION_BITS = 25;

@@ -1,6 +1,6 @@
-import { encodeTransaction } from './transaction.js';
-import { DEFAULT_MIN_FEE_PER_BYTE, SIGNATURE_LENGTH } from './schema.js';
 import type { TransactionObject } from './schema.js';
+import { DEFAULT_MIN_FEE_PER_BYTE, SIGNATURE_LENGTH } from './schema.js';
+import { encodeTransaction } from './transaction.js';
 
 export interface MinFeeOptions {
   minFeePerByte?: number;

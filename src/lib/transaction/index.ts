@@ -1,4 +1,4 @@
-export * from './schema.js';
-export * from './transaction.js';
 export * from './fee.js';
 export * from './prepared.js';
+export * from './schema.js';
+export * from './transaction.js';

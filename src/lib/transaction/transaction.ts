@@ -11,8 +11,8 @@ import {
 } from '../crypto/ed25519.js';
 import { sha256 } from '../crypto/hash.js';
 import { MESSAGE_TAG_TRANSACTION } from '../crypto/tags.js';
-import { MAX_PARAMS_SIZE, NAME_REGEX, SIGNATURE_LENGTH, transactionSchema } from './schema.js';
 import type { MultisigKeys, TransactionJSON, TransactionObject } from './schema.js';
+import { MAX_PARAMS_SIZE, NAME_REGEX, SIGNATURE_LENGTH, transactionSchema } from './schema.js';
 
 const txCodec: CompiledSchema<TransactionObject> = compile<TransactionObject>(transactionSchema);
 

@@ -1,6 +1,6 @@
-export { EMPTY_HASH, branchHash, leafHash } from './hash.js';
-export { treeHeight, ROOT_INDEX } from './merkle_utils.js';
+export { branchHash, EMPTY_HASH, leafHash } from './hash.js';
 export * from './merkle_tree.js';
+export { ROOT_INDEX, treeHeight } from './merkle_utils.js';
 export * from './smt.js';
+export { smtBranchHash, smtLeafHash } from './smt_node.js';
 export { smtRootOf } from './smt_root.js';
-export { smtLeafHash, smtBranchHash } from './smt_node.js';

@@ -1,4 +1,5 @@
 import { EMPTY_HASH } from './hash.js';
+import type { SMTNode } from './smt_node.js';
 import {
   branchNode,
   decodeNode,
@@ -9,7 +10,6 @@ import {
   smtBranchHash,
   smtLeafHash,
 } from './smt_node.js';
-import type { SMTNode } from './smt_node.js';
 
 /** Where tree nodes come from: encoded node by hash (undefined when absent). */
 export interface SMTNodeReader {

@@ -1,5 +1,5 @@
-import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
 import type { PairKind } from '../crypto/sha256_x4.js';
+import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
 import { EMPTY_HASH } from './hash.js';
 import { BRANCH_PREFIX, keyBit, smtLeafHash, smtLeafHashInto } from './smt_node.js';
 

@@ -1,5 +1,5 @@
-import { posWindowBounds, posWindowValues } from '../../modules/pos/config.js';
 import type { BoundedWindow } from '../../modules/pos/config.js';
+import { posWindowBounds, posWindowValues } from '../../modules/pos/config.js';
 
 /**
  * The PoS settings a chain with this block time needs: Klayr's defaults of the windows bounded by

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectWS, RPCCallError } from '../../rpc/client.js';
 import type { RPCClient } from '../../rpc/client.js';
+import { connectWS, RPCCallError } from '../../rpc/client.js';
 import type { ChainProcess } from './process.js';
 
 /** The JSON-RPC WebSocket URL of a node serving on 127.0.0.1. */

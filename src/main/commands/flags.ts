@@ -3,8 +3,9 @@
  * only commander: what a command runs (storage, RPC, crypto, the node) is imported inside its action,
  * so `kestrel --version` and `kestrel <command> --help` start without it.
  */
-import { InvalidArgumentError, Option } from 'commander';
+
 import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { ConfigFlags, LogLevel } from '../config/index.js';
 
 const LOG_LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'];

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { RPCClient } from '../../rpc/client.js';
-import { addNodeFlags } from './flags.js';
 import type { NodeOptions } from './flags.js';
+import { addNodeFlags } from './flags.js';
 
 /** Runs `fn` with a client of the running node (IPC unless --ws), closing it afterwards; the RPC client (zeromq, ws) loads here. */
 export const withNode = async <T>(options: NodeOptions, fn: (client: RPCClient) => Promise<T>): Promise<T> => {

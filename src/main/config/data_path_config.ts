@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { ConfigError } from './errors.js';
-import { networkDir, NETWORKS } from './networks.js';
 import type { NetworkName } from './networks.js';
+import { NETWORKS, networkDir } from './networks.js';
 import type { ApplicationConfig } from './types.js';
 
 /** Klayr Core's place for a node's config: `<dataPath>/config/`, holding config.json, the genesis block and the network's other files. */

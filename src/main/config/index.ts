@@ -1,11 +1,11 @@
-export { loadConfig, configDataPath, ConfigError } from './load.js';
-export { expandHome } from './home.js';
-export { dataPathConfigFile, installNetworkConfig, readDataPathConfig } from './data_path_config.js';
 export type { NetworkConfigInstall } from './data_path_config.js';
-export { unusedConfigKeys } from './unused.js';
-export type { UnusedConfigKey } from './unused.js';
-export type { ConfigFlags } from './load.js';
+export { dataPathConfigFile, installNetworkConfig, readDataPathConfig } from './data_path_config.js';
 export { defaultConfig } from './defaults.js';
+export { expandHome } from './home.js';
+export type { ConfigFlags } from './load.js';
+export { ConfigError, configDataPath, loadConfig } from './load.js';
 export { NETWORKS, networkPreset } from './networks.js';
 export { applicationConfigSchema } from './schema.js';
 export type { ApplicationConfig, LogLevel, RpcMode } from './types.js';
+export type { UnusedConfigKey } from './unused.js';
+export { unusedConfigKeys } from './unused.js';

@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { compileValidator } from '../../lib/codec/index.js';
 import { readDataPathConfig } from './data_path_config.js';
-import { expandHome } from './home.js';
-import { ConfigError } from './errors.js';
 import { defaultConfig } from './defaults.js';
+import { ConfigError } from './errors.js';
+import { expandHome } from './home.js';
 import { mergeConfig } from './merge.js';
-import { networkPreset } from './networks.js';
 import { moduleConfigProblems } from './module_config.js';
+import { networkPreset } from './networks.js';
 import { applicationConfigSchema } from './schema.js';
 import type { ApplicationConfig, LogLevel, PeerInfo, RpcMode } from './types.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ApplicationConfig } from './types.js';
 import { required } from '../../lib/required.js';
+import type { ApplicationConfig } from './types.js';
 
 /**
  * Networks embedded in Kestrel: the preset config and its data files, as Klayr Core ships them

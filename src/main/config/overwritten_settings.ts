@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataPathConfigFile } from './data_path_config.js';
-import { networkDir, NETWORKS } from './networks.js';
 import type { NetworkName } from './networks.js';
+import { NETWORKS, networkDir } from './networks.js';
 
 type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxRootStateTreeKey } from '../../lib/interop/store_keys.js';
-import { dataPathConfigFile } from '../config/data_path_config.js';
 import { posWindows } from '../child_nodes/pos_windows.js';
 import { rpcWsURL } from '../child_nodes/rpc.js';
+import { dataPathConfigFile } from '../config/data_path_config.js';
 import { networkDir } from '../config/networks.js';
 import {
   MAINCHAIN_ID,

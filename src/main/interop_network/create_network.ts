@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { blockToJSON, encodeBlock } from '../../lib/chain/block.js';
 import { encryptWithPassword } from '../../lib/crypto/index.js';
-import { deriveKeys } from '../commands/keys/derive.js';
 import type { KeyEntry } from '../commands/keys/derive.js';
+import { deriveKeys } from '../commands/keys/derive.js';
 import { dataPathConfigDir, installNetworkConfig } from '../config/data_path_config.js';
 import { loadConfig } from '../config/load.js';
 import { networkDir } from '../config/networks.js';

@@ -1,12 +1,12 @@
-import { encodeTransaction, transactionID } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
-import { RPCCallError } from '../../rpc/client.js';
+import { encodeTransaction, transactionID } from '../../lib/transaction/index.js';
 import type { RPCClient } from '../../rpc/client.js';
-import type { KeyEntry } from '../commands/keys/derive.js';
+import { RPCCallError } from '../../rpc/client.js';
 import { isMethodNotFound, nodeInfo, pollUntil } from '../child_nodes/rpc.js';
+import type { KeyEntry } from '../commands/keys/derive.js';
 import { MAINCHAIN_ID, SIDECHAIN_ID, SIDECHAIN_NAME } from './constants.js';
-import { registerMainchainTransaction, registerSidechainTransaction } from './registration.js';
 import type { BFTParametersJSON, Sender } from './registration.js';
+import { registerMainchainTransaction, registerSidechainTransaction } from './registration.js';
 
 /** Whether the chain has an account for `chainID` (a registration's effect on each side). */
 export const hasChainAccount = async (client: RPCClient, chainID: string): Promise<boolean> => {

@@ -1,8 +1,8 @@
 import { codec } from '../../lib/codec/index.js';
 import { blsSignData, createAggSig, MESSAGE_TAG_CHAIN_REG } from '../../lib/crypto/index.js';
 import { registrationSignatureMessageSchema } from '../../lib/interop/ccm_params.js';
-import { computeMinFee, signTransaction } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
+import { computeMinFee, signTransaction } from '../../lib/transaction/index.js';
 import {
   mainchainRegParamsSchema,
   sidechainRegParamsSchema,

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { RPCClient } from '../../rpc/client.js';
-import { setPorts } from './chain_config.js';
-import { reportActivation } from './activation.js';
 import { assertPortFree } from '../child_nodes/port_check.js';
 import { startChainProcess } from '../child_nodes/process.js';
 import { connectWhenReady, isMethodNotFound, nodeInfo } from '../child_nodes/rpc.js';
 import { superviseNodes } from '../child_nodes/supervise.js';
+import { reportActivation } from './activation.js';
+import { setPorts } from './chain_config.js';
 import { MAINCHAIN_ID, RELAYER_ACCOUNT_INDEX, SIDECHAIN_ID, USER_ACCOUNT_INDEX } from './constants.js';
-import { createNetwork, devnetKeys, readSettings, sidechainKeys } from './create_network.js';
 import type { NetworkSettings } from './create_network.js';
-import { networkLayout } from './layout.js';
+import { createNetwork, devnetKeys, readSettings, sidechainKeys } from './create_network.js';
 import type { NetworkLayout } from './layout.js';
+import { networkLayout } from './layout.js';
 import { registerChains } from './register.js';
 
 export interface InteropNetworkOptions {

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { GenesisAssetInput } from '../../engine/genesis.js';
+import { createGenesisBlock } from '../../engine/genesis.js';
 import type { Block } from '../../lib/chain/block.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { klayr32ToAddress } from '../../lib/crypto/index.js';
-import { createGenesisBlock } from '../../engine/genesis.js';
-import type { GenesisAssetInput } from '../../engine/genesis.js';
+import { required } from '../../lib/required.js';
 import type { KeyEntry } from '../commands/keys/derive.js';
 import { networkDir } from '../config/networks.js';
 import type { ApplicationConfig } from '../config/types.js';
 import { applicationModules } from '../modules.js';
 import { SIDECHAIN_GENESIS_BALANCE, SIDECHAIN_TOKEN_ID } from './constants.js';
-import { required } from '../../lib/required.js';
 
 /**
  * Bootstrap rounds of the sidechain: its genesis validators generate every block for this many

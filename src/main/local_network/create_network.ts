@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { devnetKeys } from '../interop_network/create_network.js';
-import { nodeDataPath, nodeKeysFile } from './layout.js';
 import type { LocalNetworkLayout } from './layout.js';
+import { nodeDataPath, nodeKeysFile } from './layout.js';
 import { validatorShare } from './node_config.js';
-import { writeSettings } from './settings.js';
 import type { LocalNetworkSettings } from './settings.js';
+import { writeSettings } from './settings.js';
 
 /**
  * Creates the network under an empty (or new) directory: one data path per node holding its share

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RPCClient } from '../../rpc/client.js';
 import { nodeInfo } from '../child_nodes/rpc.js';
-import { finalityLine, statusLine } from './status.js';
 import type { NodeStatus } from './status.js';
+import { finalityLine, statusLine } from './status.js';
 
 export interface MonitorOptions {
   /** One client per node, node 0 first. */

@@ -1,12 +1,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createLocalNetwork } from './create_network.js';
-import { nodeDataPath, nodeKeysFile, nodeOverlayFile } from './layout.js';
 import type { LocalNetworkLayout } from './layout.js';
-import { nodeOverlayConfig, nodeRPCPort } from './node_config.js';
+import { nodeDataPath, nodeKeysFile, nodeOverlayFile } from './layout.js';
 import type { RunPorts } from './node_config.js';
-import { readSettings, settingsOfRun } from './settings.js';
+import { nodeOverlayConfig, nodeRPCPort } from './node_config.js';
 import type { LocalNetworkSettings } from './settings.js';
+import { readSettings, settingsOfRun } from './settings.js';
 
 /** The highest port a flag may name. */
 const MAX_PORT = 65535;

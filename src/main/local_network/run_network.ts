@@ -1,16 +1,16 @@
 import type { RPCClient } from '../../rpc/client.js';
 import { assertPortFree } from '../child_nodes/port_check.js';
-import { startChainProcess } from '../child_nodes/process.js';
 import type { ChainProcess } from '../child_nodes/process.js';
+import { startChainProcess } from '../child_nodes/process.js';
 import { connectWhenReady, nodeInfo, rpcWsURL } from '../child_nodes/rpc.js';
 import { superviseNodes } from '../child_nodes/supervise.js';
 import { localNetworkLayout, nodeOverlayFile } from './layout.js';
 import { monitorNetwork } from './monitor.js';
-import { nodeHost, nodeRPCPort } from './node_config.js';
 import type { RunPorts } from './node_config.js';
+import { nodeHost, nodeRPCPort } from './node_config.js';
 import { checkPorts, prepareLocalNetwork } from './prepare.js';
-import { readSettings, settingsOfRun } from './settings.js';
 import type { LocalNetworkSettings } from './settings.js';
+import { readSettings, settingsOfRun } from './settings.js';
 
 export interface LocalNetworkOptions {
   dataPath: string;

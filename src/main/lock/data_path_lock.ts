@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processIdentity, stillRunning } from './process_identity.js';
 import type { ProcessIdentity } from './process_identity.js';
+import { processIdentity, stillRunning } from './process_identity.js';
 
 export const LOCK_FILE = 'kestrel.lock';
 

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { required } from '../../lib/required.js';
 import { connectIPC } from '../../rpc/client.js';
 import { DataPathInUseError, DataPathLock } from '../lock/data_path_lock.js';
-import { required } from '../../lib/required.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 

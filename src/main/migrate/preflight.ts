@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { backupDir } from '../../storage/backup.js';
 import type { BackupManifest } from '../../storage/backup.js';
+import { backupDir } from '../../storage/backup.js';
 import { isMainchainID } from '../modules.js';
 
 /**

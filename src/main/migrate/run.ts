@@ -3,22 +3,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { prefetchProofsOfPossession } from '../../engine/pools/pop_prefetch.js';
-import { createPooledBlsVerifier } from '../../workers/bls_verifier.js';
 import { blockToJSON, encodeBlock } from '../../lib/chain/block.js';
-import { migrateSnapshot } from '../../migration/migrate.js';
 import type { MigrationResult, MigrationSummary } from '../../migration/migrate.js';
+import { migrateSnapshot } from '../../migration/migrate.js';
 import type { Progress } from '../../migration/progress.js';
 import { Snapshot } from '../../migration/snapshot.js';
 import { readBackupManifest } from '../../storage/backup.js';
-import { configDataPath, loadConfig } from '../config/load.js';
+import { createPooledBlsVerifier } from '../../workers/bls_verifier.js';
 import { defaultConfig } from '../config/defaults.js';
 import { expandHome } from '../config/home.js';
+import { configDataPath, loadConfig } from '../config/load.js';
 import { mergeConfig } from '../config/merge.js';
 import type { ApplicationConfig } from '../config/types.js';
 import { applicationModules } from '../modules.js';
 import { checkOutputPath, defaultOutputPath, isWithin } from './output_path.js';
-import { backupHeightNote, backupProblem, successorChainProblem } from './preflight.js';
 import type { BackupCheck } from './preflight.js';
+import { backupHeightNote, backupProblem, successorChainProblem } from './preflight.js';
 import { configProblems, successorConfig } from './successor_config.js';
 
 export interface MigrateOptions {

@@ -1,5 +1,5 @@
-import { blockHeaderID, computeAssetRoot } from '../../lib/chain/block.js';
 import type { Block } from '../../lib/chain/block.js';
+import { blockHeaderID, computeAssetRoot } from '../../lib/chain/block.js';
 
 /**
  * The genesis blocks embedded as network presets (src/main/network/<network>/), by block ID, whose

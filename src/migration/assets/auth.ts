@@ -1,6 +1,6 @@
 import { compile } from '../../lib/codec/index.js';
-import { authAccountSchema, genesisAuthStoreSchema } from '../../modules/auth/schemas.js';
 import type { AuthAccount } from '../../modules/auth/schemas.js';
+import { authAccountSchema, genesisAuthStoreSchema } from '../../modules/auth/schemas.js';
 import { MODULE_NAME } from '../../modules/auth/stores.js';
 import type { MigratedAsset, MigrationContext } from '../context.js';
 

@@ -1,11 +1,5 @@
 import { compile } from '../../lib/codec/index.js';
 import { calculateStakeRewards } from '../../modules/pos/method.js';
-import {
-  eligibleValidatorsStoreSchema,
-  genesisStoreSchema,
-  stakerStoreSchema,
-  validatorStoreSchema,
-} from '../../modules/pos/schemas.js';
 import type {
   GenesisPoSStore,
   GenesisValidator,
@@ -13,10 +7,16 @@ import type {
   Stake,
   ValidatorAccount,
 } from '../../modules/pos/schemas.js';
+import {
+  eligibleValidatorsStoreSchema,
+  genesisStoreSchema,
+  stakerStoreSchema,
+  validatorStoreSchema,
+} from '../../modules/pos/schemas.js';
 import { MODULE_NAME, POS_STORES } from '../../modules/pos/stores.js';
 import { INVALID_BLS_KEY } from '../../modules/validators/method.js';
-import { validatorKeysSchema, validatorsParamsSchema } from '../../modules/validators/schemas.js';
 import type { ValidatorKeys } from '../../modules/validators/schemas.js';
+import { validatorKeysSchema, validatorsParamsSchema } from '../../modules/validators/schemas.js';
 import { MODULE_NAME as VALIDATORS, VALIDATORS_STORES } from '../../modules/validators/stores.js';
 import type { MigratedAsset, MigrationContext } from '../context.js';
 import type { ProofsOfPossession } from '../proofs_of_possession.js';

@@ -1,4 +1,5 @@
 import { compile } from '../../lib/codec/index.js';
+import type { GenesisTokenStore, UserAccount } from '../../modules/token/schemas.js';
 import {
   escrowStoreSchema,
   genesisTokenStoreSchema,
@@ -6,7 +7,6 @@ import {
   supportedTokensStoreSchema,
   userStoreSchema,
 } from '../../modules/token/schemas.js';
-import type { GenesisTokenStore, UserAccount } from '../../modules/token/schemas.js';
 import { MODULE_NAME, TOKEN_STORES } from '../../modules/token/stores.js';
 import type { MigratedAsset, MigrationContext } from '../context.js';
 

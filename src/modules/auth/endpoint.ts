@@ -1,15 +1,15 @@
-import { klayr32ToAddress, addressFromPublicKey } from '../../lib/crypto/address.js';
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import { addressFromPublicKey, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import { MESSAGE_TAG_MULTISIG_REG } from '../../lib/crypto/tags.js';
-import { decodeTransaction, validateTransaction, verifyTransactionSignatures } from '../../lib/transaction/index.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
-import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import { arrayOf, booleanType, endpointSchema, hex, klayr32, stringType } from '../../lib/endpoint/metadata.js';
 import { hexBetween, hexBytes, transactionHex } from '../../lib/endpoint/params.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
+import { decodeTransaction, validateTransaction, verifyTransactionSignatures } from '../../lib/transaction/index.js';
+import { hasUserAccount } from '../token/stores.js';
 import { DEFAULT_AUTH_ACCOUNT, getAuthAccount } from './method.js';
 import { authAccountSchema, multisigRegMsgSchema } from './schemas.js';
-import { hasUserAccount } from '../token/stores.js';
 
 /** A transaction from its hex encoding, validated as @klayr/chain does (the auth module's getTransactionFromParameter). */
 const transactionParam = (value: unknown): TransactionObject => {

@@ -1,9 +1,9 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
+import type { AuthAccount, GenesisAuthStore } from './schemas.js';
 import { authAccountSchema, genesisAuthStoreSchema, MAX_NUMBER_OF_SIGNATURES } from './schemas.js';
 import { authAccountStore, MODULE_NAME } from './stores.js';
-import type { AuthAccount, GenesisAuthStore } from './schemas.js';
 
 const ADDRESS_LENGTH = 20;
 const genesisCodec: CompiledSchema<GenesisAuthStore> = compile<GenesisAuthStore>(genesisAuthStoreSchema);

@@ -1,6 +1,4 @@
-import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
-import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
 import type {
   EndpointServices,
   GenesisContext,
@@ -8,6 +6,8 @@ import type {
   TransactionContext,
   VerifyStatus,
 } from '../../engine/state_machine/module.js';
+import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
+import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import { registerMultisignatureCommand } from './commands/register_multisignature.js';
 import { AUTH_ENDPOINTS, authEndpoints } from './endpoint.js';
 import { AUTH_EVENTS } from './events.js';

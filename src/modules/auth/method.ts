@@ -1,7 +1,7 @@
-import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
 import type { StoreAccess, VerifyStatus } from '../../engine/state_machine/module.js';
-import { authAccountSchema } from './schemas.js';
+import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
 import type { AuthAccount } from './schemas.js';
+import { authAccountSchema } from './schemas.js';
 import { authAccountStore } from './stores.js';
 
 /** What an address without an auth entry counts as: nonce 0, no multisignature keys. */

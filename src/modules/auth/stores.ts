@@ -1,5 +1,5 @@
-import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
+import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import { authAccountSchema } from './schemas.js';
 
 export const MODULE_NAME = 'auth';

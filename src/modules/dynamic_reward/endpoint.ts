@@ -1,5 +1,5 @@
-import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import {
   endpointSchema,
@@ -13,8 +13,8 @@ import {
 import { uint32 } from '../../lib/endpoint/params.js';
 import { validatorsParamsSchema } from '../validators/schemas.js';
 import { validatorsStore } from '../validators/stores.js';
-import { defaultRewardAtHeight, validatorBlockReward } from './method.js';
 import type { RewardConfig } from './config.js';
+import { defaultRewardAtHeight, validatorBlockReward } from './method.js';
 
 const SECONDS_PER_YEAR = 365 * 24 * 60 * 60;
 

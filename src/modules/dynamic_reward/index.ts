@@ -1,18 +1,18 @@
-import { compile } from '../../lib/codec/index.js';
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type { BlockContext, EndpointServices, GenesisContext, Module } from '../../engine/state_machine/module.js';
+import { compile } from '../../lib/codec/index.js';
+import { required } from '../../lib/required.js';
 import type { PoSConfig } from '../pos/config.js';
 import { isEndOfRound, updateSharedRewards } from '../pos/method.js';
 import { isSeedRevealValid } from '../random/method.js';
 import type { TokenMethod } from '../token/method.js';
 import { getGeneratorsBetweenTimestamps, getValidatorsParams } from '../validators/method.js';
-import { REWARD_CONFIG_KEYS } from './config.js';
-import { defaultRewardAtHeight, minimalRewardActiveValidators, validatorBlockReward } from './method.js';
 import type { RewardConfig } from './config.js';
+import { REWARD_CONFIG_KEYS } from './config.js';
 import { DYNAMIC_REWARD_ENDPOINTS, dynamicRewardEndpoints } from './endpoint.js';
 import { rewardMintedSchema } from './events.js';
+import { defaultRewardAtHeight, minimalRewardActiveValidators, validatorBlockReward } from './method.js';
 import { DYNAMIC_REWARD_STORES, endOfRoundTimestampSchema, endOfRoundTimestampStore, MODULE_NAME } from './stores.js';
-import { required } from '../../lib/required.js';
 
 /** Why a block reward was reduced (the rewardMinted event's reduction). */
 export const REWARD_REDUCTION = { NONE: 0, SEED_REVEAL: 1, MAX_PREVOTES: 2, NO_ACCOUNT: 3 } as const;

@@ -1,7 +1,7 @@
+import type { SubStore } from '../../engine/state/substore.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
-import type { GenesisContext } from '../../engine/state_machine/module.js';
-import type { SubStore } from '../../engine/state/substore.js';
 
 export const MODULE_NAME = 'dynamicReward';
 

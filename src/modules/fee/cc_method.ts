@@ -1,9 +1,9 @@
-import { compile } from '../../lib/codec/index.js';
 import type {
   CrossChainMessageContext,
   CrossChainMethod,
   InteroperabilityMethod,
 } from '../../engine/state_machine/cross_chain.js';
+import { compile } from '../../lib/codec/index.js';
 import { ccmID, encodeCCM } from '../interoperability/base/utils.js';
 import { transactionMethodContext } from '../token/cross_chain/method_context.js';
 import type { TokenMethod } from '../token/method.js';

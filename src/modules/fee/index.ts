@@ -1,11 +1,11 @@
-import { compile } from '../../lib/codec/index.js';
-import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type { CrossChainMethod, InteroperabilityMethod } from '../../engine/state_machine/cross_chain.js';
+import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type { Module, TransactionContext } from '../../engine/state_machine/module.js';
+import { compile } from '../../lib/codec/index.js';
 import type { TokenMethod } from '../token/method.js';
 import { feeCrossChainMethod } from './cc_method.js';
-import { FEE_CONFIG_KEYS } from './config.js';
 import type { FeeConfig } from './config.js';
+import { FEE_CONFIG_KEYS } from './config.js';
 import { FEE_ENDPOINTS, feeEndpoints } from './endpoint.js';
 import { FEE_EVENTS, generatorFeeProcessedSchema } from './events.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from './method.js';

@@ -1,12 +1,11 @@
 import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
-import type { Endpoints } from '../../lib/endpoint/definition.js';
 import { validatorsHashInputSchema } from '../../lib/chain/validators_hash.js';
+import type { Schema } from '../../lib/codec/index.js';
+import type { Endpoints } from '../../lib/endpoint/definition.js';
 import { booleanType, endpointSchema, hexOfLength, stringType } from '../../lib/endpoint/metadata.js';
 import { computeSubstorePrefix } from '../../lib/state/keys.js';
 import { CHAIN_REGISTRATION_FEE, MIN_RETURN_FEE_PER_BYTE } from './base/constants.js';
 import { invalidNameError, isValidName } from './base/utils.js';
-import { INTEROP_STORES, STORE_PREFIX } from './stores.js';
-import type { Schema } from '../../lib/codec/index.js';
 import {
   ccmSchema,
   chainAccountSchema,
@@ -16,6 +15,7 @@ import {
   terminatedOutboxSchema,
   terminatedStateSchema,
 } from './schemas.js';
+import { INTEROP_STORES, STORE_PREFIX } from './stores.js';
 
 const store = (view: StoreAccess, name: keyof typeof INTEROP_STORES) =>
   view.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));

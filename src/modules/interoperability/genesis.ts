@@ -1,7 +1,9 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
 import { computeValidatorsHash } from '../../lib/chain/validators_hash.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import { EMPTY_HASH } from '../../lib/tree/index.js';
+import { tokenStore } from '../token/stores.js';
 import {
   CHAIN_NAME_MAINCHAIN,
   CHAIN_STATUS,
@@ -10,9 +12,6 @@ import {
   MIN_RETURN_FEE_PER_BYTE,
 } from './base/constants.js';
 import { getMainchainID, getTokenIDKLY, isValidName } from './base/utils.js';
-import type { GenesisContext } from '../../engine/state_machine/module.js';
-import { tokenStore } from '../token/stores.js';
-import { interopStore, MODULE_NAME, outboxRootSchema } from './stores.js';
 import {
   chainAccountSchema,
   chainValidatorsSchema,
@@ -23,6 +22,7 @@ import {
   terminatedOutboxSchema,
   terminatedStateSchema,
 } from './schemas.js';
+import { interopStore, MODULE_NAME, outboxRootSchema } from './stores.js';
 
 export { CHAIN_NAME_MAINCHAIN };
 export const CHAIN_STATUS_TERMINATED = CHAIN_STATUS.TERMINATED;

@@ -1,11 +1,11 @@
+import type { GenesisContext } from '../../engine/state_machine/module.js';
 import type { Schema } from '../../lib/codec/index.js';
-import { computeSubstorePrefix } from '../../lib/state/keys.js';
 import {
   INTEROPERABILITY_MODULE_NAME,
   INTEROPERABILITY_STORE_PREFIX,
   INTEROPERABILITY_SUBSTORES,
 } from '../../lib/interop/store_keys.js';
-import type { GenesisContext } from '../../engine/state_machine/module.js';
+import { computeSubstorePrefix } from '../../lib/state/keys.js';
 import {
   chainAccountSchema,
   chainValidatorsSchema,

@@ -1,5 +1,5 @@
-import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import { parseHex } from '../../lib/crypto/bytes.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import { endpointSchema, hex } from '../../lib/endpoint/metadata.js';
 import { hexBytes } from '../../lib/endpoint/params.js';

@@ -1,21 +1,21 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type { EndpointServices, GenesisContext, Module } from '../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
 import type { PoSConfig } from '../pos/config.js';
-import { getLockedAmount } from '../token/method.js';
 import type { TokenMethod } from '../token/method.js';
+import { getLockedAmount } from '../token/method.js';
+import { proofOfPossessionOf } from '../validators/proof_of_possession.js';
 import { reclaimCommand } from './commands/reclaim.js';
 import { registerKeysCommand } from './commands/register_keys.js';
 import { LEGACY_ENDPOINTS, legacyEndpoints } from './endpoint.js';
 import { legacyEventSchemas } from './events.js';
 import { genesisLegacyStoreSchema, registerKeysParamsSchema } from './schemas.js';
-import { proofOfPossessionOf } from '../validators/proof_of_possession.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
 import { ADDRESS_LEGACY_RESERVE, legacyAccountStoreSchema, legacyStore, MODULE_NAME } from './stores.js';
 
-export { MODULE_NAME, legacyAccountStoreSchema } from './stores.js';
 export { genesisLegacyStoreSchema } from './schemas.js';
+export { legacyAccountStoreSchema, MODULE_NAME } from './stores.js';
 export const LEGACY_ADDRESS_LENGTH = 8;
 
 const genesisCodec: CompiledSchema<{ accounts: { address: Buffer; balance: bigint }[] }> =

@@ -1,7 +1,7 @@
+import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { sha256 } from '../../lib/crypto/hash.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
-import type { StoreAccess } from '../../engine/state_machine/module.js';
 
 export const MODULE_NAME = 'legacy';
 /** The account holding the unclaimed legacy balances, locked by this module (sha256("legacyReserve")[0..20]). */

@@ -1,6 +1,7 @@
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import type { BlockHeader } from '../../lib/chain/block.js';
 import { compile } from '../../lib/codec/index.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
-import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import {
   arrayOf,
@@ -14,16 +15,15 @@ import {
   uint64String,
 } from '../../lib/endpoint/metadata.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
-import type { PoSConfig } from './config.js';
 import { q96, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub } from '../../lib/math/q96.js';
-import type { BlockHeader } from '../../lib/chain/block.js';
-import { getLockedAmount } from '../token/method.js';
-import { getGenesisData } from './method.js';
-import { DEFAULT_COMMISSION } from './commands/register_validator.js';
-import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
-import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
-import { MODULE_NAME, posStore } from './stores.js';
 import { required } from '../../lib/required.js';
+import { getLockedAmount } from '../token/method.js';
+import { DEFAULT_COMMISSION } from './commands/register_validator.js';
+import type { PoSConfig } from './config.js';
+import { getGenesisData } from './method.js';
+import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
+import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
+import { MODULE_NAME, posStore } from './stores.js';
 
 const addressParams = {
   type: 'object',

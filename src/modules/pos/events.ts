@@ -1,6 +1,6 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import type { MethodContext } from '../../engine/state_machine/module.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import { MODULE_NAME } from './stores.js';
 
 const address = (fieldNumber: number) => ({ dataType: 'bytes', format: 'klayr32', fieldNumber }) as const;

@@ -1,10 +1,12 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
-import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
+import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { getLockedAmount } from '../token/method.js';
 import { registerValidatorKeys, registerValidatorWithoutBLSKey, setValidatorsParams } from '../validators/method.js';
+import { compareUnlocks } from './commands/stake.js';
 import type { PoSConfig } from './config.js';
+import type { GenesisPoSStore, PendingUnlock, SharingCoefficient, Stake } from './schemas.js';
 import {
   genesisDataStoreSchema,
   genesisStoreSchema,
@@ -13,9 +15,7 @@ import {
   stakerStoreSchema,
   validatorStoreSchema,
 } from './schemas.js';
-import type { GenesisPoSStore, PendingUnlock, SharingCoefficient, Stake } from './schemas.js';
 import { EMPTY_KEY, MODULE_NAME, posStore } from './stores.js';
-import { compareUnlocks } from './commands/stake.js';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 const MAX_NUMBER_SENT_STAKES = 10;

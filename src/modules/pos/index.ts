@@ -1,22 +1,22 @@
 import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type { BlockContext, EndpointServices, GenesisContext, Module } from '../../engine/state_machine/module.js';
-import { POS_CONFIG_KEYS } from './config.js';
-import type { PoSConfig } from './config.js';
 import type { BlockAsset } from '../../lib/chain/block.js';
+import type { TransactionObject } from '../../lib/transaction/index.js';
+import type { TokenMethod } from '../token/method.js';
+import { proofOfPossessionOf } from '../validators/proof_of_possession.js';
+import { changeCommissionCommand } from './commands/change_commission.js';
+import { registerValidatorCommand, registerValidatorParamsSchema } from './commands/register_validator.js';
+import { reportMisbehaviorCommand } from './commands/report_misbehavior.js';
+import { stakeCommand } from './commands/stake.js';
+import { claimRewardsCommand, unlockCommand, updateGeneratorKeyCommand } from './commands/staker_commands.js';
+import type { PoSConfig } from './config.js';
+import { POS_CONFIG_KEYS } from './config.js';
+import { POS_ENDPOINTS, posEndpoints } from './endpoint.js';
+import { posEventSchemas } from './events.js';
 import { finalizePoSGenesis, genesisProofsOfPossession, initPoSGenesis } from './genesis.js';
 import { posAfterTransactionsExecute } from './round_end.js';
-import { POS_ENDPOINTS, posEndpoints } from './endpoint.js';
-import { MODULE_NAME, POS_STORE_DECLARATIONS } from './stores.js';
-import { registerValidatorCommand, registerValidatorParamsSchema } from './commands/register_validator.js';
-import { proofOfPossessionOf } from '../validators/proof_of_possession.js';
-import type { TransactionObject } from '../../lib/transaction/index.js';
-import { stakeCommand } from './commands/stake.js';
-import { changeCommissionCommand } from './commands/change_commission.js';
-import { reportMisbehaviorCommand } from './commands/report_misbehavior.js';
-import { claimRewardsCommand, unlockCommand, updateGeneratorKeyCommand } from './commands/staker_commands.js';
-import { posEventSchemas } from './events.js';
 import { genesisStoreSchema } from './schemas.js';
-import type { TokenMethod } from '../token/method.js';
+import { MODULE_NAME, POS_STORE_DECLARATIONS } from './stores.js';
 
 /** The PoS module: genesis, validator registration and staking, and per block the validators' productivity and the round-end election. */
 export class PoSModule implements Module {

@@ -1,3 +1,4 @@
+import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
 import {
   q96,
   q96Ceil,
@@ -9,12 +10,11 @@ import {
   q96Sub,
   q96ToBytes,
 } from '../../lib/math/q96.js';
-import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
 import type { TokenMethod } from '../token/method.js';
 import type { PoSConfig } from './config.js';
-import { eligibleValidatorsStoreSchema, genesisDataStoreSchema, validatorStoreSchema } from './schemas.js';
-import type { GenesisData, SharingCoefficient, ValidatorAccount } from './schemas.js';
 import { logPosEvent } from './events.js';
+import type { GenesisData, SharingCoefficient, ValidatorAccount } from './schemas.js';
+import { eligibleValidatorsStoreSchema, genesisDataStoreSchema, validatorStoreSchema } from './schemas.js';
 import { EMPTY_KEY, MODULE_NAME, posStore } from './stores.js';
 
 export const getGenesisData = (ctx: StoreAccess): GenesisData => {

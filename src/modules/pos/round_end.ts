@@ -1,5 +1,5 @@
-import { sha256 } from '../../lib/crypto/hash.js';
 import type { BlockContext } from '../../engine/state_machine/module.js';
+import { sha256 } from '../../lib/crypto/hash.js';
 import { getRandomBytes } from '../random/method.js';
 import { getGeneratorsBetweenTimestamps, setValidatorsParams } from '../validators/method.js';
 import type { PoSConfig } from './config.js';
@@ -12,8 +12,8 @@ import {
   setValidatorAccount,
   updateEligibleValidator,
 } from './method.js';
-import { eligibleValidatorsStoreSchema, previousTimestampStoreSchema, snapshotStoreSchema } from './schemas.js';
 import type { WeightedAddress } from './schemas.js';
+import { eligibleValidatorsStoreSchema, previousTimestampStoreSchema, snapshotStoreSchema } from './schemas.js';
 import { EMPTY_KEY, posStore } from './stores.js';
 
 /** Rounds between a stake-weight snapshot and the round whose validators it elects. */

@@ -1,5 +1,5 @@
-import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
+import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import {
   arrayOf,

@@ -11,8 +11,8 @@ import { getValidatorReveals, isSeedValidInput, randomAssetCodec, randomAssetSch
 import { nextSeedReveal } from './next_reveal.js';
 import { HashOnionStores } from './offchain.js';
 import { hashOnionEndpoints } from './onion_endpoint.js';
-import { EMPTY_KEY, MODULE_NAME, RANDOM_STORES, seedRevealSchema, validatorRevealsStore } from './stores.js';
 import type { ValidatorReveal } from './stores.js';
+import { EMPTY_KEY, MODULE_NAME, RANDOM_STORES, seedRevealSchema, validatorRevealsStore } from './stores.js';
 
 export const MAX_LENGTH_REVEALS = 206;
 

@@ -1,9 +1,9 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import { sha256 } from '../../lib/crypto/hash.js';
 import type { StoreAccess } from '../../engine/state_machine/module.js';
-import { EMPTY_KEY, SEED_LENGTH, seedRevealSchema, validatorRevealsStore } from './stores.js';
+import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
+import { sha256 } from '../../lib/crypto/hash.js';
 import type { ValidatorReveal } from './stores.js';
+import { EMPTY_KEY, SEED_LENGTH, seedRevealSchema, validatorRevealsStore } from './stores.js';
 
 export const randomAssetSchema = {
   $id: '/modules/random/block/header/asset',

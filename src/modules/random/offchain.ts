@@ -1,7 +1,7 @@
-import { compile } from '../../lib/codec/index.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { BinaryDB } from '../../storage/database.js';
-import { tableKey, tableRange, TABLES } from '../../storage/tables.js';
+import { TABLES, tableKey, tableRange } from '../../storage/tables.js';
 
 /** A validator's hash onion: its checkpoints, from the chain's end back to the seed. */
 export interface HashOnion {

@@ -3,8 +3,8 @@ import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js'
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
-import type { HashOnionStores, UsedHashOnion } from './offchain.js';
 import { required } from '../../lib/required.js';
+import type { HashOnionStores, UsedHashOnion } from './offchain.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
 export const DEFAULT_SET_HASH_ONION_COUNT = 10000;

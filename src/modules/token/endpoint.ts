@@ -1,20 +1,20 @@
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import {
   arrayOf,
   booleanType,
   endpointSchema,
-  hex as hexString,
   hexOfLength,
+  hex as hexString,
   klayr32,
   objectSchema,
   stringType,
   uint64String,
 } from '../../lib/endpoint/metadata.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
-import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
-import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
+import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 import {
   ADDRESS_LENGTH,
   ALL_SUPPORTED_TOKENS_KEY,

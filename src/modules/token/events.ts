@@ -1,6 +1,6 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema, Schema, SchemaProperty } from '../../lib/codec/index.js';
 import type { MethodContext } from '../../engine/state_machine/module.js';
+import type { CompiledSchema, Schema, SchemaProperty } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import { emptySchema } from '../../lib/endpoint/metadata.js';
 import { MODULE_NAME } from './stores.js';
 

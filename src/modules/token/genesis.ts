@@ -1,7 +1,8 @@
-import { addressToKlayr32 } from '../../lib/crypto/address.js';
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
+import { addressToKlayr32 } from '../../lib/crypto/address.js';
+import type { GenesisTokenStore, UserAccount } from './schemas.js';
 import {
   escrowStoreSchema,
   genesisTokenStoreSchema,
@@ -9,7 +10,6 @@ import {
   supportedTokensStoreSchema,
   userStoreSchema,
 } from './schemas.js';
-import type { GenesisTokenStore, UserAccount } from './schemas.js';
 import { ALL_SUPPORTED_TOKENS_KEY, CHAIN_ID_LENGTH, MODULE_NAME, tokenStore, userKey } from './stores.js';
 
 const MAX_UINT64 = 2n ** 64n - 1n;

@@ -1,15 +1,15 @@
-import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type {
   CrossChainCommand,
   CrossChainMethod,
   InteroperabilityMethod,
 } from '../../engine/state_machine/cross_chain.js';
+import { declaredMetadata } from '../../engine/state_machine/metadata.js';
 import type { Command, EndpointServices, Module } from '../../engine/state_machine/module.js';
 import { transferCommand } from './commands/transfer.js';
 import { transferCrossChainCommand } from './commands/transfer_cross_chain.js';
-import { crossChainTransferCommand } from './cross_chain/cc_transfer.js';
-import { tokenCrossChainMethod } from './cross_chain/cc_method.js';
 import { TOKEN_CONFIG_KEYS } from './config.js';
+import { tokenCrossChainMethod } from './cross_chain/cc_method.js';
+import { crossChainTransferCommand } from './cross_chain/cc_transfer.js';
 import { TOKEN_ENDPOINTS, tokenEndpoints } from './endpoint.js';
 import { tokenEventSchemas } from './events.js';
 import { initTokenGenesis } from './genesis.js';

@@ -1,16 +1,17 @@
 export type { TokenConfig } from './config.js';
-import { addressToKlayr32 } from '../../lib/crypto/address.js';
-import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
+
 import type { InteroperabilityMethod } from '../../engine/state_machine/cross_chain.js';
+import type { MethodContext, StoreAccess } from '../../engine/state_machine/module.js';
+import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { payFee } from '../fee/method.js';
+import type { TokenConfig } from './config.js';
+import { addEscrowAmount, getEscrowAmount, hasEscrowAccount, setEscrowAmount } from './escrow.js';
 import { logTokenEvent, TOKEN_EVENT_RESULT } from './events.js';
 import { normalizeUser } from './genesis.js';
-import { addEscrowAmount, getEscrowAmount, hasEscrowAccount, setEscrowAmount } from './escrow.js';
-import { supplyStoreSchema, userStoreSchema } from './schemas.js';
 import type { UserAccount } from './schemas.js';
+import { supplyStoreSchema, userStoreSchema } from './schemas.js';
 import { CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, tokenStore, userKey } from './stores.js';
 import { isTokenSupported } from './supported_tokens.js';
-import type { TokenConfig } from './config.js';
 
 type Context = Pick<MethodContext, 'store' | 'events' | 'contextStore'>;
 

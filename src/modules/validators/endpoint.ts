@@ -1,10 +1,10 @@
+import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import { klayr32ToAddress } from '../../lib/crypto/address.js';
 import { blsPopVerify } from '../../lib/crypto/bls.js';
-import type { EndpointDeclarations, StoreAccess } from '../../engine/state_machine/module.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
 import { booleanType, hex, hexOfLength } from '../../lib/endpoint/metadata.js';
-import { validatorKeysSchema } from './schemas.js';
 import type { ValidatorKeys } from './schemas.js';
+import { validatorKeysSchema } from './schemas.js';
 import { validatorsStore } from './stores.js';
 
 /** The validators namespace, answering as klayr-framework's ValidatorsEndpoint. */

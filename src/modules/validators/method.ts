@@ -1,7 +1,8 @@
-import { compile } from '../../lib/codec/index.js';
-import type { CompiledSchema } from '../../lib/codec/index.js';
-import { blsPopVerify } from '../../lib/crypto/bls.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
+import { blsPopVerify } from '../../lib/crypto/bls.js';
+import type { ValidatorKeys } from './schemas.js';
 import {
   blsKeyDataSchema,
   blsKeyRegDataSchema,
@@ -10,7 +11,6 @@ import {
   validatorKeysSchema,
   validatorsParamsSchema,
 } from './schemas.js';
-import type { ValidatorKeys } from './schemas.js';
 import { MODULE_NAME, validatorsStore } from './stores.js';
 
 type Context = Pick<GenesisContext, 'store' | 'events'>;

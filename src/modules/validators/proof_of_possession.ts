@@ -1,5 +1,5 @@
-import { codec } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
+import { codec } from '../../lib/codec/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
 
 /**

@@ -1,6 +1,6 @@
-import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
-import type { GenesisContext } from '../../engine/state_machine/module.js';
 import type { SubStore } from '../../engine/state/substore.js';
+import type { GenesisContext } from '../../engine/state_machine/module.js';
+import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import { blsKeyDataSchema, validatorKeysSchema, validatorsParamsSchema } from './schemas.js';
 
 export const MODULE_NAME = 'validators';

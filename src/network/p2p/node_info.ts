@@ -1,7 +1,8 @@
 // The wire schemas of @klayr/p2p (schema.js) with klayr-framework's customNodeInfoSchema merged in as `options`
 // (mergeCustomSchema), encoded with Kestrel's codec.
-import { compile } from '../../lib/codec/index.js';
+
 import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import { InvalidPeerDataError } from './errors.js';
 import type { NodeInfo, PeerAddress } from './types.js';
 

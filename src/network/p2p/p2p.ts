@@ -7,6 +7,7 @@ import type { IncomingMessage as HttpRequest } from 'node:http';
 import { isIPv4 } from 'node:net';
 import {
   BAN_TIME_MS,
+  closeReason,
   DEFAULT_HOST_IP,
   DUPLICATE_CONNECTION,
   DUPLICATE_CONNECTION_REASON,
@@ -24,11 +25,10 @@ import {
   POPULATOR_INTERVAL_MS,
   RPC_GET_NODE_INFO,
   RPC_GET_PEERS,
-  closeReason,
 } from './constants.js';
 import { fetchNodeInfo, fetchPeers } from './discovery.js';
-import { encodeNodeInfo, encodedPeerInfo, encodePeerListFromEncoded } from './node_info.js';
 import { type NetworkStatsCounters, newNetworkStats } from './network_stats.js';
+import { encodedPeerInfo, encodeNodeInfo, encodePeerListFromEncoded } from './node_info.js';
 import { netgroup } from './peers/buckets.js';
 import type { KnownPeer } from './peers/known_peer.js';
 import type { Peer, PeerHandlers } from './peers/peer.js';
@@ -36,8 +36,8 @@ import { PeerBook } from './peers/peer_book.js';
 import { DuplicateConnectionError, PeerPool } from './peers/peer_pool.js';
 import { sanitizePeerLists } from './peers/sanitize.js';
 import { checkInboundHandshake } from './transport/handshake.js';
-import { PeerServer } from './transport/server.js';
 import type { ScSocket } from './transport/sc_socket.js';
+import { PeerServer } from './transport/server.js';
 import type {
   IncomingRequest,
   NetworkStats,

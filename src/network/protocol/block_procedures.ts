@@ -1,10 +1,7 @@
 import type { Logger } from 'pino';
-import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { Block } from '../../lib/chain/block.js';
 import { decodeBlock } from '../../lib/chain/block.js';
-import { compile } from '../../lib/codec/index.js';
-import { allDistinct, decodePayload } from './decode_payload.js';
-import type { Network } from './network.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type {
   BlocksResponse,
   GetBlocksFromIdRequest,
@@ -19,6 +16,9 @@ import {
   getHighestCommonBlockResponseSchema,
   postBlockEventSchema,
 } from '../../lib/chain/p2p_schemas.js';
+import { compile } from '../../lib/codec/index.js';
+import { allDistinct, decodePayload } from './decode_payload.js';
+import type { Network } from './network.js';
 
 /** What peers may read of the chain. */
 export interface ChainSource {

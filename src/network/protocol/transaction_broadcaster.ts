@@ -1,7 +1,7 @@
-import { compile } from '../../lib/codec/index.js';
-import type { Network } from './network.js';
 import type { TransactionIDs } from '../../lib/chain/p2p_schemas.js';
 import { postTransactionsAnnouncementSchema } from '../../lib/chain/p2p_schemas.js';
+import { compile } from '../../lib/codec/index.js';
+import type { Network } from './network.js';
 import { RELEASE_LIMIT } from './transaction_procedures.js';
 
 /** Klayr's release interval of transaction announcements (generator DEFAULT_RELEASE_INTERVAL). */

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
-import { compile } from '../../lib/codec/index.js';
-import { allDistinct, decodePayload } from './decode_payload.js';
-import type { Network } from './network.js';
 import type { TransactionIDs, TransactionsResponse } from '../../lib/chain/p2p_schemas.js';
 import {
   getTransactionRequestSchema,
   getTransactionsResponseSchema,
   postTransactionsAnnouncementSchema,
 } from '../../lib/chain/p2p_schemas.js';
+import { compile } from '../../lib/codec/index.js';
+import { allDistinct, decodePayload } from './decode_payload.js';
+import type { Network } from './network.js';
 
 /** Klayr's release limit: transactions per getTransactions answer and IDs per announcement. */
 export const RELEASE_LIMIT = 100;

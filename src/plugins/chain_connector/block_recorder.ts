@@ -1,5 +1,6 @@
 import type { BlockEvent } from '../../lib/chain/events.js';
 import { compile } from '../../lib/codec/index.js';
+import type { CCM } from '../../lib/interop/ccm_events.js';
 import {
   CCM_PROCESSED_EVENT,
   CCM_PROCESSED_RESULT_KEPT,
@@ -7,7 +8,6 @@ import {
   ccmProcessedDataSchema,
   ccmSendSuccessDataSchema,
 } from '../../lib/interop/ccm_events.js';
-import type { CCM } from '../../lib/interop/ccm_events.js';
 import type { CCMWithHeight } from '../../lib/interop/ccu_inbox_update.js';
 import { INTEROPERABILITY_MODULE_NAME } from '../../lib/interop/store_keys.js';
 import type { CommittedBlock, OwnChainView } from '../types.js';

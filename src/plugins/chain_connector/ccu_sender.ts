@@ -1,12 +1,12 @@
 import { addressFromPublicKey, addressToKlayr32 } from '../../lib/crypto/address.js';
 import { publicKeyFromPrivateKey } from '../../lib/crypto/ed25519.js';
 import type { CCUBuildResult } from '../../lib/interop/ccu_build.js';
-import { outboxRootStoreKey, INTEROPERABILITY_MODULE_NAME } from '../../lib/interop/store_keys.js';
-import { computeMinFee, encodeTransaction, signTransaction, transactionID } from '../../lib/transaction/index.js';
+import { INTEROPERABILITY_MODULE_NAME, outboxRootStoreKey } from '../../lib/interop/store_keys.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
+import { computeMinFee, encodeTransaction, signTransaction, transactionID } from '../../lib/transaction/index.js';
 import type { OwnChainView, PluginLogger, RemoteChainClient } from '../types.js';
-import { getFirstCertificate, getNextCertificateFromAggregateCommits } from './certificate_choice.js';
 import type { LastCertificate } from './certificate_choice.js';
+import { getFirstCertificate, getNextCertificateFromAggregateCommits } from './certificate_choice.js';
 import type { ChainConnectorConfig } from './config.js';
 import { trimSentCCUs } from './retention.js';
 import type { SentCCM } from './schemas.js';

@@ -1,5 +1,5 @@
-import { compileValidator } from '../../lib/codec/index.js';
 import type { SchemaProperty } from '../../lib/codec/index.js';
+import { compileValidator } from '../../lib/codec/index.js';
 
 /** The interoperability module's MAX_CCM_SIZE, the largest maxCCUSize Klayr's plugin accepts. */
 export const CCU_TOTAL_CCM_SIZE = 10240;

@@ -1,6 +1,6 @@
 import type { Endpoints } from '../../lib/endpoint/definition.js';
-import { KEEP_HEIGHTS } from './retention.js';
 import { aggregateCommitToJSON, blockHeaderToJSON, ccmToJSON, sentCCUToJSON, validatorsDataToJSON } from './json.js';
+import { KEEP_HEIGHTS } from './retention.js';
 import { authorizeRequestSchema } from './schemas.js';
 import type { ChainConnectorStore } from './store.js';
 

@@ -1,14 +1,14 @@
 import type { BlockHeader } from '../../lib/chain/block.js';
+import { required } from '../../lib/required.js';
 import type { CommittedBlock, Plugin, PluginContext, RemoteChainClient } from '../types.js';
 import { mainchainIDOf, recordBlock } from './block_recorder.js';
-import { chainConnectorConfig } from './config.js';
-import type { ChainConnectorConfig } from './config.js';
 import { CCUSender } from './ccu_sender.js';
+import type { ChainConnectorConfig } from './config.js';
+import { chainConnectorConfig } from './config.js';
 import { chainConnectorEndpoints } from './endpoints.js';
 import { decryptRelayerKey } from './relayer_key.js';
 import { pruneStore } from './retention.js';
 import { ChainConnectorStore } from './store.js';
-import { required } from '../../lib/required.js';
 
 export const CHAIN_CONNECTOR_NAME = 'chainConnector';
 

@@ -1,11 +1,11 @@
 import type { AggregateCommit, BlockHeader } from '../../lib/chain/block.js';
 import { blockToJSON } from '../../lib/chain/block.js';
-import { decodeCertificate } from '../../lib/interop/certificate.js';
+import type { CCM } from '../../lib/interop/ccm_events.js';
 import { ccuParamsCodec } from '../../lib/interop/ccu_build.js';
 import { ccmCodec } from '../../lib/interop/ccu_inbox_update.js';
-import type { CCM } from '../../lib/interop/ccm_events.js';
-import { transactionToJSON } from '../../lib/transaction/index.js';
+import { decodeCertificate } from '../../lib/interop/certificate.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
+import { transactionToJSON } from '../../lib/transaction/index.js';
 import type { StoredValidatorsData } from './schemas.js';
 
 /** The chain connector's answers, as @klayr/chain-connector-plugin's endpoint and utils write them. */

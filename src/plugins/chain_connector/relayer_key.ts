@@ -1,6 +1,6 @@
-import { decryptWithPassword, ARGON2_DEFAULTS } from '../../lib/crypto/encrypt.js';
-import type { Cipher, EncryptedMessage, KDF } from '../../lib/crypto/encrypt.js';
 import { ED25519_PRIVATE_KEY_LENGTH } from '../../lib/crypto/ed25519.js';
+import type { Cipher, EncryptedMessage, KDF } from '../../lib/crypto/encrypt.js';
+import { ARGON2_DEFAULTS, decryptWithPassword } from '../../lib/crypto/encrypt.js';
 import { required } from '../../lib/required.js';
 
 const ONE_VALUE = 'Encrypted message to parse must have only one value per key.';

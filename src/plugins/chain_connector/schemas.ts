@@ -1,8 +1,8 @@
-import { compile } from '../../lib/codec/index.js';
-import type { Schema } from '../../lib/codec/index.js';
 import type { AggregateCommit } from '../../lib/chain/block.js';
-import type { ValidatorsData } from '../../lib/interop/ccu_validators_update.js';
+import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import type { CCMWithHeight } from '../../lib/interop/ccu_inbox_update.js';
+import type { ValidatorsData } from '../../lib/interop/ccu_validators_update.js';
 import { ccmSchema } from '../../lib/interop/schemas.js';
 
 /** How the plugin store encodes its values: @klayr/chain-connector-plugin 0.2.2's schemas (schemas.js). */

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open } from 'lmdb';
 import type { RootDatabase } from 'lmdb';
+import { open } from 'lmdb';
 import type { AggregateCommit, BlockHeader } from '../../lib/chain/block.js';
 import { decodeBlockHeader, encodeBlockHeader } from '../../lib/chain/block.js';
 import type { CCMWithHeight } from '../../lib/interop/ccu_inbox_update.js';
-import { decodeTransaction, encodeTransaction, transactionID } from '../../lib/transaction/index.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
-import { aggregateCommitCodec, ccmsAtHeightCodec, lastSentCCMCodec, validatorsDataCodec } from './schemas.js';
+import { decodeTransaction, encodeTransaction, transactionID } from '../../lib/transaction/index.js';
 import type { SentCCM, StoredValidatorsData } from './schemas.js';
+import { aggregateCommitCodec, ccmsAtHeightCodec, lastSentCCMCodec, validatorsDataCodec } from './schemas.js';
 
 /** Key prefixes, as @klayr/chain-connector-plugin's constants.js (no by-height validators index: headers carry the hash). */
 const PREFIX = { header: 1, aggregateCommit: 2, validatorsData: 3, ccms: 5, lastSentCCM: 6, ccu: 7, meta: 8 } as const;

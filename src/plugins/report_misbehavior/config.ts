@@ -1,5 +1,5 @@
-import { compileValidator } from '../../lib/codec/index.js';
 import type { SchemaProperty } from '../../lib/codec/index.js';
+import { compileValidator } from '../../lib/codec/index.js';
 
 /**
  * plugins.reportMisbehavior, as @klayr/report-misbehavior-plugin 0.5.2's configSchema (its names and

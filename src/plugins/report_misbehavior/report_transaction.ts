@@ -1,7 +1,7 @@
 import type { BlockHeader } from '../../lib/chain/block.js';
 import { encodeBlockHeader } from '../../lib/chain/block.js';
-import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 import { addressFromPublicKey, addressToKlayr32 } from '../../lib/crypto/address.js';
 import { publicKeyFromPrivateKey } from '../../lib/crypto/ed25519.js';
 import { encodeTransaction, signTransaction, transactionID } from '../../lib/transaction/index.js';

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open } from 'lmdb';
 import type { RootDatabase } from 'lmdb';
+import { open } from 'lmdb';
 import type { BlockHeader } from '../../lib/chain/block.js';
 import { decodeBlockHeader, encodeBlockHeader } from '../../lib/chain/block.js';
 import { areDistinctHeadersContradicting } from '../../lib/chain/contradiction.js';
-import { compile } from '../../lib/codec/index.js';
 import type { Schema } from '../../lib/codec/index.js';
+import { compile } from '../../lib/codec/index.js';
 
 /** The headers of one generator at one height, as @klayr/report-misbehavior-plugin 0.5.2 stores them (blockHeadersSchema). */
 const blockHeadersSchema = {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { addNodeFlags } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { addNodeFlags } from '../flags.js';
 import { printJSON, withNode } from '../node_client.js';
 
 const parseParams = (text: string | undefined): Record<string, unknown> => {

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { addNodeFlags } from '../flags.js';
-import { passwordFlag, updateStatus } from './update_status.js';
 import type { StatusOptions } from './update_status.js';
+import { passwordFlag, updateStatus } from './update_status.js';
 
 /** `kestrel generator:disable <address>`: as Klayr Core's, generator_updateStatus with enable false and zeros. */
 export const generatorDisableCommand = (): Command =>

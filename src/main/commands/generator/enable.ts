@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { statusFlags, updateStatus } from './update_status.js';
 import type { StatusOptions } from './update_status.js';
+import { statusFlags, updateStatus } from './update_status.js';
 
 /** `kestrel generator:enable <address>`. */
 export const generatorEnableCommand = (): Command =>

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { addNodeFlags } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { addNodeFlags } from '../flags.js';
 import { withNode } from '../node_client.js';
 
 /** One validator's generated info as generator:export writes it and generator:import reads it. */

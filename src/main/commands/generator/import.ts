@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { addNodeFlags } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { addNodeFlags } from '../flags.js';
 import { printJSON, withNode } from '../node_client.js';
 import type { GeneratorInfo } from './export.js';
 

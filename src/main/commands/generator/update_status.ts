@@ -1,7 +1,7 @@
 /** What generator:enable and generator:disable share: their flags and the generator_updateStatus call. */
 import type { Command } from 'commander';
-import { addNodeFlags, nonNegativeInteger } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { addNodeFlags, nonNegativeInteger } from '../flags.js';
 import { printJSON, withNode } from '../node_client.js';
 
 export interface StatusOptions extends NodeOptions {

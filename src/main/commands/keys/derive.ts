@@ -1,4 +1,7 @@
 /** Key entries as Klayr Core's keys:create writes them (loaded by keys:create's action, not at start-up). */
+
+import { GeneratorKeyStore } from '../../../engine/generator/key_store.js';
+import type { Cipher, EncryptedMessage } from '../../../lib/crypto/index.js';
 import {
   addressFromPublicKey,
   addressToKlayr32,
@@ -10,8 +13,6 @@ import {
   legacyKeyPairFromPassphrase,
   passphraseToSeed,
 } from '../../../lib/crypto/index.js';
-import type { Cipher, EncryptedMessage } from '../../../lib/crypto/index.js';
-import { GeneratorKeyStore } from '../../../engine/generator/key_store.js';
 
 export interface KeyEntry {
   address: string;

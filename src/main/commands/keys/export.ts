@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { addNodeFlags } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { addNodeFlags } from '../flags.js';
 import { withNode } from '../node_client.js';
 
 /** `kestrel keys:export`: the keys the running node holds (generator_getAllKeys), as a keys file. */

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { addNodeFlags } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { addNodeFlags } from '../flags.js';
 import { printJSON, withNode } from '../node_client.js';
 
 /** `kestrel keys:import`: a keys file's keys into the running node (encrypted ones as they are; plain ones only with --plain). */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { LOG_FORMATS } from '../../log_format.js';
-import type { LogFormat } from '../../log_format.js';
 import type { ApplicationConfig } from '../../config/types.js';
+import type { LogFormat } from '../../log_format.js';
+import { LOG_FORMATS } from '../../log_format.js';
 import type { Logger } from '../../logger.js';
 import { addConfigFlags, configFlagsOf } from '../flags.js';
 import { ReportedError } from '../reported_error.js';

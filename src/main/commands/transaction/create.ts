@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { ACCOUNT_KEY_PATH, addNodeFlags, uint64 } from '../flags.js';
 import type { NodeOptions } from '../flags.js';
+import { ACCOUNT_KEY_PATH, addNodeFlags, uint64 } from '../flags.js';
 
 interface CreateOptions extends NodeOptions {
   params: string;

@@ -1,11 +1,12 @@
 /** What transaction:create, :sign and :send share once they run (loaded by their actions, not at start-up). */
+
+import type { TransactionObject } from '../../../lib/transaction/index.js';
 import {
   decodeTransaction,
   encodeTransaction,
   transactionToJSON,
   validateTransaction,
 } from '../../../lib/transaction/index.js';
-import type { TransactionObject } from '../../../lib/transaction/index.js';
 import { printJSON } from '../node_client.js';
 
 export const parseTransaction = (hex: string): TransactionObject => {

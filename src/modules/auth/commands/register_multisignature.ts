@@ -1,8 +1,8 @@
-import { compile } from '../../../lib/codec/index.js';
+import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
 import type { Schema } from '../../../lib/codec/index.js';
+import { compile } from '../../../lib/codec/index.js';
 import { verifyData } from '../../../lib/crypto/ed25519.js';
 import { MESSAGE_TAG_MULTISIG_REG } from '../../../lib/crypto/tags.js';
-import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
 import { authEventSchemas } from '../events.js';
 import { getAuthAccount } from '../method.js';
 import { authAccountSchema, MAX_NUMBER_OF_SIGNATURES, multisigRegMsgSchema } from '../schemas.js';

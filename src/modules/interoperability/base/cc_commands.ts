@@ -1,14 +1,14 @@
-import { compile } from '../../../lib/codec/index.js';
-import { registrationCCMParamsSchema } from '../../../lib/interop/ccm_params.js';
-import type { RegistrationCCMParams } from '../../../lib/interop/ccm_params.js';
-import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
-import type { CCUParams } from '../../../lib/interop/schemas.js';
 import type {
   CCCommandExecuteContext,
   CrossChainCommand,
   CrossChainMessageContext,
 } from '../../../engine/state_machine/cross_chain.js';
+import { compile } from '../../../lib/codec/index.js';
 import { emptySchema } from '../../../lib/endpoint/metadata.js';
+import type { RegistrationCCMParams } from '../../../lib/interop/ccm_params.js';
+import { registrationCCMParamsSchema } from '../../../lib/interop/ccm_params.js';
+import type { CCUParams } from '../../../lib/interop/schemas.js';
+import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
 import {
   CCM_STATUS,
   CHAIN_STATUS,

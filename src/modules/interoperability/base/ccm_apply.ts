@@ -1,19 +1,19 @@
-import { compile } from '../../../lib/codec/index.js';
-import type { CompiledSchema } from '../../../lib/codec/index.js';
 import type {
   CCMessage,
   CrossChainCommand,
   CrossChainMessageContext,
 } from '../../../engine/state_machine/cross_chain.js';
-import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
+import type { CompiledSchema } from '../../../lib/codec/index.js';
+import { compile } from '../../../lib/codec/index.js';
 import type { CCUParams } from '../../../lib/interop/schemas.js';
+import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
 import { CCM_PROCESSED_CODE, CCM_PROCESSED_RESULT, CCM_STATUS } from './constants.js';
 import { interopEvents } from './event_log.js';
-import type { InteroperableModules } from './interoperable.js';
 import type { InteropInternalMethod } from './internal_method.js';
+import type { InteroperableModules } from './interoperable.js';
 import type { InteropMethod } from './method.js';
 import { chainAccounts, getOwnChainAccount } from './state.js';
-import { encodeCCM, ccmID, getMainchainID } from './utils.js';
+import { ccmID, encodeCCM, getMainchainID } from './utils.js';
 
 const ccuCodec = compile<CCUParams>(crossChainUpdateParamsSchema);
 type Hook = 'beforeCrossChainCommandExecute' | 'afterCrossChainCommandExecute';

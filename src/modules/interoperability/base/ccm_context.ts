@@ -1,6 +1,6 @@
 import type { CCMessage, CrossChainMessageContext } from '../../../engine/state_machine/cross_chain.js';
-import type { CommandContext } from '../../../engine/state_machine/module.js';
 import type { EventQueue } from '../../../engine/state_machine/event_queue.js';
+import type { CommandContext } from '../../../engine/state_machine/module.js';
 import { EVENT_TOPIC_CCM_EXECUTION } from './constants.js';
 import { ccmID } from './utils.js';
 

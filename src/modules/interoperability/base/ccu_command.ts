@@ -1,11 +1,11 @@
 import type { CCMessage } from '../../../engine/state_machine/cross_chain.js';
 import type { CommandContext } from '../../../engine/state_machine/module.js';
 import { StateMachinePanic } from '../../../engine/state_machine/panic.js';
-import { decodeCertificate } from '../../../lib/interop/certificate.js';
 import { compile } from '../../../lib/codec/index.js';
 import type { AggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
-import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
+import { decodeCertificate } from '../../../lib/interop/certificate.js';
 import type { CCUParams } from '../../../lib/interop/schemas.js';
+import { crossChainUpdateParamsSchema } from '../../../lib/interop/schemas.js';
 import type { CCMApplier } from './ccm_apply.js';
 import { ccmContext, ccmEventQueue } from './ccm_context.js';
 import {
@@ -21,9 +21,9 @@ import type { InteropMethod } from './method.js';
 import { certificateSignatureCheck } from './signatures.js';
 import { chainAccounts, chainValidators, getOwnChainAccount } from './state.js';
 import {
-  EMPTY_CCM,
   ccmCodec,
   ccmWithoutParams,
+  EMPTY_CCM,
   isActiveValidatorsUpdateEmpty,
   isInboxUpdateEmpty,
   validateCCMFormat,

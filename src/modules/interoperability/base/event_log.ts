@@ -1,6 +1,6 @@
-import { compile } from '../../../lib/codec/index.js';
-import type { MethodContext } from '../../../engine/state_machine/module.js';
 import type { CCMessage } from '../../../engine/state_machine/cross_chain.js';
+import type { MethodContext } from '../../../engine/state_machine/module.js';
+import { compile } from '../../../lib/codec/index.js';
 import { interoperabilityEventSchemas } from '../events.js';
 import { MODULE_NAME } from '../stores.js';
 import type { ChainAccount, TerminatedOutboxAccount, TerminatedStateAccount } from './state.js';

@@ -1,13 +1,13 @@
-import { compile } from '../../../lib/codec/index.js';
-import { sha256 } from '../../../lib/crypto/hash.js';
-import { computeValidatorsHash } from '../../../lib/chain/validators_hash.js';
-import { decodeCertificate } from '../../../lib/interop/certificate.js';
-import type { CCUParams } from '../../../lib/interop/schemas.js';
-import { appendToPath, calculateRootFromRightWitness } from '../../../lib/tree/index.js';
-import { verifyStateInclusionProof } from './smt.js';
-import { outboxRootStateTreeKey } from '../../../lib/interop/store_keys.js';
 import type { CCMessage, SendContext } from '../../../engine/state_machine/cross_chain.js';
 import type { MethodContext } from '../../../engine/state_machine/module.js';
+import { computeValidatorsHash } from '../../../lib/chain/validators_hash.js';
+import { compile } from '../../../lib/codec/index.js';
+import { sha256 } from '../../../lib/crypto/hash.js';
+import { verifyAggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
+import { decodeCertificate } from '../../../lib/interop/certificate.js';
+import type { CCUParams } from '../../../lib/interop/schemas.js';
+import { outboxRootStateTreeKey } from '../../../lib/interop/store_keys.js';
+import { appendToPath, calculateRootFromRightWitness } from '../../../lib/tree/index.js';
 import { outboxRootSchema } from '../stores.js';
 import {
   CCM_SENT_FAILED_CODE,
@@ -23,6 +23,9 @@ import {
 } from './constants.js';
 import type { InteropTokenMethod } from './dependencies.js';
 import { interopEvents } from './event_log.js';
+import { certificateSignatureCheck } from './signatures.js';
+import { verifyStateInclusionProof } from './smt.js';
+import type { TerminatedStateAccount } from './state.js';
 import {
   chainAccounts,
   chainValidators,
@@ -33,8 +36,8 @@ import {
   terminatedOutboxes,
   terminatedStates,
 } from './state.js';
-import type { TerminatedStateAccount } from './state.js';
 import {
+  bitmapBits,
   calculateNewActiveValidators,
   ccmID,
   ccmWithoutParams,
@@ -42,10 +45,7 @@ import {
   getMainchainID,
   isActiveValidatorsUpdateEmpty,
   validateCCMFormat,
-  bitmapBits,
 } from './utils.js';
-import { certificateSignatureCheck } from './signatures.js';
-import { verifyAggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
 
 /** What the internal methods need of a context: stores, events, the context store (fees), the state (snapshots), the chain and block. */
 export type InteropContext = Pick<SendContext, 'events' | 'contextStore' | 'store' | 'chainID' | 'state' | 'header'>;

@@ -13,8 +13,8 @@ import {
   MAX_RESERVED_ERROR_STATUS,
 } from './constants.js';
 import type { InteropInternalMethod } from './internal_method.js';
-import { chainAccounts, channels, getOwnChainAccount, terminatedStates } from './state.js';
 import type { ChannelData } from './state.js';
+import { chainAccounts, channels, getOwnChainAccount, terminatedStates } from './state.js';
 import { getMainchainID } from './utils.js';
 
 type Store = Pick<MethodContext, 'store'>;

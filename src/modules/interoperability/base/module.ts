@@ -1,4 +1,5 @@
 import type { CrossChainCommand } from '../../../engine/state_machine/cross_chain.js';
+import { declaredMetadata } from '../../../engine/state_machine/metadata.js';
 import type {
   Command,
   EndpointDeclarations,
@@ -7,21 +8,20 @@ import type {
   Module,
   StoreAccess,
 } from '../../../engine/state_machine/module.js';
+import type { Endpoints } from '../../../lib/endpoint/definition.js';
 import type { AggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
 import type { TransactionObject } from '../../../lib/transaction/index.js';
-import { declaredMetadata } from '../../../engine/state_machine/metadata.js';
-import type { Endpoints } from '../../../lib/endpoint/definition.js';
 import { interoperabilityEventSchemas } from '../events.js';
 import { finalizeInteroperabilityGenesis } from '../genesis.js';
 import { genesisInteroperabilitySchema } from '../schemas.js';
 import { INTEROP_STORE_DECLARATIONS, MODULE_NAME, STORE_PREFIX } from '../stores.js';
-import { CCMApplier } from './ccm_apply.js';
 import { channelTerminatedCCCommand, registrationCCCommand } from './cc_commands.js';
+import { CCMApplier } from './ccm_apply.js';
 import { CCUProcessing } from './ccu_command.js';
 import type { InteropTokenMethod } from './dependencies.js';
-import { InteroperableModules } from './interoperable.js';
-import { InteropInternalMethod } from './internal_method.js';
 import type { Variant } from './internal_method.js';
+import { InteropInternalMethod } from './internal_method.js';
+import { InteroperableModules } from './interoperable.js';
 import { InteropMethod } from './method.js';
 
 /**

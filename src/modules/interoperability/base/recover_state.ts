@@ -1,9 +1,9 @@
+import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
 import { sha256 } from '../../../lib/crypto/hash.js';
 import { computeStorePrefix } from '../../../lib/state/keys.js';
 import { calculateSMTRoot } from '../../../lib/tree/index.js';
-import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
-import { stateRecoveryParamsSchema } from './command_schemas.js';
 import type { StateRecoveryParams } from './command_schemas.js';
+import { stateRecoveryParamsSchema } from './command_schemas.js';
 import { interopEvents } from './event_log.js';
 import type { InteroperableModules } from './interoperable.js';
 import { verifyStateInclusionProof } from './smt.js';

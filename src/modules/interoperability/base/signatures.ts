@@ -1,9 +1,9 @@
-import { compile } from '../../../lib/codec/index.js';
 import { unsignedCertificateSchema } from '../../../lib/chain/certificate.js';
+import { compile } from '../../../lib/codec/index.js';
 import { MESSAGE_TAG_CERTIFICATE, MESSAGE_TAG_CHAIN_REG } from '../../../lib/crypto/tags.js';
 import type { AggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
-import type { Certificate } from '../../../lib/interop/certificate.js';
 import { registrationSignatureMessageSchema } from '../../../lib/interop/ccm_params.js';
+import type { Certificate } from '../../../lib/interop/certificate.js';
 import type { ActiveValidator } from './utils.js';
 
 const unsignedCodec = compile<Omit<Certificate, 'aggregationBits' | 'signature'>>(unsignedCertificateSchema);

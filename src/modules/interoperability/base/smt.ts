@@ -1,6 +1,6 @@
 import { STATE_SMT_KEY_LENGTH } from '../../../lib/state/keys.js';
-import { isInclusionProofForKey, verifySMTProof } from '../../../lib/tree/index.js';
 import type { SMTQuery } from '../../../lib/tree/index.js';
+import { isInclusionProofForKey, verifySMTProof } from '../../../lib/tree/index.js';
 
 /** lisk-db's SparseMerkleTree().verifyInclusionProof over state tree keys: every query proves its key is in the tree under `root`. */
 export const verifyStateInclusionProof = (

@@ -1,7 +1,5 @@
 import type { StoreAccess } from '../../../engine/state_machine/module.js';
 import type { Schema } from '../../../lib/codec/index.js';
-import { outboxRootSchema, interopStore } from '../stores.js';
-import type { INTEROP_STORES } from '../stores.js';
 import {
   chainAccountSchema,
   chainValidatorsSchema,
@@ -11,8 +9,10 @@ import {
   terminatedOutboxSchema,
   terminatedStateSchema,
 } from '../schemas.js';
-import type { ActiveValidator } from './utils.js';
+import type { INTEROP_STORES } from '../stores.js';
+import { interopStore, outboxRootSchema } from '../stores.js';
 import { EMPTY_BYTES } from './constants.js';
+import type { ActiveValidator } from './utils.js';
 
 export interface LastCertificate {
   height: number;

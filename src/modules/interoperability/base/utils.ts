@@ -1,9 +1,9 @@
-import { compile } from '../../../lib/codec/index.js';
-import type { CompiledSchema } from '../../../lib/codec/index.js';
-import { sha256 } from '../../../lib/crypto/hash.js';
-import { ccmSchema } from '../../../lib/interop/schemas.js';
-import type { CCUParams } from '../../../lib/interop/schemas.js';
 import type { CCMessage } from '../../../engine/state_machine/cross_chain.js';
+import type { CompiledSchema } from '../../../lib/codec/index.js';
+import { compile } from '../../../lib/codec/index.js';
+import { sha256 } from '../../../lib/crypto/hash.js';
+import type { CCUParams } from '../../../lib/interop/schemas.js';
+import { ccmSchema } from '../../../lib/interop/schemas.js';
 import { EMPTY_BYTES, MAX_CCM_SIZE } from './constants.js';
 
 export const ccmCodec: CompiledSchema<CCMessage> = compile<CCMessage>(ccmSchema);

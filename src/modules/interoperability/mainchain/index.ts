@@ -1,9 +1,9 @@
 import type { Command, EndpointServices, GenesisContext, StoreAccess } from '../../../engine/state_machine/module.js';
 import type { AggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
 import { BaseInteroperabilityModule } from '../base/module.js';
+import { RecoverStateCommand } from '../base/recover_state.js';
 import { INTEROPERABILITY_ENDPOINTS, mainchainInteroperabilityEndpoints } from '../endpoint.js';
 import { initInteroperabilityGenesis } from '../genesis.js';
-import { RecoverStateCommand } from '../base/recover_state.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize_message_recovery.js';
 import { RecoverMessageCommand } from './commands/recover_message.js';
 import { RegisterSidechainCommand } from './commands/register_sidechain.js';

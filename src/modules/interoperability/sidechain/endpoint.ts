@@ -1,9 +1,9 @@
 import type { EndpointDeclarations, StoreAccess } from '../../../engine/state_machine/module.js';
 import type { Endpoints } from '../../../lib/endpoint/definition.js';
 import { hexOfLength } from '../../../lib/endpoint/metadata.js';
+import { required } from '../../../lib/required.js';
 import { getMainchainID } from '../base/utils.js';
 import { INTEROPERABILITY_ENDPOINTS, mainchainInteroperabilityEndpoints } from '../endpoint.js';
-import { required } from '../../../lib/required.js';
 
 /** The endpoints every interoperability module serves; the mainchain adds registration fee, message fee and availability checks. */
 const BASE_ENDPOINTS = [

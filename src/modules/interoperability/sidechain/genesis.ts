@@ -1,6 +1,7 @@
 import type { GenesisContext } from '../../../engine/state_machine/module.js';
 import { CHAIN_NAME_MAINCHAIN, EMPTY_HASH } from '../base/constants.js';
 import { getMainchainID, invalidNameError, isValidName } from '../base/utils.js';
+import type { GenesisInteroperability } from '../genesis.js';
 import {
   checkChainID,
   checkChainValidators,
@@ -10,7 +11,6 @@ import {
   storeInteroperabilityGenesis,
   unique,
 } from '../genesis.js';
-import type { GenesisInteroperability } from '../genesis.js';
 
 const EMPTY = EMPTY_HASH.toString('hex');
 

@@ -1,8 +1,8 @@
 import type { Command, EndpointServices, GenesisContext, StoreAccess } from '../../../engine/state_machine/module.js';
 import { compile } from '../../../lib/codec/index.js';
 import type { AggregateCheck } from '../../../lib/interop/aggregate_verdicts.js';
-import { mainchainRegParamsSchema } from '../base/command_schemas.js';
 import type { MainchainRegParams } from '../base/command_schemas.js';
+import { mainchainRegParamsSchema } from '../base/command_schemas.js';
 import { BaseInteroperabilityModule } from '../base/module.js';
 import { RecoverStateCommand } from '../base/recover_state.js';
 import { InitializeStateRecoveryCommand } from './commands/initialize_state_recovery.js';

@@ -1,5 +1,5 @@
-import { compile } from '../../../lib/codec/index.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
+import { compile } from '../../../lib/codec/index.js';
 import type { TokenMethod } from '../../token/method.js';
 import { legacyEventSchemas } from '../events.js';
 import { reclaimParamsSchema } from '../schemas.js';

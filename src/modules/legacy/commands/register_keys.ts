@@ -1,10 +1,10 @@
-import { compile } from '../../../lib/codec/index.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
+import { compile } from '../../../lib/codec/index.js';
 import type { PoSConfig } from '../../pos/config.js';
 import { unbanValidator } from '../../pos/method.js';
 import { INVALID_BLS_KEY, setValidatorBLSKey, setValidatorGeneratorKey } from '../../validators/method.js';
-import { validatorKeysSchema } from '../../validators/schemas.js';
 import type { ValidatorKeys } from '../../validators/schemas.js';
+import { validatorKeysSchema } from '../../validators/schemas.js';
 import { validatorsStore } from '../../validators/stores.js';
 import { legacyEventSchemas } from '../events.js';
 import { registerKeysParamsSchema } from '../schemas.js';

@@ -1,5 +1,5 @@
-import type { Schema } from '../../../lib/codec/index.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
+import type { Schema } from '../../../lib/codec/index.js';
 import { payFee } from '../../fee/method.js';
 import { registerValidatorKeys } from '../../validators/method.js';
 import type { PoSConfig } from '../config.js';

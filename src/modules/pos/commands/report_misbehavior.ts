@@ -1,16 +1,16 @@
+import { areHeadersContradicting } from '../../../engine/bft/index.js';
+import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
 import { blockHeaderID, decodeBlockHeader, verifyBlockHeaderSignature } from '../../../lib/chain/block.js';
 import type { Schema } from '../../../lib/codec/index.js';
-import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
-import { areHeadersContradicting } from '../../../engine/bft/index.js';
 import type { TokenMethod } from '../../token/method.js';
-import { validatorKeysSchema } from '../../validators/schemas.js';
 import type { ValidatorKeys } from '../../validators/schemas.js';
+import { validatorKeysSchema } from '../../validators/schemas.js';
 import { validatorsStore } from '../../validators/stores.js';
 import type { PoSConfig } from '../config.js';
 import { logPosEvent } from '../events.js';
 import { getValidatorAccount, getValidatorWeight, setValidatorAccount, updateEligibleValidator } from '../method.js';
-import { stakerStoreSchema } from '../schemas.js';
 import type { PendingUnlock, Stake } from '../schemas.js';
+import { stakerStoreSchema } from '../schemas.js';
 import { MODULE_NAME, posStore } from '../stores.js';
 
 export const reportMisbehaviorParamsSchema = {

@@ -1,11 +1,11 @@
-import type { Schema } from '../../../lib/codec/index.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
+import type { Schema } from '../../../lib/codec/index.js';
 import type { TokenMethod } from '../../token/method.js';
 import type { PoSConfig } from '../config.js';
 import { logPosEvent, STAKE_RESULT } from '../events.js';
 import { assignStakeRewards, getValidatorWeight, setValidatorAccount, updateEligibleValidator } from '../method.js';
-import { stakerStoreSchema, validatorStoreSchema } from '../schemas.js';
 import type { PendingUnlock, Stake, ValidatorAccount } from '../schemas.js';
+import { stakerStoreSchema, validatorStoreSchema } from '../schemas.js';
 import { MODULE_NAME, posStore } from '../stores.js';
 
 export const stakeParamsSchema = {

@@ -1,11 +1,11 @@
-import type { Schema } from '../../../lib/codec/index.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
+import type { Schema } from '../../../lib/codec/index.js';
 import type { TokenMethod } from '../../token/method.js';
 import { setValidatorGeneratorKey } from '../../validators/method.js';
 import type { PoSConfig } from '../config.js';
 import { assignStakeRewards, getGenesisData, getValidatorAccount } from '../method.js';
-import { stakerStoreSchema } from '../schemas.js';
 import type { PendingUnlock, Stake } from '../schemas.js';
+import { stakerStoreSchema } from '../schemas.js';
 import { MODULE_NAME, posStore } from '../stores.js';
 
 /** Commands without params carry Klayr's empty schema. */

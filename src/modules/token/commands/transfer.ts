@@ -1,7 +1,7 @@
-import type { Schema } from '../../../lib/codec/index.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
-import { insufficientBalanceError } from '../method.js';
+import type { Schema } from '../../../lib/codec/index.js';
 import type { TokenMethod } from '../method.js';
+import { insufficientBalanceError } from '../method.js';
 
 export const transferParamsSchema = {
   $id: '/klayr/transferParams',

@@ -1,16 +1,16 @@
-import { compile } from '../../../lib/codec/index.js';
 import type { SendContext } from '../../../engine/state_machine/cross_chain.js';
 import type { Command, CommandContext } from '../../../engine/state_machine/module.js';
-import { addEscrowAmount, hasEscrowAccount } from '../escrow.js';
+import { compile } from '../../../lib/codec/index.js';
+import type { CrossChainTransferMessageParams, CrossChainTransferParams } from '../cross_chain/schemas.js';
 import {
   CROSS_CHAIN_COMMAND_NAME_TRANSFER,
   crossChainTransferMessageParamsSchema,
   crossChainTransferParamsSchema,
 } from '../cross_chain/schemas.js';
-import type { CrossChainTransferMessageParams, CrossChainTransferParams } from '../cross_chain/schemas.js';
+import { addEscrowAmount, hasEscrowAccount } from '../escrow.js';
 import { logTokenEvent } from '../events.js';
-import { getUser, insufficientBalanceError, missingAccount, saveUser } from '../method.js';
 import type { TokenMethod } from '../method.js';
+import { getUser, insufficientBalanceError, missingAccount, saveUser } from '../method.js';
 import { CHAIN_ID_LENGTH, MODULE_NAME } from '../stores.js';
 
 const messageCodec = compile<CrossChainTransferMessageParams>(crossChainTransferMessageParamsSchema);

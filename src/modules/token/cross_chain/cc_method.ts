@@ -1,19 +1,19 @@
-import { compile } from '../../../lib/codec/index.js';
-import type { CompiledSchema } from '../../../lib/codec/index.js';
-import { computeSubstorePrefix } from '../../../lib/state/keys.js';
 import type {
   BeforeCCMForwardingContext,
   CrossChainMessageContext,
   CrossChainMethod,
   RecoverContext,
 } from '../../../engine/state_machine/cross_chain.js';
+import type { CompiledSchema } from '../../../lib/codec/index.js';
+import { compile } from '../../../lib/codec/index.js';
+import { computeSubstorePrefix } from '../../../lib/state/keys.js';
+import { ccmID, encodeCCM } from '../../interoperability/base/utils.js';
 import { getEscrowAmount, setEscrowAmount } from '../escrow.js';
 import { logTokenEvent, TOKEN_EVENT_RESULT } from '../events.js';
 import type { TokenMethod } from '../method.js';
-import { userStoreSchema } from '../schemas.js';
 import type { UserAccount } from '../schemas.js';
+import { userStoreSchema } from '../schemas.js';
 import { ADDRESS_LENGTH, CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, TOKEN_STORES } from '../stores.js';
-import { ccmID, encodeCCM } from '../../interoperability/base/utils.js';
 import { transactionMethodContext } from './method_context.js';
 
 const userCodec: CompiledSchema<UserAccount> = compile<UserAccount>(userStoreSchema);

@@ -1,22 +1,22 @@
-import { compile } from '../../../lib/codec/index.js';
 import type {
   CCCommandExecuteContext,
   CrossChainCommand,
   CrossChainMessageContext,
 } from '../../../engine/state_machine/cross_chain.js';
+import { compile } from '../../../lib/codec/index.js';
 import { getEscrowAmount, setEscrowAmount } from '../escrow.js';
 import { logTokenEvent, TOKEN_EVENT_RESULT } from '../events.js';
 import type { TokenMethod } from '../method.js';
 import { CHAIN_ID_LENGTH } from '../stores.js';
 import { isTokenSupported } from '../supported_tokens.js';
 import { transactionMethodContext } from './method_context.js';
+import type { CrossChainTransferMessageParams } from './schemas.js';
 import {
   CCM_STATUS_OK,
   CROSS_CHAIN_COMMAND_NAME_TRANSFER,
   crossChainTransferMessageParamsSchema,
   MAX_RESERVED_ERROR_STATUS,
 } from './schemas.js';
-import type { CrossChainTransferMessageParams } from './schemas.js';
 
 const messageCodec = compile<CrossChainTransferMessageParams>(crossChainTransferMessageParamsSchema);
 

@@ -1,7 +1,7 @@
 // One half of the peer book (peer_book/base_list.js, new_list.js, tried_list.js): peers spread over buckets chosen
 // by the node's secret, a full bucket making room by expiry (new list, entries older than 24 h) or at random.
 import { EVICTION_THRESHOLD_TIME_MS, MAX_RECONNECT_TRIES } from '../constants.js';
-import { type PeerListKind, bucketId } from './buckets.js';
+import { bucketId, type PeerListKind } from './buckets.js';
 import type { KnownPeer } from './known_peer.js';
 
 interface Entry {

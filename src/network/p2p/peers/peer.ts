@@ -24,9 +24,9 @@ import {
 } from '../constants.js';
 import { InvalidPeerDataError, RequestFailError, SendFailError } from '../errors.js';
 import { decodeNodeInfo } from '../node_info.js';
-import type { IncomingMessage, IncomingRequest, PeerInfo, ResponsePacket } from '../types.js';
-import type { Respond, ScSocket } from '../transport/sc_socket.js';
 import { isProtocolMessage, isRpcRequest } from '../transport/sc_packet.js';
+import type { Respond, ScSocket } from '../transport/sc_socket.js';
+import type { IncomingMessage, IncomingRequest, PeerInfo, ResponsePacket } from '../types.js';
 import type { KnownPeer, PeerKind, SharedState } from './known_peer.js';
 import { PeerCounters } from './peer_counters.js';
 

@@ -3,8 +3,8 @@
 import {
   CLIENT_ACK_TIMEOUT_MS,
   CLIENT_CONNECT_TIMEOUT_MS,
-  EVICTED_PEER_CODE,
   EVENT_POST_NODE_INFO,
+  EVICTED_PEER_CODE,
   INTENTIONAL_DISCONNECT_CODE,
   LOCALHOST_IP,
   SEED_PEER_DISCONNECTION_REASON,
@@ -16,12 +16,12 @@ import { handshakeQuery } from '../transport/handshake.js';
 import { openOutboundSocket } from '../transport/outbound.js';
 import type { ScSocket } from '../transport/sc_socket.js';
 import type { NodeInfo, ResponsePacket } from '../types.js';
+import { netgroup } from './buckets.js';
 import { pickInboundToEvict, pickOutboundToEvict } from './eviction.js';
 import type { KnownPeer, SharedState } from './known_peer.js';
 import { type ConnectionKind, Peer, type PeerHandlers } from './peer.js';
 import type { PeerBook } from './peer_book.js';
 import { selectPeersForConnection, selectPeersForRequest, selectPeersForSend } from './select.js';
-import { netgroup } from './buckets.js';
 
 export class DuplicateConnectionError extends Error {
   override readonly name = 'DuplicateConnectionError';

@@ -2,7 +2,7 @@
 // anything but `#2` must be one JSON packet of the packet schema, without a forbidden or overlong event name, and an
 // IP may send at most 10 `#disconnect` per second. A refusal terminates the socket and bans the IP.
 import { CONTROL_MESSAGE_LIMIT, FORBIDDEN_SC_EVENTS, MAX_EVENT_NAME_LENGTH } from '../constants.js';
-import { SC_PONG, isValidInboundPacket } from './sc_packet.js';
+import { isValidInboundPacket, SC_PONG } from './sc_packet.js';
 import { FrameViolation } from './sc_socket.js';
 
 /** Counts `#disconnect` events per IP; `reset()` runs every second. */

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { RawData, WebSocket } from 'ws';
 import { BadConnectionError, RequestTimeoutError } from '../errors.js';
-import { SC_PING, SC_PONG, decodeFrame, dehydrateError, hydrateError } from './sc_packet.js';
+import { decodeFrame, dehydrateError, hydrateError, SC_PING, SC_PONG } from './sc_packet.js';
 
 const rawText = (data: RawData): string =>
   Array.isArray(data)

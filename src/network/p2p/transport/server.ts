@@ -1,8 +1,8 @@
 // The accepting side: an HTTP server on hostIp:port (exclusive) whose upgrades at /rpc/ become SocketCluster server
 // sockets; the frame rules of inbound_guard.ts, the ban on WebSocket ping/pong frames, the `#handshake` timeout.
 import { randomBytes } from 'node:crypto';
-import { STATUS_CODES, createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {

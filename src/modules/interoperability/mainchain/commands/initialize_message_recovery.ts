@@ -1,15 +1,15 @@
-import { compile } from '../../../../lib/codec/index.js';
+import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
 import type { CompiledSchema } from '../../../../lib/codec/index.js';
+import { compile } from '../../../../lib/codec/index.js';
 import { sha256 } from '../../../../lib/crypto/hash.js';
 import { interoperabilityStoreKey } from '../../../../lib/interop/store_keys.js';
-import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
-import { messageRecoveryInitializationParamsSchema } from '../../base/command_schemas.js';
 import type { MessageRecoveryInitializationParams } from '../../base/command_schemas.js';
+import { messageRecoveryInitializationParamsSchema } from '../../base/command_schemas.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
 import { verifyStateInclusionProof } from '../../base/smt.js';
-import { chainAccounts, channels, getOwnChainAccount, terminatedOutboxes, terminatedStates } from '../../base/state.js';
 import type { ChannelData } from '../../base/state.js';
+import { chainAccounts, channels, getOwnChainAccount, terminatedOutboxes, terminatedStates } from '../../base/state.js';
 import { getMainchainID } from '../../base/utils.js';
 import { channelDataSchema } from '../../schemas.js';
 

@@ -1,12 +1,12 @@
-import { compile } from '../../../../lib/codec/index.js';
-import type { CompiledSchema } from '../../../../lib/codec/index.js';
-import { sha256 } from '../../../../lib/crypto/hash.js';
-import { calculateRootFromUpdateData, leafHash, verifyProof } from '../../../../lib/tree/index.js';
 import type { CCMessage, CrossChainMessageContext } from '../../../../engine/state_machine/cross_chain.js';
 import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
+import type { CompiledSchema } from '../../../../lib/codec/index.js';
+import { compile } from '../../../../lib/codec/index.js';
+import { sha256 } from '../../../../lib/crypto/hash.js';
+import { calculateRootFromUpdateData, leafHash, verifyProof } from '../../../../lib/tree/index.js';
 import { ccmContext, ccmEventQueue } from '../../base/ccm_context.js';
-import { messageRecoveryParamsSchema } from '../../base/command_schemas.js';
 import type { MessageRecoveryParams } from '../../base/command_schemas.js';
+import { messageRecoveryParamsSchema } from '../../base/command_schemas.js';
 import {
   CCM_PROCESSED_CODE,
   CCM_PROCESSED_RESULT,
@@ -14,8 +14,8 @@ import {
   CONTEXT_STORE_KEY_CCM_PROCESSING,
 } from '../../base/constants.js';
 import { interopEvents } from '../../base/event_log.js';
-import type { InteroperableModules } from '../../base/interoperable.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
+import type { InteroperableModules } from '../../base/interoperable.js';
 import { terminatedOutboxes } from '../../base/state.js';
 import { ccmCodec, encodeCCM, getMainchainID, validateCCMFormat } from '../../base/utils.js';
 

@@ -1,11 +1,12 @@
-import { computeValidatorsHash } from '../../../../lib/chain/validators_hash.js';
-import { compile } from '../../../../lib/codec/index.js';
-import { registrationCCMParamsSchema } from '../../../../lib/interop/ccm_params.js';
-import type { RegistrationCCMParams } from '../../../../lib/interop/ccm_params.js';
 import type { CCMessage } from '../../../../engine/state_machine/cross_chain.js';
 import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
-import { sidechainRegParamsSchema } from '../../base/command_schemas.js';
+import { computeValidatorsHash } from '../../../../lib/chain/validators_hash.js';
+import { compile } from '../../../../lib/codec/index.js';
+import type { RegistrationCCMParams } from '../../../../lib/interop/ccm_params.js';
+import { registrationCCMParamsSchema } from '../../../../lib/interop/ccm_params.js';
+import { payFee } from '../../../fee/method.js';
 import type { SidechainRegParams } from '../../base/command_schemas.js';
+import { sidechainRegParamsSchema } from '../../base/command_schemas.js';
 import {
   CCM_STATUS,
   CHAIN_REGISTRATION_FEE,
@@ -15,7 +16,6 @@ import {
   MAX_UINT64,
   MIN_RETURN_FEE_PER_BYTE,
 } from '../../base/constants.js';
-import { payFee } from '../../../fee/method.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
 import {

@@ -1,9 +1,9 @@
-import { compile } from '../../../../lib/codec/index.js';
-import { sidechainTerminatedCCMParamsSchema } from '../../../../lib/interop/ccm_params.js';
-import type { SidechainTerminatedCCMParams } from '../../../../lib/interop/ccm_params.js';
-import type { CCUParams } from '../../../../lib/interop/schemas.js';
 import type { CrossChainMessageContext } from '../../../../engine/state_machine/cross_chain.js';
 import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
+import { compile } from '../../../../lib/codec/index.js';
+import type { SidechainTerminatedCCMParams } from '../../../../lib/interop/ccm_params.js';
+import { sidechainTerminatedCCMParamsSchema } from '../../../../lib/interop/ccm_params.js';
+import type { CCUParams } from '../../../../lib/interop/schemas.js';
 import type { CCUProcessing } from '../../base/ccu_command.js';
 import {
   CCM_PROCESSED_CODE,

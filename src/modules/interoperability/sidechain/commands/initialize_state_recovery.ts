@@ -1,16 +1,16 @@
-import { compile } from '../../../../lib/codec/index.js';
+import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
 import type { CompiledSchema } from '../../../../lib/codec/index.js';
+import { compile } from '../../../../lib/codec/index.js';
 import { sha256 } from '../../../../lib/crypto/hash.js';
 import { interoperabilityStoreKey } from '../../../../lib/interop/store_keys.js';
-import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
-import { stateRecoveryInitParamsSchema } from '../../base/command_schemas.js';
 import type { StateRecoveryInitParams } from '../../base/command_schemas.js';
+import { stateRecoveryInitParamsSchema } from '../../base/command_schemas.js';
 import { CHAIN_STATUS, EMPTY_HASH, LIVENESS_LIMIT } from '../../base/constants.js';
 import { interopEvents } from '../../base/event_log.js';
 import type { InteropInternalMethod } from '../../base/internal_method.js';
 import { verifyStateInclusionProof } from '../../base/smt.js';
-import { chainAccounts, getOwnChainAccount, terminatedStates } from '../../base/state.js';
 import type { ChainAccount } from '../../base/state.js';
+import { chainAccounts, getOwnChainAccount, terminatedStates } from '../../base/state.js';
 import { getMainchainID } from '../../base/utils.js';
 import { chainAccountSchema } from '../../schemas.js';
 

@@ -1,14 +1,14 @@
-import { computeValidatorsHash } from '../../../../lib/chain/validators_hash.js';
-import { compile } from '../../../../lib/codec/index.js';
-import { verifyAggregateCheck } from '../../../../lib/interop/aggregate_verdicts.js';
-import type { AggregateCheck } from '../../../../lib/interop/aggregate_verdicts.js';
-import { registrationCCMParamsSchema } from '../../../../lib/interop/ccm_params.js';
-import type { RegistrationCCMParams } from '../../../../lib/interop/ccm_params.js';
 import type { CCMessage } from '../../../../engine/state_machine/cross_chain.js';
 import type { Command, CommandContext, StoreAccess } from '../../../../engine/state_machine/module.js';
+import { computeValidatorsHash } from '../../../../lib/chain/validators_hash.js';
+import { compile } from '../../../../lib/codec/index.js';
+import type { AggregateCheck } from '../../../../lib/interop/aggregate_verdicts.js';
+import { verifyAggregateCheck } from '../../../../lib/interop/aggregate_verdicts.js';
+import type { RegistrationCCMParams } from '../../../../lib/interop/ccm_params.js';
+import { registrationCCMParamsSchema } from '../../../../lib/interop/ccm_params.js';
 import { getValidatorsParams } from '../../../validators/method.js';
-import { mainchainRegParamsSchema } from '../../base/command_schemas.js';
 import type { MainchainRegParams } from '../../base/command_schemas.js';
+import { mainchainRegParamsSchema } from '../../base/command_schemas.js';
 import {
   CCM_STATUS,
   CHAIN_NAME_MAINCHAIN,

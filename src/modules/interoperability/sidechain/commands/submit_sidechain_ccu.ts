@@ -1,5 +1,5 @@
-import type { CCUParams } from '../../../../lib/interop/schemas.js';
 import type { Command, CommandContext } from '../../../../engine/state_machine/module.js';
+import type { CCUParams } from '../../../../lib/interop/schemas.js';
 import type { CCUProcessing } from '../../base/ccu_command.js';
 
 /** submitSidechainCrossChainUpdate: the mainchain's CCU on a sidechain; every message is for this chain and is applied. */
