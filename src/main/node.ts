@@ -19,7 +19,7 @@ import { RPCMetrics } from '../rpc/metrics.js';
 import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { KestrelDatabases } from '../storage/database.js';
-import { openDatabases } from '../storage/database.js';
+import { closeDatabases, openDatabases } from '../storage/database.js';
 import { watchBackupHeight } from './backup_height.js';
 import { publishBlock } from './block_events.js';
 import { watchChainMetrics, watchSyncMetrics } from './chain_metrics.js';
@@ -316,7 +316,7 @@ export class KestrelNode {
     await Promise.all([this.#plugins?.stop(), closePools(this.#pools)]);
     await this.#rpc?.stop();
     const height = this.#chain?.lastBlock().header.height;
-    await this.#dbs?.root.close();
+    if (this.#dbs !== undefined) await closeDatabases(this.#dbs);
     if (this.#lock !== undefined) stopped.push('data path lock released');
     this.#lock?.release();
     logger.info(

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { KestrelDatabases } from './database.js';
-import { openDatabases } from './database.js';
+import { closeDatabases, openDatabases } from './database.js';
 import { readCommittedState } from './state_roots.js';
 import { DATABASE_NAMES } from './tables.js';
 
@@ -84,7 +84,7 @@ export const openBackup = (dataPath: string): OpenedBackup => {
       `The backup under ${dir} does not match its manifest: it holds the state of height ${String(committed?.height)}, the manifest names height ${manifest.height} with root ${manifest.stateRoot}`,
     );
   }
-  return { manifest, dbs, close: () => dbs.root.close() };
+  return { manifest, dbs, close: () => closeDatabases(dbs) };
 };
 
 /** What a backup copies: the node's environment right after it committed `height`. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
 import { open } from 'lmdb';
+import { releaseCommittedReads } from './committed_reads.js';
 import type { DatabaseName } from './tables.js';
 import { DATABASE_NAMES } from './tables.js';
 
@@ -33,4 +34,13 @@ export const openDatabases = (dataPath: string, options: { readOnly?: boolean } 
     ]),
   );
   return { root, ...dbs } as KestrelDatabases;
+};
+
+/**
+ * Closes a node's environment: the read transaction held for committed reads ends first (closing
+ * LMDB under an open read transaction can abort the process).
+ */
+export const closeDatabases = async (dbs: KestrelDatabases): Promise<void> => {
+  releaseCommittedReads(dbs);
+  await dbs.root.close();
 };
