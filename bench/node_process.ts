@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/helpers/ports.js';
 
 /** This build's CLI, or another build's (KESTREL_BENCH_CLI: a before/after comparison on one machine). */
 export const CLI = process.env.KESTREL_BENCH_CLI ?? fileURLToPath(new URL('../src/main/cli.js', import.meta.url));
@@ -67,14 +68,18 @@ export const callRPC = async (port: number, method: string, params: object = {})
 
 /**
  * Spawns `kestrel start -n <network> -d <dataPath> -c <overlay>` and polls system_getNodeInfo every
- * 5 ms until it answers. The overlay keeps the saved preset otherwise (no P2P exists, so its seed
- * peers are never dialled). Logs go nowhere but the last lines are kept for an error.
+ * 5 ms until it answers. The overlay keeps the saved preset otherwise, but for its P2P server: on
+ * 127.0.0.1 at a free port, with no seed peers (a live preset's seeds are never dialled from a
+ * bench). Logs go nowhere but the last lines are kept for an error.
  */
 export const startNodeProcess = async (o: NodeProcessOptions): Promise<RunningNode> => {
   const overlay = join(o.dataPath, 'bench-overlay.json');
   writeFileSync(
     overlay,
-    JSON.stringify({ rpc: { modes: ['http'], host: '127.0.0.1', port: o.port, allowedMethods: o.allowedMethods } }),
+    JSON.stringify({
+      rpc: { modes: ['http'], host: '127.0.0.1', port: o.port, allowedMethods: o.allowedMethods },
+      network: { host: '127.0.0.1', port: await freePort(), seedPeers: [] },
+    }),
   );
   const args = [
     CLI,
