@@ -210,6 +210,7 @@ export const ccuRpcLatencyBench = async () => {
   const dataPath = tempDataPath();
   const config = loadConfig({ dataPath, apiPort: port, apiHttp: true });
   delete config.generator; // no block generation: its blips would land in one condition or another
+  config.network = { ...config.network, host: '127.0.0.1', port: await freePort(), seedPeers: [] };
   const node = new KestrelNode(config, pino({ level: 'warn' }));
   const pool = createPooledCCUBuilder(1);
   const local = createLocalCCUBuilder();

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { KestrelNode } from '../../src/main/node.js';
+import { localP2P } from './local_p2p.js';
 import { freePort } from './ports.js';
 import { post } from './rpc.js';
 import { tempDataPath } from './state.js';
@@ -31,6 +32,7 @@ export interface RPCNode {
  */
 export const startRPCNode = async (adjust: (config: ApplicationConfig) => void = () => {}): Promise<RPCNode> => {
   const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+  await localP2P(config);
   adjust(config);
   const node = new KestrelNode(config, pino({ level: 'silent' }));
   await node.start();
