@@ -1,6 +1,6 @@
 import type { EndpointDefinition } from '../lib/endpoint/definition.js';
-import { peerInfoToJSON } from './node_info.js';
 import type { P2PNode } from './p2p/types.js';
+import { peerInfoToJSON } from './peer_json.js';
 
 /** The network namespace, as Klayr Core serves it (klayr-framework's engine/network/endpoint.js). */
 export const networkEndpoints = (p2p: P2PNode): Record<string, EndpointDefinition> => ({

@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
-import { open } from 'lmdb';
 import type { AggregateCommit, BlockHeader } from '../../lib/chain/block.js';
 import { decodeBlockHeader, encodeBlockHeader } from '../../lib/chain/block.js';
 import type { CCMWithHeight } from '../../lib/interop/ccu_inbox_update.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
 import { decodeTransaction, encodeTransaction, transactionID } from '../../lib/transaction/index.js';
+import { openPluginDatabase } from '../plugin_database.js';
 import type { SentCCM, StoredValidatorsData } from './schemas.js';
 import { aggregateCommitCodec, ccmsAtHeightCodec, lastSentCCMCodec, validatorsDataCodec } from './schemas.js';
 
@@ -46,18 +44,7 @@ export class ChainConnectorStore {
   private constructor(private readonly db: RootDatabase<Buffer, Buffer>) {}
 
   static open(dir: string): ChainConnectorStore {
-    mkdirSync(dir, { recursive: true });
-    // noSync: a commit reaches the OS at once (a killed process loses nothing) but is not flushed to disk one by one,
-    // as Klayr's plugin store (leveldb, unsynced writes); it takes a write per block, which a sync each would slow tenfold
-    return new ChainConnectorStore(
-      open<Buffer, Buffer>({
-        path: join(dir, 'chain_connector.lmdb'),
-        encoding: 'binary',
-        keyEncoding: 'binary',
-        compression: false,
-        noSync: true,
-      }),
-    );
+    return new ChainConnectorStore(openPluginDatabase(dir, 'chain_connector'));
   }
 
   close(): Promise<void> {

@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
-import { open } from 'lmdb';
 import type { BlockHeader } from '../../lib/chain/block.js';
 import { decodeBlockHeader, encodeBlockHeader } from '../../lib/chain/block.js';
 import { areDistinctHeadersContradicting } from '../../lib/chain/contradiction.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
+import { openPluginDatabase } from '../plugin_database.js';
 
 /** The headers of one generator at one height, as @klayr/report-misbehavior-plugin 0.5.2 stores them (blockHeadersSchema). */
 const blockHeadersSchema = {
@@ -60,17 +58,7 @@ export class MisbehaviorStore {
   private constructor(private readonly db: RootDatabase<Buffer, Buffer>) {}
 
   static open(dir: string): MisbehaviorStore {
-    mkdirSync(dir, { recursive: true });
-    // noSync, as the chain connector's store: Klayr's plugin store is unsynced leveldb, and headers seen again are saved again
-    return new MisbehaviorStore(
-      open<Buffer, Buffer>({
-        path: join(dir, 'report_misbehavior.lmdb'),
-        encoding: 'binary',
-        keyEncoding: 'binary',
-        compression: false,
-        noSync: true,
-      }),
-    );
+    return new MisbehaviorStore(openPluginDatabase(dir, 'report_misbehavior'));
   }
 
   close(): Promise<void> {

@@ -1,20 +1,6 @@
-import type { Schema } from '../lib/codec/index.js';
 import { compile } from '../lib/codec/index.js';
+import { customNodeInfoSchema } from './p2p/node_info.js';
 import type { NodeInfoOptions, PeerInfo } from './p2p/types.js';
-
-/** klayr-framework's node info options (engine/network/schema.js customNodeInfoSchema). */
-export const customNodeInfoSchema: Schema = {
-  $id: '/nodeInfo/custom',
-  type: 'object',
-  required: ['height', 'blockVersion', 'lastBlockID', 'maxHeightPrevoted', 'legacy'],
-  properties: {
-    height: { dataType: 'uint32', fieldNumber: 1 },
-    maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 },
-    blockVersion: { dataType: 'uint32', fieldNumber: 3 },
-    lastBlockID: { dataType: 'bytes', fieldNumber: 4 },
-    legacy: { type: 'array', fieldNumber: 5, items: { dataType: 'bytes' } },
-  },
-};
 
 /**
  * A peer as network_getConnectedPeers and network_getDisconnectedPeers list it (klayr-framework's
