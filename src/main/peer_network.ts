@@ -133,6 +133,12 @@ export class PeerNetwork {
   async start(): Promise<void> {
     await this.network.start();
     this.#broadcaster.start();
+    const { host, port } = p2pAddressOf(this.parts.config);
+    const seeds = this.parts.config.network.seedPeers.map(({ ip, port: seedPort }) => `${ip}:${seedPort}`);
+    this.parts.logger.info(
+      { host, port, seedPeers: seeds },
+      `P2P server listening on ${host}:${port}; seed peers: ${seeds.length === 0 ? 'none' : seeds.join(', ')}`,
+    );
   }
 
   async stop(): Promise<void> {
