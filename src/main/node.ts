@@ -12,7 +12,7 @@ import type { Synchronizer } from '../engine/sync/index.js';
 import { createSynchronizer, SyncProgress } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
-import { blockHeaderID, blockToJSON } from '../lib/chain/block.js';
+import { blockHeaderID } from '../lib/chain/block.js';
 import { PENALTY_BAN } from '../lib/chain/p2p_penalties.js';
 import { transactionToJSON } from '../lib/transaction/index.js';
 import { RPCMetrics } from '../rpc/metrics.js';
@@ -29,7 +29,7 @@ import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
 import { DataPathLock } from './lock/data_path_lock.js';
 import type { ChainListeners } from './node_consensus.js';
-import { createConsensus, forkedEvent, syncPoolWithChain } from './node_consensus.js';
+import { blockHeaderEvent, createConsensus, syncPoolWithChain } from './node_consensus.js';
 import type { NodePools } from './node_pools.js';
 import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
 import { assertPortsFree } from './node_ports.js';
@@ -175,7 +175,7 @@ export class KestrelNode {
       blockSink: {
         syncing: () => this.syncing(),
         receive: async (block, peerId) => {
-          rpc.publish('network_newBlock', forkedEvent(block));
+          rpc.publish('network_newBlock', blockHeaderEvent(block));
           this.#plugins?.blockReceived(block);
           await consensus.receiver.receive(block, peerId);
         },
@@ -205,7 +205,7 @@ export class KestrelNode {
       peers: peers.network,
       logger,
       onBlockCommitted: (executed) => listeners.committed(executed),
-      onBlockDeleted: (block) => listeners.deleted(block),
+      onBlockDeleted: (block) => void listeners.deleted(block),
     });
     peers.registerEndpoints(this.registry);
     peers.network.registerEvent('postSingleCommitMessages', (data, peerId) => {
@@ -266,13 +266,13 @@ export class KestrelNode {
         if (this.#pool !== undefined) syncPoolWithChain(this.#pool).committed(executed.block);
         this.#peers?.tipChanged();
       },
-      deleted: (block) => {
-        publish('chain_deleteBlock', { blockHeader: blockToJSON(block).header });
+      deleted: async (block) => {
+        publish('chain_deleteBlock', blockHeaderEvent(block));
         this.#plugins?.blockDeleted(block);
-        if (this.#pool !== undefined) void syncPoolWithChain(this.#pool).deleted(block);
         this.#peers?.tipChanged();
+        if (this.#pool !== undefined) await syncPoolWithChain(this.#pool).deleted(block);
       },
-      forked: (block) => publish('chain_forked', forkedEvent(block)),
+      forked: (block) => publish('chain_forked', blockHeaderEvent(block)),
       verified: (block) => this.#peers?.sendBlock(block),
       syncNeeded: async (block, peerId) => {
         await this.#synchronizer?.run(block, peerId);
@@ -287,12 +287,9 @@ export class KestrelNode {
    */
   async deleteLastBlock(): Promise<Block> {
     const chain = this.#chain;
-    const pool = this.#pool;
-    if (chain === undefined || pool === undefined) throw new Error('The node is not started');
+    if (chain === undefined || this.#pool === undefined) throw new Error('The node is not started');
     const block = chain.deleteLastBlock();
-    const { deleted } = this.#chainListeners();
-    deleted(block);
-    await syncPoolWithChain(pool).deleted(block);
+    await this.#chainListeners().deleted(block);
     return block;
   }
 

@@ -15,7 +15,8 @@ import type { ApplicationConfig } from './config/types.js';
 /** What the node does when the chain changes, whoever changed it (a generated block, a peer's, a deletion). */
 export interface ChainListeners {
   committed(executed: ExecutedBlock): void;
-  deleted(block: Block): void;
+  /** Resolves once the block's transactions are back in the pool. */
+  deleted(block: Block): Promise<void>;
   /** A received block competes with the chain (Klayr's chain_forked). */
   forked(block: Block): void;
   /** A received block passed its checks: Klayr sends it on to peers before executing it. */
@@ -67,14 +68,14 @@ export const createConsensus = ({
     onBlockVerified: (block) => listeners.verified(block),
     onBlockCommitted: (executed) => listeners.committed(executed),
     onForked: (block) => listeners.forked(block),
-    onBlockDeleted: (block) => listeners.deleted(block),
+    onBlockDeleted: (block) => void listeners.deleted(block),
     onSyncNeeded: (block, peerId) => listeners.syncNeeded(block, peerId),
   });
   return { commitPool, receiver };
 };
 
-/** Klayr Core's RPC events for the chain's changes. */
-export const forkedEvent = (block: Block) => ({ blockHeader: blockToJSON(block).header });
+/** The data of Klayr Core's RPC events about one block (chain_forked, chain_deleteBlock, network_newBlock). */
+export const blockHeaderEvent = (block: Block) => ({ blockHeader: blockToJSON(block).header });
 
 /** A committed block's transactions leave the pool; a deleted block's return to it where still valid. */
 export const syncPoolWithChain = (pool: TransactionPool) => ({
