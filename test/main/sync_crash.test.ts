@@ -2,16 +2,11 @@
 // every height it holds the peer's block, nothing half-written.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
-import { cliPath } from '../helpers/cli.js';
 import { devValidators } from '../helpers/devnet.js';
 import { blockIDAt, keysFile, nodeInfo, waitFor } from '../helpers/klayr_peer_world.js';
+import type { KestrelProcess } from '../helpers/kestrel_process.js';
+import { spawnKestrel } from '../helpers/kestrel_process.js';
 import { FAST_POS_WINDOWS } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -19,11 +14,7 @@ import { tempDataPath } from '../helpers/state.js';
 /** Blocks the follower has to sync: enough that the synchronization lasts well beyond the moment it is killed. */
 const BACKLOG = 36;
 
-interface Started {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<unknown>;
-}
+type Started = KestrelProcess;
 
 /** `kestrel start` with 3-second blocks (Klayr's shortest), RPC on `rpcPort`, P2P on host:port, the given keys and seeds. */
 const start = (
@@ -32,29 +23,18 @@ const start = (
   network: { host: string; port: number; seedPeers: { ip: string; port: number }[] },
   keys: string,
   onLine: (line: string, child: ChildProcess) => void = () => undefined,
-): Started => {
-  const config = join(mkdtempSync(join(tmpdir(), 'kestrel-crash-')), 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+): Started =>
+  spawnKestrel(
+    dataPath,
+    {
       genesis: { blockTime: 3 },
       modules: { pos: FAST_POS_WINDOWS },
       rpc: { modes: ['http'], host: '127.0.0.1', port: rpcPort, allowedMethods: ['*'] },
       network,
       generator: { keys: { fromFile: keys } },
-    }),
+    },
+    onLine,
   );
-  const child = spawn(process.execPath, [cliPath, 'start', '-d', dataPath, '-c', config, '--log-format', 'json'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const lines: string[] = [];
-  if (child.stderr !== null)
-    createInterface({ input: child.stderr }).on('line', (line) => {
-      lines.push(line);
-      onLine(line, child);
-    });
-  return { child, lines, exited: once(child, 'exit') };
-};
 
 describe('kill -9 during block synchronization', { timeout: 300_000 }, () => {
   it('a follower killed while it syncs restarts, resumes and holds its peer’s chain', async () => {
