@@ -1,19 +1,56 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
+import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { isDifferentChain } from '../consensus/fork_choice.js';
 import type { Peers } from '../network/peers.js';
-import { computeBestPeer } from './best_peer.js';
+import { BatchPeers } from './batch_peers.js';
+import { computeBestPeers } from './best_peer.js';
 import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from './errors.js';
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
 import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
 
-/** A getBlocksFromId batch as the pipeline holds it. */
-type FetchedBatch =
+/** A getBlocksFromId batch as the pipeline holds it, with the peer that served it. */
+type FetchedBatch = { peerId: string } & (
   | { kind: 'unanswered'; error: unknown }
-  | { kind: 'invalid'; error: unknown; last: Block | undefined }
-  | { kind: 'ready'; blocks: Block[]; prepared: PreparedTransaction[][]; last: Block | undefined; reached: boolean };
+  | { kind: 'invalid'; error: unknown }
+  | {
+      kind: 'ready';
+      blocks: Block[];
+      prepared: PreparedTransaction[][];
+      last: Block;
+      reached: boolean;
+      /** Why the blocks do not build on the requested block one on the other; undefined when they do. */
+      unlinked: string | undefined;
+    }
+);
+
+/** A batch's blocks could not all be applied; `peerId` served them. */
+class BatchProcessingError extends BlockProcessingError {
+  constructor(
+    readonly peerId: string,
+    cause: unknown,
+  ) {
+    super(cause);
+  }
+}
+
+/** Blocks in height order that do not each build on the one before, the first on `fromID`: the reason, or undefined. */
+const brokenLink = (blocks: readonly Block[], fromID: Buffer): string | undefined => {
+  let previousID = fromID;
+  let previousHeight: number | undefined;
+  for (const block of blocks) {
+    const { header } = block;
+    if (!header.previousBlockID.equals(previousID))
+      return `block ${header.height} does not build on ${previousID.toString('hex')}`;
+    if (previousHeight !== undefined && header.height !== previousHeight + 1)
+      return `block ${header.height} follows height ${previousHeight}`;
+    previousID = blockHeaderID(header);
+    previousHeight = header.height;
+  }
+  return undefined;
+};
 
 /** Block synchronization is for a node more than three rounds of slots behind its last finalized block. */
 export const blockSynchronizationApplies = (currentSlot: number, finalizedSlot: number, validators: number): boolean =>
@@ -30,6 +67,11 @@ const hex = (id: Buffer): string => id.toString('hex');
  * back to the last common block (the blocks above it deleted and saved), then the peer's blocks
  * applied in batches up to the received block. When a batch fails, the old chain is restored
  * unless the new one is already better.
+ *
+ * Where Klayr fetches every batch from the best peer, Kestrel spreads them, in turn, over the peers
+ * of the best peer's group (the same announced tip: the same chain), and a peer that fails a
+ * request, answers with blocks that do not build on the requested one or break their own rules is
+ * set aside and the batch asked of the next one (see #pipeline).
  */
 export class BlockSynchronization implements SyncMechanism {
   readonly name = 'BlockSynchronizationMechanism';
@@ -37,7 +79,7 @@ export class BlockSynchronization implements SyncMechanism {
 
   constructor(
     private readonly parts: MechanismParts & {
-      peers: Pick<Peers, 'connectedPeers'>;
+      peers: Pick<Peers, 'connectedPeers' | 'applyPenalty'>;
       /** Picks the best peer among equals; Math.random by default. */
       random?: () => number;
     },
@@ -55,11 +97,14 @@ export class BlockSynchronization implements SyncMechanism {
 
   async run(received: Block): Promise<void> {
     const { chain, peers, random } = this.parts;
-    const best = computeBestPeer(peers.connectedPeers(), chain.tip().header, random);
-    chain.logger.debug({ peerId: best.peerId }, 'Successfully computed the best peer');
+    const [best, ...sameChain] = computeBestPeers(peers.connectedPeers(), chain.tip().header, random);
+    chain.logger.debug(
+      { peerId: best.peerId, sameChain: sameChain.map((peer) => peer.peerId) },
+      'Successfully computed the best peer',
+    );
     await this.#requestAndValidateLastBlock(best.peerId);
     const common = await this.#revertToLastCommonBlock(best.peerId);
-    await this.#applyBlocksUpTo(received, common, best.peerId);
+    await this.#applyBlocksUpTo(received, common, new BatchPeers([best.peerId, ...sameChain.map((p) => p.peerId)]));
   }
 
   /** The peer's tip must be valid and better than (or the same as) this chain's. */
@@ -127,16 +172,16 @@ export class BlockSynchronization implements SyncMechanism {
     return common;
   }
 
-  async #applyBlocksUpTo(received: Block, common: BlockHeader, peerId: string): Promise<void> {
+  async #applyBlocksUpTo(received: Block, common: BlockHeader, peers: BatchPeers): Promise<void> {
     const { chain } = this.parts;
     try {
-      await this.#applyBlocksWithinIDs(peerId, blockHeaderID(common), blockHeaderID(received.header));
+      await this.#applyBlocksWithinIDs(peers, blockHeaderID(common), blockHeaderID(received.header));
     } catch (error) {
-      if (!(error instanceof BlockProcessingError)) throw error;
-      await this.#handleBlockProcessingError(error, common, peerId);
+      if (!(error instanceof BatchProcessingError)) throw error;
+      await this.#handleBlockProcessingError(error, common, error.peerId);
     }
     chain.clearSaved();
-    chain.logger.debug({ peerId }, 'Successfully requested and applied blocks from peer');
+    chain.logger.debug({ peerIds: peers.peerIds }, 'Successfully requested and applied blocks from peer');
   }
 
   /**
@@ -144,66 +189,99 @@ export class BlockSynchronization implements SyncMechanism {
    * one is requested and, once it arrives, checked by its own rules and its signatures sent to the
    * `verify` pool (prefetchSignatures), all while the current batch executes on this thread.
    */
-  async #applyBlocksWithinIDs(peerId: string, fromID: Buffer, toID: Buffer): Promise<void> {
+  async #applyBlocksWithinIDs(peers: BatchPeers, fromID: Buffer, toID: Buffer): Promise<void> {
     try {
-      await this.#pipeline(peerId, fromID, toID);
+      await this.#pipeline(peers, fromID, toID);
     } finally {
       this.parts.chain.clearPrefetched();
     }
   }
 
-  async #pipeline(peerId: string, fromID: Buffer, toID: Buffer): Promise<void> {
+  /**
+   * Batches are chained by ID (each asks for the blocks after the last one received), so they are
+   * fetched one after the other, each from the next peer in turn (a peer's requests paced by
+   * PeerBlocks). A batch that fails comes again from the next peer:
+   * - unanswered (a timeout, an error, no blocks): the peer is set aside for this synchronization,
+   *   as Klayr counts the attempt (10 failed attempts end it, penalising the peer that failed last);
+   * - blocks that do not build on the requested one or break their own rules: the peer is banned
+   *   (Klayr's penalty for a peer whose blocks fail) and set aside.
+   * The last peer left is never set aside: its batches go as in Klayr (blocks that break their rules
+   * fail the batch before any is applied; blocks out of chain are applied until one fails), and a
+   * failed batch, as a block that fails to apply, is Klayr's BlockProcessingError for the peer that
+   * served it.
+   */
+  async #pipeline(peers: BatchPeers, fromID: Buffer, toID: Buffer): Promise<void> {
     const { chain } = this.parts;
     let failedAttempts = 0;
+    let lastFailed: string | undefined;
     let lastFetchedID = fromID;
     let finished = false;
     let ahead: Promise<FetchedBatch> | undefined;
     while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS && !this.#stopped) {
-      const batch = await (ahead ?? this.#fetchBatch(peerId, lastFetchedID, toID));
+      const batch = await (ahead ?? this.#fetchBatch(peers.next(), lastFetchedID, toID));
       ahead = undefined;
       if (batch.kind === 'unanswered') {
-        chain.logger.debug({ err: batch.error, peerId }, 'Blocks request failed');
         failedAttempts += 1;
+        lastFailed = batch.peerId;
+        const replaced = peers.setAside(batch.peerId);
+        chain.logger.debug({ err: batch.error, peerId: batch.peerId, replaced }, 'Blocks request failed');
         continue;
       }
-      if (batch.last !== undefined) lastFetchedID = blockHeaderID(batch.last.header);
-      if (batch.kind === 'invalid') {
-        chain.logger.error({ err: batch.error }, 'Block validation failed');
-        throw new BlockProcessingError(batch.error);
+      const fault = batch.kind === 'invalid' ? batch.error : batch.unlinked;
+      if (fault !== undefined && peers.setAside(batch.peerId)) {
+        chain.logger.warn(
+          { err: fault, peerId: batch.peerId },
+          'Blocks from the peer failed their checks: penalising it and fetching them from another peer',
+        );
+        this.parts.peers.applyPenalty(batch.peerId, PENALTY_BAN);
+        continue;
       }
-      if (!batch.reached) ahead = this.#fetchBatch(peerId, lastFetchedID, toID);
+      if (batch.kind === 'invalid') {
+        chain.logger.error({ err: batch.error, peerId: batch.peerId }, 'Block validation failed');
+        throw new BatchProcessingError(batch.peerId, batch.error);
+      }
+      lastFetchedID = blockHeaderID(batch.last.header);
+      if (!batch.reached) ahead = this.#fetchBatch(peers.next(), lastFetchedID, toID);
       try {
         for (const [i, block] of batch.blocks.entries()) {
           if (this.#stopped) return;
           await chain.apply(block, batch.prepared[i]);
         }
       } catch (error) {
-        chain.logger.error({ err: error }, 'Block processing failed');
-        throw new BlockProcessingError(error);
+        chain.logger.error({ err: error, peerId: batch.peerId }, 'Block processing failed');
+        throw new BatchProcessingError(batch.peerId, error);
       }
       finished = blockHeaderID(chain.tip().header).equals(toID);
     }
     if (failedAttempts === MAX_FAILED_BLOCK_REQUESTS)
-      throw new ApplyPenaltyAndRestartError(peerId, "Peer didn't return any block after requesting blocks");
+      throw new ApplyPenaltyAndRestartError(
+        lastFailed ?? peers.next(),
+        "Peer didn't return any block after requesting blocks",
+      );
   }
 
-  /** One batch from the peer, checked by the blocks' own rules, its signatures prefetched; never rejects. */
+  /**
+   * One batch from the peer, checked by the blocks' own rules and whether they build on `fromID`
+   * one on the other, their signatures prefetched; never rejects.
+   */
   async #fetchBatch(peerId: string, fromID: Buffer, toID: Buffer): Promise<FetchedBatch> {
     const { chain, peerBlocks } = this.parts;
     let fetched: Block[];
     try {
       fetched = await peerBlocks.blocksFrom(peerId, fromID);
     } catch (error) {
-      return { kind: 'unanswered', error };
+      return { peerId, kind: 'unanswered', error };
     }
     const { blocks, last, reached } = upTo(fetched, (block) => blockHeaderID(block.header).equals(toID));
+    if (last === undefined) return { peerId, kind: 'unanswered', error: new Error(`Peer ${peerId} sent no block`) };
+    let prepared: PreparedTransaction[][];
     try {
-      const prepared = blocks.map((block) => chain.validate(block));
-      chain.prefetchSignatures(prepared.flat());
-      return { kind: 'ready', blocks, prepared, last, reached };
+      prepared = blocks.map((block) => chain.validate(block));
     } catch (error) {
-      return { kind: 'invalid', error, last };
+      return { peerId, kind: 'invalid', error };
     }
+    chain.prefetchSignatures(prepared.flat());
+    return { peerId, kind: 'ready', blocks, prepared, last, reached, unlinked: brokenLink(blocks, fromID) };
   }
 
   /**

@@ -1,0 +1,242 @@
+// Block synchronization from several peers of the same chain: batches spread over them, a peer that stalls or lies
+// set aside (a liar banned) and its batch fetched from another; with one peer, Klayr's behaviour.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ConnectedPeer } from '../../src/engine/network/peers.js';
+import { BatchPeers } from '../../src/engine/sync/batch_peers.js';
+import { computeBestPeers } from '../../src/engine/sync/best_peer.js';
+import { BlockSynchronization } from '../../src/engine/sync/block_synchronization.js';
+import { ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
+import type { MechanismPeerBlocks } from '../../src/engine/sync/mechanism.js';
+import type { Block } from '../../src/lib/chain/block.js';
+import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
+import { chainFrom, ids, idOf, MemoryChain, peerServing } from '../helpers/sync_fakes.js';
+
+type Peer = ReturnType<typeof peerServing>;
+
+/** Several fake peers: requests go to the one named, each recorded as `peer procedure`; penalties recorded. */
+const network = (peers: readonly Peer[]) => {
+  const byId = new Map(peers.map((peer) => [peer.info.peerId, peer]));
+  const requests: string[] = [];
+  const penalties: { peerId: string; penalty: number }[] = [];
+  const to = (peerId: string, procedure: string): MechanismPeerBlocks => {
+    const peer = byId.get(peerId);
+    if (peer === undefined) throw new Error(`not connected: ${peerId}`);
+    requests.push(`${peerId} ${procedure}`);
+    return peer.peerBlocks;
+  };
+  const peerBlocks: MechanismPeerBlocks = {
+    lastBlock: (peerId) => to(peerId, 'getLastBlock').lastBlock(peerId),
+    highestCommonBlock: (peerId, blockIDs) => to(peerId, 'getHighestCommonBlock').highestCommonBlock(peerId, blockIDs),
+    blocksFrom: (peerId, fromID) => to(peerId, 'getBlocksFromId').blocksFrom(peerId, fromID),
+  };
+  const blocksFromBy = (): string[] =>
+    requests.filter((r) => r.endsWith('getBlocksFromId')).map((r) => r.split(' ')[0] as string);
+  return { peerBlocks, requests, penalties, blocksFromBy };
+};
+
+/** Block synchronization over `peers`, the first of them the best peer. */
+const syncOver = (chain: MemoryChain, peers: readonly Peer[]) => {
+  const net = network(peers);
+  const mechanism = new BlockSynchronization({
+    chain,
+    peerBlocks: net.peerBlocks,
+    peers: {
+      connectedPeers: () => peers.map((peer) => peer.info),
+      applyPenalty: (peerId, penalty) => net.penalties.push({ peerId, penalty }),
+    },
+    // the first of the group
+    random: () => 0,
+  });
+  return { mechanism, ...net };
+};
+
+/** A fresh chain (genesis only) and a peer chain of `length` blocks served by peers `names`. */
+const world = (length: number, names: readonly string[]) => {
+  const genesis = chainFrom([], 0, 0);
+  const ours = new MemoryChain(genesis);
+  const theirs = chainFrom(genesis, length, 2);
+  const peers = names.map((name) => peerServing(ours, theirs, undefined, name));
+  return { genesis, ours, theirs, peers };
+};
+
+/** `peer` answering getBlocksFromId with `answer` from now on. */
+const answering = (peer: Peer, answer: MechanismPeerBlocks['blocksFrom']): void => {
+  peer.peerBlocks.blocksFrom = answer;
+};
+
+describe('BatchPeers', () => {
+  it('names the peers in turn, the best first', () => {
+    const peers = new BatchPeers(['a', 'b', 'c']);
+    assert.deepEqual(
+      Array.from({ length: 5 }, () => peers.next()),
+      ['a', 'b', 'c', 'a', 'b'],
+    );
+  });
+
+  it('sets a peer aside while another is left, never the last one; the turns go on from the next peer', () => {
+    const peers = new BatchPeers(['a', 'b', 'c']);
+    assert.equal(peers.next(), 'a');
+    assert.equal(peers.setAside('a'), true);
+    assert.equal(peers.next(), 'b');
+    assert.equal(peers.setAside('c'), true);
+    assert.deepEqual([peers.next(), peers.next()], ['b', 'b']);
+    assert.equal(peers.setAside('b'), false, 'the last peer stays');
+    assert.deepEqual(peers.peerIds, ['b']);
+    assert.equal(peers.setAside('a'), true, 'a peer already set aside is out');
+  });
+
+  it('refuses an empty list', () => {
+    assert.throws(() => new BatchPeers([]), /No peer/);
+  });
+});
+
+describe('computeBestPeers', () => {
+  it('lists the best peer first, then the peers announcing the same tip; other tips are left out', () => {
+    const tip = (id: number, height: number): ConnectedPeer['options'] => ({
+      height,
+      maxHeightPrevoted: 5,
+      blockVersion: 2,
+      lastBlockID: Buffer.alloc(32, id),
+    });
+    const connected: ConnectedPeer[] = [
+      { peerId: 'a', options: tip(1, 20) },
+      { peerId: 'b', options: tip(2, 20) },
+      { peerId: 'c', options: tip(1, 20) },
+      { peerId: 'd', options: tip(1, 19) },
+      { peerId: 'e', options: tip(1, 20) },
+    ];
+    const peerIds = (r: number) =>
+      computeBestPeers(connected, { height: 10, maxHeightPrevoted: 0 }, () => r).map((p) => p.peerId);
+    assert.deepEqual(peerIds(0), ['a', 'c', 'e']);
+    assert.deepEqual(peerIds(0.5), ['c', 'a', 'e']);
+    assert.deepEqual(peerIds(0.9), ['e', 'a', 'c']);
+  });
+});
+
+describe('BlockSynchronizationMechanism with several peers of the same chain', () => {
+  it('spreads the batches over the peers in turn', async () => {
+    const { ours, theirs, peers } = world(230, ['a', 'b']);
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[220] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 221)));
+    // 53-block batches: 1..53, 54..106, 107..159, 160..212, 213..220
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'a', 'b', 'a']);
+    assert.deepEqual(sync.penalties, []);
+  });
+
+  it('replaces a peer whose request times out: the batch comes from another, the peer is asked no more', async () => {
+    const { ours, theirs, peers } = world(230, ['a', 'b', 'c']);
+    answering(peers[1] as Peer, async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      throw new Error('Request timed out');
+    });
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[220] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 221)));
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'c', 'a', 'c', 'a']);
+    assert.deepEqual(sync.penalties, [], 'as Klayr: one unanswered request is not penalised');
+  });
+
+  it('bans and replaces a peer whose blocks do not build on the requested block', async () => {
+    const { genesis, ours, theirs, peers } = world(160, ['a', 'b']);
+    const other = chainFrom(genesis, 160, 3);
+    // b answers with another chain's blocks, which do not build on the block asked for
+    answering(peers[1] as Peer, async () => other.slice(54, 107));
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[150] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
+    assert.deepEqual(sync.penalties, [{ peerId: 'b', penalty: PENALTY_BAN }]);
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'a', 'a']);
+  });
+
+  it('bans and replaces a peer that skips a block', async () => {
+    const { ours, theirs, peers } = world(160, ['a', 'b']);
+    const honest = (peers[1] as Peer).peerBlocks.blocksFrom;
+    answering(peers[1] as Peer, async (peerId, fromID) => (await honest(peerId, fromID)).filter((_, i) => i !== 3));
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[150] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
+    assert.deepEqual(sync.penalties, [{ peerId: 'b', penalty: PENALTY_BAN }]);
+  });
+
+  it('bans and replaces a peer whose blocks break their own rules', async () => {
+    const { ours, theirs, peers } = world(160, ['a', 'b']);
+    // a block of the same height that builds on the requested one, but is invalid
+    const forged = chainFrom(theirs.slice(0, 54), 53, 9);
+    ours.invalid.add(idOf(forged[60] as Block));
+    answering(peers[1] as Peer, async () => forged.slice(54, 107));
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[150] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
+    assert.deepEqual(sync.penalties, [{ peerId: 'b', penalty: PENALTY_BAN }]);
+  });
+
+  it('penalises the peer that served a block failing to apply, not the best peer', async () => {
+    const genesis = chainFrom([], 0, 0);
+    const before = chainFrom(genesis, 70, 1);
+    const ours = new MemoryChain([...before]);
+    const theirs = chainFrom(genesis, 160, 2);
+    const peers = ['a', 'b'].map((name) => peerServing(ours, theirs, undefined, name));
+    // in the second batch (54..106), which b serves: the new chain never gets better than the old one
+    ours.failing.add(idOf(theirs[60] as Block));
+    await assert.rejects(
+      () => syncOver(ours, peers).mechanism.run(theirs[150] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'b',
+    );
+    assert.deepEqual(ids(ours.blocks), ids(before), 'the old chain restored');
+  });
+});
+
+describe('BlockSynchronizationMechanism with one peer (as Klayr)', () => {
+  it('asks the only peer again after a failed request, and ends with its penalty after 10 failures', async () => {
+    const { ours, theirs, peers } = world(60, ['a']);
+    const honest = (peers[0] as Peer).peerBlocks.blocksFrom;
+    let failures = 2;
+    answering(peers[0] as Peer, async (peerId, fromID) => {
+      if (failures-- > 0) throw new Error('Request timed out');
+      return honest(peerId, fromID);
+    });
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[60] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs));
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'a', 'a', 'a']);
+
+    const stalled = world(60, ['a']);
+    answering(stalled.peers[0] as Peer, async () => {
+      throw new Error('Request timed out');
+    });
+    const failing = syncOver(stalled.ours, stalled.peers);
+    await assert.rejects(
+      () => failing.mechanism.run(stalled.theirs[60] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'a' && /didn't return any block/.test(e.reason),
+    );
+    assert.equal(failing.blocksFromBy().length, 10);
+  });
+
+  it('an answer without blocks counts as a failed request', async () => {
+    const { ours, theirs, peers } = world(60, ['a']);
+    answering(peers[0] as Peer, async () => []);
+    await assert.rejects(
+      () => syncOver(ours, peers).mechanism.run(theirs[60] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'a',
+    );
+  });
+
+  it('blocks that do not build on the requested one are a failed batch: the old chain restored, the peer penalised', async () => {
+    const genesis = chainFrom([], 0, 0);
+    const before = chainFrom(genesis, 6, 1);
+    const ours = new MemoryChain([...before]);
+    const theirs = chainFrom(genesis, 10, 2);
+    const peer = peerServing(ours, theirs, undefined, 'a');
+    const honest = peer.peerBlocks.blocksFrom;
+    answering(peer, async (peerId, fromID) => (await honest(peerId, fromID)).filter((_, i) => i !== 2));
+    const sync = syncOver(ours, [peer]);
+    await assert.rejects(
+      () => sync.mechanism.run(theirs[10] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'a',
+    );
+    assert.deepEqual(ids(ours.blocks), ids(before));
+    assert.deepEqual(sync.penalties, [], 'the synchronizer applies the penalty of the error');
+  });
+});
