@@ -2,9 +2,7 @@
 // set aside (a liar banned) and its batch fetched from another; with one peer, Klayr's behaviour.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ConnectedPeer } from '../../src/engine/network/peers.js';
 import { BatchPeers } from '../../src/engine/sync/batch_peers.js';
-import { computeBestPeers } from '../../src/engine/sync/best_peer.js';
 import { BlockSynchronization } from '../../src/engine/sync/block_synchronization.js';
 import { ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
 import type { MechanismPeerBlocks } from '../../src/engine/sync/mechanism.js';
@@ -66,51 +64,32 @@ const answering = (peer: Peer, answer: MechanismPeerBlocks['blocksFrom']): void 
 };
 
 describe('BatchPeers', () => {
-  it('names the peers in turn, the best first', () => {
-    const peers = new BatchPeers(['a', 'b', 'c']);
+  it('names the peers in turn: the best first, then those on its chain', () => {
+    const peers = new BatchPeers('b', () => ['a', 'b', 'c']);
     assert.deepEqual(
       Array.from({ length: 5 }, () => peers.next()),
-      ['a', 'b', 'c', 'a', 'b'],
+      ['b', 'a', 'c', 'b', 'a'],
     );
   });
 
-  it('sets a peer aside while another is left, never the last one; the turns go on from the next peer', () => {
-    const peers = new BatchPeers(['a', 'b', 'c']);
+  it('takes in a peer that announces the chain later', () => {
+    const sameChain = ['a'];
+    const peers = new BatchPeers('a', () => sameChain);
+    assert.deepEqual([peers.next(), peers.next()], ['a', 'a']);
+    sameChain.push('b');
+    assert.deepEqual([peers.next(), peers.next(), peers.next()], ['a', 'b', 'a']);
+  });
+
+  it('sets a peer aside for good while another is left, never the last one; the turns go on from the next peer', () => {
+    const peers = new BatchPeers('a', () => ['a', 'b', 'c']);
     assert.equal(peers.next(), 'a');
     assert.equal(peers.setAside('a'), true);
     assert.equal(peers.next(), 'b');
     assert.equal(peers.setAside('c'), true);
-    assert.deepEqual([peers.next(), peers.next()], ['b', 'b']);
+    assert.deepEqual([peers.next(), peers.next()], ['b', 'b'], 'a and c, still named on the chain, stay out');
     assert.equal(peers.setAside('b'), false, 'the last peer stays');
     assert.deepEqual(peers.peerIds, ['b']);
     assert.equal(peers.setAside('a'), true, 'a peer already set aside is out');
-  });
-
-  it('refuses an empty list', () => {
-    assert.throws(() => new BatchPeers([]), /No peer/);
-  });
-});
-
-describe('computeBestPeers', () => {
-  it('lists the best peer first, then the peers announcing the same tip; other tips are left out', () => {
-    const tip = (id: number, height: number): ConnectedPeer['options'] => ({
-      height,
-      maxHeightPrevoted: 5,
-      blockVersion: 2,
-      lastBlockID: Buffer.alloc(32, id),
-    });
-    const connected: ConnectedPeer[] = [
-      { peerId: 'a', options: tip(1, 20) },
-      { peerId: 'b', options: tip(2, 20) },
-      { peerId: 'c', options: tip(1, 20) },
-      { peerId: 'd', options: tip(1, 19) },
-      { peerId: 'e', options: tip(1, 20) },
-    ];
-    const peerIds = (r: number) =>
-      computeBestPeers(connected, { height: 10, maxHeightPrevoted: 0 }, () => r).map((p) => p.peerId);
-    assert.deepEqual(peerIds(0), ['a', 'c', 'e']);
-    assert.deepEqual(peerIds(0.5), ['c', 'a', 'e']);
-    assert.deepEqual(peerIds(0.9), ['e', 'a', 'c']);
   });
 });
 
@@ -123,6 +102,18 @@ describe('BlockSynchronizationMechanism with several peers of the same chain', (
     // 53-block batches: 1..53, 54..106, 107..159, 160..212, 213..220
     assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'a', 'b', 'a']);
     assert.deepEqual(sync.penalties, []);
+  });
+
+  it('asks the peers announcing the best peer’s tip or the received block, not those announcing another tip', async () => {
+    const { genesis, ours, theirs, peers } = world(230, ['a', 'b']);
+    const received = theirs[220] as Block;
+    // c announces the received block (its tip is lower than the best peer's), d another chain's tip
+    const c = peerServing(ours, theirs, received, 'c');
+    const d = peerServing(ours, chainFrom(genesis, 230, 5), undefined, 'd');
+    const sync = syncOver(ours, [...peers, c, d]);
+    await sync.mechanism.run(received);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 221)));
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'c', 'a', 'b']);
   });
 
   it('replaces a peer whose request times out: the batch comes from another, the peer is asked no more', async () => {

@@ -34,19 +34,17 @@ const groupByLastBlockID = (peers: readonly PeerWithChain[]): TipGroup[] => {
 };
 
 /**
- * The peers to synchronize from (Klayr's BlockSynchronizationMechanism._computeBestPeer, which keeps
- * one of them): among the connected peers that announced their chain, those with the highest
- * maxHeightPrevoted, of them those with the greatest height, of them the largest group announcing
- * the same tip (the lowest tip ID among groups of equal size). The best peer, one of that group at
- * random, comes first; the rest of the group (the same tip, height and maxHeightPrevoted: the same
- * chain) follows in the order they are connected. Throws when no peer announced its chain, and an
- * AbortError when that chain is not better than `tip`.
+ * The peer to synchronize from (Klayr's BlockSynchronizationMechanism._computeBestPeer): among
+ * the connected peers that announced their chain, those with the highest maxHeightPrevoted, of
+ * them those with the greatest height, of them the largest group announcing the same tip (the
+ * lowest tip ID among groups of equal size); one of that group at random. Throws when no peer
+ * announced its chain, and an AbortError when that chain is not better than `tip`.
  */
-export const computeBestPeers = (
+export const computeBestPeer = (
   connected: readonly ConnectedPeer[],
   tip: Pick<BlockHeader, 'height' | 'maxHeightPrevoted'>,
   random: () => number = Math.random,
-): [PeerWithChain, ...PeerWithChain[]] => {
+): PeerWithChain => {
   if (connected.length === 0) throw new Error('List of connected peers is empty');
   const compatible = connected.filter(hasChainInfo);
   if (compatible.length === 0) throw new Error('Connected compatible peers list is empty');
@@ -70,13 +68,5 @@ export const computeBestPeers = (
   const { height, maxHeightPrevoted } = pick().options;
   if (!isDifferentChain(tip, { height, maxHeightPrevoted }))
     throw new AbortError('Peer tip does not have preference over current tip.');
-  const best = pick();
-  return [best, ...selected.peers.filter((peer) => peer !== best)];
+  return pick();
 };
-
-/** The best peer of computeBestPeers: the one Klayr synchronizes from. */
-export const computeBestPeer = (
-  connected: readonly ConnectedPeer[],
-  tip: Pick<BlockHeader, 'height' | 'maxHeightPrevoted'>,
-  random: () => number = Math.random,
-): PeerWithChain => computeBestPeers(connected, tip, random)[0];

@@ -5,7 +5,7 @@ import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import { isDifferentChain } from '../consensus/fork_choice.js';
 import type { Peers } from '../network/peers.js';
 import { BatchPeers } from './batch_peers.js';
-import { computeBestPeers } from './best_peer.js';
+import { computeBestPeer } from './best_peer.js';
 import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from './errors.js';
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
@@ -68,10 +68,10 @@ const hex = (id: Buffer): string => id.toString('hex');
  * applied in batches up to the received block. When a batch fails, the old chain is restored
  * unless the new one is already better.
  *
- * Where Klayr fetches every batch from the best peer, Kestrel spreads them, in turn, over the peers
- * of the best peer's group (the same announced tip: the same chain), and a peer that fails a
- * request, answers with blocks that do not build on the requested one or break their own rules is
- * set aside and the batch asked of the next one (see #pipeline).
+ * Where Klayr fetches every batch from the best peer, Kestrel spreads them, in turn, over the
+ * connected peers that announce the best peer's tip or the received block as their tip (the same
+ * chain), and a peer that fails a request, answers with blocks that do not build on the requested
+ * one or break their own rules is set aside and the batch asked of the next one (see #pipeline).
  */
 export class BlockSynchronization implements SyncMechanism {
   readonly name = 'BlockSynchronizationMechanism';
@@ -97,14 +97,20 @@ export class BlockSynchronization implements SyncMechanism {
 
   async run(received: Block): Promise<void> {
     const { chain, peers, random } = this.parts;
-    const [best, ...sameChain] = computeBestPeers(peers.connectedPeers(), chain.tip().header, random);
-    chain.logger.debug(
-      { peerId: best.peerId, sameChain: sameChain.map((peer) => peer.peerId) },
-      'Successfully computed the best peer',
-    );
+    const best = computeBestPeer(peers.connectedPeers(), chain.tip().header, random);
+    chain.logger.debug({ peerId: best.peerId }, 'Successfully computed the best peer');
     await this.#requestAndValidateLastBlock(best.peerId);
     const common = await this.#revertToLastCommonBlock(best.peerId);
-    await this.#applyBlocksUpTo(received, common, new BatchPeers([best.peerId, ...sameChain.map((p) => p.peerId)]));
+    const tips = [best.options.lastBlockID, blockHeaderID(received.header)];
+    await this.#applyBlocksUpTo(received, common, new BatchPeers(best.peerId, () => this.#peersAnnouncing(tips)));
+  }
+
+  /** The connected peers whose announced tip is one of `tips`: they hold the chain up to it. */
+  #peersAnnouncing(tips: readonly Buffer[]): string[] {
+    return this.parts.peers.connectedPeers().flatMap(({ peerId, options }) => {
+      const tip = options?.lastBlockID;
+      return tip !== undefined && tips.some((id) => id.equals(tip)) ? [peerId] : [];
+    });
   }
 
   /** The peer's tip must be valid and better than (or the same as) this chain's. */
