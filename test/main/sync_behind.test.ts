@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, before, describe, it } from 'node:test';
 import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { devValidators } from '../helpers/devnet.js';
 import type { KestrelProcess } from '../helpers/kestrel_process.js';
@@ -48,24 +48,45 @@ interface Node {
   dataPath: string;
 }
 
-/** `kestrel start` on a copy of `cached`, RPC and P2P on `host`, with the given keys and seeds. */
+/** `kestrel start` on a copy of `cached`, RPC on loopback, P2P on `host`, with the given keys and seeds (fixed peers). */
 const startOn = async (
   cached: string,
   host: string,
   keys: string,
   seedPeers: { ip: string; port: number }[],
+  options: { logLevel?: string; onLine?: (line: string) => void } = {},
 ): Promise<Node> => {
   const dataPath = tempDataPath();
   copyChain(cached, dataPath);
   const [rpcPort, p2pPort] = [await freePort(), await freePort()];
-  const process = spawnKestrel(dataPath, {
-    ...offlineChainConfigFile(CHAIN),
-    rpc: { modes: ['http'], host: '127.0.0.1', port: rpcPort, allowedMethods: ['*'] },
-    network: { host, port: p2pPort, seedPeers },
-    generator: { keys: { fromFile: keys } },
-  });
-  return { process, rpcPort, p2pPort, dataPath };
+  const child = spawnKestrel(
+    dataPath,
+    {
+      ...offlineChainConfigFile(CHAIN),
+      system: { logLevel: options.logLevel ?? 'info' },
+      rpc: { modes: ['http'], host: '127.0.0.1', port: rpcPort, allowedMethods: ['*'] },
+      // seeds kept connected (a plain seed is dropped after discovery, as Klayr does, and dialled again much later)
+      network: { host, port: p2pPort, seedPeers, fixedPeers: seedPeers },
+      generator: { keys: { fromFile: keys } },
+    },
+    options.onLine,
+  );
+  return { process: child, rpcPort, p2pPort, dataPath };
 };
+
+/** Waits until `node` answers over RPC at `height` or above. */
+const answering = (node: Node, height: number, what: string) =>
+  waitFor(`${what} to answer at height ${height}`, 60_000, async () =>
+    (await nodeInfo(node.rpcPort)).height >= height ? true : undefined,
+  );
+
+interface LogLine {
+  msg: string;
+  peerId?: string;
+  replaced?: boolean;
+  blockId?: string;
+  height?: number;
+}
 
 const lastLines = (node: Node | undefined): string => node?.process.lines.slice(-15).join('\n') ?? '';
 
@@ -79,23 +100,19 @@ describe('a node several hundred blocks behind', { timeout: 240_000 }, () => {
   });
 
   const nodes: Node[] = [];
-  after(async () => {
-    await Promise.all(nodes.map((n) => n.process.stop()));
-    for (const n of nodes) rmSync(n.dataPath, { recursive: true, force: true });
+  afterEach(async () => {
+    const stopping = nodes.splice(0);
+    await Promise.all(stopping.map((n) => n.process.stop()));
+    for (const n of stopping) rmSync(n.dataPath, { recursive: true, force: true });
   });
 
   it('catches up with its peer by block synchronization: same blocks and state, syncing reported meanwhile', async () => {
     const server = await startOn(full, '127.0.0.1', keysFile(devValidators()), []);
     nodes.push(server);
-    await waitFor('the serving node to answer', 60_000, async () =>
-      (await nodeInfo(server.rpcPort)).height >= CHAIN.blocks ? true : undefined,
-    );
+    await answering(server, CHAIN.blocks, 'the serving node');
     const follower = await startOn(stopped, '127.0.0.2', keysFile([]), [{ ip: '127.0.0.1', port: server.p2pPort }]);
     nodes.push(follower);
-    await waitFor('the follower to answer', 60_000, async () => (await nodeInfo(follower.rpcPort)).height);
-    assert.equal((await nodeInfo(follower.rpcPort)).height, STOPPED_AT, 'the follower starts where it was stopped');
-
-    // system_getNodeInfo polled without pause while the follower catches up
+    // system_getNodeInfo polled without pause from the start (the RPC server listens before the P2P one)
     let polling = true;
     let syncingSeen = false;
     const poller = (async () => {
@@ -126,6 +143,12 @@ describe('a node several hundred blocks behind', { timeout: 240_000 }, () => {
       await poller;
     }
     assert.ok(syncingSeen, 'system_getNodeInfo.syncing was true during the synchronization');
+    const loaded = follower.process.lines.find((line) => line.includes('"msg":"Chain loaded"'));
+    assert.equal(
+      (JSON.parse(loaded ?? '{}') as LogLine).height,
+      STOPPED_AT,
+      'the follower started where it was stopped',
+    );
     const log = follower.process.lines.join('\n');
     assert.ok(log.includes('Triggering: BlockSynchronizationMechanism'), 'block synchronization ran');
     assert.ok(log.includes('Synchronization finished.'));
@@ -139,7 +162,7 @@ describe('a node several hundred blocks behind', { timeout: 240_000 }, () => {
     // the genesis one, read when both nodes are at the same tip
     const [, recipient] = fundedSenders();
     const address = addressToKlayr32(recipient?.address ?? Buffer.alloc(20));
-    const genesisBalance = await waitFor('a balance read at one tip on both nodes', 20_000, async () => {
+    const balanceAtTip = await waitFor('a balance read at one tip on both nodes', 20_000, async () => {
       const before = (await nodeInfo(server.rpcPort)).lastBlockID;
       const [theirs, ours] = await Promise.all([balance(server.rpcPort, address), balance(follower.rpcPort, address)]);
       const [serverAfter, followerAfter] = await Promise.all([nodeInfo(server.rpcPort), nodeInfo(follower.rpcPort)]);
@@ -147,6 +170,73 @@ describe('a node several hundred blocks behind', { timeout: 240_000 }, () => {
       assert.equal(ours, theirs, `the balance of ${address}`);
       return theirs;
     });
-    assert.notEqual(genesisBalance, 100_000_000_000_000n, 'the transfers moved the balance');
+    assert.notEqual(balanceAtTip, 100_000_000_000_000n, 'the transfers moved the balance');
+  });
+
+  it('syncs from two peers of the chain and finishes from one when the other is killed in the middle', async () => {
+    const generating = await startOn(full, '127.0.0.1', keysFile(devValidators()), []);
+    nodes.push(generating);
+    await answering(generating, CHAIN.blocks, 'the generating node');
+    const serving = await startOn(full, '127.0.0.3', keysFile([]), [{ ip: '127.0.0.1', port: generating.p2pPort }]);
+    nodes.push(serving);
+    // the follower starts once the second serving node follows the generating one block by block
+    await waitFor('the second serving node at the generating node’s tip', 60_000, async () => {
+      const [g, s] = await Promise.all([nodeInfo(generating.rpcPort), nodeInfo(serving.rpcPort)]);
+      return g.height > CHAIN.blocks && s.lastBlockID === g.lastBlockID ? true : undefined;
+    });
+    // the generating node is killed once the follower has executed a few batches' worth of blocks
+    let executedBeforeKill = 0;
+    let executedAtKill: number | undefined;
+    const follower = await startOn(
+      stopped,
+      '127.0.0.2',
+      keysFile([]),
+      [
+        { ip: '127.0.0.1', port: generating.p2pPort },
+        { ip: '127.0.0.3', port: serving.p2pPort },
+      ],
+      {
+        logLevel: 'debug',
+        onLine: (line) => {
+          if (!line.includes('"msg":"Block executed"')) return;
+          executedBeforeKill += 1;
+          if (executedBeforeKill >= 120 && executedAtKill === undefined) {
+            executedAtKill = executedBeforeKill;
+            generating.process.child.kill('SIGKILL');
+          }
+        },
+      },
+    );
+    nodes.push(follower);
+    await waitFor(`the generating node killed (follower: ${lastLines(follower)})`, 60_000, async () =>
+      executedAtKill !== undefined ? true : undefined,
+    );
+    await generating.process.exited;
+    const log = () => follower.process.lines.map((line) => JSON.parse(line) as LogLine);
+    const target = log().find((l) => l.msg === 'Starting synchronizer');
+    assert.ok(target?.blockId !== undefined && target.height !== undefined, 'the synchronization has started');
+    const { blockId, height } = target;
+    await waitFor(
+      `the follower at the block that started its synchronization (${lastLines(follower)})`,
+      60_000,
+      async () => ((await headerAt(follower.rpcPort, height)).id === blockId ? true : undefined),
+    );
+    const lines = log();
+    const executed = lines.filter((l) => l.msg === 'Block executed').length;
+    assert.ok(executedAtKill !== undefined && executedAtKill < executed, `blocks executed after the kill`);
+    assert.equal(
+      lines.filter((l) => l.msg === 'Triggering: BlockSynchronizationMechanism').length,
+      1,
+      'one synchronization: the killed peer replaced within it, no restart',
+    );
+    assert.ok(!lines.some((l) => l.msg === 'Applying penalty and restarting synchronization'));
+    assert.ok(
+      lines.some((l) => l.msg === 'Blocks request failed' && l.peerId?.startsWith('127.0.0.1:') && l.replaced === true),
+      'the killed peer set aside',
+    );
+    for (const at of [STOPPED_AT + 1, 200, CHAIN.blocks, height]) {
+      const [theirs, ours] = await Promise.all([headerAt(serving.rpcPort, at), headerAt(follower.rpcPort, at)]);
+      assert.deepEqual(ours, theirs, `block ID and state root at height ${at}`);
+    }
   });
 });
