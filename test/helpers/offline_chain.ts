@@ -219,6 +219,12 @@ export const offlineChain = async (
   }
   await generateUpTo(building, p, state, p.blocks, progress);
   writeFileSync(join(building, 'complete'), `${JSON.stringify(p)}\n`);
+  if (existsSync(join(dir, 'complete'))) {
+    // another process generated the same chain meanwhile
+    for (const path of [building, ...stops.map((h) => stopDir(building, h))])
+      rmSync(path, { recursive: true, force: true });
+    return chain;
+  }
   // the stops first: the full chain's `complete` marks them all there
   for (const stop of stops) renameSync(stopDir(building, stop), stopDir(dir, stop));
   renameSync(building, dir);
