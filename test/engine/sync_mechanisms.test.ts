@@ -9,7 +9,7 @@ import {
 } from '../../src/engine/sync/errors.js';
 import { FastChainSwitching } from '../../src/engine/sync/fast_chain_switching.js';
 import type { Block } from '../../src/lib/chain/block.js';
-import { chainFrom, ids, idOf, MemoryChain, peerServing, validators } from '../helpers/sync_fakes.js';
+import { chainFrom, idOf, ids, MemoryChain, peerServing, validators } from '../helpers/sync_fakes.js';
 
 const blockSync = (chain: MemoryChain, peer: ReturnType<typeof peerServing>) =>
   new BlockSynchronization({

@@ -8,7 +8,7 @@ import { ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
 import type { MechanismPeerBlocks } from '../../src/engine/sync/mechanism.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
-import { chainFrom, ids, idOf, MemoryChain, peerServing } from '../helpers/sync_fakes.js';
+import { chainFrom, idOf, ids, MemoryChain, peerServing } from '../helpers/sync_fakes.js';
 
 type Peer = ReturnType<typeof peerServing>;
 

@@ -3,8 +3,8 @@
 // generating at real slots on top; its next block starts the follower's synchronization (Klayr's rule).
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { devValidators } from '../helpers/devnet.js';
 import type { KestrelProcess } from '../helpers/kestrel_process.js';
