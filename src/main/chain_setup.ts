@@ -21,7 +21,7 @@ import { rememberPopVerifications } from '../lib/crypto/bls.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
-import { hasCheckedProofsOfPossession } from './network/checked_genesis.js';
+import { hasCheckedProofsOfPossession, splitCheckedProofs } from './network/checked_genesis.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;
@@ -35,7 +35,8 @@ export const readGenesisBlock = (config: ApplicationConfig): Block => {
  * Before the first start on a data path: the genesis validators' proofs of possession checked by
  * the `bls` pool `bls()` gives (the node's, on all cores; openChain then finds the results), instead
  * of one by one on the main thread while processing genesis. An embedded preset's genesis block,
- * whose proofs are known valid (network/checked_genesis.ts), needs no pool: `bls` is not called.
+ * whose proofs are known valid (network/checked_genesis.ts), needs no pool: `bls` is not called; nor
+ * does another block whose proofs are all the devnet's validators' (a local devnet's own genesis block).
  */
 export const prefetchGenesisChecks = async (
   config: ApplicationConfig,
@@ -45,8 +46,13 @@ export const prefetchGenesisChecks = async (
 ): Promise<void> => {
   if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
   const proofs = applicationModules(config).flatMap((m) => m.genesisProofsOfPossession?.(genesis.assets) ?? []);
-  if (hasCheckedProofsOfPossession(genesis)) rememberPopVerifications(proofs.map((p) => ({ ...p, valid: true })));
-  else await prefetchProofsOfPossession(proofs, bls());
+  if (hasCheckedProofsOfPossession(genesis)) {
+    rememberPopVerifications(proofs.map((p) => ({ ...p, valid: true })));
+    return;
+  }
+  const { checked, unchecked } = splitCheckedProofs(proofs);
+  rememberPopVerifications(checked.map((p) => ({ ...p, valid: true })));
+  if (unchecked.length > 0) await prefetchProofsOfPossession(unchecked, bls());
 };
 
 export interface OpenedChain {

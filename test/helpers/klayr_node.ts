@@ -21,6 +21,8 @@ export interface KlayrNodeOptions {
   logLevel?: string;
   /** A Klayr Core config file (the devnet's when left out); the options above are laid over it. */
   config?: string;
+  /** A genesis block blob (the devnet's when left out). */
+  genesis?: string;
 }
 
 export interface KlayrBlockLine {
@@ -61,6 +63,7 @@ export const startKlayrNode = async (options: KlayrNodeOptions, startTimeoutMs =
     options.logLevel ?? 'warn',
   ];
   if (options.config !== undefined) args.push('--config', options.config);
+  if (options.genesis !== undefined) args.push('--genesis', options.genesis);
   if (options.generate === true) args.push('--generate');
   if (options.keys !== undefined) args.push('--keys', options.keys);
   for (const seed of options.seeds ?? []) args.push('--seed', seed);

@@ -20,21 +20,24 @@ export type KlayrClient = any;
 
 export const TOKEN_ID = '0400000000000000';
 
-/** The devnet's 51 genesis validators (pos genesisData.initValidators) split in two by position, and the rest. */
-export const splitGenesisValidators = (): { even: DevValidatorKey[]; odd: DevValidatorKey[] } => {
+/** The devnet's 51 genesis validators (pos genesisData.initValidators). */
+const devnetGenesisValidators = (): DevValidatorKey[] => {
   const assets = require(devnetFile('genesis_assets.json')) as {
     assets: { module: string; data: { genesisData: { initValidators: string[] } } }[];
   };
   const pos = assets.assets.find((a) => a.module === 'pos');
   const init = pos?.data.genesisData.initValidators ?? [];
-  const keys = devValidators();
-  const byAddress = new Map(keys.map((k) => [k.address, k]));
-  const initKeys = init.flatMap((a) => byAddress.get(a) ?? []);
-  return {
-    even: initKeys.filter((_, i) => i % 2 === 0),
-    odd: initKeys.filter((_, i) => i % 2 === 1),
-  };
+  const byAddress = new Map(devValidators().map((k) => [k.address, k]));
+  return init.flatMap((a) => byAddress.get(a) ?? []);
 };
+
+/** Genesis validators (the devnet's 51 unless given) split in two by position. */
+export const splitGenesisValidators = (
+  genesisValidators: readonly DevValidatorKey[] = devnetGenesisValidators(),
+): { even: DevValidatorKey[]; odd: DevValidatorKey[] } => ({
+  even: genesisValidators.filter((_, i) => i % 2 === 0),
+  odd: genesisValidators.filter((_, i) => i % 2 === 1),
+});
 
 /** A keys file in dev-validators.json's format. */
 export const keysFile = (keys: readonly DevValidatorKey[]): string => {
@@ -43,13 +46,18 @@ export const keysFile = (keys: readonly DevValidatorKey[]): string => {
   return file;
 };
 
-/** A Kestrel devnet node in this process: 3-second blocks, P2P on `host`, the given keys (none: a follower). */
+/**
+ * A Kestrel devnet node in this process: 3-second blocks, P2P on `host`, the given keys (none: a
+ * follower), the devnet's genesis block or the `genesis` file given.
+ */
 export const kestrelPeer = async (options: {
   host: string;
   keys: readonly DevValidatorKey[];
   seeds?: { ip: string; port: number }[];
+  genesis?: string;
 }): Promise<{ node: KestrelNode; config: ApplicationConfig; p2pPort: number; rpcPort: number }> => {
   const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
+  if (options.genesis !== undefined) config.genesis.block = { fromFile: options.genesis };
   config.genesis.blockTime = 3;
   config.modules.pos = { ...config.modules.pos, ...FAST_POS_WINDOWS };
   config.rpc.modes = ['ipc', 'ws', 'http'];

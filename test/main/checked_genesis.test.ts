@@ -9,6 +9,7 @@ import type { ApplicationConfig } from '../../src/main/config/types.js';
 import {
   GENESIS_BLOCKS_WITH_CHECKED_PROOFS,
   hasCheckedProofsOfPossession,
+  splitCheckedProofs,
 } from '../../src/main/network/checked_genesis.js';
 import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
 import type { GenesisPoSStore } from '../../src/modules/pos/schemas.js';
@@ -60,5 +61,20 @@ describe('embedded presets whose genesis proofs of possession are not checked ag
     const block = presetGenesis('devnet');
     const other = { ...block, header: { ...block.header, timestamp: block.header.timestamp + 1 } };
     assert.equal(hasCheckedProofsOfPossession(other), false);
+  });
+
+  it("proofs of possession known valid in any block: exactly the pinned devnet block's pairs (a proof signs its own key only)", () => {
+    const devnet = genesisProofsOfPossession(presetGenesis('devnet').assets);
+    assert.deepEqual(splitCheckedProofs(devnet), { checked: devnet, unchecked: [] });
+    const [first, second] = devnet;
+    assert.ok(first !== undefined && second !== undefined);
+    const flipped = Buffer.from(first.proof);
+    flipped[95] = (flipped[95] ?? 0) ^ 1;
+    const others = [
+      { pk: first.pk, proof: flipped },
+      { pk: first.pk, proof: second.proof },
+      ...genesisProofsOfPossession(presetGenesis('testnet').assets).slice(0, 3),
+    ];
+    assert.deepEqual(splitCheckedProofs([...others, second]), { checked: [second], unchecked: others });
   });
 });

@@ -2,8 +2,10 @@
  * End to end on `kestrel network:interop`: registration on both chains, token transfers both ways
  * relayed by the chainConnector plugins in CCUs, escrow, sent CCUs, certificates advancing, the
  * channel roots of both sides agreeing, and a tampered CCU refused. Signed like a wallet signs:
- * @klayr/transactions over klayr-framework's params schemas. Takes several minutes (the devnet
- * mainchain's 101 validators need about 70 blocks for finality); part of `npm test`.
+ * @klayr/transactions over klayr-framework's params schemas. The mainchain runs a devnet genesis
+ * block with 4 genesis validators (`--mainchain-validators 4`), which finalizes within a few blocks
+ * as the sidechain does: a mainchain certificate, and so a CCU to the sidechain, comes seconds after
+ * a block (the devnet's own genesis block needs about 70 blocks). Part of `npm test`.
  */
 import '../helpers/klayr.js';
 import assert from 'node:assert/strict';
@@ -14,7 +16,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
 import { MAINCHAIN_ID, SIDECHAIN_ID } from '../../src/main/interop_network/constants.js';
-import { devnetKeys, sidechainKeys } from '../../src/main/interop_network/create_network.js';
+import { sidechainKeys } from '../../src/main/interop_network/create_network.js';
+import { devnetKeys } from '../../src/main/network/devnet_genesis.js';
 import type { InteropNetworkProcess } from '../helpers/interop_network.js';
 import { startInteropNetwork } from '../helpers/interop_network.js';
 import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
@@ -29,7 +32,7 @@ const certificateSchema: any =
   require('klayr-framework/dist-node/engine/consensus/certificate_generation/schema').certificateSchema;
 
 const KLY = '0400000000000000';
-const RELAY_TIMEOUT_MS = 600_000;
+const RELAY_TIMEOUT_MS = 120_000;
 /** The message fee each transfer pays (in KLY on both channels). */
 const MESSAGE_FEE = 10_000_000n;
 
@@ -116,7 +119,7 @@ const transferCrossChain = (
     1_000_000n,
   );
 
-describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
+describe('interop end to end on network:interop', { timeout: 480_000 }, () => {
   let root: string | undefined;
   let network: InteropNetworkProcess | undefined;
   let main: number;
@@ -130,7 +133,7 @@ describe('interop end to end on network:interop', { timeout: 900_000 }, () => {
     main = await freePort();
     side = await freePort();
     root = join(mkdtempSync(join(tmpdir(), 'kestrel-interop-e2e-')), 'net');
-    network = startInteropNetwork(root, main, side, '--block-time', '3');
+    network = startInteropNetwork(root, main, side, '--block-time', '3', '--mainchain-validators', '4');
     await network.waitForLine(/The network is running/, 180_000);
     devnet = devnetKeys();
     sideKeys = sidechainKeys(join(root, 'sidechain'));

@@ -23,12 +23,7 @@ import {
   SIDECHAIN_TOKEN_ID,
   SIDECHAIN_VALIDATORS,
 } from '../../src/main/interop_network/constants.js';
-import {
-  createNetwork,
-  devnetKeys,
-  readSettings,
-  sidechainKeys,
-} from '../../src/main/interop_network/create_network.js';
+import { createNetwork, readSettings, sidechainKeys } from '../../src/main/interop_network/create_network.js';
 import { stringifyEncryptedMessage } from '../../src/main/interop_network/encrypted_message.js';
 import { networkLayout } from '../../src/main/interop_network/layout.js';
 import type { BFTParametersJSON } from '../../src/main/interop_network/registration.js';
@@ -38,6 +33,7 @@ import {
   registerMainchainTransaction,
   registerSidechainTransaction,
 } from '../../src/main/interop_network/registration.js';
+import { devnetKeys } from '../../src/main/network/devnet_genesis.js';
 import { runCLI } from '../helpers/cli.js';
 import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { freePort } from '../helpers/ports.js';
@@ -379,11 +375,61 @@ describe('network:interop — creating the network', () => {
   });
 });
 
+describe('network:interop — a mainchain genesis block of its own (--mainchain-validators)', () => {
+  it('the mainchain runs a devnet genesis block with the first N dev validators as genesis validators; N is saved', async () => {
+    const root = join(tmp('interop-validators'), 'net');
+    const layout = networkLayout(root);
+    const settings = await createNetwork(layout, 3, 4);
+    assert.equal(settings.mainchainValidators, 4);
+    assert.equal(readSettings(layout)?.mainchainValidators, 4);
+    const config = loadConfig({ dataPath: layout.mainchain });
+    assert.equal(config.genesis.chainID, MAINCHAIN_ID);
+    assert.equal(config.genesis.block.fromFile, join(layout.mainchain, 'config', 'mainchain_genesis_block.blob'));
+    const block = decodeBlock(readFileSync(config.genesis.block.fromFile));
+    const posSchema = require('klayr-framework/dist-node/modules/pos/schemas').genesisStoreSchema;
+    const pos = klayrCodec.codec.toJSON(
+      posSchema,
+      klayrCodec.codec.decode(posSchema, block.assets.find((a) => a.module === 'pos')!.data),
+    );
+    assert.deepEqual(
+      pos.genesisData.initValidators,
+      devnetKeys()
+        .slice(0, 4)
+        .map((k) => k.address),
+    );
+    assert.equal(pos.validators.length, 103);
+    // the devnet's generator keys hold them all
+    assert.equal(config.generator?.keys.fromFile, join(layout.mainchain, 'config', 'dev-validators.json'));
+  });
+
+  it('without it the mainchain runs the devnet genesis block and network.json names no count', async () => {
+    const root = join(tmp('interop-plain'), 'net');
+    const settings = await createNetwork(networkLayout(root), 3);
+    assert.equal('mainchainValidators' in settings, false);
+    assert.equal(
+      loadConfig({ dataPath: networkLayout(root).mainchain }).genesis.block.fromFile,
+      join(root, 'mainchain', 'config', 'genesis_block.blob'),
+    );
+  });
+
+  it('refuses a count Klayr refuses, creating nothing', async () => {
+    const root = join(tmp('interop-too-many'), 'net');
+    await assert.rejects(createNetwork(networkLayout(root), 3, 52), /1 to 51 genesis validators/);
+    assert.equal(existsSync(root), false);
+  });
+});
+
 describe('network:interop — flags', () => {
   it('--help names the data path, both ports and the block time', async () => {
     const { code, stdout } = await runCLI('network:interop', '--help');
     assert.equal(code, 0);
-    for (const flag of ['--data-path', '--mainchain-port', '--sidechain-port', '--block-time'])
+    for (const flag of [
+      '--data-path',
+      '--mainchain-port',
+      '--sidechain-port',
+      '--block-time',
+      '--mainchain-validators',
+    ])
       assert.match(stdout, new RegExp(flag));
     assert.match(stdout, /7887/);
     assert.match(stdout, /7888/);
@@ -393,6 +439,8 @@ describe('network:interop — flags', () => {
     [['--mainchain-port', '80'], /--mainchain-port must be an integer port between 1024 and 65535/],
     [['--sidechain-port', 'x'], /--sidechain-port must be an integer port/],
     [['--block-time', '2'], /--block-time must be at least 3 seconds/],
+    [['--mainchain-validators', '0'], /--mainchain-validators must be an integer from 1 to 51/],
+    [['--mainchain-validators', '52'], /--mainchain-validators must be an integer from 1 to 51/],
     [['--unknown'], /unknown option/],
   ] as const) {
     it(`refuses ${args.join(' ')}`, async () => {
@@ -463,6 +511,29 @@ describe('network:interop — flags', () => {
     );
     assert.equal(code, 1);
     assert.match(stderr, /runs with 3-second blocks; --block-time 5 applies only when a network is created/);
+  });
+
+  it("refuses --mainchain-validators different from an existing network's", async () => {
+    const root = join(tmp('interop-mainchain-validators'), 'net');
+    mkdirSync(join(root, 'mainchain'), { recursive: true });
+    mkdirSync(join(root, 'sidechain'), { recursive: true });
+    writeFileSync(join(root, 'network.json'), JSON.stringify({ blockTime: 3, relayerPassword: 'x' }));
+    const { code, stderr } = await runCLI(
+      'network:interop',
+      '-d',
+      root,
+      '--mainchain-port',
+      String(await freePort()),
+      '--sidechain-port',
+      String(await freePort()),
+      '--mainchain-validators',
+      '4',
+    );
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /mainchain at .* runs the devnet's genesis block; --mainchain-validators 4 applies only when a network is created/,
+    );
   });
 });
 

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { decodeBlock } from '../../src/lib/chain/block.js';
+import { codec } from '../../src/lib/codec/index.js';
 import type { KeyEntry } from '../../src/main/commands/keys/derive.js';
 import { loadConfig } from '../../src/main/config/load.js';
-import { devnetKeys } from '../../src/main/interop_network/create_network.js';
 import {
   localNetworkLayout,
   nodeDataPath,
@@ -13,7 +14,10 @@ import {
   nodeOverlayFile,
 } from '../../src/main/local_network/layout.js';
 import { monitorNetwork } from '../../src/main/local_network/monitor.js';
+import { nodesWithoutGenesisValidator } from '../../src/main/local_network/node_config.js';
 import { checkPorts, prepareLocalNetwork } from '../../src/main/local_network/prepare.js';
+import { GENESIS_BLOCKS_WITH_CHECKED_PROOFS } from '../../src/main/network/checked_genesis.js';
+import { devnetAssetsWithGenesisValidators, devnetKeys } from '../../src/main/network/devnet_genesis.js';
 import type { RPCClient } from '../../src/rpc/client.js';
 import { runCLI } from '../helpers/cli.js';
 import type { NetworkCommandProcess } from '../helpers/network_command.js';
@@ -142,6 +146,75 @@ describe('kestrel network:local — the network it creates', () => {
   });
 });
 
+describe('kestrel network:local — a genesis block of its own (--validators)', () => {
+  const root = join(tmp('validators'), 'net');
+  const layout = localNetworkLayout(root);
+  const ports = { firstRPCPort: 20000, p2pPort: 7667 };
+  const genesisOf = (dataPath: string): Buffer =>
+    readFileSync(loadConfig({ dataPath, config: nodeOverlayFile(dataPath) }).genesis.block.fromFile as string);
+
+  it('saves N in network.json and gives every node the same devnet genesis block with the first N dev validators as genesis validators, named by its saved config', () => {
+    prepareLocalNetwork(layout, { nodes: 3, blockTime: 3, validators: 4 }, ports);
+    assert.deepEqual(readJSON(layout.settings), { nodes: 3, blockTime: 3, validators: 4 });
+    const expected = devnetAssetsWithGenesisValidators(4).find((a) => a.module === 'pos');
+    for (let i = 0; i < 3; i++) {
+      const dataPath = nodeDataPath(layout, i);
+      // the saved config names it, with or without the overlay; the devnet's own file stays beside it
+      assert.equal(
+        loadConfig({ dataPath }).genesis.block.fromFile,
+        join(dataPath, 'config', 'local_genesis_block.blob'),
+      );
+      assert.ok(genesisOf(dataPath).equals(genesisOf(nodeDataPath(layout, 0))), `node ${i}: the same block`);
+      assert.ok(existsSync(join(dataPath, 'config', 'genesis_block.blob')));
+    }
+    const block = decodeBlock(genesisOf(nodeDataPath(layout, 0)));
+    const pos = block.assets.find((a) => a.module === 'pos');
+    assert.ok(pos !== undefined && expected !== undefined);
+    assert.ok(pos.data.equals(codec.encode(expected.schema, codec.fromJSON(expected.schema, expected.data))));
+  });
+
+  it('every node holds at least one of the N genesis validators: node i holds validator i (node 0 here also validator 3)', () => {
+    const genesisValidators = new Set(
+      devnetKeys()
+        .slice(0, 4)
+        .map((k) => k.address),
+    );
+    const held = [0, 1, 2].map((i) => keysOf(nodeDataPath(layout, i)).filter((k) => genesisValidators.has(k.address)));
+    assert.deepEqual(
+      held.map((keys) => keys.length),
+      [2, 1, 1],
+    );
+    assert.deepEqual(nodesWithoutGenesisValidator(3, 4), []);
+    // more nodes than genesis validators: the last ones only follow
+    assert.deepEqual(nodesWithoutGenesisValidator(5, 2), [2, 3, 4]);
+  });
+
+  it('refuses a changed --validators, or --validators on a network of the devnet genesis block, changing nothing', () => {
+    const before = readFileSync(layout.settings, 'utf8');
+    assert.throws(
+      () => prepareLocalNetwork(layout, { validators: 5 }, ports),
+      /runs a devnet genesis block with 4 genesis validators; --validators 5 applies only when a network is created/,
+    );
+    assert.equal(prepareLocalNetwork(layout, { validators: 4 }, ports).created, false);
+    assert.equal(readFileSync(layout.settings, 'utf8'), before);
+    const plain = localNetworkLayout(join(tmp('plain'), 'net'));
+    prepareLocalNetwork(plain, { nodes: 1 }, ports);
+    assert.throws(
+      () => prepareLocalNetwork(plain, { validators: 4 }, ports),
+      /runs the devnet's genesis block; --validators 4 applies only when a network is created/,
+    );
+  });
+
+  it('refuses more genesis validators than Klayr allows, writing nothing', () => {
+    const dir = join(tmp('too-many'), 'net');
+    assert.throws(
+      () => prepareLocalNetwork(localNetworkLayout(dir), { nodes: 2, validators: 52 }, ports),
+      /1 to 51 genesis validators/,
+    );
+    assert.equal(existsSync(dir), false);
+  });
+});
+
 describe('kestrel network:local — the command line', () => {
   const refused = async (args: string[], message: RegExp): Promise<void> => {
     const root = join(tmp('flags'), 'net');
@@ -154,16 +227,18 @@ describe('kestrel network:local — the command line', () => {
   it('--help describes every flag', async () => {
     const { code, stdout } = await runCLI('network:local', '--help');
     assert.equal(code, 0);
-    for (const flag of ['--data-path', '--nodes', '--rpc-port', '--p2p-port', '--block-time'])
+    for (const flag of ['--data-path', '--nodes', '--rpc-port', '--p2p-port', '--block-time', '--validators'])
       assert.match(stdout, new RegExp(flag));
   });
 
-  it('refuses 0 nodes, more nodes than validators, and ports out of range', async () => {
+  it('refuses 0 nodes, more nodes than validators, ports out of range and a genesis validator count Klayr refuses', async () => {
     await refused(['--nodes', '0'], /--nodes must be an integer from 1 to 103/);
     await refused(['--nodes', '104'], /--nodes must be an integer from 1 to 103/);
     await refused(['--rpc-port', '70000'], /--rpc-port must be an integer port between 1024 and 65535/);
     await refused(['--p2p-port', '80'], /--p2p-port must be an integer port between 1024 and 65535/);
     await refused(['--block-time', '2'], /--block-time must be at least 3 seconds/);
+    await refused(['--validators', '0'], /--validators must be an integer from 1 to 51/);
+    await refused(['--validators', '52'], /--validators must be an integer from 1 to 51/);
     await refused(['--nodes', '20', '--rpc-port', '65530'], /leaves no room for 20 nodes/);
   });
 
@@ -232,8 +307,11 @@ describe('kestrel network:local — its reports', () => {
 
 const UP = /The network is up: all 3 nodes answer/;
 
-/** Starts `network:local` with 3 nodes and 3-second blocks on free ports. */
-const startLocalNetwork = async (root: string): Promise<{ network: NetworkCommandProcess; rpcPorts: number[] }> => {
+/** Starts `network:local` with 3 nodes and 3-second blocks on free ports (and the flags given). */
+const startLocalNetwork = async (
+  root: string,
+  ...flags: string[]
+): Promise<{ network: NetworkCommandProcess; rpcPorts: number[] }> => {
   const first = await freePortRun(3);
   const network = startNetworkCommand(
     'network:local',
@@ -247,6 +325,7 @@ const startLocalNetwork = async (root: string): Promise<{ network: NetworkComman
     String(await freePort()),
     '--block-time',
     '3',
+    ...flags,
   );
   return { network, rpcPorts: [first, first + 1, first + 2] };
 };
@@ -282,7 +361,7 @@ describe('kestrel network:local — three nodes, clean stop', { timeout: 300_000
 });
 
 describe('kestrel network:local — one chain everywhere, finality', {
-  timeout: 480_000,
+  timeout: 300_000,
 }, () => {
   const root = join(tmp('finality'), 'net');
   let network: NetworkCommandProcess | undefined;
@@ -290,12 +369,14 @@ describe('kestrel network:local — one chain everywhere, finality', {
     await network?.stop('SIGINT');
   });
 
-  it('all nodes hold the same block at a common height, and finality advances within 5 minutes', async () => {
-    const started = await startLocalNetwork(root);
+  it('all nodes hold the same block at a common height, and finality advances within 2 minutes', async () => {
+    // 4 genesis validators, each node generating for at least one (node 0 for two): finality after about
+    // 6 blocks, where the devnet's own genesis block (51 genesis validators) needs about 70
+    const started = await startLocalNetwork(root, '--validators', '4');
     network = started.network;
     await network.waitForLine(UP, 180_000);
-    // the devnet finalizes after about 70 blocks of its 103 validators: about 3.5 minutes at 3-second blocks
-    const line = await network.waitForLine(/Finality advanced: finalized height \d+/, 300_000);
+    const line = await network.waitForLine(/Finality advanced: finalized height \d+/, 120_000);
+    assert.match(network.output(), /3 nodes of the devnet chain \(a devnet genesis block with 4 genesis validators\)/);
     const finalized = Number(/finalized height (\d+)/.exec(line)?.[1]);
     assert.ok(finalized > 0);
     const info = (port: number) =>
@@ -309,6 +390,12 @@ describe('kestrel network:local — one chain everywhere, finality', {
       ),
     );
     assert.equal(new Set(ids).size, 1, `block IDs at height ${common}: ${ids.join(', ')}`);
+    const genesisID = (
+      (await httpRPC(started.rpcPorts[0] as number, 'chain_getBlockByHeight', { height: 0 })) as {
+        header: { id: string };
+      }
+    ).header.id;
+    assert.equal(GENESIS_BLOCKS_WITH_CHECKED_PROOFS.has(genesisID), false, 'the network’s own genesis block');
     for (const port of started.rpcPorts) assert.ok((await info(port)).finalizedHeight > 0);
     assert.match(network.output(), /Status: node 0 at \d+, node 1 at \d+, node 2 at \d+; finalized height \d+/);
     assert.deepEqual(await network.stop('SIGINT'), { code: 0, signal: null });

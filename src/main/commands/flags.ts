@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import type { ConfigFlags, LogLevel } from '../config/index.js';
+import { MAX_GENESIS_VALIDATORS } from '../network/devnet_validators.js';
 
 const LOG_LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'];
 
@@ -62,6 +63,18 @@ export const blockTimeFlag = (value: string): number => {
   if (n < 3) throw new InvalidArgumentError("--block-time must be at least 3 seconds (the config schema's minimum).");
   return n;
 };
+
+/** The genesis validators of a devnet genesis block a command creates: 1 to 51 (Klayr's PoS genesis rule on the devnet). */
+export const genesisValidatorsFlag =
+  (flag: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_GENESIS_VALIDATORS)
+      throw new InvalidArgumentError(
+        `${flag} must be an integer from 1 to ${MAX_GENESIS_VALIDATORS}: Klayr's PoS refuses more genesis validators than its ${MAX_GENESIS_VALIDATORS} active validators.`,
+      );
+    return n;
+  };
 
 export const uint32 =
   (name: string) =>

@@ -42,11 +42,19 @@ export const chainConnectorConfig = (receivingChainID: string, encryptedPrivateK
  */
 const ALLOWED_METHODS = ['*', 'chainConnector'];
 
-/** The devnet's config with this network's block time, the chainConnector plugin and its endpoints. */
-export const mainchainConfig = (devnet: JSONConfig, blockTime: number, connector: JSONObject): JSONConfig => ({
+/**
+ * The devnet's config with this network's block time, the chainConnector plugin and its endpoints,
+ * and the genesis block file given (relative to the data path), if any.
+ */
+export const mainchainConfig = (
+  devnet: JSONConfig,
+  blockTime: number,
+  connector: JSONObject,
+  genesisFile?: string,
+): JSONConfig => ({
   ...devnet,
   rpc: { ...devnet.rpc, allowedMethods: ALLOWED_METHODS },
-  genesis: { ...devnet.genesis, blockTime },
+  genesis: { ...devnet.genesis, blockTime, ...(genesisFile !== undefined ? { block: { fromFile: genesisFile } } : {}) },
   modules: { ...devnet.modules, pos: { ...devnet.modules.pos, ...posWindows(blockTime) } },
   plugins: { ...devnet.plugins, chainConnector: connector },
 });

@@ -37,3 +37,9 @@ export const RELAYER_ACCOUNT_INDEX = 1;
  * start runs from its saved config (so `kestrel start -d <network>/sidechain` works too).
  */
 export const SIDECHAIN_GENESIS_FILE = 'sidechain_genesis_block';
+
+/**
+ * The mainchain's genesis block under <dataPath>/config/ where the network has one of its own
+ * (`--mainchain-validators`): not `genesis_block.blob`, for the reason above.
+ */
+export const MAINCHAIN_GENESIS_FILE = 'mainchain_genesis_block';

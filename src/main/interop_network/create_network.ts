@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blockToJSON, encodeBlock } from '../../lib/chain/block.js';
 import { encryptWithPassword } from '../../lib/crypto/index.js';
 import type { KeyEntry } from '../commands/keys/derive.js';
 import { deriveKeys } from '../commands/keys/derive.js';
 import { dataPathConfigDir, installNetworkConfig } from '../config/data_path_config.js';
 import { loadConfig } from '../config/load.js';
-import { networkDir } from '../config/networks.js';
+import {
+  checkGenesisValidators,
+  createDevnetGenesisBlock,
+  devnetKeys,
+  writeGenesisBlockFiles,
+} from '../network/devnet_genesis.js';
 import {
   chainConnectorConfig,
   mainchainConfig,
@@ -17,6 +21,7 @@ import {
   writeSavedConfig,
 } from './chain_config.js';
 import {
+  MAINCHAIN_GENESIS_FILE,
   MAINCHAIN_ID,
   RELAYER_ACCOUNT_INDEX,
   SIDECHAIN_GENESIS_FILE,
@@ -33,6 +38,11 @@ export interface NetworkSettings {
   blockTime: number;
   /** Opens both relayer keys in the chainConnector configs (given to chainConnector_authorize). */
   relayerPassword: string;
+  /**
+   * The mainchain's genesis validators where it runs a devnet genesis block of its own
+   * (`--mainchain-validators`); absent where it runs the devnet's genesis block.
+   */
+  mainchainValidators?: number;
 }
 
 /**
@@ -47,10 +57,6 @@ export const readSettings = (layout: NetworkLayout): NetworkSettings | undefined
 const encryptedKey = async (privateKeyHex: string, password: string): Promise<string> =>
   stringifyEncryptedMessage(await encryptWithPassword(privateKeyHex, password, { kdfparams: RELAYER_KEY_KDF }));
 
-/** The devnet's keys (its dev-validators.json, from the devnet passphrase): the mainchain's accounts. */
-export const devnetKeys = (): KeyEntry[] =>
-  (JSON.parse(readFileSync(join(networkDir('devnet'), 'dev-validators.json'), 'utf8')) as { keys: KeyEntry[] }).keys;
-
 /** The sidechain's keys, saved under its data path when the network was created. */
 export const sidechainKeys = (sidechainDataPath: string): KeyEntry[] =>
   (
@@ -62,11 +68,29 @@ export const sidechainKeys = (sidechainDataPath: string): KeyEntry[] =>
 const writeJSON = (file: string, value: unknown, mode = 0o644): void =>
   writeFileSync(file, `${JSON.stringify(value, null, '\t')}\n`, { mode });
 
-const createMainchain = (layout: NetworkLayout, blockTime: number, relayerKey: string): void => {
+/**
+ * The mainchain's data path: the devnet's config, with a devnet genesis block of `validators`
+ * genesis validators under config/ where the network has its own (`--mainchain-validators`).
+ */
+const createMainchain = (layout: NetworkLayout, settings: NetworkSettings, relayerKey: string): void => {
   installNetworkConfig('devnet', layout.mainchain, false);
+  const validators = settings.mainchainValidators;
+  if (validators !== undefined) {
+    const block = createDevnetGenesisBlock(
+      loadConfig({ dataPath: layout.mainchain }),
+      validators,
+      Math.floor(Date.now() / 1000),
+    );
+    writeGenesisBlockFiles(dataPathConfigDir(layout.mainchain), MAINCHAIN_GENESIS_FILE, block);
+  }
   writeSavedConfig(
     layout.mainchain,
-    mainchainConfig(readSavedConfig(layout.mainchain), blockTime, chainConnectorConfig(SIDECHAIN_ID, relayerKey)),
+    mainchainConfig(
+      readSavedConfig(layout.mainchain),
+      settings.blockTime,
+      chainConnectorConfig(SIDECHAIN_ID, relayerKey),
+      validators !== undefined ? `./config/${MAINCHAIN_GENESIS_FILE}.blob` : undefined,
+    ),
   );
 };
 
@@ -106,31 +130,39 @@ const createSidechain = (
     keys,
     Math.floor(Date.now() / 1000),
   );
-  writeFileSync(join(dir, `${SIDECHAIN_GENESIS_FILE}.blob`), encodeBlock(block));
-  writeJSON(join(dir, `${SIDECHAIN_GENESIS_FILE}.json`), blockToJSON(block));
+  writeGenesisBlockFiles(dir, SIDECHAIN_GENESIS_FILE, block);
 };
 
 /**
  * Creates the network under an empty (or new) directory: the mainchain's data path with the
- * devnet's config, the sidechain's with a fresh passphrase, its keys and genesis block, both
+ * devnet's config (and genesis block, or one of `mainchainValidators` genesis validators), the sidechain's with a fresh passphrase, its keys and genesis block, both
  * configs with the chainConnector plugin relaying to the other chain, then network.json, written
  * last: a directory without it is not a network. A failure removes what was written.
  */
-export const createNetwork = async (layout: NetworkLayout, blockTime: number): Promise<NetworkSettings> => {
+export const createNetwork = async (
+  layout: NetworkLayout,
+  blockTime: number,
+  mainchainValidators?: number,
+): Promise<NetworkSettings> => {
+  if (mainchainValidators !== undefined) checkGenesisValidators(mainchainValidators);
   if (existsSync(layout.root) && readdirSync(layout.root).length > 0) {
     throw new Error(
       `${layout.root} is not empty and holds no interop network (no network.json): give a new or empty directory as --data-path`,
     );
   }
   mkdirSync(layout.root, { recursive: true });
-  const settings: NetworkSettings = { blockTime, relayerPassword: randomBytes(24).toString('base64url') };
+  const settings: NetworkSettings = {
+    blockTime,
+    relayerPassword: randomBytes(24).toString('base64url'),
+    ...(mainchainValidators !== undefined ? { mainchainValidators } : {}),
+  };
   try {
     const sidechain = await newSidechainKeys();
     // each chain's connector posts on the other chain, with an account of that chain
     const toSidechain = await encryptedKey(sidechain.keys[RELAYER_ACCOUNT_INDEX].privateKey, settings.relayerPassword);
     const toMainchain = await encryptedKey(devnetKeys()[RELAYER_ACCOUNT_INDEX].privateKey, settings.relayerPassword);
     createSidechain(layout, blockTime, sidechain, toMainchain);
-    createMainchain(layout, blockTime, toSidechain);
+    createMainchain(layout, settings, toSidechain);
     writeJSON(layout.settings, settings, 0o600);
     return settings;
   } catch (e) {

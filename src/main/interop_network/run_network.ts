@@ -4,11 +4,12 @@ import { assertPortFree } from '../child_nodes/port_check.js';
 import { startChainProcess } from '../child_nodes/process.js';
 import { connectWhenReady, isMethodNotFound, nodeInfo } from '../child_nodes/rpc.js';
 import { superviseNodes } from '../child_nodes/supervise.js';
+import { devnetKeys } from '../network/devnet_genesis.js';
 import { reportActivation } from './activation.js';
 import { setPorts } from './chain_config.js';
 import { MAINCHAIN_ID, RELAYER_ACCOUNT_INDEX, SIDECHAIN_ID, USER_ACCOUNT_INDEX } from './constants.js';
 import type { NetworkSettings } from './create_network.js';
-import { createNetwork, devnetKeys, readSettings, sidechainKeys } from './create_network.js';
+import { createNetwork, readSettings, sidechainKeys } from './create_network.js';
 import type { NetworkLayout } from './layout.js';
 import { networkLayout } from './layout.js';
 import { registerChains } from './register.js';
@@ -19,6 +20,8 @@ export interface InteropNetworkOptions {
   sidechainPort: number;
   /** Block time of both chains, used when the network is created. */
   blockTime?: number;
+  /** The mainchain's genesis validators, used when the network is created (absent: the devnet's genesis block). */
+  mainchainValidators?: number;
   /** `kestrel start` flags that turn the chainConnector plugin on (none where this build has no plugin). */
   connectorFlags: readonly string[];
   progress: (line: string) => void;
@@ -35,12 +38,22 @@ const DEFAULT_BLOCK_TIME = 7;
 const MAINCHAIN_P2P_HOST = '127.0.0.2';
 const SIDECHAIN_P2P_HOST = '127.0.0.3';
 
+const mainchainGenesisText = (validators: number | undefined): string =>
+  validators === undefined
+    ? "the devnet's genesis block"
+    : `a devnet genesis block of its own with ${validators} genesis validator${validators === 1 ? '' : 's'}`;
+
 const prepare = async (layout: NetworkLayout, options: InteropNetworkOptions): Promise<NetworkSettings> => {
   const saved = readSettings(layout);
   if (saved !== undefined) {
     if (options.blockTime !== undefined && options.blockTime !== saved.blockTime) {
       throw new Error(
         `The network at ${layout.root} runs with ${saved.blockTime}-second blocks; --block-time ${options.blockTime} applies only when a network is created`,
+      );
+    }
+    if (options.mainchainValidators !== undefined && options.mainchainValidators !== saved.mainchainValidators) {
+      throw new Error(
+        `The network's mainchain at ${layout.root} runs ${mainchainGenesisText(saved.mainchainValidators)}; --mainchain-validators ${options.mainchainValidators} applies only when a network is created`,
       );
     }
     for (const path of [layout.mainchain, layout.sidechain])
@@ -52,8 +65,10 @@ const prepare = async (layout: NetworkLayout, options: InteropNetworkOptions): P
     return saved;
   }
   options.progress(`Creating the network at ${layout.root}`);
-  const settings = await createNetwork(layout, options.blockTime ?? DEFAULT_BLOCK_TIME);
-  options.progress(`  mainchain ${MAINCHAIN_ID} (Kestrel's devnet): ${layout.mainchain}`);
+  const settings = await createNetwork(layout, options.blockTime ?? DEFAULT_BLOCK_TIME, options.mainchainValidators);
+  const genesis =
+    settings.mainchainValidators === undefined ? '' : `, ${mainchainGenesisText(settings.mainchainValidators)}`;
+  options.progress(`  mainchain ${MAINCHAIN_ID} (Kestrel's devnet${genesis}): ${layout.mainchain}`);
   options.progress(
     `  sidechain ${SIDECHAIN_ID}: ${layout.sidechain} (genesis block, keys and passphrase under config/)`,
   );

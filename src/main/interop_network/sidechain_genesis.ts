@@ -1,15 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { GenesisAssetInput } from '../../engine/genesis.js';
-import { createGenesisBlock } from '../../engine/genesis.js';
 import type { Block } from '../../lib/chain/block.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { klayr32ToAddress } from '../../lib/crypto/index.js';
 import { required } from '../../lib/required.js';
 import type { KeyEntry } from '../commands/keys/derive.js';
-import { networkDir } from '../config/networks.js';
 import type { ApplicationConfig } from '../config/types.js';
-import { applicationModules } from '../modules.js';
+import {
+  createChainGenesisBlock,
+  devnetGenesisAssets,
+  FIXED_VALIDATORS_INIT_ROUNDS,
+} from '../network/devnet_genesis.js';
 import { SIDECHAIN_GENESIS_BALANCE, SIDECHAIN_TOKEN_ID } from './constants.js';
 
 /**
@@ -17,13 +17,11 @@ import { SIDECHAIN_GENESIS_BALANCE, SIDECHAIN_TOKEN_ID } from './constants.js';
  * rounds (Klayr's PoS elects by stake only after them). A local devnet has no stakes, so its
  * validator set stays the genesis one (a million rounds of 4 blocks: months at any block time).
  */
-export const SIDECHAIN_INIT_ROUNDS = 1_000_000;
+export const SIDECHAIN_INIT_ROUNDS = FIXED_VALIDATORS_INIT_ROUNDS;
 
 /** The asset schemas, as Klayr Core's devnet genesis assets carry them. */
 const devnetAssetSchemas = (): { token: Schema; pos: Schema; interoperability: Schema } => {
-  const { assets } = JSON.parse(readFileSync(join(networkDir('devnet'), 'genesis_assets.json'), 'utf8')) as {
-    assets: GenesisAssetInput[];
-  };
+  const assets = devnetGenesisAssets();
   const schemaOf = (module: string): Schema =>
     required(
       assets.find((a) => a.module === module),
@@ -93,8 +91,4 @@ export const createSidechainGenesisBlock = (
   config: ApplicationConfig,
   keys: readonly KeyEntry[],
   timestamp: number,
-): Block =>
-  createGenesisBlock(
-    { assets: sidechainGenesisAssets(keys), chainID: Buffer.from(config.genesis.chainID, 'hex'), timestamp },
-    applicationModules(config),
-  );
+): Block => createChainGenesisBlock(config, sidechainGenesisAssets(keys), timestamp);

@@ -20,3 +20,10 @@ export const nodeOverlayFile = (dataPath: string): string => join(dataPath, 'loc
 
 /** The node's share of the devnet validators (`generator.keys.fromFile` of its overlay). */
 export const nodeKeysFile = (dataPath: string): string => join(dataPath, 'validator-keys.json');
+
+/**
+ * The network's own genesis block (`--validators`), under each node's config/ as `<name>.blob`. Not
+ * `genesis_block.blob`: `kestrel start` refuses a data path whose file of that name is not its
+ * network preset's (the devnet's), whereas a config naming its own genesis file runs that chain.
+ */
+export const LOCAL_GENESIS_FILE = 'local_genesis_block';

@@ -22,6 +22,14 @@ export const validatorShare = <T>(all: readonly T[], index: number, nodes: numbe
   all.filter((_, k) => k % nodes === index);
 
 /**
+ * The nodes that hold none of the first `validators` keys, the genesis validators of a network's
+ * own genesis block: with validatorShare, node i holds key i, so the nodes from `validators` on
+ * (none where there are at least as many validators as nodes). They generate nothing and follow.
+ */
+export const nodesWithoutGenesisValidator = (nodes: number, validators: number): number[] =>
+  Array.from({ length: Math.max(nodes - validators, 0) }, (_, i) => validators + i);
+
+/**
  * The peers node `index` knows from its config. Its seed peers are all the other nodes. Its fixed
  * peers, which a Klayr node never bans nor evicts and reconnects to whenever the link drops, are
  * its ring neighbours at distance 1 and 2 (every other node up to 5 nodes, Klayr's limit of 4

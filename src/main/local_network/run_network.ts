@@ -7,14 +7,14 @@ import { superviseNodes } from '../child_nodes/supervise.js';
 import { localNetworkLayout, nodeOverlayFile } from './layout.js';
 import { monitorNetwork } from './monitor.js';
 import type { RunPorts } from './node_config.js';
-import { nodeHost, nodeRPCPort } from './node_config.js';
+import { nodeHost, nodeRPCPort, nodesWithoutGenesisValidator } from './node_config.js';
 import { checkPorts, prepareLocalNetwork } from './prepare.js';
 import type { LocalNetworkSettings } from './settings.js';
-import { readSettings, settingsOfRun } from './settings.js';
+import { genesisText, readSettings, settingsOfRun } from './settings.js';
 
 export interface LocalNetworkOptions {
   dataPath: string;
-  /** Node count and block time, used when the network is created (a saved network keeps its own). */
+  /** Node count, block time and genesis validators, used when the network is created (a saved network keeps its own). */
   requested: Partial<LocalNetworkSettings>;
   ports: RunPorts;
   progress: (line: string) => void;
@@ -54,8 +54,14 @@ export const runLocalNetwork = async (options: LocalNetworkOptions): Promise<voi
   await checkPortsFree(nodes, ports);
   const { settings, created, dataPaths } = prepareLocalNetwork(layout, options.requested, ports);
   progress(
-    `${created ? 'Created the network at' : 'Network at'} ${layout.root}: ${settings.nodes} nodes of the devnet chain, ${settings.blockTime}-second blocks`,
+    `${created ? 'Created the network at' : 'Network at'} ${layout.root}: ${settings.nodes} nodes of the devnet chain${settings.validators === undefined ? '' : ` (${genesisText(settings.validators)})`}, ${settings.blockTime}-second blocks`,
   );
+  const followers =
+    settings.validators === undefined ? [] : nodesWithoutGenesisValidator(settings.nodes, settings.validators);
+  if (followers.length > 0)
+    progress(
+      `Node${followers.length === 1 ? '' : 's'} ${followers.join(', ')} hold${followers.length === 1 ? 's' : ''} no genesis validator's key: ${followers.length === 1 ? 'it follows' : 'they follow'} the chain without generating`,
+    );
   if (stopSignal !== undefined) {
     progress(`${stopSignal}: the network is ready, its nodes not started`);
     return;

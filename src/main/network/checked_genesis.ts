@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Block } from '../../lib/chain/block.js';
-import { blockHeaderID, computeAssetRoot } from '../../lib/chain/block.js';
+import { blockHeaderID, computeAssetRoot, decodeBlock } from '../../lib/chain/block.js';
+import { genesisProofsOfPossession } from '../../modules/pos/genesis.js';
+import { networkDir } from '../config/networks.js';
 
 /**
  * The genesis blocks embedded as network presets (src/main/network/<network>/), by block ID, whose
@@ -25,3 +29,41 @@ export const GENESIS_BLOCKS_WITH_CHECKED_PROOFS: ReadonlyMap<string, string> = n
 export const hasCheckedProofsOfPossession = (block: Block): boolean =>
   GENESIS_BLOCKS_WITH_CHECKED_PROOFS.has(blockHeaderID(block.header).toString('hex')) &&
   computeAssetRoot(block.assets).equals(block.header.assetRoot);
+
+interface ProofOfPossession {
+  pk: Buffer;
+  proof: Buffer;
+}
+
+let devnetProofs: { items: readonly ProofOfPossession[]; keys: ReadonlySet<string> } | undefined;
+
+const proofKey = (item: ProofOfPossession): string => `${item.pk.toString('hex')}:${item.proof.toString('hex')}`;
+
+/**
+ * The devnet's validators' (BLS key, proof of possession) pairs, from its embedded genesis block once
+ * that is known to be the pinned one. A proof of possession signs its own key and nothing else, so
+ * a pair is as valid in any other block: the devnet genesis blocks with other genesis validators that
+ * local networks and tests build (devnet_genesis.ts) carry the same 103.
+ */
+const devnetCheckedProofs = (): { items: readonly ProofOfPossession[]; keys: ReadonlySet<string> } => {
+  if (devnetProofs === undefined) {
+    const block = decodeBlock(readFileSync(join(networkDir('devnet'), 'genesis_block.blob')));
+    const items = hasCheckedProofsOfPossession(block) ? genesisProofsOfPossession(block.assets) : [];
+    devnetProofs = { items, keys: new Set(items.map(proofKey)) };
+  }
+  return devnetProofs;
+};
+
+/** The devnet's validators' proofs of possession, known valid (see devnetCheckedProofs). */
+export const devnetProofsOfPossession = (): readonly ProofOfPossession[] => devnetCheckedProofs().items;
+
+/** Splits proofs of possession into those known valid (the devnet's validators' pairs) and the others, to check. */
+export const splitCheckedProofs = <T extends ProofOfPossession>(
+  items: readonly T[],
+): { checked: T[]; unchecked: T[] } => {
+  const { keys } = devnetCheckedProofs();
+  return {
+    checked: items.filter((item) => keys.has(proofKey(item))),
+    unchecked: items.filter((item) => !keys.has(proofKey(item))),
+  };
+};

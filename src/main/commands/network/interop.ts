@@ -1,7 +1,16 @@
 import { Command } from 'commander';
-import { blockTimeFlag, unprivilegedPort } from '../flags.js';
+import { MAX_GENESIS_VALIDATORS } from '../../network/devnet_validators.js';
+import { blockTimeFlag, genesisValidatorsFlag, unprivilegedPort } from '../flags.js';
 
 const DEFAULT_DATA_PATH = '~/.klayr/kestrel-interop';
+
+interface InteropOptions {
+  dataPath: string;
+  mainchainPort: number;
+  sidechainPort: number;
+  blockTime?: number;
+  mainchainValidators?: number;
+}
 
 /**
  * `kestrel network:interop`: a mainchain (the devnet) and a sidechain node, registered on each
@@ -34,7 +43,12 @@ export const networkInteropCommand = (): Command =>
       "Block time of both chains when the network is created (default 7, the devnet's).",
       blockTimeFlag,
     )
-    .action(async (options: { dataPath: string; mainchainPort: number; sidechainPort: number; blockTime?: number }) => {
+    .option(
+      '--mainchain-validators <count>',
+      `When the network is created: give the mainchain a devnet genesis block of its own (the devnet's accounts, balances and 103 registered validators) whose first <count> dev validators (1 to ${MAX_GENESIS_VALIDATORS}) are its genesis validators for good, so that it finalizes within a few blocks (the devnet's own genesis block, the default, needs about 70). A later run may repeat it, not change it.`,
+      genesisValidatorsFlag('--mainchain-validators'),
+    )
+    .action(async (options: InteropOptions) => {
       const [{ resolve }, { expandHome }, { runInteropNetwork }, { startCommand }] = await Promise.all([
         import('node:path'),
         import('../../config/home.js'),
@@ -54,6 +68,7 @@ export const networkInteropCommand = (): Command =>
         mainchainPort: options.mainchainPort,
         sidechainPort: options.sidechainPort,
         ...(options.blockTime !== undefined ? { blockTime: options.blockTime } : {}),
+        ...(options.mainchainValidators !== undefined ? { mainchainValidators: options.mainchainValidators } : {}),
         connectorFlags,
         progress: (line) => process.stdout.write(`${line}\n`),
         stopRequested,

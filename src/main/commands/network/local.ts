@@ -7,7 +7,8 @@ import {
   DEFAULT_P2P_PORT,
   MAX_NODES,
 } from '../../local_network/constants.js';
-import { blockTimeFlag, unprivilegedPort } from '../flags.js';
+import { MAX_GENESIS_VALIDATORS } from '../../network/devnet_validators.js';
+import { blockTimeFlag, genesisValidatorsFlag, unprivilegedPort } from '../flags.js';
 
 const nodeCount = (value: string): number => {
   const n = Number(value);
@@ -24,6 +25,7 @@ interface LocalOptions {
   rpcPort: number;
   p2pPort: number;
   blockTime?: number;
+  validators?: number;
 }
 
 /**
@@ -62,6 +64,11 @@ export const networkLocalCommand = (): Command =>
       `Block time of the chain when the network is created (default ${DEFAULT_BLOCK_TIME}, the devnet's; 3 at least); a later run may repeat it, not change it.`,
       blockTimeFlag,
     )
+    .option(
+      '--validators <count>',
+      `When the network is created: run a devnet genesis block of its own (the devnet's accounts, balances and 103 registered validators) whose first <count> dev validators (1 to ${MAX_GENESIS_VALIDATORS}) are its genesis validators for good, so that finality comes within a few blocks (the devnet's own genesis block, the default, needs about 70). Node i holds validator i among them; nodes from <count> on hold none and follow without generating. A later run may repeat it, not change it.`,
+      genesisValidatorsFlag('--validators'),
+    )
     .action(async (options: LocalOptions) => {
       const [{ resolve }, { expandHome }, { runLocalNetwork }] = await Promise.all([
         import('node:path'),
@@ -87,6 +94,7 @@ export const networkLocalCommand = (): Command =>
         requested: {
           ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
           ...(options.blockTime !== undefined ? { blockTime: options.blockTime } : {}),
+          ...(options.validators !== undefined ? { validators: options.validators } : {}),
         },
         ports: { firstRPCPort: options.rpcPort, p2pPort: options.p2pPort },
         progress,
