@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import { BFTModule } from '../engine/bft/index.js';
 import { BlockStore } from '../engine/chain/block_store.js';
+import { TempBlockStore } from '../engine/chain/temp_block_store.js';
 import { Chain } from '../engine/chain/chain.js';
 import { EventStore } from '../engine/chain/event_store.js';
 import { AggregateCommitVerifier } from '../engine/consensus/aggregate_commit.js';
@@ -61,6 +62,8 @@ export interface OpenedChain {
   transactionVerifier: TransactionVerifier;
   state: StateDB;
   blocks: BlockStore;
+  /** The blocks a chain switch deleted, until it ends (restored on start when better). */
+  tempBlocks: TempBlockStore;
   events: EventStore;
   genesis: Block;
   modules: Module[];
@@ -138,5 +141,17 @@ export const openChain = (
       `The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`,
     );
   }
-  return { chain, executor, processor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules };
+  return {
+    chain,
+    executor,
+    processor,
+    aggregateCommits,
+    transactionVerifier,
+    state,
+    blocks,
+    tempBlocks: new TempBlockStore(dbs),
+    events,
+    genesis,
+    modules,
+  };
 };

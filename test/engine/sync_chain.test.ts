@@ -93,10 +93,11 @@ const peerServing = (source: Node, tamper: (blocks: Block[]) => Block[] = (b) =>
 /** B's synchronizer; `clock` is what it reads the current slot from (block synchronization wants three rounds since finality). */
 const synchronizerOf = (node: Node, peers: ReturnType<typeof peerServing>['peers'], clock: () => number) => {
   const seen = { committed: [] as string[], deleted: [] as string[] };
-  const { chain, blocks, processor } = node.opened;
+  const { chain, blocks, tempBlocks, processor } = node.opened;
   const synchronizer = createSynchronizer({
     chain,
     blocks,
+    tempBlocks,
     processor,
     verifiers: { bls: createLocalBlsVerifier(), signatures: createLocalSignatureVerifier(chainID) },
     peers,

@@ -135,6 +135,8 @@ export class BlockSynchronization implements SyncMechanism {
       if (!(error instanceof BlockProcessingError)) throw error;
       await this.#handleBlockProcessingError(error, common, peerId);
     }
+    // a node stopped in the middle of the synchronization restores the saved blocks on its next start when they are better
+    if (this.#stopped) return;
     chain.clearSaved();
     chain.logger.debug({ peerId }, 'Successfully requested and applied blocks from peer');
   }
