@@ -146,6 +146,23 @@ describe('a chain switch cut short by a crash', () => {
     assert.ok(logs.includes('Blocks temp table holds no better chain than the tip: cleared'));
   });
 
+  it('a saved block that fails again stops the restore where it stands: logged, the node starts on what it has', async () => {
+    const { b } = await forkedNodes();
+    const own = idsOf(b);
+    syncChainOf(b).deleteAfter(2, true);
+    // the highest saved block with a state root its execution will not give (its ID changes: it has no child to break)
+    const [, , top] = b.opened.tempBlocks.all();
+    assert.ok(top !== undefined);
+    commitWrites(b.dbs, (dbs) =>
+      b.opened.tempBlocks.save(dbs, { ...top, header: { ...top.header, stateRoot: Buffer.alloc(32, 1) } }),
+    );
+    const { node, logs } = await restart(b);
+    assert.ok(logs.includes('Restoring blocks from temporary table'));
+    assert.ok(logs.includes('Failed to restore blocks from temp table upon startup'));
+    assert.deepEqual(idsOf(node), own.slice(0, 4));
+    assert.equal(node.opened.tempBlocks.all().length, 1, 'the block that failed stays, as in Klayr');
+  });
+
   it('saved blocks that do not link to the chain are cleared and the chain kept', async () => {
     const { a, b } = await forkedNodes();
     const before = snapshotOf(a);
