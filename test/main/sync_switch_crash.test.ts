@@ -1,15 +1,15 @@
 // kill -9 of a node in the middle of a chain switch: two nodes build two branches of one fresh genesis apart, then the
-// one on the shorter branch joins the other, starts switching chains and is killed as soon as its log says so. After
-// a restart it holds the winning chain, every block of it, with the same balances as the winner.
+// one on the shorter branch joins the other, starts switching chains and is killed once the switch has deleted a block
+// (saved in its temp table). After a restart it holds the winning chain, every block of it, with the winner's balances.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TempBlockStore } from '../../src/engine/chain/temp_block_store.js';
 import type { GenesisAssetInput } from '../../src/engine/genesis.js';
 import { createGenesisBlock } from '../../src/engine/genesis.js';
-import { TempBlockStore } from '../../src/engine/chain/temp_block_store.js';
 import { encodeBlock } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
@@ -78,7 +78,7 @@ interface Balance {
 }
 
 describe('kill -9 during a chain switch', { timeout: 240_000 }, () => {
-  it('a node killed when it starts switching chains restarts on the winning chain, every block and balance', async (t) => {
+  it('a node killed in the middle of switching chains restarts on the winning chain, every block and balance', async (t) => {
     const genesisFile = freshGenesisFile();
     const { even, odd } = splitGenesisValidators();
     // 30 of the 51 genesis validators on A, 21 on B: A's branch grows faster; neither reaches the 35 that prevote
