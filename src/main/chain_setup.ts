@@ -5,6 +5,7 @@ import { BFTModule } from '../engine/bft/index.js';
 import { BlockStore } from '../engine/chain/block_store.js';
 import { Chain } from '../engine/chain/chain.js';
 import { EventStore } from '../engine/chain/event_store.js';
+import { TempBlockStore } from '../engine/chain/temp_block_store.js';
 import { AggregateCommitVerifier } from '../engine/consensus/aggregate_commit.js';
 import { BlockProcessor } from '../engine/consensus/block_processor.js';
 import { BlockExecutor } from '../engine/execution/block_executor.js';
@@ -67,6 +68,8 @@ export interface OpenedChain {
   transactionVerifier: TransactionVerifier;
   state: StateDB;
   blocks: BlockStore;
+  /** The blocks a chain switch deleted, until it ends (restored on start when better). */
+  tempBlocks: TempBlockStore;
   events: EventStore;
   genesis: Block;
   modules: Module[];
@@ -144,5 +147,17 @@ export const openChain = (
       `The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`,
     );
   }
-  return { chain, executor, processor, aggregateCommits, transactionVerifier, state, blocks, events, genesis, modules };
+  return {
+    chain,
+    executor,
+    processor,
+    aggregateCommits,
+    transactionVerifier,
+    state,
+    blocks,
+    tempBlocks: new TempBlockStore(dbs),
+    events,
+    genesis,
+    modules,
+  };
 };

@@ -200,6 +200,7 @@ export class KestrelNode {
       progress: syncProgress,
       chain,
       blocks: opened.blocks,
+      tempBlocks: opened.tempBlocks,
       processor: opened.processor,
       verifiers: { bls, signatures: pools.signatures },
       peers: peers.network,
@@ -207,6 +208,8 @@ export class KestrelNode {
       onBlockCommitted: (executed) => listeners.committed(executed),
       onBlockDeleted: (block) => void listeners.deleted(block),
     });
+    // before any block from a peer or of its own: a chain switch cut short by a crash or a stop is undone first
+    await this.#synchronizer.init();
     peers.registerEndpoints(this.registry);
     peers.network.registerEvent('postSingleCommitMessages', (data, peerId) => {
       peers.network.rateLimiter.count('postSingleCommitMessages', peerId, SINGLE_COMMITS_RATE_LIMIT);

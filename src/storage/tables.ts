@@ -58,6 +58,11 @@ export const TABLES = {
     'proof:',
     "height -> SMT proof of system.inclusionProofKeys against that height's state root",
   ),
+  tempBlocks: table(
+    'meta',
+    'temp-block:',
+    "height -> encoded block deleted for a chain switch, until the switch ends (Klayr's tempBlocks; restored on start when better)",
+  ),
   // blocks and events
   blocksByID: table('blocks', 'i:', 'block ID -> encoded block'),
   blockIDsByHeight: table('blocks', 'h:', 'height -> block ID'),

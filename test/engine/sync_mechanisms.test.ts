@@ -59,6 +59,26 @@ describe('BlockSynchronizationMechanism', () => {
     assert.equal(ours.prefetched.length, 0, 'prefetched verdicts are cleared when the synchronization ends');
   });
 
+  it('keeps the saved blocks when stopped in the middle (the next start restores them when better)', async () => {
+    const genesis = chainFrom([], 0, 0);
+    const before = chainFrom(genesis, 3, 1);
+    const ours = new MemoryChain([...before]);
+    const theirs = chainFrom(genesis, 10, 2);
+    const mechanism = blockSync(ours, peerServing(ours, theirs));
+    const apply = ours.apply.bind(ours);
+    ours.apply = async (block) => {
+      const applied = await apply(block);
+      mechanism.stop();
+      return applied;
+    };
+    await mechanism.run(theirs[10] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 2)));
+    assert.deepEqual(
+      ids([...ours.saved.values()].sort((x, y) => x.header.height - y.header.height)),
+      ids(before.slice(1)),
+    );
+  });
+
   it('applies for more than three rounds of slots since the finalized block', () => {
     const chain = new MemoryChain(chainFrom([], 0, 0));
     chain.now = 1000 + 3 * 153;
@@ -170,6 +190,22 @@ describe('FastChainSwitchingMechanism', () => {
       (e) => e instanceof ApplyPenaltyAndAbortError && /invalid block/.test(e.reason),
     );
     assert.deepEqual(ids(ours.blocks), ids(before));
+  });
+
+  it('keeps the saved blocks when stopped in the middle of the switch (the next start restores them when better)', async () => {
+    const { before, ours, theirs, fcs } = fork(4, 6);
+    const apply = ours.apply.bind(ours);
+    ours.apply = async (block) => {
+      const applied = await apply(block);
+      fcs.stop();
+      return applied;
+    };
+    await fcs.run(theirs[6] as Block, 'peer:1');
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 2)));
+    assert.deepEqual(
+      ids([...ours.saved.values()].sort((x, y) => x.header.height - y.header.height)),
+      ids(before.slice(1)),
+    );
   });
 
   it('aborts when either chain is more than two rounds above the common block', async () => {

@@ -1,40 +1,24 @@
 // kill -9 of a node in the middle of block synchronization: after a restart it resumes and ends on its peer's chain,
 // every height it holds the peer's block, nothing half-written.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { devValidators } from '../helpers/devnet.js';
-import type { KestrelProcess } from '../helpers/kestrel_process.js';
-import { spawnKestrel } from '../helpers/kestrel_process.js';
+import type { KestrelChild, KestrelChildNetwork, OnLogLine } from '../helpers/kestrel_child.js';
+import { startKestrelChild, stopKestrelChildren } from '../helpers/kestrel_child.js';
 import { blockIDAt, keysFile, nodeInfo, waitFor } from '../helpers/klayr_peer_world.js';
-import { FAST_POS_WINDOWS } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 /** Blocks the follower has to sync: enough that the synchronization lasts well beyond the moment it is killed. */
 const BACKLOG = 36;
 
-type Started = KestrelProcess;
-
-/** `kestrel start` with 3-second blocks (Klayr's shortest), RPC on `rpcPort`, P2P on host:port, the given keys and seeds. */
 const start = (
   dataPath: string,
   rpcPort: number,
-  network: { host: string; port: number; seedPeers: { ip: string; port: number }[] },
+  network: KestrelChildNetwork,
   keys: string,
-  onLine: (line: string, child: ChildProcess) => void = () => undefined,
-): Started =>
-  spawnKestrel(
-    dataPath,
-    {
-      genesis: { blockTime: 3 },
-      modules: { pos: FAST_POS_WINDOWS },
-      rpc: { modes: ['http'], host: '127.0.0.1', port: rpcPort, allowedMethods: ['*'] },
-      network,
-      generator: { keys: { fromFile: keys } },
-    },
-    onLine,
-  );
+  onLine?: OnLogLine,
+): KestrelChild => startKestrelChild({ dataPath, rpcPort, network, keys, ...(onLine !== undefined ? { onLine } : {}) });
 
 describe('kill -9 during block synchronization', { timeout: 300_000 }, () => {
   it('a follower killed while it syncs restarts, resumes and holds its peer’s chain', async () => {
@@ -54,7 +38,7 @@ describe('kill -9 during block synchronization', { timeout: 300_000 }, () => {
       seedPeers: [{ ip: '127.0.0.1', port: generatorP2P }],
     };
     const noKeys = keysFile([]);
-    let follower: Started | undefined;
+    let follower: KestrelChild | undefined;
     try {
       await waitFor(`the generator at height ${BACKLOG}`, 180_000, async () =>
         (await nodeInfo(generatorRPC)).height >= BACKLOG ? true : undefined,
@@ -95,12 +79,7 @@ describe('kill -9 during block synchronization', { timeout: 300_000 }, () => {
       );
       assert.ok(reloaded < target, `the killed run had not reached the generator's height: ${reloaded} of ${target}`);
     } finally {
-      for (const node of [follower, generator]) {
-        if (node !== undefined && node.child.exitCode === null && node.child.signalCode === null) {
-          node.child.kill('SIGTERM');
-          await node.exited;
-        }
-      }
+      await stopKestrelChildren([follower, generator]);
     }
   });
 });

@@ -22,6 +22,7 @@ describe('the table list', () => {
       engineUndo: `meta/${hex('engine-undo:')}`,
       finalized: `meta/${hex('finalized')}`,
       inclusionProofs: `meta/${hex('proof:')}`,
+      tempBlocks: `meta/${hex('temp-block:')}`,
       blocksByID: `blocks/${hex('i:')}`,
       blockIDsByHeight: `blocks/${hex('h:')}`,
       lastBlock: `blocks/${hex('last')}`,

@@ -148,9 +148,10 @@ export class Chain {
   /**
    * Deletes the tip (a block above the finalized height), as Klayr's consensus does before
    * switching to a better chain: its state and tree root, BFT state, block, events and
-   * inclusion proof are undone in one LMDB transaction. Returns the deleted block.
+   * inclusion proof are undone in one LMDB transaction (with the caller's `extra` records: a
+   * chain switch saves the block in its temp table). Returns the deleted block.
    */
-  deleteLastBlock(): Block {
+  deleteLastBlock(extra?: ExtraWrites): Block {
     const block = this.lastBlock();
     const { height } = block.header;
     if (height === 0 || this.options.blocks.idAtHeight(height - 1) === undefined)
@@ -166,6 +167,7 @@ export class Chain {
       this.options.blocks.removeLast(dbs, block);
       this.options.events.remove(dbs, height);
       this.#proofs.remove(dbs, height);
+      extra?.(dbs);
     });
     this.#tip = undefined;
     return block;

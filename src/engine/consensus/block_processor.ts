@@ -8,6 +8,7 @@ import type { ExecutedBlock } from '../execution/executed_block.js';
 import { prefetchAggregateSignatures } from '../pools/aggregate_prefetch.js';
 import type { BlsVerifier } from '../pools/bls_verifier.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
+import type { ExtraWrites } from '../state/state_db.js';
 import type { AggregateCommitVerifier } from './aggregate_commit.js';
 import { validatedTransactions } from './block_rules.js';
 import { HeaderVerifier } from './header_verifier.js';
@@ -83,13 +84,15 @@ export class BlockProcessor {
 
   /**
    * A validated and verified block executed on `tip` (which must still be the chain's), its
-   * transactions' signatures checked in `verifiers.signatures`, its roots against its header, committed.
+   * transactions' signatures checked in `verifiers.signatures`, its roots against its header, committed
+   * (with the caller's `extra` records in the same transaction).
    */
   async executeVerified(
     block: Block,
     prepared: readonly PreparedTransaction[],
     verifiers: BlockVerifiers,
     tip: Block,
+    extra?: ExtraWrites,
   ): Promise<ExecutedBlock> {
     const { chain, executor } = this.options;
     await prefetchAggregateSignatures(executor.aggregateSignatureChecks(block.transactions), verifiers.bls);
@@ -98,7 +101,7 @@ export class BlockProcessor {
     await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);
     this.#assertTip(tip);
     this.#checkRoots(executed);
-    chain.commit(executed);
+    chain.commit(executed, extra);
     return executed;
   }
 

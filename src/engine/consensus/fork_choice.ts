@@ -42,6 +42,10 @@ const isTieBreak = (slots: SlotClock, tip: ReceivedHeader, received: ReceivedHea
   !(tip.receivedAt === undefined || tip.receivedAt === 0 || receivedInItsSlot(slots, tip, now)) &&
   receivedInItsSlot(slots, received, now);
 
+/** The received block is the tip's child (Klayr's isValidBlock). */
+export const extendsTip = (tip: BlockHeader, received: Pick<BlockHeader, 'height' | 'previousBlockID'>): boolean =>
+  tip.height + 1 === received.height && blockHeaderID(tip).equals(received.previousBlockID);
+
 /** The received block claims a better chain: a higher maxHeightPrevoted, or the same one and a greater height. */
 export const isDifferentChain = (
   tip: Pick<BlockHeader, 'height' | 'maxHeightPrevoted'>,
@@ -60,11 +64,8 @@ export const forkChoice = (
   slots: SlotClock,
   now: number = Math.floor(Date.now() / 1000),
 ): ForkStatus => {
-  const receivedID = blockHeaderID(received.header);
-  const tipID = blockHeaderID(tip.header);
-  if (tip.header.height + 1 === received.header.height && tipID.equals(received.header.previousBlockID))
-    return ForkStatus.VALID_BLOCK;
-  if (tipID.equals(receivedID)) return ForkStatus.IDENTICAL_BLOCK;
+  if (extendsTip(tip.header, received.header)) return ForkStatus.VALID_BLOCK;
+  if (blockHeaderID(tip.header).equals(blockHeaderID(received.header))) return ForkStatus.IDENTICAL_BLOCK;
   if (isDuplicate(tip.header, received.header) && tip.header.generatorAddress.equals(received.header.generatorAddress))
     return ForkStatus.DOUBLE_FORGING;
   if (isTieBreak(slots, tip, received, now)) return ForkStatus.TIE_BREAK;

@@ -186,6 +186,8 @@ export class BlockSynchronization implements SyncMechanism {
       if (!(error instanceof BatchProcessingError)) throw error;
       await this.#handleBlockProcessingError(error, common, error.peerId);
     }
+    // a node stopped in the middle of the synchronization restores the saved blocks on its next start when they are better
+    if (this.#stopped) return;
     chain.clearSaved();
     chain.logger.debug({ peerIds: peers.peerIds }, 'Successfully requested and applied blocks from peer');
   }

@@ -159,7 +159,8 @@ export class FastChainSwitching implements SyncMechanism {
       await chain.restoreSaved();
       throw new ApplyPenaltyAndAbortError(peerId, 'Detected invalid block while processing list of requested blocks');
     } finally {
-      chain.clearSaved();
+      // a node stopped in the middle of the switch restores the saved blocks on its next start when they are better
+      if (!this.#stopped) chain.clearSaved();
     }
   }
 }

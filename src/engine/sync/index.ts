@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Block } from '../../lib/chain/block.js';
 import type { BlockStore } from '../chain/block_store.js';
 import type { Chain } from '../chain/chain.js';
+import type { TempBlockStore } from '../chain/temp_block_store.js';
 import type { BlockProcessor, BlockVerifiers } from '../consensus/block_processor.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import type { Peers } from '../network/peers.js';
@@ -19,6 +20,7 @@ export { Synchronizer } from './synchronizer.js';
 export interface SyncParts {
   chain: Chain;
   blocks: BlockStore;
+  tempBlocks: TempBlockStore;
   processor: BlockProcessor;
   verifiers: BlockVerifiers;
   peers: Pick<Peers, 'requestFromPeer' | 'applyPenalty' | 'connectedPeers'>;
@@ -51,5 +53,6 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
     peers: parts.peers,
     logger: parts.logger,
     progress,
+    restoreUponStartup: () => chain.restoreUponStartup(),
   });
 };

@@ -5,13 +5,18 @@ import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { BFTValidator } from '../bft/types.js';
 import type { BlockStore } from '../chain/block_store.js';
 import type { Chain } from '../chain/chain.js';
+import type { TempBlockStore } from '../chain/temp_block_store.js';
 import type { BlockProcessor, BlockVerifiers } from '../consensus/block_processor.js';
+import { extendsTip, isDifferentChain } from '../consensus/fork_choice.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import { PrefetchingSignatureVerifier } from '../pools/signature_prefetch.js';
+import type { ExtraWrites } from '../state/state_db.js';
 
 export interface SyncChainOptions {
   chain: Chain;
   blocks: BlockStore;
+  /** Where the blocks deleted for a chain switch are kept until it ends. */
+  tempBlocks: TempBlockStore;
   processor: BlockProcessor;
   /** In a node, the `bls` and `verify` pools. */
   verifiers: BlockVerifiers;
@@ -29,15 +34,14 @@ export interface SyncChainOptions {
  * synchronizer, and its blocks temp table): peers' blocks validated, verified and committed,
  * the tip deleted down to a height with the deleted blocks kept to restore them.
  *
- * Klayr keeps the deleted blocks in a database table and restores them on the next start when
- * they are better than the chain then; Kestrel keeps them in memory for as long as one
- * synchronization needs them. After a crash in the middle of a chain switch the node restarts on
- * whatever prefix of either chain it had committed (each block commit is atomic) and catches up
- * again from its peers: the deleted blocks are not restored from disk.
+ * As in Klayr, the deleted blocks are kept in a table of the meta database (TempBlockStore, by
+ * height): each is written in the LMDB transaction that deletes it and removed in the one that
+ * commits it again, and the table is cleared when the switch ends. A node killed in the middle
+ * of a chain switch finds every block of its old chain either in the chain or in the table; on
+ * start (restoreUponStartup, Klayr's restoreBlocksUponStartup) it goes back to them when they
+ * are a better chain than its tip, and clears the table otherwise.
  */
 export class SyncChain {
-  /** Blocks deleted for a chain switch, by height (Klayr's temp table is keyed by height too). */
-  readonly #saved = new Map<number, Block>();
   readonly #now: () => number;
   /** The `verify` pool, answering single-signature checks from verdicts started ahead. */
   readonly #signatures: PrefetchingSignatureVerifier;
@@ -110,15 +114,16 @@ export class SyncChain {
   }
 
   /**
-   * Deletes the tip until it is at `height` (Klayr's deleteBlocksAfterHeight); with `save`, the
-   * deleted blocks are kept for restoreSaved. `stopped` ends the deletions early.
+   * Deletes the tip until it is at `height` (Klayr's deleteBlocksAfterHeight); with `save`, each
+   * deleted block is written to the temp table in the transaction that deletes it, for
+   * restoreSaved. `stopped` ends the deletions early.
    */
   deleteAfter(height: number, save: boolean, stopped: () => boolean = () => false): void {
-    const { chain, logger } = this.options;
+    const { chain, logger, tempBlocks } = this.options;
     logger.debug({ desiredHeight: height, lastBlockHeight: this.tip().header.height }, 'Deleting blocks after height');
     while (this.tip().header.height > height && !stopped()) {
-      const block = chain.deleteLastBlock();
-      if (save) this.#saved.set(block.header.height, block);
+      const tip = this.tip();
+      const block = chain.deleteLastBlock(save ? (dbs) => tempBlocks.save(dbs, tip) : undefined);
       logger.debug(
         { height: block.header.height, id: blockHeaderID(block.header).toString('hex'), saved: save },
         'Deleted the last block',
@@ -129,29 +134,85 @@ export class SyncChain {
 
   /** The highest block saved by deleteAfter (Klayr's tip before applying, from the temp table). */
   savedTip(): Block | undefined {
-    const heights = [...this.#saved.keys()];
-    return heights.length === 0 ? undefined : this.#saved.get(Math.max(...heights));
+    return this.options.tempBlocks.all().at(-1);
   }
 
   /**
-   * The saved blocks applied again in height order, each removed once committed (Klayr's
-   * restoreBlocks: executed without the header checks, which they passed before). False when
-   * none was saved.
+   * The saved blocks applied again in height order, each removed from the temp table in the
+   * transaction that commits it (Klayr's restoreBlocks: executed without the header checks,
+   * which they passed before). False when none was saved.
    */
   async restoreSaved(): Promise<boolean> {
-    const heights = [...this.#saved.keys()].sort((a, b) => a - b);
-    if (heights.length === 0) return false;
-    for (const height of heights) {
-      const block = this.#saved.get(height);
-      if (block === undefined) continue;
-      await this.#execute(block, this.validate(block), this.tip());
-      this.#saved.delete(height);
+    const { tempBlocks } = this.options;
+    const saved = tempBlocks.all();
+    for (const block of saved) {
+      const { height } = block.header;
+      await this.#execute(block, this.validate(block), this.tip(), (dbs) => tempBlocks.remove(dbs, height));
     }
-    return true;
+    return saved.length > 0;
   }
 
   clearSaved(): void {
-    this.#saved.clear();
+    this.options.tempBlocks.clear();
+  }
+
+  /**
+   * Klayr's restoreBlocksUponStartup (its Synchronizer.init): blocks left in the temp table by a
+   * chain switch that did not end (the node was killed or stopped in the middle) are restored
+   * when the highest of them is better than the tip (isDifferentChain) or its child, after
+   * deleting the tip back to the height below the lowest; otherwise the table is cleared. Saved
+   * blocks that do not link into one chain on this one above its finalized height are cleared too.
+   */
+  async restoreUponStartup(): Promise<void> {
+    const { logger, tempBlocks } = this.options;
+    const saved = tempBlocks.all();
+    const lowest = saved[0];
+    const highest = saved.at(-1);
+    if (lowest === undefined || highest === undefined) return;
+    const tip = this.tip().header;
+    const context = {
+      tipHeight: tip.height,
+      tipID: blockHeaderID(tip).toString('hex'),
+      savedHeights: `${lowest.header.height}-${highest.header.height}`,
+      savedTipID: blockHeaderID(highest.header).toString('hex'),
+    };
+    const unlinked = this.#unlinked(saved);
+    if (unlinked !== undefined) {
+      logger.warn({ ...context, reason: unlinked }, 'Blocks temp table can not be restored: cleared');
+      this.clearSaved();
+      return;
+    }
+    if (!isDifferentChain(tip, highest.header) && !extendsTip(tip, highest.header)) {
+      logger.info(context, 'Blocks temp table holds no better chain than the tip: cleared');
+      this.clearSaved();
+      return;
+    }
+    logger.info(context, 'Restoring blocks from temporary table');
+    this.deleteAfter(lowest.header.height - 1, false);
+    await this.restoreSaved();
+    const restored = this.tip().header;
+    logger.info(
+      { height: restored.height, id: blockHeaderID(restored).toString('hex') },
+      'Chain successfully restored',
+    );
+  }
+
+  /** Why the saved blocks can not go back on this chain (undefined when they can). */
+  #unlinked(saved: readonly Block[]): string | undefined {
+    const [lowest] = saved;
+    if (lowest === undefined) return undefined;
+    const base = lowest.header.height - 1;
+    if (base < this.finalizedHeight())
+      return `the saved blocks start at height ${lowest.header.height}, at or below the finalized height ${this.finalizedHeight()}`;
+    const baseID = this.options.blocks.idAtHeight(base);
+    if (baseID === undefined || !baseID.equals(lowest.header.previousBlockID))
+      return `the lowest saved block's parent is not this chain's block at height ${base}`;
+    for (let i = 1; i < saved.length; i++) {
+      const [parent, child] = [saved[i - 1], saved[i]];
+      if (parent !== undefined && child !== undefined && !extendsTip(parent.header, child.header))
+        return `the saved block at height ${child.header.height} does not follow the one below it`;
+    }
+    return undefined;
   }
 
   /** Prefetched verdicts no block asked for (a synchronization that ended early). */
@@ -159,8 +220,13 @@ export class SyncChain {
     this.#signatures.clear();
   }
 
-  async #execute(block: Block, prepared: readonly PreparedTransaction[], tip: Block): Promise<ExecutedBlock> {
-    const executed = await this.options.processor.executeVerified(block, prepared, this.#verifiers, tip);
+  async #execute(
+    block: Block,
+    prepared: readonly PreparedTransaction[],
+    tip: Block,
+    extra?: ExtraWrites,
+  ): Promise<ExecutedBlock> {
+    const executed = await this.options.processor.executeVerified(block, prepared, this.#verifiers, tip, extra);
     this.options.logger.info(
       {
         id: blockHeaderID(block.header).toString('hex'),

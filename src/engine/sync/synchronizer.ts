@@ -20,6 +20,8 @@ export interface SynchronizerOptions {
   maxRestarts?: number;
   /** Height, target and rate of the synchronization in progress. */
   progress?: SyncProgress;
+  /** What init runs: the blocks of a chain switch that did not end, restored when better (SyncChain.restoreUponStartup). */
+  restoreUponStartup?: () => Promise<void>;
 }
 
 const DEFAULT_MAX_RESTARTS = 20;
@@ -36,6 +38,19 @@ export class Synchronizer {
   #stopped = false;
 
   constructor(private readonly options: SynchronizerOptions) {}
+
+  /**
+   * Klayr's Synchronizer.init, before the node takes blocks from peers: restores the blocks a
+   * chain switch left in the temp table when they are better than the tip. A failure is logged
+   * and the node starts on the chain it has.
+   */
+  async init(): Promise<void> {
+    try {
+      await this.options.restoreUponStartup?.();
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'Failed to restore blocks from temp table upon startup');
+    }
+  }
 
   get isActive(): boolean {
     return this.#running !== undefined;
