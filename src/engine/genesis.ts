@@ -5,9 +5,9 @@ import { computeEventRoot } from '../lib/chain/events.js';
 import { computeValidatorsHash } from '../lib/chain/validators_hash.js';
 import type { Schema } from '../lib/codec/index.js';
 import { codec } from '../lib/codec/index.js';
-import { stateSMTKey, stateSMTValue } from '../lib/state/keys.js';
-import type { SMTUpdateResult } from '../lib/tree/index.js';
-import { EMPTY_HASH, InMemorySMTStore, SparseMerkleTree } from '../lib/tree/index.js';
+import { stateSMTLeaves } from '../lib/state/keys.js';
+import type { SMTNodeList } from '../lib/tree/index.js';
+import { buildSMT, EMPTY_HASH, smtNodeList, smtRootOf } from '../lib/tree/index.js';
 import type { StateBase } from './state/state_db.js';
 import { BlockState, EMPTY_STATE } from './state/state_db.js';
 import { executeGenesis } from './state_machine/genesis.js';
@@ -21,7 +21,7 @@ export interface ProcessedGenesis {
   eventRoot: Buffer;
   validatorsHash: Buffer;
   /** The state tree built on the empty tree, its nodes kept when asked for (`keepTreeNodes`): what a commit on an empty data path stores. */
-  tree: SMTUpdateResult;
+  tree: { root: Buffer; nodes: SMTNodeList };
   /** The state's changes (key order) the tree was built from. */
   changes: readonly { key: Buffer; value: Buffer | undefined }[];
 }
@@ -54,11 +54,8 @@ export const computeGenesis = (
   if (nextValidators === undefined)
     throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
   const changes = state.overlay.changes();
-  const tree = new SparseMerkleTree(38, new InMemorySMTStore()).update(
-    EMPTY_HASH,
-    changes.flatMap((c) => (c.value === undefined ? [] : [{ key: stateSMTKey(c.key), value: stateSMTValue(c.value) }])),
-    keepTreeNodes,
-  );
+  const leaves = stateSMTLeaves(changes.flatMap(({ key, value }) => (value === undefined ? [] : [{ key, value }])));
+  const tree = keepTreeNodes ? buildSMT(leaves) : { root: smtRootOf(leaves), nodes: smtNodeList([]) };
   const stateRoot = tree.root;
   const eventRoot = computeEventRoot(events);
   const validatorsHash = computeValidatorsHash(nextValidators.validators, nextValidators.certificateThreshold);

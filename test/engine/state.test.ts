@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { SubStore } from '../../src/engine/state/substore.js';
-import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
-import { EMPTY_HASH } from '../../src/lib/tree/index.js';
+import { computeStorePrefix, computeSubstorePrefix, stateSMTKey, stateSMTLeaves } from '../../src/lib/state/keys.js';
+import { buildSMT, EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
@@ -216,5 +216,50 @@ describe('state commit, root and revert', () => {
     badKey.set(Buffer.from('short'), Buffer.from('v'));
     assert.throws(() => db.prepare(badKey), /at least 6 bytes/);
     assert.equal(db.height, 0);
+  });
+
+  it('a state prepared on the empty state (a genesis block) is written as appends: same root and proofs as prepare, and a database already holding keys is refused with nothing written', () => {
+    const rng = new Rng(8);
+    const genesisLike = (db: ReturnType<typeof openState>) => {
+      const state = db.newOverlay();
+      for (let i = 0; i < 500; i++)
+        state.set(
+          Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(i % 3), rng.bytes(24)]),
+          rng.bytes(40),
+        );
+      const changes = state.overlay.changes();
+      const tree = buildSMT(
+        stateSMTLeaves(changes.flatMap(({ key, value }) => (value === undefined ? [] : [{ key, value }]))),
+      );
+      return { state, changes, tree };
+    };
+    const db = openState(tempDataPath());
+    const { state, changes, tree } = genesisLike(db);
+    const expected = db.prepare(state).root;
+    assert.equal(db.commit(db.prepareOnEmpty(changes, tree), 0).toString('hex'), expected.toString('hex'));
+    assert.equal(recomputeRoot(db).toString('hex'), expected.toString('hex'));
+    const some = changes.slice(0, 5).map((c) => c.key);
+    assert.ok(
+      verifySMTProof(some.map(stateSMTKey), db.prove(expected, some), expected, 38),
+      'proofs read the appended nodes',
+    );
+    assert.throws(() => db.prepareOnEmpty(changes, tree), /nothing committed/);
+
+    for (const stray of ['state', 'smt'] as const) {
+      const other = openState(tempDataPath());
+      const g = genesisLike(other);
+      other.dbs[stray].putSync(Buffer.alloc(stray === 'smt' ? 32 : 40, 0xff), Buffer.from('stray'));
+      assert.throws(
+        () => other.commit(other.prepareOnEmpty(g.changes, g.tree), 0),
+        /out of order, or the .* database is not empty/,
+      );
+      assert.equal(other.height, undefined);
+      assert.equal(
+        [...other.dbs.state.getKeys()].length,
+        stray === 'state' ? 1 : 0,
+        `${stray}: no state entry written`,
+      );
+      assert.equal([...other.dbs.smt.getKeys()].length, stray === 'smt' ? 1 : 0, `${stray}: no tree node written`);
+    }
   });
 });

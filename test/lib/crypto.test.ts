@@ -110,6 +110,18 @@ describe('addresses', () => {
     assert.equal(k.validateKlayr32(good), undefined);
     assert.throws(() => k.addressToKlayr32(Buffer.alloc(19)), /20 bytes/);
   });
+
+  it('klayr32ToAddressInto decodes at an offset, and writes nothing for an invalid address or too little room', () => {
+    const address = rng.bytes(20);
+    const text = k.addressToKlayr32(address);
+    const out = Buffer.alloc(28, 0xee);
+    k.klayr32ToAddressInto(text, out, 5);
+    assert.equal(hex(out), `${'ee'.repeat(5)}${hex(address)}${'ee'.repeat(3)}`);
+    const untouched = Buffer.alloc(28, 0xee);
+    assert.throws(() => k.klayr32ToAddressInto(text.slice(0, 40), untouched, 0), /length/);
+    assert.throws(() => k.klayr32ToAddressInto(text, untouched, 9), /no room for 20 bytes/);
+    assert.equal(hex(untouched), 'ee'.repeat(28));
+  });
 });
 
 describe('key derivation', () => {

@@ -9,6 +9,8 @@ import {
   SparseMerkleTree,
   smtBranchHash,
   smtLeafHash,
+  buildSMT,
+  PackedSMTNodes,
   smtRootOf,
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
@@ -147,6 +149,61 @@ describe('sparse Merkle tree (LIP 0039)', () => {
       assert.equal(smtRootWithin(entries, 0).toString('hex'), expected, `round ${round}, own hasher`);
       assert.equal(smtRootOf(entries).toString('hex'), expected, `round ${round}, shared hasher`);
     }
+  });
+
+  it('buildSMT (a tree built from scratch) gives the root and exactly the nodes of update on the empty tree, in ascending hash order', () => {
+    const rng = new Rng(41);
+    for (let round = 0; round < 120; round++) {
+      const keyLength = [12, 32, 38][round % 3]!;
+      const n = round < 6 ? round : rng.int(300);
+      const keys = new Map<string, Buffer>();
+      while (keys.size < n) {
+        const key = rng.bytes(keyLength);
+        if (round % 4 === 0) key.fill(7, 0, keyLength - 2); // long shared prefixes
+        keys.set(key.toString('hex'), key);
+      }
+      const entries = [...keys.values()].map((key) => ({ key, value: rng.bytes(32) }));
+      const expected = new SparseMerkleTree(keyLength, new InMemorySMTStore()).update(EMPTY_HASH, entries);
+      const built = buildSMT(entries);
+      assert.equal(built.root.toString('hex'), expected.root.toString('hex'), `round ${round}`);
+      const visited: [string, string][] = [];
+      built.nodes.forEach((hash, data) => {
+        visited.push([hash.toString('hex'), data.toString('hex')]);
+      });
+      assert.equal(built.nodes.size, expected.nodes.length, `round ${round}: node count`);
+      assert.deepEqual(
+        visited,
+        expected.nodes
+          .map(({ hash, data }): [string, string] => [hash.toString('hex'), data.toString('hex')])
+          .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+        `round ${round}: nodes`,
+      );
+    }
+    assert.throws(
+      () =>
+        buildSMT([
+          { key: Buffer.alloc(12), value: Buffer.alloc(1) },
+          { key: Buffer.alloc(12), value: Buffer.alloc(2) },
+        ]),
+      /Duplicate key/,
+    );
+  });
+
+  it('packed tree nodes visit their hashes in ascending order, hashes that share their leading 32 bits included', () => {
+    const rng = new Rng(5);
+    const count = 5000;
+    const hashes = rng.bytes(32 * count);
+    // every tenth hash repeats the leading bytes of the one before it (ties broken on later bytes)
+    for (let i = 10; i < count; i += 10) hashes.copy(hashes, i * 32, (i - 1) * 32, (i - 1) * 32 + 4 + (i % 7));
+    const ends = Int32Array.from({ length: count + 1 }, (_, i) => i);
+    const nodes = new PackedSMTNodes(hashes, Buffer.alloc(count), ends);
+    const visited: string[] = [];
+    nodes.forEach((hash) => {
+      visited.push(hash.toString('hex'));
+    });
+    const expected = Array.from({ length: count }, (_, i) => hashes.toString('hex', i * 32, (i + 1) * 32)).sort();
+    assert.deepEqual(visited, expected);
+    assert.throws(() => new PackedSMTNodes(Buffer.alloc(33), Buffer.alloc(0), [0, 0]), /one 32-byte hash/);
   });
 
   it('reproduces the proofs of lisk-db smt.rs test vectors, and they verify', () => {

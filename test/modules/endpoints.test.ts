@@ -17,6 +17,7 @@ import { feeEndpoints } from '../../src/modules/fee/endpoint.js';
 import { mainchainInteroperabilityEndpoints } from '../../src/modules/interoperability/endpoint.js';
 import { posConfig } from '../../src/modules/pos/config.js';
 import { posEndpoints } from '../../src/modules/pos/endpoint.js';
+import { userKeyOf } from '../../src/modules/token/stores.js';
 import { randomEndpoints } from '../../src/modules/random/endpoint.js';
 import { tokenEndpoints } from '../../src/modules/token/endpoint.js';
 import { validatorsEndpoints } from '../../src/modules/validators/endpoint.js';
@@ -94,6 +95,17 @@ describe("token endpoints answer as klayr-framework's TokenEndpoint on the devne
       /fewer than 16/,
     );
     await assert.rejects(() => call(ours.isSupported!, {}), /required property 'tokenID'/);
+  });
+
+  it('the user store key of params (an address and a hex token ID) is the address then the token ID, and bad hex is refused', () => {
+    const address = Buffer.alloc(20, 7);
+    assert.equal(
+      userKeyOf(addressToKlayr32(address), '0400000000000001').toString('hex'),
+      `${address.toString('hex')}0400000000000001`,
+    );
+    // the plugins' in-process calls reach handlers without the params check
+    for (const tokenID of ['04', '04000000000000zz', '040000000000000001'])
+      assert.throws(() => userKeyOf(addressToKlayr32(address), tokenID), /Token ID must be 8 bytes in hex/);
   });
 });
 

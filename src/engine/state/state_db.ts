@@ -1,8 +1,8 @@
 import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
 import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTValue } from '../../lib/state/keys.js';
-import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
-import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
+import type { SMTNodeList, SMTProof } from '../../lib/tree/index.js';
+import { EMPTY_HASH, SparseMerkleTree, smtNodeList } from '../../lib/tree/index.js';
 import type { Writes } from '../../storage/commit.js';
 import { commitWrites } from '../../storage/commit.js';
 import { getCommitted } from '../../storage/committed_reads.js';
@@ -78,8 +78,24 @@ export interface PreparedState {
   readonly baseRoot: Buffer;
   readonly root: Buffer;
   readonly changes: readonly { key: Buffer; value: Buffer | undefined; previous: Buffer | undefined }[];
-  readonly smt: SMTUpdateResult;
+  /** The tree's new root and the nodes that give it. */
+  readonly smt: { readonly root: Buffer; readonly nodes: SMTNodeList };
+  /**
+   * Prepared on a state holding nothing (prepareOnEmpty): the changes (key order) and, when the list is
+   * ascending, the tree nodes are written as appends, LMDB's cheapest insert.
+   */
+  readonly onEmpty?: true;
 }
+
+/**
+ * An MDB_APPEND put inside the open write transaction: the key must sort after every key of the
+ * database, else nothing is written and this returns false (lmdb-js's putSync returns whether it
+ * wrote, though its typings say void).
+ */
+const appendSync = (db: BinaryDB, key: Buffer, value: Buffer): boolean =>
+  (db.putSync as (key: Buffer, value: Buffer, options: { append: boolean }) => unknown).call(db, key, value, {
+    append: true,
+  }) === true;
 
 /** Caller records written in the same transaction as the state (block, events). */
 export type ExtraWrites = Writes;
@@ -144,14 +160,14 @@ export class StateDB {
         ({ value, previous }) => !(value === undefined ? previous === undefined : previous?.equals(value) === true),
       );
     const baseRoot = this.root;
-    const smt = this.#tree.update(
+    const { root, nodes } = this.#tree.update(
       baseRoot,
       changes.map(({ key, value }) => ({
         key: stateSMTKey(key),
         value: value === undefined ? Buffer.alloc(0) : stateSMTValue(value),
       })),
     );
-    return { baseHeight: this.height, baseRoot, root: smt.root, changes, smt };
+    return { baseHeight: this.height, baseRoot, root, changes, smt: { root, nodes: smtNodeList(nodes) } };
   }
 
   /**
@@ -159,14 +175,17 @@ export class StateDB {
    * the same changes (an overlay's, key order; a genesis block: computeGenesis builds it to check
    * the header's stateRoot), so neither the changes nor the tree are computed a second time.
    */
-  prepareOnEmpty(changed: readonly { key: Buffer; value: Buffer | undefined }[], tree: SMTUpdateResult): PreparedState {
+  prepareOnEmpty(
+    changed: readonly { key: Buffer; value: Buffer | undefined }[],
+    tree: { readonly root: Buffer; readonly nodes: SMTNodeList },
+  ): PreparedState {
     if (this.height !== undefined) throw new Error('prepareOnEmpty needs a state with nothing committed');
     const changes = changed
       .filter(({ value }) => value !== undefined)
       .map(({ key, value }) => ({ key, value, previous: undefined }));
-    if (changes.length > 0 && tree.nodes.length === 0)
+    if (changes.length > 0 && tree.nodes.size === 0)
       throw new Error('prepareOnEmpty needs the tree built with its nodes kept');
-    return { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, smt: tree };
+    return { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, smt: tree, onEmpty: true };
   }
 
   /**
@@ -180,19 +199,26 @@ export class StateDB {
     }
     if (current !== undefined && height !== current.height + 1)
       throw new Error(`Cannot commit height ${height} on top of height ${current.height}`);
-    const diff: StateDiff = {
+    const diff = (): StateDiff => ({
       previousRoot: prepared.baseRoot,
       entries: prepared.changes.map(({ key, previous }) => undoEntry(key, previous)),
-    };
+    });
     commitWrites(
       this.dbs,
       (dbs) => {
-        for (const { key, value } of prepared.changes) {
-          if (value === undefined) dbs.state.removeSync(key);
-          else dbs.state.putSync(key, value);
+        if (prepared.onEmpty === true) appendAll(dbs, prepared);
+        else {
+          for (const { key, value } of prepared.changes) {
+            if (value === undefined) dbs.state.removeSync(key);
+            else dbs.state.putSync(key, value);
+          }
+          prepared.smt.nodes.forEach((hash, data) => {
+            dbs.smt.putSync(hash, data);
+          });
         }
-        for (const { hash, data } of prepared.smt.nodes) dbs.smt.putSync(hash, data);
-        dbs.meta.putSync(diffKey(height), diffCodec.encode(diff));
+        // a state prepared on the empty state is a genesis block's, final as it is committed (BFT's genesis
+        // state): its diff would be pruned in this same transaction
+        if (prepared.onEmpty !== true) dbs.meta.putSync(diffKey(height), diffCodec.encode(diff()));
         writeCommittedState(dbs, { height, root: prepared.root });
       },
       extra,
@@ -243,13 +269,35 @@ export class StateDB {
 
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
   provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
-    const created = new Map(prepared.smt.nodes.map(({ hash, data }) => [hash.toString('latin1'), data]));
+    const created = new Map<string, Buffer>();
+    prepared.smt.nodes.forEach((hash, data) => {
+      created.set(hash.toString('latin1'), data);
+    });
     const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, {
       get: (hash) => created.get(hash.toString('latin1')) ?? this.dbs.smt.get(hash),
     });
     return tree.prove(prepared.root, storeKeys.map(stateSMTKey));
   }
 }
+
+/** A state prepared on the empty state written as appends: its changes in key order, its nodes in hash order when they come so. */
+const appendAll = (dbs: KestrelDatabases, prepared: PreparedState): void => {
+  for (const { key, value } of prepared.changes) {
+    if (value === undefined) throw new Error('A state prepared on the empty state deletes nothing');
+    if (!appendSync(dbs.state, key, value))
+      throw new Error(`State key ${key.toString('hex')} is out of order, or the state database is not empty`);
+  }
+  const { nodes } = prepared.smt;
+  if (!nodes.ascending)
+    nodes.forEach((hash, data) => {
+      dbs.smt.putSync(hash, data);
+    });
+  else
+    nodes.forEach((hash, data) => {
+      if (!appendSync(dbs.smt, hash, data))
+        throw new Error(`Tree node ${hash.toString('hex')} is out of order, or the tree database is not empty`);
+    });
+};
 
 /** Committed state an overlay reads through. */
 export interface StateBase {

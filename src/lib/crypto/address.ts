@@ -84,23 +84,33 @@ const parseKlayr32 = (address: unknown, prefix: string): string | undefined => {
 export const validateKlayr32 = (address: unknown, prefix = KLAYR32_PREFIX): string | undefined =>
   parseKlayr32(address, prefix);
 
-export const klayr32ToAddress = (address: string, prefix = KLAYR32_PREFIX): Buffer => {
+/** Bytes a klayr32 address of this prefix decodes to (20 with "kly"): its 5-bit values less the checksum's 6, whole bytes. */
+const decodedLength = (prefix: string): number => Math.floor(((KLAYR32_ADDRESS_LENGTH - prefix.length - 6) * 5) / 8);
+
+/** Decodes a klayr32 address into `out` at `at`; throws, writing nothing, when it is not one. */
+export const klayr32ToAddressInto = (address: string, out: Uint8Array, at = 0, prefix = KLAYR32_PREFIX): void => {
   const problem = parseKlayr32(address, prefix);
   if (problem !== undefined) throw new Error(problem);
+  const length = decodedLength(prefix);
+  if (out.length < at + length) throw new Error(`klayr32 address: no room for ${length} bytes at ${at}`);
   // the values are the address bits, 5 at a time (160 bits after "kly"), then 6 of checksum; leftover bits are dropped
   const values = address.length - prefix.length - 6;
-  const out = Buffer.allocUnsafe(Math.floor((values * 5) / 8));
   let acc = 0;
   let bits = 0;
-  let at = 0;
+  let to = at;
   for (let i = 0; i < values; i++) {
     acc = ((acc << 5) | (scratch[i] ?? 0)) & 0xfff;
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
-      out[at++] = (acc >> bits) & 0xff;
+      out[to++] = (acc >> bits) & 0xff;
     }
   }
+};
+
+export const klayr32ToAddress = (address: string, prefix = KLAYR32_PREFIX): Buffer => {
+  const out = Buffer.allocUnsafe(decodedLength(prefix));
+  klayr32ToAddressInto(address, out, 0, prefix);
   return out;
 };
 

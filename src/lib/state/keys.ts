@@ -1,4 +1,4 @@
-import { sha256 } from '../crypto/hash.js';
+import { sha256, sha256Into } from '../crypto/hash.js';
 
 export const STORE_PREFIX_LENGTH = 4;
 export const SUBSTORE_PREFIX_LENGTH = 2;
@@ -51,3 +51,25 @@ export const stateSMTKey = (storeKey: Uint8Array): Buffer => {
 
 /** The value a state entry has in the state tree: the hash of the stored bytes. */
 export const stateSMTValue = (value: Uint8Array): Buffer => sha256(value);
+
+/**
+ * The state tree's leaves of many entries (stateSMTKey, stateSMTValue each), written into one buffer
+ * rather than three small ones per entry: a genesis block has 150,000 entries.
+ */
+export const stateSMTLeaves = (
+  entries: readonly { key: Uint8Array; value: Uint8Array }[],
+): { key: Buffer; value: Buffer }[] => {
+  const leafBytes = STATE_SMT_KEY_LENGTH + 32;
+  const out = Buffer.allocUnsafe(entries.length * leafBytes);
+  return entries.map(({ key: storeKey, value }, i) => {
+    if (storeKey.length < STATE_KEY_PREFIX_LENGTH)
+      throw new Error(`State keys are at least ${STATE_KEY_PREFIX_LENGTH} bytes (store and substore prefix)`);
+    const at = i * leafBytes;
+    const key = out.subarray(at, at + STATE_SMT_KEY_LENGTH);
+    key.set(storeKey.subarray(0, STATE_KEY_PREFIX_LENGTH));
+    sha256Into(key.subarray(STATE_KEY_PREFIX_LENGTH), storeKey.subarray(STATE_KEY_PREFIX_LENGTH));
+    const hash = out.subarray(at + STATE_SMT_KEY_LENGTH, at + leafBytes);
+    sha256Into(hash, value);
+    return { key, value: hash };
+  });
+};

@@ -3,4 +3,6 @@ export * from './merkle_tree.js';
 export { ROOT_INDEX, treeHeight } from './merkle_utils.js';
 export * from './smt.js';
 export { smtBranchHash, smtLeafHash } from './smt_node.js';
-export { smtRootOf } from './smt_root.js';
+export type { SMTNodeList } from './smt_packed.js';
+export { PackedSMTNodes, smtNodeList } from './smt_packed.js';
+export { buildSMT, smtRootOf } from './smt_root.js';

@@ -6,7 +6,9 @@ import { EMPTY_HASH } from './hash.js';
 const LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
 export const BRANCH_PREFIX = Buffer.from('LSK_SMTB_', 'ascii');
 const NODE_LEAF = 0;
-const NODE_BRANCH = 1;
+export const NODE_BRANCH = 1;
+/** A branch's stored form: its kind and its two children's hashes. */
+export const BRANCH_DATA_BYTES = 65;
 
 export type SMTNode =
   | { readonly kind: 'empty'; readonly hash: Buffer }
@@ -61,17 +63,28 @@ export const branchNode = (left: Buffer, right: Buffer): SMTNode => ({
   hash: smtBranchHash(left, right),
 });
 
+/** A leaf's stored form `0x00 || key || value` written at `at`; returns its length. */
+export const encodeLeafInto = (out: Uint8Array, at: number, key: Uint8Array, value: Uint8Array): number => {
+  out[at] = NODE_LEAF;
+  // byte loops: the keys and values are a few dozen bytes, and a tree built from scratch writes 150,000
+  const keyAt = at + 1;
+  for (let i = 0; i < key.length; i++) out[keyAt + i] = key[i];
+  const valueAt = keyAt + key.length;
+  for (let i = 0; i < value.length; i++) out[valueAt + i] = value[i];
+  return 1 + key.length + value.length;
+};
+
+export const encodeLeaf = (key: Uint8Array, value: Uint8Array): Buffer => {
+  const out = Buffer.allocUnsafe(1 + key.length + value.length);
+  encodeLeafInto(out, 0, key, value);
+  return out;
+};
+
 /** Stored form: leaf `0x00 || key || value`, branch `0x01 || left || right`. */
 export const encodeNode = (node: SMTNode): Buffer => {
-  if (node.kind === 'leaf') {
-    const out = Buffer.allocUnsafe(1 + node.key.length + node.value.length);
-    out[0] = NODE_LEAF;
-    out.set(node.key, 1);
-    out.set(node.value, 1 + node.key.length);
-    return out;
-  }
+  if (node.kind === 'leaf') return encodeLeaf(node.key, node.value);
   if (node.kind === 'branch') {
-    const out = Buffer.allocUnsafe(65);
+    const out = Buffer.allocUnsafe(BRANCH_DATA_BYTES);
     out[0] = NODE_BRANCH;
     out.set(node.left, 1);
     out.set(node.right, 33);
@@ -84,7 +97,7 @@ export const decodeNode = (hash: Buffer, data: Buffer, keyLength: number): SMTNo
   if (data[0] === NODE_LEAF && data.length > 1 + keyLength) {
     return { kind: 'leaf', hash, key: data.subarray(1, 1 + keyLength), value: data.subarray(1 + keyLength) };
   }
-  if (data[0] === NODE_BRANCH && data.length === 65)
+  if (data[0] === NODE_BRANCH && data.length === BRANCH_DATA_BYTES)
     return { kind: 'branch', hash, left: data.subarray(1, 33), right: data.subarray(33) };
   throw new Error(`Corrupt sparse Merkle tree node ${hash.toString('hex')}`);
 };

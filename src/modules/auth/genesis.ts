@@ -9,10 +9,12 @@ const ADDRESS_LENGTH = 20;
 const genesisCodec: CompiledSchema<GenesisAuthStore> = compile<GenesisAuthStore>(genesisAuthStoreSchema);
 const accountCodec: CompiledSchema<AuthAccount> = compile<AuthAccount>(authAccountSchema);
 
-const hex = (b: Buffer): string => b.toString('hex');
+// latin1 strings are the bytes one to one, and cheaper to build than hex (76,000 genesis accounts on a live network)
+const bytesKey = (b: Buffer): string => b.toString('latin1');
 const ordered = (keys: readonly Buffer[]): boolean =>
   keys.every((k, i) => i === 0 || Buffer.compare(keys[i - 1], k) <= 0);
-const unique = (keys: readonly Buffer[]): boolean => new Set(keys.map(hex)).size === keys.length;
+const unique = (keys: readonly Buffer[]): boolean =>
+  keys.length < 2 || new Set(keys.map(bytesKey)).size === keys.length;
 
 /** Klayr's multisignature rules for a genesis auth account, checked in its order (so the first broken rule is the one named). */
 const checkAccount = (account: AuthAccount, maxNumberOfSignatures: number): void => {
@@ -27,8 +29,8 @@ const checkAccount = (account: AuthAccount, maxNumberOfSignatures: number): void
   const keyCount = mandatoryKeys.length + optionalKeys.length;
   if (keyCount > maxNumberOfSignatures)
     throw new Error(`The count of Mandatory and Optional keys should be maximum ${maxNumberOfSignatures}.`);
-  const optional = new Set(optionalKeys.map(hex));
-  if (mandatoryKeys.some((k) => optional.has(hex(k)))) {
+  const optional = new Set(optionalKeys.map(bytesKey));
+  if (mandatoryKeys.some((k) => optional.has(bytesKey(k)))) {
     throw new Error(
       'Invalid combination of Mandatory and Optional keys. Repeated keys across Mandatory and Optional were found.',
     );

@@ -21,7 +21,7 @@ import {
   CHAIN_ID_LENGTH,
   TOKEN_ID_LENGTH,
   tokenStore,
-  userKey,
+  userKeyOf,
 } from './stores.js';
 import { isTokenSupported } from './supported_tokens.js';
 
@@ -65,7 +65,7 @@ export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointCo
     params: { type: 'object', required: ['address', 'tokenID'], properties: { address, tokenID } },
     handler: ({ params }) => {
       const user = tokenStore(state(), 'user').getWithSchema<UserAccount>(
-        userKey(klayr32ToAddress(params.address as string), Buffer.from(params.tokenID as string, 'hex')),
+        userKeyOf(params.address as string, params.tokenID as string),
         userStoreSchema,
       );
       return user === undefined ? { availableBalance: '0', lockedBalances: [] } : balanceJSON(user);
@@ -122,9 +122,7 @@ export const tokenEndpoints = (state: () => StoreAccess, config: TokenEndpointCo
   hasUserAccount: {
     params: { type: 'object', required: ['address', 'tokenID'], properties: { address, tokenID } },
     handler: ({ params }) => ({
-      exists: tokenStore(state(), 'user').has(
-        userKey(klayr32ToAddress(params.address as string), Buffer.from(params.tokenID as string, 'hex')),
-      ),
+      exists: tokenStore(state(), 'user').has(userKeyOf(params.address as string, params.tokenID as string)),
     }),
   },
   hasEscrowAccount: {

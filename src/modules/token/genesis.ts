@@ -28,13 +28,17 @@ const checkEntries = <T>(
   unsorted: string,
   each?: (item: T) => void,
 ): void => {
-  const sorted = [...items].sort(compare);
+  // a valid list is already sorted (a live network's holds 76,000 accounts): then no entry is out of its place
+  let inOrder = true;
+  for (let i = 1; i < items.length && inOrder; i++) inOrder = compare(items[i - 1], items[i]) <= 0;
+  const sorted = inOrder ? items : [...items].sort(compare);
+  // latin1 strings are the key bytes one to one, and cheaper to build than hex
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    const k = hex(key(item));
+    const k = key(item).toString('latin1');
     if (seen.has(k)) throw new Error(duplicated(item));
     seen.add(k);
-    if (compare(item, sorted[i]) !== 0) throw new Error(unsorted);
+    if (!inOrder && compare(item, sorted[i]) !== 0) throw new Error(unsorted);
     each?.(item);
   });
 };

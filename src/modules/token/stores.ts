@@ -1,5 +1,6 @@
 import type { SubStore } from '../../engine/state/substore.js';
 import type { GenesisContext } from '../../engine/state_machine/module.js';
+import { klayr32ToAddressInto } from '../../lib/crypto/address.js';
 import { computeStorePrefix, computeSubstorePrefix } from '../../lib/state/keys.js';
 import { escrowStoreSchema, supplyStoreSchema, supportedTokensStoreSchema, userStoreSchema } from './schemas.js';
 
@@ -27,6 +28,18 @@ export const tokenStore = (ctx: Pick<GenesisContext, 'store'>, name: keyof typeo
   ctx.store(storePrefix, computeSubstorePrefix(TOKEN_STORES[name]));
 
 export const userKey = (address: Buffer, tokenID: Buffer): Buffer => Buffer.concat([address, tokenID]);
+
+/**
+ * The user store key of a klayr32 address and a hex token ID (an endpoint's params), decoded straight
+ * into one buffer: token_getBalance builds one per request.
+ */
+export const userKeyOf = (address: string, tokenIDHex: string): Buffer => {
+  const key = Buffer.allocUnsafe(ADDRESS_LENGTH + TOKEN_ID_LENGTH);
+  klayr32ToAddressInto(address, key, 0);
+  if (tokenIDHex.length !== 2 * TOKEN_ID_LENGTH || key.write(tokenIDHex, ADDRESS_LENGTH, 'hex') !== TOKEN_ID_LENGTH)
+    throw new Error(`Token ID must be ${TOKEN_ID_LENGTH} bytes in hex, got "${tokenIDHex}"`);
+  return key;
+};
 
 /** Whether the address holds an account of any token (the chain has seen it). */
 export const hasUserAccount = (ctx: Pick<GenesisContext, 'store'>, address: Buffer): boolean =>
