@@ -19,15 +19,40 @@ export class StateOverlay {
    * before it need no undo entry (a genesis block's 150,000 writes on the mainnet take none).
    */
   #journaling = false;
+  /** With `rememberBase`: what each key read so far holds in the base (null: absent there). */
+  readonly #baseReads = new Map<string, Slot>();
 
-  constructor(private readonly base: Reader) {}
+  /**
+   * `rememberBase`: keep every value read from the base, so that a key read again (a block's
+   * transactions read the same accounts and stores over and over) or asked for its previous value
+   * when the block is rooted is not read from the base again. The base must not change meanwhile.
+   */
+  constructor(
+    private readonly base: Reader,
+    private readonly rememberBase = false,
+  ) {}
 
   get(key: Buffer): Buffer | undefined {
     // verification reads through overlays that never change: no key string to build for them
-    if (this.#changes.size === 0) return this.base(key);
-    const slot = this.#changes.get(key.toString('latin1'));
+    if (this.#changes.size === 0 && !this.rememberBase) return this.base(key);
+    const k = key.toString('latin1');
+    const slot = this.#changes.get(k);
     if (slot === DELETED) return undefined;
-    return slot ?? this.base(key);
+    return slot ?? this.#readBase(k, key);
+  }
+
+  /** The base's value of `key` (the value before this overlay's changes). */
+  baseValue(key: Buffer): Buffer | undefined {
+    return this.rememberBase ? this.#readBase(key.toString('latin1'), key) : this.base(key);
+  }
+
+  #readBase(k: string, key: Buffer): Buffer | undefined {
+    if (!this.rememberBase) return this.base(key);
+    const known = this.#baseReads.get(k);
+    if (known !== undefined) return known ?? undefined;
+    const value = this.base(key);
+    this.#baseReads.set(k, value ?? DELETED);
+    return value;
   }
 
   has(key: Buffer): boolean {
