@@ -26,6 +26,7 @@ export const simd = {
   v128Store: 0x0b,
   v128Const: 0x0c,
   i8x16Shuffle: 0x0d,
+  v128And: 0x4e,
   v128Xor: 0x51,
   v128Bitselect: 0x52,
   v128Or: 0x50,
@@ -102,6 +103,12 @@ export class CodeWriter {
   splatI32(value: number): this {
     const lane = [value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff];
     return this.simd(simd.v128Const, ...lane, ...lane, ...lane, ...lane);
+  }
+  /** A v128 constant of 16 bytes. */
+  v128(bytes: readonly number[]): this {
+    if (bytes.length !== 16 || bytes.some((b) => !Number.isInteger(b) || b < 0 || b > 255))
+      throw new Error('v128.const takes 16 bytes');
+    return this.simd(simd.v128Const, ...bytes);
   }
   shuffle(lanes: readonly number[]): this {
     if (lanes.length !== 16 || lanes.some((l) => l < 0 || l > 31))

@@ -1,22 +1,35 @@
-import type { PairKind } from '../crypto/sha256_x4.js';
+import type { InputForm, PairKind } from '../crypto/sha256_x4.js';
 import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
 import { EMPTY_HASH } from './hash.js';
-import { BRANCH_PREFIX, keyBit, smtLeafHash, smtLeafHashInto } from './smt_node.js';
+import { BRANCH_PREFIX, keyBit, LEAF_PREFIX, smtLeafHash, smtLeafHashInto } from './smt_node.js';
 
 const SLOT = 32;
 /** The empty subtree's hash lives in the first slot; node i's hash in slot i + 1. */
 const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
+/** Leaves whose values are 32 bytes (hashes: the state and event trees') are hashed in the hasher too, from inputs key || value. */
+const LEAF_VALUE_LENGTH = 32;
 
-const newBranchHasher = (): Sha256PairHasher => {
-  const h = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH);
+/** The leaves' form for keys of `keyLength` bytes, if key || value fits the hasher's one-input form. */
+const leafForm = (keyLength: number): InputForm | undefined => {
+  const length = keyLength + LEAF_VALUE_LENGTH;
+  return LEAF_PREFIX.length + Math.ceil(length / 16) * 16 <= 128 ? { prefix: LEAF_PREFIX, length } : undefined;
+};
+
+const newBranchHasher = (keyLength: number): Sha256PairHasher => {
+  const h = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH, leafForm(keyLength));
   h.reserve(EMPTY_SLOT + SLOT);
   h.heap.set(EMPTY_HASH, EMPTY_SLOT);
   return h;
 };
-let shared: Sha256PairHasher | undefined;
-const sharedHasher = (): Sha256PairHasher => {
-  if (shared === undefined) shared = newBranchHasher();
-  return shared;
+/** One hasher per key length (its leaves' form depends on it), kept for the process's life. */
+const shared = new Map<number, Sha256PairHasher>();
+const sharedHasher = (keyLength: number): Sha256PairHasher => {
+  let h = shared.get(keyLength);
+  if (h === undefined) {
+    h = newBranchHasher(keyLength);
+    shared.set(keyLength, h);
+  }
+  return h;
 };
 
 /**
@@ -95,8 +108,9 @@ class TreeJobs {
   }
 
   /**
-   * Second walk: leaves hashed into their slots, branch jobs written at `cursor[kind * depths + depth]`
-   * (job indexes from `firstWord`, three words each). Returns the root's slot.
+   * Second walk: branch jobs written at `cursor[kind * depths + depth]` (job indexes from `firstWord`,
+   * three words each); each leaf hashed into its slot, or with `leaves`, its input key || value written at
+   * `leaves.inputs + stride * index` and its job at word `leaves.firstWord + 3 * index`. Returns the root's slot.
    */
   write(
     entries: readonly { key: Buffer; value: Buffer }[],
@@ -104,6 +118,7 @@ class TreeJobs {
     words: Int32Array,
     firstWord: number,
     cursor: Int32Array,
+    leaves?: { inputs: number; stride: number; firstWord: number },
   ): number {
     this.#ranges = 0;
     this.#nodes = 0;
@@ -119,8 +134,18 @@ class TreeJobs {
     const walk = (lo: number, hi: number, depth: number): number => {
       if (hi - lo === 1) {
         const out = slotOf(this.#nodes++);
-        smtLeafHashInto(leafInput, entries[lo].key, entries[lo].value);
-        heap.set(leafInput, out);
+        const { key, value } = entries[lo];
+        if (leaves === undefined) {
+          smtLeafHashInto(leafInput, key, value);
+          heap.set(leafInput, out);
+          return out;
+        }
+        const at = leaves.inputs + leaves.stride * lo;
+        heap.set(key, at);
+        heap.set(value, at + key.length);
+        const w = leaves.firstWord + 3 * lo;
+        words[w] = at;
+        words[w + 2] = out;
         return out;
       }
       const range = this.#ranges++;
@@ -178,12 +203,20 @@ export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[]
       jobs += (counts[kind * depths + d] + 3) & ~3;
     }
   const starts = Int32Array.from(cursor);
-  const jobsAt = slotOf(sorted.length + tree.branches);
-  const bytes = jobsAt + jobs * PAIR_JOB_BYTES;
-  const h = bytes <= sharedLimit ? sharedHasher() : newBranchHasher();
+  // the leaves' inputs (whole 16-byte pieces, and one spare piece read past the last), then the branch jobs, then the leaf jobs
+  const form = leafForm(keyLength);
+  const batchLeaves = form !== undefined && sorted.every((e) => e.value.length === LEAF_VALUE_LENGTH);
+  const stride = form === undefined ? 0 : Math.ceil(form.length / 16) * 16;
+  const inputsAt = slotOf(sorted.length + tree.branches);
+  const jobsAt = inputsAt + (batchLeaves ? stride * sorted.length + 16 : 0);
+  const leafJobsAt = jobsAt + jobs * PAIR_JOB_BYTES;
+  const bytes = leafJobsAt + (batchLeaves ? ((sorted.length + 3) & ~3) * PAIR_JOB_BYTES : 0);
+  const h = bytes <= sharedLimit ? sharedHasher(keyLength) : newBranchHasher(keyLength);
   h.reserve(bytes);
   const heap = h.heap;
-  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor);
+  const leaves = batchLeaves ? { inputs: inputsAt, stride, firstWord: leafJobsAt >> 2 } : undefined;
+  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor, leaves);
+  if (batchLeaves) h.hashInputs(leafJobsAt, sorted.length);
   for (let d = depths - 1; d >= 0; d--)
     for (let kind = 0; kind < KINDS.length; kind++) {
       const run = kind * depths + d;
