@@ -3,7 +3,14 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { StateOverlay } from '../../src/engine/state/overlay.js';
 import { SubStore } from '../../src/engine/state/substore.js';
-import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
+import {
+  computeStorePrefix,
+  computeSubstorePrefix,
+  stateSMTKey,
+  stateSMTKeys,
+  stateSMTValue,
+  stateSMTValues,
+} from '../../src/lib/state/keys.js';
 import { EMPTY_HASH } from '../../src/lib/tree/index.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
@@ -55,6 +62,21 @@ describe('store prefixes and state tree keys', () => {
       ],
     );
     assert.throws(() => stateSMTKey(Buffer.alloc(5)), /at least 6 bytes/);
+  });
+
+  it('state tree keys and values in a batch equal those of one at a time; a short key in the batch is refused', () => {
+    const rng = new Rng(21);
+    const keys = Array.from({ length: 37 }, (_, i) => rng.bytes(6 + ((i * 7) % 90)));
+    assert.deepEqual(
+      stateSMTKeys(keys).map((k) => k.toString('hex')),
+      keys.map((k) => stateSMTKey(k).toString('hex')),
+    );
+    const values = Array.from({ length: 37 }, (_, i) => rng.bytes((i * 11) % 200));
+    assert.deepEqual(
+      stateSMTValues(values).map((v) => v.toString('hex')),
+      values.map((v) => stateSMTValue(v).toString('hex')),
+    );
+    assert.throws(() => stateSMTKeys([Buffer.alloc(6), Buffer.alloc(5)]), /at least 6 bytes/);
   });
 });
 

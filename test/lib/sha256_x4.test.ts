@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { PairKind } from '../../src/lib/crypto/sha256_x4.js';
-import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../../src/lib/crypto/sha256_x4.js';
+import {
+  PAIR_HASHER_RESERVED_BYTES,
+  PAIR_JOB_BYTES,
+  Sha256Many,
+  Sha256PairHasher,
+} from '../../src/lib/crypto/sha256_x4.js';
 import { Rng } from '../helpers/random.js';
 
 const sha256 = (...parts: Buffer[]): string => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
@@ -148,6 +153,45 @@ describe('SHA-256 of prefix || left || right, four lanes at a time (WebAssembly 
     assert.throws(
       () => new Sha256PairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 0 }),
       /two-block message/,
+    );
+  });
+});
+
+describe('SHA-256 of many short messages, four at a time (Sha256Many)', () => {
+  it('equals node:crypto for every length from 0 to 300 bytes, in mixed order, over several calls', () => {
+    const rng = new Rng(10);
+    const many = new Sha256Many();
+    const lengths = Array.from({ length: 301 }, (_, i) => i);
+    for (let round = 0; round < 3; round++) {
+      const messages = lengths.map((length) => rng.bytes(length));
+      for (let i = messages.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [messages[i], messages[j]] = [messages[j]!, messages[i]!];
+      }
+      const digests = many.hashAll(messages.slice(0, 50 + round * 100));
+      digests.forEach((d, i) => {
+        assert.equal(d.toString('hex'), sha256(messages[i]!), `message ${i} of ${messages[i]!.length} bytes`);
+      });
+    }
+  });
+
+  it('hashes one message, and nothing for none', () => {
+    const many = new Sha256Many();
+    assert.deepEqual(many.hashAll([]), []);
+    assert.equal(many.hashAll([Buffer.from('abc')])[0]!.toString('hex'), sha256(Buffer.from('abc')));
+  });
+
+  it('grows its memory for a large batch and keeps hashing small ones after it', () => {
+    const rng = new Rng(11);
+    const many = new Sha256Many();
+    const big = Array.from({ length: 3000 }, () => rng.bytes(200));
+    const digests = many.hashAll(big);
+    assert.equal(digests[2999]!.toString('hex'), sha256(big[2999]!));
+    assert.equal(digests[0]!.toString('hex'), sha256(big[0]!));
+    const small = [rng.bytes(5), rng.bytes(70)];
+    assert.deepEqual(
+      many.hashAll(small).map((d) => d.toString('hex')),
+      small.map((m) => sha256(m)),
     );
   });
 });

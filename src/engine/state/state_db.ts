@@ -1,6 +1,6 @@
 import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
-import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTValue } from '../../lib/state/keys.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTKeys, stateSMTValues } from '../../lib/state/keys.js';
 import type { SMTProof, SMTUpdateResult } from '../../lib/tree/index.js';
 import { EMPTY_HASH, SparseMerkleTree } from '../../lib/tree/index.js';
 import type { Writes } from '../../storage/commit.js';
@@ -147,11 +147,15 @@ export class StateDB {
         ({ value, previous }) => !(value === undefined ? previous === undefined : previous?.equals(value) === true),
       );
     const baseRoot = this.root;
+    const smtKeys = stateSMTKeys(changes.map(({ key }) => key));
+    const written = changes.flatMap(({ value }) => (value === undefined ? [] : [value]));
+    const smtValues = stateSMTValues(written);
+    let v = 0;
     const smt = this.#tree.update(
       baseRoot,
-      changes.map(({ key, value }) => ({
-        key: stateSMTKey(key),
-        value: value === undefined ? Buffer.alloc(0) : stateSMTValue(value),
+      changes.map(({ value }, i) => ({
+        key: smtKeys[i],
+        value: value === undefined ? Buffer.alloc(0) : smtValues[v++],
       })),
     );
     return { baseHeight: this.height, baseRoot, root: smt.root, changes, smt };

@@ -18,6 +18,7 @@ export const op = {
   i32Const: 0x41,
   i32GeU: 0x4f,
   i32Add: 0x6a,
+  i32Sub: 0x6b,
   i32Mul: 0x6c,
 } as const;
 
