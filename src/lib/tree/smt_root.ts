@@ -5,12 +5,12 @@ import { BRANCH_PREFIX, keyBit, LEAF_PREFIX, smtLeafHash, smtLeafHashInto } from
 
 const SLOT = 32;
 /** The empty subtree's hash lives in the first slot; node i's hash in slot i + 1. */
-const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
+export const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
 /** Leaves whose values are 32 bytes (hashes: the state and event trees') are hashed in the hasher too, from inputs key || value. */
 const LEAF_VALUE_LENGTH = 32;
 
 /** The leaves' form for keys of `keyLength` bytes, if key || value fits the hasher's one-input form. */
-const leafForm = (keyLength: number): InputForm | undefined => {
+export const leafForm = (keyLength: number): InputForm | undefined => {
   const length = keyLength + LEAF_VALUE_LENGTH;
   return LEAF_PREFIX.length + Math.ceil(length / 16) * 16 <= 128 ? { prefix: LEAF_PREFIX, length } : undefined;
 };
@@ -39,7 +39,18 @@ const sharedHasher = (keyLength: number): Sha256PairHasher => {
  */
 export const SHARED_HASHER_MEMORY_BYTES = 32 * 1024 * 1024;
 
-const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
+export const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
+
+/** A hasher for trees of `keyLength`-byte keys with at least `bytes` of memory: the shared one, or one of its own above the limit. */
+export const treeHasher = (
+  keyLength: number,
+  bytes: number,
+  sharedLimit = SHARED_HASHER_MEMORY_BYTES,
+): Sha256PairHasher => {
+  const h = bytes <= sharedLimit ? sharedHasher(keyLength) : newBranchHasher(keyLength);
+  h.reserve(bytes);
+  return h;
+};
 
 /** Number of leading bits two keys of equal length share. */
 const sharedBits = (a: Uint8Array, b: Uint8Array): number => {
@@ -211,8 +222,7 @@ export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[]
   const jobsAt = inputsAt + (batchLeaves ? stride * sorted.length + 16 : 0);
   const leafJobsAt = jobsAt + jobs * PAIR_JOB_BYTES;
   const bytes = leafJobsAt + (batchLeaves ? ((sorted.length + 3) & ~3) * PAIR_JOB_BYTES : 0);
-  const h = bytes <= sharedLimit ? sharedHasher(keyLength) : newBranchHasher(keyLength);
-  h.reserve(bytes);
+  const h = treeHasher(keyLength, bytes, sharedLimit);
   const heap = h.heap;
   const leaves = batchLeaves ? { inputs: inputsAt, stride, firstWord: leafJobsAt >> 2 } : undefined;
   const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor, leaves);
