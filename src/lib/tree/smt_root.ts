@@ -200,7 +200,32 @@ export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[]
   byKey.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
   for (let i = 1; i < byKey.length; i++)
     if (byKey[i - 1].order === byKey[i].order) throw new Error('Duplicate key in SMT entries');
-  const sorted = byKey.map((e) => e.entry);
+  return rootOfSorted(
+    byKey.map((e) => e.entry),
+    sharedLimit,
+  );
+};
+
+/**
+ * smtRootOf of entries the caller has put in key order already (an event root orders its entries by
+ * topic, cheaper than sorting them): the order is checked, not made.
+ */
+export const smtRootOfSorted = (
+  entries: readonly { key: Buffer; value: Buffer }[],
+  sharedLimit = SHARED_HASHER_MEMORY_BYTES,
+): Buffer => {
+  if (entries.length === 0) return EMPTY_HASH;
+  const keyLength = entries[0].key.length;
+  for (let i = 0; i < entries.length; i++) {
+    if (entries[i].key.length !== keyLength) throw new Error('Sparse Merkle tree keys must all have the same length');
+    if (i > 0 && Buffer.compare(entries[i - 1].key, entries[i].key) >= 0)
+      throw new Error('SMT entries out of key order, or a duplicate key');
+  }
+  return rootOfSorted(entries, sharedLimit);
+};
+
+const rootOfSorted = (sorted: readonly { key: Buffer; value: Buffer }[], sharedLimit: number): Buffer => {
+  const keyLength = sorted[0].key.length;
   if (sorted.length === 1) return smtLeafHash(sorted[0].key, sorted[0].value);
 
   const tree = new TreeJobs(sorted.map((e) => e.key));
