@@ -13,7 +13,9 @@ const byKeyString = (a: [string, unknown], b: [string, unknown]): number => (a[0
 
 export class StateOverlay {
   readonly #changes = new Map<string, Slot>();
-  readonly #journal: { key: string; previous: Slot | undefined }[] = [];
+  /** The undo journal as two parallel arrays (key, previous slot): no object per write for the collector to carry. */
+  readonly #journalKeys: string[] = [];
+  readonly #journalPrevious: (Slot | undefined)[] = [];
   /**
    * Off until the first snapshot: no restore can reach behind the first snapshot, so the writes
    * before it need no undo entry (a genesis block's 150,000 writes on the mainnet take none).
@@ -69,29 +71,34 @@ export class StateOverlay {
   }
 
   #write(k: string, slot: Slot): void {
-    if (this.#journaling) this.#journal.push({ key: k, previous: this.#changes.get(k) });
+    if (this.#journaling) {
+      this.#journalKeys.push(k);
+      this.#journalPrevious.push(this.#changes.get(k));
+    }
     this.#changes.set(k, slot);
   }
 
   /** An id to restore to; snapshots nest. */
   snapshot(): number {
     this.#journaling = true;
-    return this.#journal.length;
+    return this.#journalKeys.length;
   }
 
   restoreSnapshot(id: number): void {
-    if (!Number.isInteger(id) || id < 0 || id > this.#journal.length) throw new Error(`Invalid snapshot id ${id}`);
+    if (!Number.isInteger(id) || id < 0 || id > this.#journalKeys.length) throw new Error(`Invalid snapshot id ${id}`);
     // 0 before any snapshot: every change undone
     if (!this.#journaling) {
       this.#changes.clear();
       return;
     }
-    for (let i = this.#journal.length - 1; i >= id; i--) {
-      const { key, previous } = this.#journal[i];
+    for (let i = this.#journalKeys.length - 1; i >= id; i--) {
+      const key = this.#journalKeys[i];
+      const previous = this.#journalPrevious[i];
       if (previous === undefined) this.#changes.delete(key);
       else this.#changes.set(key, previous);
     }
-    this.#journal.length = id;
+    this.#journalKeys.length = id;
+    this.#journalPrevious.length = id;
   }
 
   /** Changed keys with their final value (undefined = deleted), sorted by key. */
