@@ -1,7 +1,7 @@
 import { EMPTY_HASH } from './hash.js';
-import type { SMTNode } from './smt_node.js';
 import type { NewNode, TreeRef } from './smt_batch.js';
 import { hashNewNodes, isNew, levelOf } from './smt_batch.js';
+import type { SMTNode } from './smt_node.js';
 import { decodeNode, EMPTY_NODE, encodeNode, keyBit, smtBranchHash, smtLeafHash } from './smt_node.js';
 
 /** Where tree nodes come from: encoded node by hash (undefined when absent). */
