@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { StateOverlay } from '../../src/engine/state/overlay.js';
 import { SubStore } from '../../src/engine/state/substore.js';
-import { computeStorePrefix, computeSubstorePrefix, stateSMTKey, stateSMTLeaves } from '../../src/lib/state/keys.js';
+import {
+  computeStorePrefix,
+  computeSubstorePrefix,
+  stateSMTKey,
+  stateSMTKeys,
+  stateSMTLeaves,
+  stateSMTValue,
+  stateSMTValues,
+} from '../../src/lib/state/keys.js';
 import { buildSMT, EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
@@ -54,6 +63,21 @@ describe('store prefixes and state tree keys', () => {
       ],
     );
     assert.throws(() => stateSMTKey(Buffer.alloc(5)), /at least 6 bytes/);
+  });
+
+  it('state tree keys and values in a batch equal those of one at a time; a short key in the batch is refused', () => {
+    const rng = new Rng(21);
+    const keys = Array.from({ length: 37 }, (_, i) => rng.bytes(6 + ((i * 7) % 90)));
+    assert.deepEqual(
+      stateSMTKeys(keys).map((k) => k.toString('hex')),
+      keys.map((k) => stateSMTKey(k).toString('hex')),
+    );
+    const values = Array.from({ length: 37 }, (_, i) => rng.bytes((i * 11) % 200));
+    assert.deepEqual(
+      stateSMTValues(values).map((v) => v.toString('hex')),
+      values.map((v) => stateSMTValue(v).toString('hex')),
+    );
+    assert.throws(() => stateSMTKeys([Buffer.alloc(6), Buffer.alloc(5)]), /at least 6 bytes/);
   });
 });
 
@@ -126,6 +150,66 @@ describe('block state overlay', () => {
     assert.deepEqual(
       reversed.map((e) => e.key.toString()),
       ['d', 'c'],
+    );
+  });
+});
+
+describe('an overlay that remembers its base reads (block execution)', () => {
+  it('reads each key from the base once, and gives the base value under its own writes and after a restore', () => {
+    const base = new Map([['a', Buffer.from('1')]]);
+    const reads: string[] = [];
+    const overlay = new StateOverlay((key) => {
+      reads.push(key.toString());
+      return base.get(key.toString());
+    }, true);
+    const [a, b] = [Buffer.from('a'), Buffer.from('b')];
+    assert.equal(overlay.get(a)?.toString(), '1');
+    assert.equal(overlay.get(b), undefined);
+    assert.equal(overlay.get(a)?.toString(), '1');
+    assert.equal(overlay.has(b), false);
+    const snapshot = overlay.snapshot();
+    overlay.set(a, Buffer.from('2'));
+    overlay.del(b);
+    assert.equal(overlay.get(a)?.toString(), '2');
+    assert.equal(overlay.baseValue(a)?.toString(), '1');
+    assert.equal(overlay.baseValue(b), undefined);
+    overlay.restoreSnapshot(snapshot);
+    assert.equal(overlay.get(a)?.toString(), '1');
+    assert.deepEqual(reads, ['a', 'b'], 'each key read from the base once');
+    // a key written without being read is read from the base when its previous value is asked for
+    overlay.set(Buffer.from('c'), Buffer.from('3'));
+    assert.equal(overlay.baseValue(Buffer.from('c')), undefined);
+    assert.deepEqual(reads, ['a', 'b', 'c']);
+  });
+
+  it('prepares the same changes, previous values and root as an overlay that reads through', () => {
+    const db = openState(tempDataPath());
+    const key = (k: string) => Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), Buffer.from(k)]);
+    const first = db.newOverlay();
+    for (const k of ['a', 'b', 'c']) first.set(key(k), Buffer.from(`${k}0`));
+    db.commit(db.prepare(first), 0);
+    const prepared = [false, true].map((remember) => {
+      const state = db.newOverlay(remember);
+      state.get(key('a'));
+      state.get(key('x'));
+      state.set(key('a'), Buffer.from('a1'));
+      state.del(key('b'));
+      state.set(key('c'), Buffer.from('c0')); // unchanged: not a change
+      state.set(key('x'), Buffer.from('x1'));
+      return db.prepare(state);
+    });
+    const shape = (p: (typeof prepared)[number]) => ({
+      root: p.root.toString('hex'),
+      changes: p.changes.map((c) => [c.key.toString('hex'), c.value?.toString(), c.previous?.toString()]),
+    });
+    assert.deepEqual(shape(prepared[1]!), shape(prepared[0]!));
+    assert.deepEqual(
+      prepared[1]!.changes.map((c) => [c.value?.toString(), c.previous?.toString()]),
+      [
+        ['a1', 'a0'],
+        [undefined, 'b0'],
+        ['x1', undefined],
+      ],
     );
   });
 });

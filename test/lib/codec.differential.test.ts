@@ -25,6 +25,37 @@ describe('codec against @klayr/codec over every klayr-framework schema', () => {
     assert.ok(schemas.length >= 150, `only ${schemas.length} schemas found`);
   });
 
+  it('encodes strings byte-equal: short ASCII (written byte by byte), non-ASCII at any place, not NFC, 127 to 129 characters', () => {
+    const schema = {
+      $id: '/test/strings',
+      type: 'object',
+      required: ['text'],
+      properties: { text: { dataType: 'string', fieldNumber: 1 } },
+    } as const;
+    for (const text of [
+      '',
+      'token',
+      'é',
+      'abé',
+      'abcde\u00e9',
+      'e\u0301',
+      '日本語',
+      'x'.repeat(127),
+      'x'.repeat(128),
+      `${'x'.repeat(126)}é`,
+      'x'.repeat(129),
+      'abc\ud83d\ude00',
+    ]) {
+      const ours = codec.encode(schema, { text });
+      assert.equal(
+        ours.toString('hex'),
+        klayrCodec.codec.encode(schema, { text }).toString('hex'),
+        JSON.stringify(text),
+      );
+      assert.equal(codec.decode<{ text: string }>(schema, ours).text, text.normalize('NFC'));
+    }
+  });
+
   it(`encodes ${OBJECTS_TOTAL}+ random objects byte-equal and round-trips them both ways`, () => {
     const rng = new Rng(0x5eed);
     let count = 0;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BlockEvent } from '../../src/lib/chain/events.js';
 import { computeEventRoot, encodeEvent, eventKeyPairs, eventToJSON } from '../../src/lib/chain/events.js';
-import { EMPTY_HASH, smtBranchHash, smtLeafHash } from '../../src/lib/tree/index.js';
+import { EMPTY_HASH, smtBranchHash, smtLeafHash, smtRootOf } from '../../src/lib/tree/index.js';
 import { klayrChain } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 
@@ -51,5 +51,22 @@ describe('events', () => {
       () => eventKeyPairs({ ...one, topics: Array.from({ length: 5 }, () => Buffer.alloc(1)) }),
       /at most 4 topics/,
     );
+  });
+
+  it("the event root equals the tree of every event's key pairs: shared and repeated topics, indexes in any order", () => {
+    const rng = new Rng(8);
+    for (let round = 0; round < 40; round++) {
+      const pool = Array.from({ length: 1 + rng.int(12) }, () => rng.bytes(rng.pick([1, 20, 32, 33])));
+      const events = Array.from({ length: 1 + rng.int(120) }, (_, index) => ({
+        ...randomEvent(rng, index),
+        topics: Array.from({ length: 1 + rng.int(4) }, () => rng.pick(pool)),
+      }));
+      // out of index order in some rounds (a block's never are, the function must not depend on it)
+      if (round % 3 === 0) events.reverse();
+      const expected = smtRootOf(events.flatMap(eventKeyPairs));
+      assert.deepEqual(computeEventRoot(events), expected, `round ${round}`);
+    }
+    const event = randomEvent(rng, 3);
+    assert.throws(() => computeEventRoot([event, { ...event }]), /duplicate key/i);
   });
 });

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { PairKind } from '../../src/lib/crypto/sha256_x4.js';
-import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../../src/lib/crypto/sha256_x4.js';
+import {
+  PAIR_HASHER_RESERVED_BYTES,
+  PAIR_JOB_BYTES,
+  Sha256Many,
+  Sha256PairHasher,
+} from '../../src/lib/crypto/sha256_x4.js';
 import { Rng } from '../helpers/random.js';
 
 const sha256 = (...parts: Buffer[]): string => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
@@ -86,5 +91,107 @@ describe('SHA-256 of prefix || left || right, four lanes at a time (WebAssembly 
     const before = Buffer.from(hasher.heap);
     hasher.hashPairs(PAIR_HASHER_RESERVED_BYTES, 0);
     assert.deepEqual(hasher.heap, before);
+  });
+
+  it('hashInputs: SHA-256(prefix || input) equals node:crypto for one- and two-block messages, whole and partial last pieces', () => {
+    const rng = new Rng(8);
+    for (const [prefixLength, length] of [
+      [9, 44],
+      [9, 70],
+      [9, 32],
+      [0, 1],
+      [3, 16],
+      [0, 55],
+      [0, 56],
+      [13, 99],
+      [1, 112],
+    ] as const) {
+      const prefix = rng.bytes(prefixLength);
+      const hasher = new Sha256PairHasher(Buffer.from('LSK_SMTB_'), undefined, { prefix, length });
+      for (const count of [1, 3, 4, 9]) {
+        const stride = Math.ceil(length / 16) * 16 + 16;
+        const inputsAt = PAIR_HASHER_RESERVED_BYTES;
+        const jobsAt = inputsAt + stride * count + 16;
+        hasher.reserve(jobsAt + (count + 3) * PAIR_JOB_BYTES);
+        // bytes past each input are not zero: they must not reach the hash
+        hasher.heap.fill(0xa5, inputsAt, jobsAt);
+        const inputs = Array.from({ length: count }, () => rng.bytes(length));
+        inputs.forEach((input, i) => {
+          hasher.heap.set(input, inputsAt + stride * i);
+          const job = (jobsAt >> 2) + 3 * i;
+          hasher.words[job] = inputsAt + stride * i;
+          hasher.words[job + 2] = inputsAt + stride * i; // over its own input
+        });
+        hasher.hashInputs(jobsAt, count);
+        inputs.forEach((input, i) => {
+          const at = inputsAt + stride * i;
+          assert.equal(
+            hasher.heap.subarray(at, at + 32).toString('hex'),
+            sha256(prefix, input),
+            `input ${i} of ${count}: ${length} bytes after a prefix of ${prefixLength}`,
+          );
+        });
+      }
+    }
+  });
+
+  it('hashInputs: the pair functions of the same hasher still hash pairs; a hasher without the form refuses', () => {
+    const rng = new Rng(9);
+    const hasher = new Sha256PairHasher(Buffer.from('LSK_SMTB_'), rng.bytes(32), {
+      prefix: Buffer.from('LSK_SMTL_'),
+      length: 44,
+    });
+    for (const kind of ['pair', 'constantLeft', 'constantRight'] as const) checkBatch(hasher, rng, 7, false, kind);
+    assert.throws(
+      () => new Sha256PairHasher(Buffer.alloc(9)).hashInputs(PAIR_HASHER_RESERVED_BYTES, 1),
+      /one-input form/,
+    );
+    assert.throws(
+      () => new Sha256PairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 111 }),
+      /two-block message/,
+    );
+    assert.throws(
+      () => new Sha256PairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 0 }),
+      /two-block message/,
+    );
+  });
+});
+
+describe('SHA-256 of many short messages, four at a time (Sha256Many)', () => {
+  it('equals node:crypto for every length from 0 to 300 bytes, in mixed order, over several calls', () => {
+    const rng = new Rng(10);
+    const many = new Sha256Many();
+    const lengths = Array.from({ length: 301 }, (_, i) => i);
+    for (let round = 0; round < 3; round++) {
+      const messages = lengths.map((length) => rng.bytes(length));
+      for (let i = messages.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [messages[i], messages[j]] = [messages[j]!, messages[i]!];
+      }
+      const digests = many.hashAll(messages.slice(0, 50 + round * 100));
+      digests.forEach((d, i) => {
+        assert.equal(d.toString('hex'), sha256(messages[i]!), `message ${i} of ${messages[i]!.length} bytes`);
+      });
+    }
+  });
+
+  it('hashes one message, and nothing for none', () => {
+    const many = new Sha256Many();
+    assert.deepEqual(many.hashAll([]), []);
+    assert.equal(many.hashAll([Buffer.from('abc')])[0]!.toString('hex'), sha256(Buffer.from('abc')));
+  });
+
+  it('grows its memory for a large batch and keeps hashing small ones after it', () => {
+    const rng = new Rng(11);
+    const many = new Sha256Many();
+    const big = Array.from({ length: 3000 }, () => rng.bytes(200));
+    const digests = many.hashAll(big);
+    assert.equal(digests[2999]!.toString('hex'), sha256(big[2999]!));
+    assert.equal(digests[0]!.toString('hex'), sha256(big[0]!));
+    const small = [rng.bytes(5), rng.bytes(70)];
+    assert.deepEqual(
+      many.hashAll(small).map((d) => d.toString('hex')),
+      small.map((m) => sha256(m)),
+    );
   });
 });

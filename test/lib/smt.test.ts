@@ -12,6 +12,7 @@ import {
   buildSMT,
   PackedSMTNodes,
   smtRootOf,
+  smtRootOfSorted,
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
 import { smtRootWithin } from '../../src/lib/tree/smt_root.js';
@@ -102,7 +103,11 @@ describe('sparse Merkle tree (LIP 0039)', () => {
         if (round % 4 === 0) key.fill(7, 0, keyLength - 2); // long shared prefixes
         keys.set(key.toString('hex'), key);
       }
-      const entries = [...keys.values()].map((key) => ({ key, value: rng.bytes(32) }));
+      // values of other lengths than 32 take the leaves' other path (hashed one by one)
+      const entries = [...keys.values()].map((key) => ({
+        key,
+        value: rng.bytes(round % 5 === 1 ? 1 + rng.int(60) : 32),
+      }));
       assert.equal(
         smtRootOf(entries).toString('hex'),
         build(
@@ -129,6 +134,34 @@ describe('sparse Merkle tree (LIP 0039)', () => {
         ]),
       /same length/,
     );
+  });
+
+  it('smtRootOfSorted equals smtRootOf for entries in key order, and refuses entries out of order or a duplicate', () => {
+    const rng = new Rng(13);
+    for (let round = 0; round < 20; round++) {
+      const entries = Array.from({ length: 1 + rng.int(200) }, () => ({ key: rng.bytes(12), value: rng.bytes(32) }));
+      const sorted = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
+      assert.equal(smtRootOfSorted(sorted).toString('hex'), smtRootOf(entries).toString('hex'), `round ${round}`);
+    }
+    const [a, b] = [Buffer.alloc(12, 1), Buffer.alloc(12, 2)];
+    const value = Buffer.alloc(32);
+    assert.throws(
+      () =>
+        smtRootOfSorted([
+          { key: b, value },
+          { key: a, value },
+        ]),
+      /out of key order/,
+    );
+    assert.throws(
+      () =>
+        smtRootOfSorted([
+          { key: a, value },
+          { key: a, value },
+        ]),
+      /duplicate key/,
+    );
+    assert.equal(smtRootOfSorted([]).toString('hex'), EMPTY_HASH.toString('hex'));
   });
 
   it('smtRootOf gives a tree above the shared hasher memory limit a hasher of its own, with the same roots', () => {

@@ -77,7 +77,7 @@ export class BlockExecutor {
     const { chain, stateDB, machine, bft, chainID } = this.options;
     const engine = chain.engineView();
     bft.beforeTransactionsExecute(engine, block.header, chain.maxRemovalHeight());
-    const state = stateDB.newOverlay();
+    const state = stateDB.newOverlay(true);
     const recorder = deferSignatures ? new SignatureRecorder() : undefined;
     const result = machine.executeBlock(
       { header: block.header, assets: block.assets, transactions: prepared },

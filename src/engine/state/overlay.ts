@@ -13,21 +13,48 @@ const byKeyString = (a: [string, unknown], b: [string, unknown]): number => (a[0
 
 export class StateOverlay {
   readonly #changes = new Map<string, Slot>();
-  readonly #journal: { key: string; previous: Slot | undefined }[] = [];
+  /** The undo journal as two parallel arrays (key, previous slot): no object per write for the collector to carry. */
+  readonly #journalKeys: string[] = [];
+  readonly #journalPrevious: (Slot | undefined)[] = [];
   /**
    * Off until the first snapshot: no restore can reach behind the first snapshot, so the writes
    * before it need no undo entry (a genesis block's 150,000 writes on the mainnet take none).
    */
   #journaling = false;
+  /** With `rememberBase`: what each key read so far holds in the base (null: absent there). */
+  readonly #baseReads = new Map<string, Slot>();
 
-  constructor(private readonly base: Reader) {}
+  /**
+   * `rememberBase`: keep every value read from the base, so that a key read again (a block's
+   * transactions read the same accounts and stores over and over) or asked for its previous value
+   * when the block is rooted is not read from the base again. The base must not change meanwhile.
+   */
+  constructor(
+    private readonly base: Reader,
+    private readonly rememberBase = false,
+  ) {}
 
   get(key: Buffer): Buffer | undefined {
     // verification reads through overlays that never change: no key string to build for them
-    if (this.#changes.size === 0) return this.base(key);
-    const slot = this.#changes.get(key.toString('latin1'));
+    if (this.#changes.size === 0 && !this.rememberBase) return this.base(key);
+    const k = key.toString('latin1');
+    const slot = this.#changes.get(k);
     if (slot === DELETED) return undefined;
-    return slot ?? this.base(key);
+    return slot ?? this.#readBase(k, key);
+  }
+
+  /** The base's value of `key` (the value before this overlay's changes). */
+  baseValue(key: Buffer): Buffer | undefined {
+    return this.rememberBase ? this.#readBase(key.toString('latin1'), key) : this.base(key);
+  }
+
+  #readBase(k: string, key: Buffer): Buffer | undefined {
+    if (!this.rememberBase) return this.base(key);
+    const known = this.#baseReads.get(k);
+    if (known !== undefined) return known ?? undefined;
+    const value = this.base(key);
+    this.#baseReads.set(k, value ?? DELETED);
+    return value;
   }
 
   has(key: Buffer): boolean {
@@ -44,29 +71,34 @@ export class StateOverlay {
   }
 
   #write(k: string, slot: Slot): void {
-    if (this.#journaling) this.#journal.push({ key: k, previous: this.#changes.get(k) });
+    if (this.#journaling) {
+      this.#journalKeys.push(k);
+      this.#journalPrevious.push(this.#changes.get(k));
+    }
     this.#changes.set(k, slot);
   }
 
   /** An id to restore to; snapshots nest. */
   snapshot(): number {
     this.#journaling = true;
-    return this.#journal.length;
+    return this.#journalKeys.length;
   }
 
   restoreSnapshot(id: number): void {
-    if (!Number.isInteger(id) || id < 0 || id > this.#journal.length) throw new Error(`Invalid snapshot id ${id}`);
+    if (!Number.isInteger(id) || id < 0 || id > this.#journalKeys.length) throw new Error(`Invalid snapshot id ${id}`);
     // 0 before any snapshot: every change undone
     if (!this.#journaling) {
       this.#changes.clear();
       return;
     }
-    for (let i = this.#journal.length - 1; i >= id; i--) {
-      const { key, previous } = this.#journal[i];
+    for (let i = this.#journalKeys.length - 1; i >= id; i--) {
+      const key = this.#journalKeys[i];
+      const previous = this.#journalPrevious[i];
       if (previous === undefined) this.#changes.delete(key);
       else this.#changes.set(key, previous);
     }
-    this.#journal.length = id;
+    this.#journalKeys.length = id;
+    this.#journalPrevious.length = id;
   }
 
   /** Changed keys with their final value (undefined = deleted), sorted by key. */

@@ -1,6 +1,6 @@
 import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
-import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTValue } from '../../lib/state/keys.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTKeys, stateSMTValues } from '../../lib/state/keys.js';
 import type { SMTNodeList, SMTProof } from '../../lib/tree/index.js';
 import { EMPTY_HASH, SparseMerkleTree, smtNodeList } from '../../lib/tree/index.js';
 import type { Writes } from '../../storage/commit.js';
@@ -146,25 +146,32 @@ export class StateDB {
     return readRange(this.dbs.state, options);
   }
 
-  /** A fresh execution context over the committed state. */
-  newOverlay(): BlockState {
-    return new BlockState(this);
+  /**
+   * A fresh execution context over the committed state. `rememberReads` (a block's execution): the
+   * committed values it reads are kept for the block's life, read once each (see StateOverlay).
+   */
+  newOverlay(rememberReads = false): BlockState {
+    return new BlockState(this, rememberReads);
   }
 
   /** Computes the state root the overlay's changes give, without writing anything. */
   prepare(state: BlockState): PreparedState {
     const changes = state.overlay
       .changes()
-      .map(({ key, value }) => ({ key, value, previous: this.get(key) }))
+      .map(({ key, value }) => ({ key, value, previous: state.readsFrom(this) ? state.baseValue(key) : this.get(key) }))
       .filter(
         ({ value, previous }) => !(value === undefined ? previous === undefined : previous?.equals(value) === true),
       );
     const baseRoot = this.root;
+    const smtKeys = stateSMTKeys(changes.map(({ key }) => key));
+    const written = changes.flatMap(({ value }) => (value === undefined ? [] : [value]));
+    const smtValues = stateSMTValues(written);
+    let v = 0;
     const { root, nodes } = this.#tree.update(
       baseRoot,
-      changes.map(({ key, value }) => ({
-        key: stateSMTKey(key),
-        value: value === undefined ? Buffer.alloc(0) : stateSMTValue(value),
+      changes.map(({ value }, i) => ({
+        key: smtKeys[i],
+        value: value === undefined ? Buffer.alloc(0) : smtValues[v++],
       })),
     );
     return { baseHeight: this.height, baseRoot, root, changes, smt: { root, nodes: smtNodeList(nodes) } };
@@ -344,8 +351,21 @@ export const EMPTY_STATE: StateBase = { get: () => undefined, iterate: () => [] 
 export class BlockState implements StateReadWriter {
   readonly overlay: StateOverlay;
 
-  constructor(private readonly db: StateBase) {
-    this.overlay = new StateOverlay((key) => db.get(key));
+  constructor(
+    private readonly db: StateBase,
+    rememberReads = false,
+  ) {
+    this.overlay = new StateOverlay((key) => db.get(key), rememberReads);
+  }
+
+  /** Whether this state is an overlay on `db`. */
+  readsFrom(db: StateBase): boolean {
+    return this.db === db;
+  }
+
+  /** `key`'s value in the state under the overlay (before this block's changes). */
+  baseValue(key: Buffer): Buffer | undefined {
+    return this.overlay.baseValue(key);
   }
 
   get(key: Buffer): Buffer | undefined {

@@ -39,7 +39,7 @@ export const blockContext = (input: BlockContextInput): BlockContext & { nextVal
 
 type TransactionFields = Pick<
   TransactionContext,
-  'transaction' | 'transactionID' | 'senderAddress' | 'transactionSize'
+  'transaction' | 'transactionID' | 'senderAddress' | 'transactionSize' | 'transactionBytes'
 >;
 
 /**
@@ -66,6 +66,7 @@ const contextOf = <P>(
   transactionID: tx.transactionID,
   senderAddress: tx.senderAddress,
   transactionSize: tx.transactionSize,
+  transactionBytes: tx.transactionBytes,
   checkSignatures,
   params,
 });
@@ -83,6 +84,7 @@ export const transactionContext = (
       transactionID: prepared.id,
       senderAddress: prepared.senderAddress,
       transactionSize: prepared.bytes.length,
+      transactionBytes: prepared.bytes,
     },
     events,
     checkSignatures,

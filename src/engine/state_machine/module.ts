@@ -50,6 +50,8 @@ export interface TransactionContext extends BlockContext {
   readonly senderAddress: Buffer;
   /** Encoded size in bytes (the min fee is per byte). */
   readonly transactionSize: number;
+  /** The transaction's encoding, where the caller has it: its signing bytes are a part of it, not encoded again. */
+  readonly transactionBytes?: Buffer;
   /**
    * Where the auth module checks signatures, it hands the sender's multisignature keys
    * (undefined for a single-signature account) to this instead, when given: the pool's

@@ -100,8 +100,29 @@ export const writeBytes = (w: Writer, v: unknown, path: string): void => {
 
 const ASCII = /^[^\u0080-\uffff]*$/;
 
+/** Bytes of a string written one by one (no native call): module, command and event names are short and ASCII. */
+const SHORT_STRING = 0x80;
+
 export const writeString = (w: Writer, v: unknown, path: string): void => {
   if (typeof v !== 'string') throw typeError(path, 'string', v);
+  const chars = v.length;
+  if (chars < SHORT_STRING) {
+    ensure(w, chars + 1);
+    const { buf } = w;
+    const at = w.pos + 1;
+    let i = 0;
+    for (; i < chars; i++) {
+      const c = v.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[at + i] = c;
+    }
+    // all ASCII (and so NFC, one byte a character): its length fits one byte
+    if (i === chars) {
+      buf[w.pos] = chars;
+      w.pos = at + chars;
+      return;
+    }
+  }
   // Klayr normalizes to NFC before encoding; ASCII is always NFC
   const s = ASCII.test(v) ? v : v.normalize('NFC');
   ensure(w, s.length * 3 + 5);

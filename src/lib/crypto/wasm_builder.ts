@@ -18,6 +18,7 @@ export const op = {
   i32Const: 0x41,
   i32GeU: 0x4f,
   i32Add: 0x6a,
+  i32Sub: 0x6b,
   i32Mul: 0x6c,
 } as const;
 
@@ -26,6 +27,7 @@ export const simd = {
   v128Store: 0x0b,
   v128Const: 0x0c,
   i8x16Shuffle: 0x0d,
+  v128And: 0x4e,
   v128Xor: 0x51,
   v128Bitselect: 0x52,
   v128Or: 0x50,
@@ -129,6 +131,12 @@ export class CodeWriter {
     for (let lane = 0; lane < 4; lane++)
       this.bytes.push(value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff);
     return this;
+  }
+  /** A v128 constant of 16 bytes. */
+  v128(bytes: readonly number[]): this {
+    if (bytes.length !== 16 || bytes.some((b) => !Number.isInteger(b) || b < 0 || b > 255))
+      throw new Error('v128.const takes 16 bytes');
+    return this.simd(simd.v128Const, ...bytes);
   }
   shuffle(lanes: readonly number[]): this {
     if (lanes.length !== 16 || lanes.some((l) => l < 0 || l > 31))

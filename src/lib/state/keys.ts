@@ -1,4 +1,5 @@
 import { sha256, sha256Into } from '../crypto/hash.js';
+import { sha256All } from '../crypto/sha256_x4.js';
 
 export const STORE_PREFIX_LENGTH = 4;
 export const SUBSTORE_PREFIX_LENGTH = 2;
@@ -73,3 +74,20 @@ export const stateSMTLeaves = (
     return { key, value: hash };
   });
 };
+
+/** stateSMTKey of each store key, their hashes computed in one batch (a block's changed keys). */
+export const stateSMTKeys = (storeKeys: readonly Uint8Array[]): Buffer[] => {
+  for (const key of storeKeys)
+    if (key.length < STATE_KEY_PREFIX_LENGTH)
+      throw new Error(`State keys are at least ${STATE_KEY_PREFIX_LENGTH} bytes (store and substore prefix)`);
+  const hashes = sha256All(storeKeys.map((key) => key.subarray(STATE_KEY_PREFIX_LENGTH)));
+  return storeKeys.map((key, i) => {
+    const out = Buffer.allocUnsafe(STATE_SMT_KEY_LENGTH);
+    out.set(key.subarray(0, STATE_KEY_PREFIX_LENGTH));
+    out.set(hashes[i], STATE_KEY_PREFIX_LENGTH);
+    return out;
+  });
+};
+
+/** stateSMTValue of each value, in one batch. */
+export const stateSMTValues = (values: readonly Uint8Array[]): Buffer[] => sha256All(values);

@@ -5,4 +5,4 @@ export * from './smt.js';
 export { smtBranchHash, smtLeafHash } from './smt_node.js';
 export type { SMTNodeList } from './smt_packed.js';
 export { PackedSMTNodes, smtNodeList } from './smt_packed.js';
-export { buildSMT, smtRootOf } from './smt_root.js';
+export { buildSMT, smtRootOf, smtRootOfSorted } from './smt_root.js';

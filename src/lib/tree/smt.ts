@@ -1,15 +1,8 @@
 import { EMPTY_HASH } from './hash.js';
+import type { NewNode, TreeRef } from './smt_batch.js';
+import { hashNewNodes, isNew, levelOf } from './smt_batch.js';
 import type { SMTNode } from './smt_node.js';
-import {
-  branchNode,
-  decodeNode,
-  EMPTY_NODE,
-  encodeNode,
-  keyBit,
-  leafNode,
-  smtBranchHash,
-  smtLeafHash,
-} from './smt_node.js';
+import { decodeNode, EMPTY_NODE, encodeNode, keyBit, smtBranchHash, smtLeafHash } from './smt_node.js';
 
 /** Where tree nodes come from: encoded node by hash (undefined when absent). */
 export interface SMTNodeReader {
@@ -96,7 +89,6 @@ export class SparseMerkleTree {
    * Without `collectNodes` only the root is wanted: the created nodes are not encoded or returned.
    */
   update(root: Buffer, changes: readonly { key: Buffer; value: Buffer }[], collectNodes = true): SMTUpdateResult {
-    const nodes: { hash: Buffer; data: Buffer }[] = [];
     for (const c of changes) this.#checkKey(c.key);
     // latin1 strings order as their bytes do and compare several times faster than Buffers
     const byKey = changes.map((c) => ({ order: c.key.toString('latin1'), change: c }));
@@ -106,8 +98,11 @@ export class SparseMerkleTree {
       if (byKey[i - 1].order === byKey[i].order)
         throw new Error(`Duplicate key in update: ${sorted[i].key.toString('hex')}`);
     }
-    const keep = (node: SMTNode): SMTNode => {
-      if (collectNodes && node.kind !== 'empty') nodes.push({ hash: node.hash, data: encodeNode(node) });
+    // the tree's new nodes are laid out first and hashed together afterwards (smt_batch.ts)
+    const created: NewNode[] = [];
+    const newLeaf = (key: Buffer, value: Buffer): NewNode => {
+      const node: NewNode = { kind: 'leaf', id: created.length, key, value };
+      created.push(node);
       return node;
     };
     const onlyDeletions = (lo: number, hi: number): boolean => {
@@ -123,18 +118,25 @@ export class SparseMerkleTree {
       }
       return lo;
     };
-    const join = (left: SMTNode, right: SMTNode): SMTNode => {
+    const join = (left: TreeRef, right: TreeRef): TreeRef => {
       if (left.kind === 'empty' && right.kind !== 'branch') return right;
       if (right.kind === 'empty' && left.kind === 'leaf') return left;
-      return keep(branchNode(left.hash, right.hash));
+      const node: NewNode = {
+        kind: 'branch',
+        id: created.length,
+        level: 1 + Math.max(levelOf(left), levelOf(right)),
+        left,
+        right,
+      };
+      created.push(node);
+      return node;
     };
-    const visit = (node: SMTNode, lo: number, hi: number, height: number): SMTNode => {
+    const visit = (node: SMTNode, lo: number, hi: number, height: number): TreeRef => {
       if (lo === hi) return node;
       if (hi - lo === 1) {
         const { key, value } = sorted[lo];
-        if (node.kind === 'empty') return value.length === 0 ? node : keep(leafNode(key, value));
-        if (node.kind === 'leaf' && node.key.equals(key))
-          return value.length === 0 ? EMPTY_NODE : keep(leafNode(key, value));
+        if (node.kind === 'empty') return value.length === 0 ? node : newLeaf(key, value);
+        if (node.kind === 'leaf' && node.key.equals(key)) return value.length === 0 ? EMPTY_NODE : newLeaf(key, value);
         if (node.kind === 'leaf' && value.length === 0) return node;
       }
       const split = splitAt(lo, hi, height);
@@ -152,7 +154,18 @@ export class SparseMerkleTree {
       return join(visit(left, lo, split, height + 1), visit(right, split, hi, height + 1));
     };
     const result = visit(this.#load(root), 0, sorted.length, 0);
-    return { root: result.hash, nodes };
+    const hashes = hashNewNodes(created, this.keyLength);
+    const hashOf = (ref: TreeRef): Buffer => (isNew(ref) ? hashes[ref.id] : ref.hash);
+    const nodes: { hash: Buffer; data: Buffer }[] = [];
+    if (collectNodes)
+      for (const node of created) {
+        const stored: SMTNode =
+          node.kind === 'leaf'
+            ? { kind: 'leaf', hash: hashes[node.id], key: node.key, value: node.value }
+            : { kind: 'branch', hash: hashes[node.id], left: hashOf(node.left), right: hashOf(node.right) };
+        nodes.push({ hash: stored.hash, data: encodeNode(stored) });
+      }
+    return { root: hashOf(result), nodes };
   }
 
   /** The value stored under `key`, or undefined. */

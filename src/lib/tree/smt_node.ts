@@ -3,7 +3,7 @@ import sodium from 'sodium-native';
 import { EMPTY_HASH } from './hash.js';
 
 /** LIP 0039 hash prefixes. */
-const LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
+export const LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
 export const BRANCH_PREFIX = Buffer.from('LSK_SMTB_', 'ascii');
 const NODE_LEAF = 0;
 export const NODE_BRANCH = 1;

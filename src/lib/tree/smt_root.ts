@@ -1,4 +1,4 @@
-import type { PairKind } from '../crypto/sha256_x4.js';
+import type { InputForm, PairKind } from '../crypto/sha256_x4.js';
 import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
 import { EMPTY_HASH } from './hash.js';
 import {
@@ -7,6 +7,7 @@ import {
   encodeLeaf,
   encodeLeafInto,
   keyBit,
+  LEAF_PREFIX,
   NODE_BRANCH,
   smtLeafHash,
   smtLeafHashInto,
@@ -16,18 +17,31 @@ import { packSMTNodes } from './smt_packed.js';
 
 const SLOT = 32;
 /** The empty subtree's hash lives in the first slot; node i's hash in slot i + 1. */
-const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
+export const EMPTY_SLOT = PAIR_HASHER_RESERVED_BYTES;
+/** Leaves whose values are 32 bytes (hashes: the state and event trees') are hashed in the hasher too, from inputs key || value. */
+const LEAF_VALUE_LENGTH = 32;
 
-const newBranchHasher = (): Sha256PairHasher => {
-  const h = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH);
+/** The leaves' form for keys of `keyLength` bytes, if key || value fits the hasher's one-input form. */
+export const leafForm = (keyLength: number): InputForm | undefined => {
+  const length = keyLength + LEAF_VALUE_LENGTH;
+  return LEAF_PREFIX.length + Math.ceil(length / 16) * 16 <= 128 ? { prefix: LEAF_PREFIX, length } : undefined;
+};
+
+const newBranchHasher = (keyLength: number): Sha256PairHasher => {
+  const h = new Sha256PairHasher(BRANCH_PREFIX, EMPTY_HASH, leafForm(keyLength));
   h.reserve(EMPTY_SLOT + SLOT);
   h.heap.set(EMPTY_HASH, EMPTY_SLOT);
   return h;
 };
-let shared: Sha256PairHasher | undefined;
-const sharedHasher = (): Sha256PairHasher => {
-  if (shared === undefined) shared = newBranchHasher();
-  return shared;
+/** One hasher per key length (its leaves' form depends on it), kept for the process's life. */
+const shared = new Map<number, Sha256PairHasher>();
+const sharedHasher = (keyLength: number): Sha256PairHasher => {
+  let h = shared.get(keyLength);
+  if (h === undefined) {
+    h = newBranchHasher(keyLength);
+    shared.set(keyLength, h);
+  }
+  return h;
 };
 
 /**
@@ -37,7 +51,18 @@ const sharedHasher = (): Sha256PairHasher => {
  */
 export const SHARED_HASHER_MEMORY_BYTES = 32 * 1024 * 1024;
 
-const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
+export const slotOf = (node: number): number => EMPTY_SLOT + SLOT * (node + 1);
+
+/** A hasher for trees of `keyLength`-byte keys with at least `bytes` of memory: the shared one, or one of its own above the limit. */
+export const treeHasher = (
+  keyLength: number,
+  bytes: number,
+  sharedLimit = SHARED_HASHER_MEMORY_BYTES,
+): Sha256PairHasher => {
+  const h = bytes <= sharedLimit ? sharedHasher(keyLength) : newBranchHasher(keyLength);
+  h.reserve(bytes);
+  return h;
+};
 
 /** Number of leading bits two keys of equal length share. */
 const sharedBits = (a: Uint8Array, b: Uint8Array): number => {
@@ -115,6 +140,7 @@ class TreeJobs {
     words: Int32Array,
     firstWord: number,
     cursor: Int32Array,
+    leaves?: { inputs: number; stride: number; firstWord: number },
     leafSlots?: Int32Array,
   ): number {
     this.#ranges = 0;
@@ -131,9 +157,19 @@ class TreeJobs {
     const walk = (lo: number, hi: number, depth: number): number => {
       if (hi - lo === 1) {
         const out = slotOf(this.#nodes++);
-        smtLeafHashInto(leafInput, entries[lo].key, entries[lo].value);
-        heap.set(leafInput, out);
         if (leafSlots !== undefined) leafSlots[lo] = out;
+        const { key, value } = entries[lo];
+        if (leaves === undefined) {
+          smtLeafHashInto(leafInput, key, value);
+          heap.set(leafInput, out);
+          return out;
+        }
+        const at = leaves.inputs + leaves.stride * lo;
+        heap.set(key, at);
+        heap.set(value, at + key.length);
+        const w = leaves.firstWord + 3 * lo;
+        words[w] = at;
+        words[w + 2] = out;
         return out;
       }
       const range = this.#ranges++;
@@ -229,13 +265,21 @@ const hashTree = (
       jobs += (counts[kind * depths + d] + 3) & ~3;
     }
   const starts = Int32Array.from(cursor);
-  const jobsAt = slotOf(sorted.length + tree.branches);
-  const bytes = jobsAt + jobs * PAIR_JOB_BYTES;
-  const h = bytes <= sharedLimit ? sharedHasher() : newBranchHasher();
-  h.reserve(bytes);
+  // the leaves' inputs (whole 16-byte pieces, and one spare piece read past the last), then the branch jobs, then the leaf jobs
+  const keyLength = sorted[0].key.length;
+  const form = leafForm(keyLength);
+  const batchLeaves = form !== undefined && sorted.every((e) => e.value.length === LEAF_VALUE_LENGTH);
+  const stride = form === undefined ? 0 : Math.ceil(form.length / 16) * 16;
+  const inputsAt = slotOf(sorted.length + tree.branches);
+  const jobsAt = inputsAt + (batchLeaves ? stride * sorted.length + 16 : 0);
+  const leafJobsAt = jobsAt + jobs * PAIR_JOB_BYTES;
+  const bytes = leafJobsAt + (batchLeaves ? ((sorted.length + 3) & ~3) * PAIR_JOB_BYTES : 0);
+  const h = treeHasher(keyLength, bytes, sharedLimit);
   const heap = h.heap;
+  const leaves = batchLeaves ? { inputs: inputsAt, stride, firstWord: leafJobsAt >> 2 } : undefined;
   const leafSlots = keepLeafSlots ? new Int32Array(sorted.length) : undefined;
-  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor, leafSlots);
+  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor, leaves, leafSlots);
+  if (batchLeaves) h.hashInputs(leafJobsAt, sorted.length);
   for (let d = depths - 1; d >= 0; d--)
     for (let kind = 0; kind < KINDS.length; kind++) {
       const run = kind * depths + d;
@@ -250,6 +294,26 @@ export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[]
   const sorted = sortedEntries(entries);
   if (sorted.length === 1) return smtLeafHash(sorted[0].key, sorted[0].value);
   const { heap, root } = hashTree(sorted, sharedLimit, false);
+  return Buffer.from(heap.subarray(root, root + SLOT));
+};
+
+/**
+ * smtRootOf of entries the caller has put in key order already (an event root orders its entries by
+ * topic, cheaper than sorting them): the order is checked, not made.
+ */
+export const smtRootOfSorted = (
+  entries: readonly { key: Buffer; value: Buffer }[],
+  sharedLimit = SHARED_HASHER_MEMORY_BYTES,
+): Buffer => {
+  if (entries.length === 0) return EMPTY_HASH;
+  const keyLength = entries[0].key.length;
+  for (let i = 0; i < entries.length; i++) {
+    if (entries[i].key.length !== keyLength) throw new Error('Sparse Merkle tree keys must all have the same length');
+    if (i > 0 && Buffer.compare(entries[i - 1].key, entries[i].key) >= 0)
+      throw new Error('SMT entries out of key order, or a duplicate key');
+  }
+  if (entries.length === 1) return smtLeafHash(entries[0].key, entries[0].value);
+  const { heap, root } = hashTree(entries, sharedLimit, false);
   return Buffer.from(heap.subarray(root, root + SLOT));
 };
 

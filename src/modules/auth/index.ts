@@ -7,7 +7,7 @@ import type {
   VerifyStatus,
 } from '../../engine/state_machine/module.js';
 import { VERIFY_STATUS } from '../../engine/state_machine/module.js';
-import { verifyTransactionSignatures } from '../../lib/transaction/index.js';
+import { signingBytesOfEncoded, verifyTransactionSignatures } from '../../lib/transaction/index.js';
 import { registerMultisignatureCommand } from './commands/register_multisignature.js';
 import { AUTH_ENDPOINTS, authEndpoints } from './endpoint.js';
 import { AUTH_EVENTS } from './events.js';
@@ -45,7 +45,14 @@ export class AuthModule implements Module {
     }
     const keys = account.numberOfSignatures === 0 ? undefined : account;
     if (ctx.checkSignatures !== undefined) ctx.checkSignatures(keys);
-    else verifyTransactionSignatures(ctx.transaction, ctx.chainID, keys);
+    else if (ctx.transactionBytes === undefined) verifyTransactionSignatures(ctx.transaction, ctx.chainID, keys);
+    else
+      verifyTransactionSignatures(
+        ctx.transaction,
+        ctx.chainID,
+        keys,
+        signingBytesOfEncoded(ctx.transaction, ctx.transactionBytes),
+      );
     return status;
   }
 
