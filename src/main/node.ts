@@ -38,7 +38,7 @@ import { createTransactionPool } from './node_transaction_pool.js';
 import { PeerNetwork } from './peer_network.js';
 import { buildPendingTree } from './pending_tree.js';
 import type { NodePlugins } from './plugins.js';
-import { startPlugins } from './plugins.js';
+import { startPlugins } from './plugins_start.js';
 import { KESTREL_VERSION } from './version.js';
 
 /** klayr-framework's limit on postSingleCommitMessages per peer in 10 s. */
