@@ -396,6 +396,9 @@ export class BlockState implements StateReadWriter {
   set(key: Buffer, value: Buffer): void {
     this.overlay.set(key, value);
   }
+  setOwned(key: Buffer, value: Buffer): void {
+    this.overlay.setOwned(key, value);
+  }
   del(key: Buffer): void {
     this.overlay.del(key);
   }
