@@ -6,9 +6,8 @@ import { computeValidatorsHash } from '../lib/chain/validators_hash.js';
 import type { Schema } from '../lib/codec/index.js';
 import { codec } from '../lib/codec/index.js';
 import { stateSMTLeaves } from '../lib/state/keys.js';
-import type { SMTNodeList } from '../lib/tree/index.js';
 import { buildSMT, EMPTY_HASH, smtNodeList, smtRootOf } from '../lib/tree/index.js';
-import type { StateBase } from './state/state_db.js';
+import type { GenesisTree, StateBase } from './state/state_db.js';
 import { BlockState, EMPTY_STATE } from './state/state_db.js';
 import { executeGenesis } from './state_machine/genesis.js';
 import type { GenesisModule, NextValidators } from './state_machine/module.js';
@@ -17,11 +16,16 @@ export interface ProcessedGenesis {
   state: BlockState;
   events: BlockEvent[];
   nextValidators: NextValidators;
+  /** The state tree's root: computed, or for a deferred tree the header's, checked once the tree is built. */
   stateRoot: Buffer;
   eventRoot: Buffer;
   validatorsHash: Buffer;
-  /** The state tree built on the empty tree, its nodes kept when asked for (`keepTreeNodes`): what a commit on an empty data path stores. */
-  tree: { root: Buffer; nodes: SMTNodeList };
+  /**
+   * The state tree built on the empty tree, its nodes kept when asked for (`keepTreeNodes`): what a commit on an
+   * empty data path stores; or, deferred (`deferTreeFrom`), not built: the header's root, to be checked by
+   * buildPendingStateTree from the committed state.
+   */
+  tree: GenesisTree;
   /** The state's changes (key order) the tree was built from. */
   changes: readonly { key: Buffer; value: Buffer | undefined }[];
 }
@@ -29,6 +33,12 @@ export interface ProcessedGenesis {
 export interface GenesisOptions {
   /** Keep the state tree's nodes for the commit (a node's first start) instead of computing the root only. */
   keepTreeNodes?: boolean;
+  /**
+   * A state of at least this many entries gets no tree here: the header's stateRoot stands for it until its
+   * tree is built from the committed state (a node's first start on a large pinned genesis block, whose
+   * header is known to match; see StateDB.prepareOnEmpty). Undefined: the tree is always built.
+   */
+  deferTreeFrom?: number;
 }
 
 /** Klayr silently ignores a genesis asset no module reads; Kestrel refuses one for a module that is not registered. */
@@ -40,13 +50,25 @@ const refuseUnknownAssets = (block: Block, modules: readonly GenesisModule[]): v
   }
 };
 
+const genesisTree = (
+  changes: readonly { key: Buffer; value: Buffer | undefined }[],
+  headerRoot: Buffer,
+  keepTreeNodes: boolean,
+  deferTreeFrom: number | undefined,
+): GenesisTree => {
+  const entries = changes.flatMap(({ key, value }) => (value === undefined ? [] : [{ key, value }]));
+  if (deferTreeFrom !== undefined && entries.length >= deferTreeFrom) return { root: headerRoot, deferred: true };
+  const leaves = stateSMTLeaves(entries);
+  return keepTreeNodes ? buildSMT(leaves) : { root: smtRootOf(leaves), nodes: smtNodeList([]) };
+};
+
 /** Runs the modules' genesis over the block's assets and computes the three roots it implies. */
 export const computeGenesis = (
   block: Block,
   chainID: Buffer,
   modules: readonly GenesisModule[],
   base: StateBase,
-  { keepTreeNodes = false }: GenesisOptions = {},
+  { keepTreeNodes = false, deferTreeFrom }: GenesisOptions = {},
 ): ProcessedGenesis => {
   refuseUnknownAssets(block, modules);
   const state = new BlockState(base);
@@ -54,8 +76,7 @@ export const computeGenesis = (
   if (nextValidators === undefined)
     throw new Error('Genesis block processing did not set the initial validators (is the pos asset missing?)');
   const changes = state.overlay.changes();
-  const leaves = stateSMTLeaves(changes.flatMap(({ key, value }) => (value === undefined ? [] : [{ key, value }])));
-  const tree = keepTreeNodes ? buildSMT(leaves) : { root: smtRootOf(leaves), nodes: smtNodeList([]) };
+  const tree = genesisTree(changes, block.header.stateRoot, keepTreeNodes, deferTreeFrom);
   const stateRoot = tree.root;
   const eventRoot = computeEventRoot(events);
   const validatorsHash = computeValidatorsHash(nextValidators.validators, nextValidators.certificateThreshold);
@@ -78,7 +99,10 @@ export const processGenesisBlock = (
   const result = computeGenesis(block, chainID, modules, base, options);
   const { stateRoot, eventRoot, validatorsHash } = result;
   const checks: [string, Buffer, Buffer][] = [
-    ['stateRoot', stateRoot, block.header.stateRoot],
+    // a deferred tree's root is checked when it is built
+    ...('deferred' in result.tree
+      ? []
+      : [['stateRoot', stateRoot, block.header.stateRoot] as [string, Buffer, Buffer]]),
     ['eventRoot', eventRoot, block.header.eventRoot],
     ['validatorsHash', validatorsHash, block.header.validatorsHash],
   ];

@@ -22,7 +22,7 @@ import { rememberPopVerifications } from '../lib/crypto/bls.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
-import { hasCheckedProofsOfPossession, splitCheckedProofs } from './network/checked_genesis.js';
+import { hasCheckedProofsOfPossession, isPinnedGenesisBlock, splitCheckedProofs } from './network/checked_genesis.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;
@@ -56,6 +56,24 @@ export const prefetchGenesisChecks = async (
   if (unchecked.length > 0) await prefetchProofsOfPossession(unchecked, bls());
 };
 
+/**
+ * From this many state entries, a pinned genesis block's state tree is built after its commit, in a thread
+ * of its own while the node goes on starting (mainnet's 153,000 entries: about a second and a half of CPU
+ * with the nodes' writes); a smaller state's tree costs less than starting that thread.
+ */
+export const DEFERRED_GENESIS_TREE_MIN_ENTRIES = 20_000;
+
+/**
+ * openChain's deferTreeFrom for a first start on `genesis`: only a pinned preset's genesis block
+ * (network/checked_genesis.ts), whose header the tests prove to be what its assets give, has its state
+ * committed before its tree; any other genesis block is refused before anything is written when its
+ * stateRoot is not its state's. Undefined when the data path already holds a chain.
+ */
+export const genesisTreeDeferral = (genesis: Block, dbs: KestrelDatabases): number | undefined =>
+  new BlockStore(dbs).idAtHeight(genesis.header.height) === undefined && isPinnedGenesisBlock(genesis)
+    ? DEFERRED_GENESIS_TREE_MIN_ENTRIES
+    : undefined;
+
 export interface OpenedChain {
   /** The tip, the finalized height, commits and deletions. */
   chain: Chain;
@@ -85,12 +103,18 @@ export interface OpenChainOptions {
   now?: () => number;
   /** The config's genesis block when the caller has already read it. */
   genesis?: Block;
+  /**
+   * A genesis state of at least this many entries is committed before its tree, left pending for
+   * buildPendingStateTree (GenesisOptions.deferTreeFrom); undefined: the tree is built and committed with it.
+   * Only for a genesis block whose header is known to match its state (a pinned preset: deferGenesisTreeFrom).
+   */
+  deferTreeFrom?: number;
 }
 
 export const openChain = (
   config: ApplicationConfig,
   dbs: KestrelDatabases,
-  { logger, now, genesis = readGenesisBlock(config) }: OpenChainOptions = {},
+  { logger, now, genesis = readGenesisBlock(config), deferTreeFrom }: OpenChainOptions = {},
 ): OpenedChain => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const state = new StateDB(dbs);
@@ -128,7 +152,10 @@ export const openChain = (
   const storedGenesis = blocks.idAtHeight(genesis.header.height);
   if (storedGenesis === undefined) {
     logger?.info({ id: genesisID.toString('hex') }, 'Processing the genesis block');
-    const processed = processGenesisBlock(genesis, chainID, modules, state, { keepTreeNodes: true });
+    const processed = processGenesisBlock(genesis, chainID, modules, state, {
+      keepTreeNodes: true,
+      ...(deferTreeFrom !== undefined ? { deferTreeFrom } : {}),
+    });
     const engine = chain.engineView();
     bft.initGenesisState(engine, genesis.header);
     const { precommitThreshold, certificateThreshold, validators } = processed.nextValidators;
@@ -141,7 +168,12 @@ export const openChain = (
       engine,
       nextValidators: processed.nextValidators,
     });
-    logger?.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
+    if ('deferred' in processed.tree)
+      logger?.info(
+        { stateRoot: processed.stateRoot.toString('hex'), entries: processed.changes.length },
+        "Genesis block committed; its state tree is built next, and checked against the header's stateRoot",
+      );
+    else logger?.info({ stateRoot: processed.stateRoot.toString('hex') }, 'Genesis block committed');
   } else if (!storedGenesis.equals(genesisID)) {
     throw new Error(
       `The data path holds a chain with genesis block ${storedGenesis.toString('hex')}, but the config's genesis block is ${genesisID.toString('hex')}`,

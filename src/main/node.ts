@@ -20,10 +20,11 @@ import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import { closeDatabases, openDatabases } from '../storage/database.js';
+import { startStateTreeThread } from '../workers/state_tree_builder.js';
 import { watchBackupHeight } from './backup_height.js';
 import { publishBlock } from './block_events.js';
 import { watchChainMetrics, watchSyncMetrics } from './chain_metrics.js';
-import { openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
+import { genesisTreeDeferral, openChain, prefetchGenesisChecks, readGenesisBlock } from './chain_setup.js';
 import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
@@ -35,8 +36,9 @@ import { closePools, createBlsPool, createNodePools, watchPools } from './node_p
 import { assertPortsFree } from './node_ports.js';
 import { createTransactionPool } from './node_transaction_pool.js';
 import { PeerNetwork } from './peer_network.js';
+import { buildPendingTree } from './pending_tree.js';
 import type { NodePlugins } from './plugins.js';
-import { startPlugins } from './plugins.js';
+import { startPlugins } from './plugins_start.js';
 import { KESTREL_VERSION } from './version.js';
 
 /** klayr-framework's limit on postSingleCommitMessages per peer in 10 s. */
@@ -63,6 +65,8 @@ export class KestrelNode {
   #commitPool?: CommitPool;
   #synchronizer?: Synchronizer;
   #legacyChain?: LegacyChainHandler;
+  /** The committed state's tree built, when it was pending (a first start on a large pinned genesis block). */
+  #stateTree?: Promise<void>;
 
   constructor(
     readonly config: ApplicationConfig,
@@ -105,7 +109,22 @@ export class KestrelNode {
       return blsPool;
     };
     await prefetchGenesisChecks(config, configGenesis, dbs, blsOnce);
-    const opened = openChain(config, dbs, { logger, genesis: configGenesis });
+    const deferTreeFrom = genesisTreeDeferral(configGenesis, dbs);
+    // the thread that builds a deferred genesis tree loads its code while the genesis block is processed
+    const treeThread = deferTreeFrom === undefined ? undefined : startStateTreeThread();
+    let opened: ReturnType<typeof openChain>;
+    try {
+      opened = openChain(config, dbs, {
+        logger,
+        genesis: configGenesis,
+        ...(deferTreeFrom === undefined ? {} : { deferTreeFrom }),
+      });
+    } catch (e) {
+      await treeThread?.close();
+      throw e;
+    }
+    const stateTree = buildPendingTree(opened.state, treeThread, config.system.dataPath, logger);
+    this.#stateTree = stateTree;
     const { chain, executor, aggregateCommits, transactionVerifier } = opened;
     const bls = blsOnce();
     this.#chain = chain;
@@ -126,7 +145,14 @@ export class KestrelNode {
       config,
       legacy,
       offchain: dbs.generator,
-      prover: pools.prover,
+      // a state proof waits for the tree it reads
+      prover: {
+        ...pools.prover,
+        prove: async (request) => {
+          await stateTree;
+          return pools.prover.prove(request);
+        },
+      },
       onions: pools.onions,
       metrics,
       unconfirmed,
@@ -208,8 +234,6 @@ export class KestrelNode {
       onBlockCommitted: (executed) => listeners.committed(executed),
       onBlockDeleted: (block) => void listeners.deleted(block),
     });
-    // before any block from a peer or of its own: a chain switch cut short by a crash or a stop is undone first
-    await this.#synchronizer.init();
     peers.registerEndpoints(this.registry);
     peers.network.registerEvent('postSingleCommitMessages', (data, peerId) => {
       peers.network.rateLimiter.count('postSingleCommitMessages', peerId, SINGLE_COMMITS_RATE_LIMIT);
@@ -251,11 +275,17 @@ export class KestrelNode {
         logger,
       }),
     );
-    // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
     // every namespace is registered before the RPC server answers, and every handler before peers connect
     await rpc.start();
+    // a pending state tree is built meanwhile (in a thread): the RPC answers from the committed state, and what
+    // reads or extends the tree (a chain switch's restore, blocks from peers or of its own) starts once it is built
+    await stateTree;
+    if (this.#stopped !== undefined) return;
+    // before any block from a peer or of its own: a chain switch cut short by a crash or a stop is undone first
+    await this.#synchronizer.init();
     await peers.start();
     if (config.legacy?.sync === true) legacyChain.start();
+    // Klayr ticks every second; a faster network (a shorter blockTime in tests) needs more ticks per slot not to skip slots
     generator.start(Math.min(1000, (config.genesis.blockTime * 1000) / 4));
   }
 
@@ -316,6 +346,8 @@ export class KestrelNode {
     await Promise.all([this.#plugins?.stop(), closePools(this.#pools)]);
     await this.#rpc?.stop();
     const height = this.#chain?.lastBlock().header.height;
+    // the tree's thread writes into the environment: it ends before LMDB closes
+    await this.#stateTree?.catch(() => undefined);
     if (this.#dbs !== undefined) await closeDatabases(this.#dbs);
     if (this.#lock !== undefined) stopped.push('data path lock released');
     this.#lock?.release();

@@ -49,3 +49,24 @@ export const removeCommittedState = (
   if (previous === undefined) dbs.meta.removeSync(CURRENT_KEY);
   else dbs.meta.putSync(CURRENT_KEY, currentCodec.encode(previous));
 };
+
+const PENDING_TREE_KEY = tableKey(TABLES.pendingStateTree);
+
+/**
+ * The committed state whose tree nodes are not stored yet, if any: its height and the root its tree must
+ * have (a large pinned genesis block's state is committed first and its tree built afterwards).
+ */
+export const readPendingTree = (dbs: Pick<KestrelDatabases, 'meta'>): CommittedState | undefined => {
+  const raw = dbs.meta.get(PENDING_TREE_KEY);
+  return raw === undefined ? undefined : currentCodec.decode(raw);
+};
+
+/** Records that `state`'s tree is still to be built; inside the transaction that commits the state. */
+export const writePendingTree = (dbs: Pick<KestrelDatabases, 'meta'>, state: CommittedState): void => {
+  dbs.meta.putSync(PENDING_TREE_KEY, currentCodec.encode(state));
+};
+
+/** Clears the record; inside the transaction that stores the tree's nodes. */
+export const removePendingTree = (dbs: Pick<KestrelDatabases, 'meta'>): void => {
+  dbs.meta.removeSync(PENDING_TREE_KEY);
+};

@@ -32,6 +32,11 @@ export const TABLES = {
   smtNodes: table('smt', '', 'node hash -> encoded state tree node'),
   stateCurrent: table('meta', 'current', '-> { height, root } of the last committed state'),
   stateRoots: table('meta', 'root:', 'height -> state root committed at that height'),
+  pendingStateTree: table(
+    'meta',
+    'pending-tree',
+    "-> { height, root } of a committed state whose tree nodes are not stored yet (a large pinned genesis block's: its tree is built after the commit, then this key goes in the transaction that stores the nodes)",
+  ),
   stateDiffs: table(
     'meta',
     'diff:',

@@ -123,6 +123,27 @@ describe('block state overlay', () => {
     assert.equal(state.overlay.changes().length, 1);
   });
 
+  it('set keeps a copy of the value, setOwned (a typed value just encoded) the value itself; both refuse non-bytes', () => {
+    const state = db.newOverlay();
+    const s = store(state);
+    const given = Buffer.from('given');
+    s.set(Buffer.from('copied'), given);
+    given.write('later');
+    assert.equal(s.get(Buffer.from('copied'))?.toString(), 'given');
+    const owned = Buffer.from('owned');
+    state.setOwned(Buffer.from('full key of an owned value'), owned);
+    assert.equal(state.get(Buffer.from('full key of an owned value')), owned);
+    assert.throws(() => state.setOwned(Buffer.from('k'), 'text' as unknown as Buffer), /must be bytes/);
+    assert.throws(() => state.set(Buffer.from('k'), 'text' as unknown as Buffer), /must be bytes/);
+    const schema = {
+      $id: '/test/owned',
+      type: 'object',
+      properties: { amount: { dataType: 'uint64', fieldNumber: 1 } },
+    } as const;
+    s.setWithSchema(Buffer.from('typed'), { amount: 5n }, schema);
+    assert.deepEqual(s.getWithSchema(Buffer.from('typed'), schema), { amount: 5n });
+  });
+
   it('typed values and ranges merge committed and uncommitted entries', () => {
     const schema = klayrFrameworkSchemas().find((x) => x.$id === '/token/store/supply')!;
     const first = db.newOverlay();

@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { enabledPlugins } from '../../src/main/plugins.js';
+import { enablesPlugins } from '../../src/main/plugins_start.js';
 import { ChainConnectorPlugin } from '../../src/plugins/chain_connector/index.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { localP2P } from '../helpers/local_p2p.js';
@@ -30,8 +31,14 @@ describe('the plugins a config enables', () => {
     assert.deepEqual(enabledPlugins(config), []);
     config.plugins.dashboard = {};
     assert.deepEqual(enabledPlugins(config), []);
+    assert.equal(enablesPlugins(config), false, "the node does not load the plugins' code");
     config.plugins.chainConnector = {};
     assert.ok(enabledPlugins(config)[0] instanceof ChainConnectorPlugin);
+    assert.equal(enablesPlugins(config), true);
+    delete config.plugins.chainConnector;
+    config.plugins.reportMisbehavior = {};
+    assert.equal(enabledPlugins(config).length, 1);
+    assert.equal(enablesPlugins(config), true);
   });
 });
 

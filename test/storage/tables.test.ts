@@ -17,6 +17,7 @@ describe('the table list', () => {
       smtNodes: 'smt/',
       stateCurrent: `meta/${hex('current')}`,
       stateRoots: `meta/${hex('root:')}`,
+      pendingStateTree: `meta/${hex('pending-tree')}`,
       stateDiffs: `meta/${hex('diff:')}`,
       bftState: 'engine/00000000',
       engineUndo: `meta/${hex('engine-undo:')}`,

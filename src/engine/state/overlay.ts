@@ -66,6 +66,12 @@ export class StateOverlay {
     this.#write(key.toString('latin1'), Buffer.from(value));
   }
 
+  /** set without the copy: `value` must be a Buffer nothing else holds or changes (StateReadWriter.setOwned). */
+  setOwned(key: Buffer, value: Buffer): void {
+    if (!Buffer.isBuffer(value)) throw new TypeError('State values must be bytes');
+    this.#write(key.toString('latin1'), value);
+  }
+
   del(key: Buffer): void {
     this.#write(key.toString('latin1'), DELETED);
   }

@@ -11,9 +11,11 @@ import { removeHeightsBelow } from '../../storage/prune.js';
 import type { CommittedState } from '../../storage/state_roots.js';
 import {
   readCommittedState,
+  readPendingTree,
   readRootAt,
   removeCommittedState,
   writeCommittedState,
+  writePendingTree,
 } from '../../storage/state_roots.js';
 import { TABLES, tableHeightKey } from '../../storage/tables.js';
 import { StateOverlay } from './overlay.js';
@@ -85,6 +87,21 @@ export interface PreparedState {
    * ascending, the tree nodes are written as appends, LMDB's cheapest insert.
    */
   readonly onEmpty?: true;
+  /** Committed without its tree (a deferred genesis tree): `root` is the header's, recorded as pending for buildPendingStateTree. */
+  readonly treePending?: true;
+}
+
+/**
+ * A state's tree as prepareOnEmpty takes it: built with its nodes, or deferred: only the root it must have
+ * is known (a pinned genesis header's), the nodes are built from the committed state afterwards.
+ */
+export type GenesisTree =
+  | { readonly root: Buffer; readonly nodes: SMTNodeList }
+  | { readonly root: Buffer; readonly deferred: true };
+
+/** Thrown by what reads or extends the state tree while a committed state's tree is still being built. */
+export class StateTreePendingError extends Error {
+  override readonly name = 'StateTreePendingError';
 }
 
 /**
@@ -154,8 +171,23 @@ export class StateDB {
     return new BlockState(this, rememberReads);
   }
 
+  /** The committed state whose tree is still to be built (buildPendingStateTree), if any. */
+  get pendingTree(): CommittedState | undefined {
+    return readPendingTree(this.dbs);
+  }
+
+  /** Refuses what needs the tree while its nodes are not stored (a block on top, a proof). */
+  #assertTreeBuilt(what: string): void {
+    const pending = this.pendingTree;
+    if (pending !== undefined)
+      throw new StateTreePendingError(
+        `Cannot ${what}: the state tree of height ${pending.height} is still being built (root ${pending.root.toString('hex')})`,
+      );
+  }
+
   /** Computes the state root the overlay's changes give, without writing anything. */
   prepare(state: BlockState): PreparedState {
+    this.#assertTreeBuilt('execute on the state');
     const changes = state.overlay
       .changes()
       .map(({ key, value }) => ({ key, value, previous: state.readsFrom(this) ? state.baseValue(key) : this.get(key) }))
@@ -180,19 +212,19 @@ export class StateDB {
   /**
    * The prepared state of a block executed on the empty state whose tree was already built from
    * the same changes (an overlay's, key order; a genesis block: computeGenesis builds it to check
-   * the header's stateRoot), so neither the changes nor the tree are computed a second time.
+   * the header's stateRoot), so neither the changes nor the tree are computed a second time. A
+   * deferred tree is committed as pending: the state under the root given, its nodes built later.
    */
-  prepareOnEmpty(
-    changed: readonly { key: Buffer; value: Buffer | undefined }[],
-    tree: { readonly root: Buffer; readonly nodes: SMTNodeList },
-  ): PreparedState {
+  prepareOnEmpty(changed: readonly { key: Buffer; value: Buffer | undefined }[], tree: GenesisTree): PreparedState {
     if (this.height !== undefined) throw new Error('prepareOnEmpty needs a state with nothing committed');
     const changes = changed
       .filter(({ value }) => value !== undefined)
       .map(({ key, value }) => ({ key, value, previous: undefined }));
+    const base = { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, onEmpty: true } as const;
+    if ('deferred' in tree) return { ...base, smt: { root: tree.root, nodes: smtNodeList([]) }, treePending: true };
     if (changes.length > 0 && tree.nodes.size === 0)
       throw new Error('prepareOnEmpty needs the tree built with its nodes kept');
-    return { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, smt: tree, onEmpty: true };
+    return { ...base, smt: tree };
   }
 
   /**
@@ -227,6 +259,7 @@ export class StateDB {
         // state): its diff would be pruned in this same transaction
         if (prepared.onEmpty !== true) dbs.meta.putSync(diffKey(height), diffCodec.encode(diff()));
         writeCommittedState(dbs, { height, root: prepared.root });
+        if (prepared.treePending === true) writePendingTree(dbs, { height, root: prepared.root });
       },
       extra,
     );
@@ -271,11 +304,13 @@ export class StateDB {
 
   /** Inclusion/non-inclusion proof of store keys against a committed root (nodes are never overwritten, so older roots stay provable). */
   prove(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+    this.#assertTreeBuilt('prove state keys');
     return this.#tree.prove(root, storeKeys.map(stateSMTKey));
   }
 
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
   provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
+    this.#assertTreeBuilt('prove state keys');
     const created = new Map<string, Buffer>();
     prepared.smt.nodes.forEach((hash, data) => {
       created.set(hash.toString('latin1'), data);
@@ -294,7 +329,11 @@ const appendAll = (dbs: KestrelDatabases, prepared: PreparedState): void => {
     if (!appendSync(dbs.state, key, value))
       throw new Error(`State key ${key.toString('hex')} is out of order, or the state database is not empty`);
   }
-  const { nodes } = prepared.smt;
+  appendTreeNodes(dbs, prepared.smt.nodes);
+};
+
+/** Tree nodes written into an empty tree database: as appends when they come in hash order; inside a write transaction. */
+export const appendTreeNodes = (dbs: Pick<KestrelDatabases, 'smt'>, nodes: SMTNodeList): void => {
   if (!nodes.ascending)
     nodes.forEach((hash, data) => {
       dbs.smt.putSync(hash, data);
@@ -376,6 +415,9 @@ export class BlockState implements StateReadWriter {
   }
   set(key: Buffer, value: Buffer): void {
     this.overlay.set(key, value);
+  }
+  setOwned(key: Buffer, value: Buffer): void {
+    this.overlay.setOwned(key, value);
   }
   del(key: Buffer): void {
     this.overlay.del(key);

@@ -64,7 +64,10 @@ export class SubStore {
   }
 
   setWithSchema<T>(key: Buffer, value: T, schema: Schema): void {
-    this.set(key, compile<T>(schema).encode(value));
+    const encoded = compile<T>(schema).encode(value);
+    // the encoded value is this call's own: the state may keep it without a copy
+    if (this.state.setOwned !== undefined) this.state.setOwned(this.#full(key), encoded);
+    else this.state.set(this.#full(key), encoded);
   }
 
   /** Entries with gte <= key <= lte (keys relative to the substore). */
