@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { SMTProof } from '../../src/lib/tree/index.js';
 import {
+  buildSMT,
   EMPTY_HASH,
   InMemorySMTStore,
   isInclusionProofForKey,
+  PackedSMTNodes,
   SparseMerkleTree,
   smtBranchHash,
   smtLeafHash,
-  buildSMT,
-  PackedSMTNodes,
   smtRootOf,
   smtRootOfSorted,
   verifySMTProof,
