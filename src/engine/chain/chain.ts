@@ -3,6 +3,8 @@ import type { SMTProof } from '../../lib/tree/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
 import { encodeHeight, TABLES, tableHeightKey, tableKey } from '../../storage/tables.js';
+import type { WriteBehind, WriteBehindOptions } from '../../storage/write_behind.js';
+import { writeBehindOf } from '../../storage/write_behind.js';
 import type { BFTMethod, BFTModule } from '../bft/index.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import type { ExtraWrites, StateDB } from '../state/state_db.js';
@@ -92,6 +94,39 @@ export class Chain {
 
   inclusionProofsAt(height: number): SMTProof {
     return this.#proofs.at(height);
+  }
+
+  /** A proof of store keys against a committed root, on this thread (it sees commits not yet written to LMDB). */
+  proveState(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+    return this.options.stateDB.prove(root, storeKeys);
+  }
+
+  #writeBehind(): WriteBehind | undefined {
+    return writeBehindOf(this.options.dbs.root);
+  }
+
+  /**
+   * Write-behind mode (block synchronization, storage/write_behind.ts): from now on each commit
+   * (and block deletion) is recorded in memory, seen by every read at once, and written to LMDB
+   * in the background, several blocks per transaction. Ends with endWriteBehind.
+   */
+  beginWriteBehind(options?: WriteBehindOptions): void {
+    this.#writeBehind()?.begin(options);
+  }
+
+  /** Ends write-behind mode: resolves once every recorded commit is in LMDB (rejects if a write failed). */
+  async endWriteBehind(): Promise<void> {
+    await this.#writeBehind()?.end();
+  }
+
+  /** Waits while write-behind holds more commits than it allows in memory (call between blocks). */
+  async writeBehindRoom(): Promise<void> {
+    await this.#writeBehind()?.room();
+  }
+
+  /** Whether commits are recorded and not all in LMDB yet (worker threads reading LMDB would not see them). */
+  hasPendingWrites(): boolean {
+    return (this.#writeBehind()?.pendingSets ?? 0) > 0;
   }
 
   /**

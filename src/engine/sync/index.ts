@@ -28,6 +28,10 @@ export interface SyncParts {
   now?: () => number;
   /** Where the synchronization's progress is counted (one is made when left out). */
   progress?: SyncProgress;
+  /** Commits of synchronized blocks written behind (storage/write_behind.ts); true by default. */
+  writeBehind?: boolean;
+  /** The synchronizer lets the event loop run between two blocks (requests answered); true by default. */
+  yieldBetweenBlocks?: boolean;
 }
 
 /** Klayr's synchronizer: block synchronization first, then fast chain switching. */
@@ -51,5 +55,8 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
     peers: parts.peers,
     logger: parts.logger,
     progress,
+    ...(parts.writeBehind === false
+      ? {}
+      : { writeBehind: { begin: () => parts.chain.beginWriteBehind(), end: () => parts.chain.endWriteBehind() } }),
   });
 };

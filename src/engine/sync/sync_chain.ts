@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
@@ -22,6 +23,8 @@ export interface SyncChainOptions {
   onBlockDeleted?: (block: Block) => void;
   /** Unix seconds. */
   now?: () => number;
+  /** Lets the event loop run after each block it commits (requests that came meanwhile answered); true by default. */
+  yieldBetweenBlocks?: boolean;
 }
 
 /**
@@ -171,6 +174,9 @@ export class SyncChain {
       'Block executed',
     );
     this.options.onBlockCommitted?.(executed);
+    // bounded memory: blocks written behind wait here when too many are still to be written
+    await this.options.chain.writeBehindRoom();
+    if (this.options.yieldBetweenBlocks !== false) await nextTurn();
     return executed;
   }
 }
