@@ -15,7 +15,7 @@ export interface WriteBehindOptions {
    * synchronous transaction per flush on the main thread, started once `flushEvery` sets wait.
    */
   flushWith?: 'batch' | 'transaction';
-  /** 'transaction' only: sets gathered before a flush (default 25). */
+  /** Sets gathered before a flush starts (default: 10 with 'batch', 25 with 'transaction'); drain() and room() flush any. */
   flushEvery?: number;
   /** At most this many sets (blocks) pending before `room()` waits for a flush (default 100). */
   maxSets?: number;
@@ -41,7 +41,7 @@ export interface WriteBehindStats {
   readonly pendingBytes: number;
 }
 
-const DEFAULTS = { flushWith: 'batch', flushEvery: 25, maxSets: 100, maxBytes: 256 * 1024 * 1024 } as const;
+const DEFAULTS = { flushWith: 'batch', maxSets: 100, maxBytes: 256 * 1024 * 1024 } as const;
 
 const writeSize = (entry: PendingEntry): number => entry.key.length + (entry.value?.length ?? 0);
 
@@ -56,7 +56,7 @@ const writeSize = (entry: PendingEntry): number => entry.key.length + (entry.val
  */
 export class WriteBehind {
   readonly #dbs: Databases;
-  readonly #options: Required<WriteBehindOptions>;
+  readonly #options: Required<Omit<WriteBehindOptions, 'flushEvery'>> & Pick<WriteBehindOptions, 'flushEvery'>;
   readonly #layers = new Map<DatabaseName, PendingLayer>(DATABASE_NAMES.map((name) => [name, new PendingLayer()]));
   readonly #names = new Map<BinaryDB, DatabaseName>();
   readonly #onFlushed: () => void;
@@ -151,7 +151,7 @@ export class WriteBehind {
     }
     this.#queued.push({ seq, writes: recording, bytes });
     this.#pendingBytes += bytes;
-    if (this.#options.flushWith === 'batch' || this.#queued.length >= this.#options.flushEvery) this.#startFlush();
+    if (this.#queued.length >= this.#flushEvery()) this.#startFlush();
   }
 
   /** Waits while more sets or bytes are pending than allowed (call between commits). */
@@ -285,7 +285,11 @@ export class WriteBehind {
     this.#flushedSets += sets.length;
     this.#flushing = undefined;
     this.#onFlushed();
-    if (this.#options.flushWith === 'batch') this.#startFlush();
+    if (this.#queued.length >= this.#flushEvery()) this.#startFlush();
+  }
+
+  #flushEvery(): number {
+    return this.#options.flushEvery ?? (this.#options.flushWith === 'batch' ? 10 : 25);
   }
 
   /**

@@ -153,19 +153,15 @@ describe('write-behind (storage/write_behind.ts)', () => {
   it("batch flushes (lmdb-js's write thread): a key rewritten by a later set keeps the later value", async () => {
     const { dbs } = open();
     const behind = behindOf(dbs);
-    behind.begin({ flushWith: 'batch' });
+    behind.begin({ flushWith: 'batch', flushEvery: 1 });
     commitWrites(dbs, (d) => d.state.putSync(k('a'), v('1')));
     // the first flush is in flight now; the second set rewrites the key before it commits
     commitWrites(dbs, (d) => d.state.putSync(k('a'), v('2')));
     commitWrites(dbs, (d) => d.state.putSync(k('b'), v('3')));
     assert.equal(text(dbs.state.get(k('a'))), '2');
-    await new Promise<void>((resolve) => {
-      const poll = (): void => {
-        if (behind.stats().flushes >= 1) resolve();
-        else setTimeout(poll, 1);
-      };
-      poll();
-    });
+    const deadline = Date.now() + 10_000;
+    while (behind.stats().flushes < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+    assert.ok(behind.stats().flushes >= 1, 'the first flush committed');
     assert.equal(text(dbs.state.get(k('a'))), '2', 'after the first flush, the second set still wins');
     assert.equal(text(getCommitted(dbs, dbs.state, k('a'))), '2');
     await behind.end();
@@ -196,7 +192,7 @@ describe('write-behind (storage/write_behind.ts)', () => {
   it('room() waits for flushes while more sets are pending than allowed', async () => {
     const { dbs } = open();
     const behind = behindOf(dbs);
-    behind.begin({ flushWith: 'batch', maxSets: 2 });
+    behind.begin({ flushWith: 'batch', flushEvery: 10, maxSets: 2 });
     for (let i = 0; i < 10; i++) {
       commitWrites(dbs, (d) => d.smt.putSync(k(`n${i}`), v(String(i))));
       await behind.room();
@@ -217,6 +213,25 @@ describe('write-behind (storage/write_behind.ts)', () => {
     assert.equal(text(reader.state.get(k('a'))), '1');
     assert.equal(writeBehindOf(reader.root) === behind, false);
     await behind.end();
+    await closeDatabases(dbs);
+  });
+
+  it('refuses what it cannot record or merge, with a clear error, and changes nothing', async () => {
+    const { dbs } = open();
+    const behind = behindOf(dbs);
+    behind.begin({ flushWith: 'transaction', flushEvery: 1000 });
+    assert.throws(
+      () => commitWrites(dbs, (d) => d.state.putSync(k('a'), v('1'), 7)),
+      /Write-behind records plain puts only/,
+    );
+    assert.equal(behind.pendingSets, 0);
+    assert.equal(dbs.state.get(k('a')), undefined);
+    commitWrites(dbs, (d) => d.state.putSync(k('b'), v('2')));
+    assert.throws(() => [...dbs.state.getRange({ offset: 1 })], /offset, versions or counts are not supported/);
+    assert.throws(() => dbs.state.getCount({}), /offset, versions or counts are not supported/);
+    assert.equal(text(dbs.state.get(k('b'))), '2');
+    await behind.end();
+    assert.equal(dbs.state.getCount({}), 1, 'with nothing pending, LMDB answers as before');
     await closeDatabases(dbs);
   });
 

@@ -1,0 +1,148 @@
+// Chain.commit of synchronized blocks (issue 22): the sync bench's cached chain applied block by block into
+// fresh data paths, as the synchronizer applies a peer's blocks (validate, verify, executeVerified), once with
+// one durable LMDB transaction per block and once in write-behind mode (storage/write_behind.ts), in this one
+// process, the modes taking turns. Counted: Chain.commit's wall time on the main thread, the whole apply, and
+// the wait at the end for the last flush.
+import { rmSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { BlockStore } from '../src/engine/chain/block_store.js';
+import { createLocalBlsVerifier } from '../src/engine/pools/bls_verifier.js';
+import { createLocalSignatureVerifier } from '../src/engine/pools/signature_verifier.js';
+import type { Block } from '../src/lib/chain/block.js';
+import { openChain } from '../src/main/chain_setup.js';
+import { closeDatabases, openDatabases } from '../src/storage/database.js';
+import type { WriteBehindOptions } from '../src/storage/write_behind.js';
+import { writeBehindOf } from '../src/storage/write_behind.js';
+import { tempDataPath } from '../test/helpers/state.js';
+import { syncChain, syncConfig } from './sync_chain.js';
+
+const PARAMS = {
+  blocks: Number(process.env.KESTREL_SYNC_BLOCKS ?? 2000),
+  transferEvery: Number(process.env.KESTREL_SYNC_TRANSFER_EVERY ?? 4),
+  transfersPerBlock: Number(process.env.KESTREL_SYNC_TRANSFERS ?? 100),
+};
+/** Blocks applied per run (1..N of the cached chain). */
+const APPLIED = Number(process.env.KESTREL_SYNC_COMMIT_BLOCKS ?? 400);
+const ROUNDS = Number(process.env.KESTREL_SYNC_COMMIT_ROUNDS ?? 2);
+
+type Mode = { name: string; writeBehind?: WriteBehindOptions };
+const ALL_MODES: Mode[] = [
+  { name: 'durable transaction per block' },
+  { name: 'write-behind, lmdb-js batch per flush', writeBehind: { flushWith: 'batch' } },
+  { name: 'write-behind, transactionSync per 25 blocks', writeBehind: { flushWith: 'transaction', flushEvery: 25 } },
+  { name: 'write-behind, lmdb-js batch per 10 blocks', writeBehind: { flushWith: 'batch', flushEvery: 10 } },
+  { name: 'write-behind, transactionSync per 10 blocks', writeBehind: { flushWith: 'transaction', flushEvery: 10 } },
+];
+/** KESTREL_SYNC_COMMIT_MODES=0,1,2: which of ALL_MODES run (the first one given is the baseline). */
+const MODES = (process.env.KESTREL_SYNC_COMMIT_MODES ?? '0,1,2')
+  .split(',')
+  .map((i) => ALL_MODES[Number(i)])
+  .filter((m): m is Mode => m !== undefined);
+
+interface Run {
+  mode: string;
+  blocks: number;
+  commitMs: number;
+  commitMsPerBlock: number;
+  /** Commit time of the blocks with transfers only, per block. */
+  commitMsPerTransferBlock: number;
+  applyMs: number;
+  finalFlushMs: number;
+  flushes: number;
+}
+
+const readBlocks = async (cached: string, count: number): Promise<Block[]> => {
+  const dbs = openDatabases(cached, { readOnly: true });
+  try {
+    const store = new BlockStore(dbs);
+    return Array.from({ length: count }, (_, i) => {
+      const block = store.byHeight(i + 1);
+      if (block === undefined) throw new Error(`the cached chain has no block at height ${i + 1}`);
+      return block;
+    });
+  } finally {
+    await dbs.root.close();
+  }
+};
+
+const applyAll = async (mode: Mode, blocks: readonly Block[]): Promise<Run> => {
+  const dataPath = tempDataPath();
+  const config = syncConfig(dataPath);
+  const dbs = openDatabases(dataPath);
+  try {
+    const { chain, processor } = openChain(config, dbs);
+    const chainID = Buffer.from(config.genesis.chainID, 'hex');
+    const verifiers = { bls: createLocalBlsVerifier(), signatures: createLocalSignatureVerifier(chainID) };
+    let commitMs = 0;
+    let transferCommitMs = 0;
+    let transferBlocks = 0;
+    const commit = chain.commit.bind(chain);
+    chain.commit = (executed, extra) => {
+      const began = performance.now();
+      commit(executed, extra);
+      const ms = performance.now() - began;
+      commitMs += ms;
+      if (executed.block.transactions.length > 0) {
+        transferCommitMs += ms;
+        transferBlocks++;
+      }
+    };
+    if (mode.writeBehind !== undefined) chain.beginWriteBehind(mode.writeBehind);
+    const began = performance.now();
+    for (const block of blocks) {
+      const prepared = processor.validate(block);
+      await processor.verify(block, verifiers.bls);
+      await processor.executeVerified(block, prepared, verifiers, chain.lastBlock());
+      await chain.writeBehindRoom();
+      await nextTurn();
+    }
+    const applied = performance.now();
+    await chain.endWriteBehind();
+    const flushed = performance.now();
+    const last = blocks[blocks.length - 1];
+    if (last !== undefined && !chain.lastBlock().header.stateRoot.equals(last.header.stateRoot))
+      throw new Error(`${mode.name}: the tip is not the chain's block ${last.header.height}`);
+    return {
+      mode: mode.name,
+      blocks: blocks.length,
+      commitMs: Math.round(commitMs),
+      commitMsPerBlock: Number((commitMs / blocks.length).toFixed(2)),
+      commitMsPerTransferBlock: Number((transferCommitMs / Math.max(1, transferBlocks)).toFixed(2)),
+      applyMs: Math.round(applied - began),
+      finalFlushMs: Math.round(flushed - applied),
+      flushes: writeBehindOf(dbs.root)?.stats().flushes ?? 0,
+    };
+  } finally {
+    await closeDatabases(dbs);
+    rmSync(dataPath, { recursive: true, force: true });
+  }
+};
+
+/** Not part of `npm run bench` by default: `node dist/bench/sync_commit.bench.js`. */
+export const syncCommitBench = async (): Promise<Run[]> => {
+  const cached = await syncChain(PARAMS);
+  const blocks = await readBlocks(cached, APPLIED);
+  const runs: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of MODES) {
+      const run = await applyAll(mode, blocks);
+      console.log(JSON.stringify({ round, ...run }));
+      runs.push(run);
+    }
+  }
+  const baseline = runs.filter((r) => r.mode === MODES[0]?.name);
+  const mean = (rs: readonly Run[], f: (r: Run) => number): number => rs.reduce((s, r) => s + f(r), 0) / rs.length;
+  const base = mean(baseline, (r) => r.commitMsPerBlock);
+  const baseApply = mean(baseline, (r) => r.applyMs);
+  for (const mode of MODES) {
+    const rs = runs.filter((r) => r.mode === mode.name);
+    console.log(
+      `${mode.name}: commit ${mean(rs, (r) => r.commitMsPerBlock).toFixed(2)} ms/block (${(base / mean(rs, (r) => r.commitMsPerBlock)).toFixed(2)}x less), ` +
+        `transfer blocks ${mean(rs, (r) => r.commitMsPerTransferBlock).toFixed(2)} ms, apply ${Math.round(mean(rs, (r) => r.applyMs))} ms ` +
+        `(${(baseApply / mean(rs, (r) => r.applyMs)).toFixed(2)}x), final flush ${Math.round(mean(rs, (r) => r.finalFlushMs))} ms`,
+    );
+  }
+  return runs;
+};
+
+if (process.argv[1]?.endsWith('sync_commit.bench.js')) await syncCommitBench();
