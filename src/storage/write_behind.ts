@@ -73,6 +73,9 @@ export class WriteBehind {
   #failure: { error: unknown } | undefined;
   #flushes = 0;
   #flushedSets = 0;
+  readonly #flushListeners: (() => void)[] = [];
+  /** Callbacks to run once LMDB holds exactly the set `seq` (a flush ends at it), oldest first. */
+  #stored: { seq: number; callback: () => void }[] = [];
 
   /** `onFlushed` runs right after each flush commits (the node's held read transaction is renewed there). */
   constructor(dbs: Databases, onFlushed: () => void, options: WriteBehindOptions = {}) {
@@ -154,6 +157,25 @@ export class WriteBehind {
     if (this.#queued.length >= this.#flushEvery()) this.#startFlush();
   }
 
+  /**
+   * Runs `callback` when LMDB holds exactly what has been committed so far: at once when nothing
+   * is pending, else right after the flush that ends with the last set recorded now (a flush ends
+   * there), before the next flush starts: a read transaction it opens pins that state.
+   */
+  whenStored(callback: () => void): void {
+    if (this.pendingSets === 0) {
+      callback();
+      return;
+    }
+    this.#stored.push({ seq: this.#seq, callback });
+    this.#startFlush();
+  }
+
+  /** Calls `listener` after each flush has committed (what LMDB holds then is read with an explicit read transaction). */
+  onFlush(listener: () => void): void {
+    this.#flushListeners.push(listener);
+  }
+
   /** Waits while more sets or bytes are pending than allowed (call between commits). */
   async room(): Promise<void> {
     const { maxSets, maxBytes } = this.#options;
@@ -222,8 +244,11 @@ export class WriteBehind {
 
   #startFlush(): void {
     if (this.#flushing !== undefined || this.#queued.length === 0 || this.#failure !== undefined) return;
-    const sets = this.#queued;
-    this.#queued = [];
+    // a flush ends at the first set a whenStored callback waits for
+    const barrier = this.#stored[0]?.seq;
+    const count = barrier === undefined ? this.#queued.length : this.#queued.findIndex((set) => set.seq >= barrier) + 1;
+    const sets = this.#queued.slice(0, count > 0 ? count : this.#queued.length);
+    this.#queued = this.#queued.slice(sets.length);
     this.#inFlight = sets;
     // later sets overwrite earlier ones key by key: the transaction leaves what applying them in order would
     const merged = new Map<DatabaseName, Map<string, PendingEntry>>();
@@ -285,7 +310,9 @@ export class WriteBehind {
     this.#flushedSets += sets.length;
     this.#flushing = undefined;
     this.#onFlushed();
-    if (this.#queued.length >= this.#flushEvery()) this.#startFlush();
+    for (const listener of this.#flushListeners) listener();
+    while (this.#stored[0] !== undefined && this.#stored[0].seq <= last) this.#stored.shift()?.callback();
+    if (this.#queued.length >= this.#flushEvery() || this.#stored.length > 0) this.#startFlush();
   }
 
   #flushEvery(): number {

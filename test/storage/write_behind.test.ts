@@ -216,6 +216,33 @@ describe('write-behind (storage/write_behind.ts)', () => {
     await closeDatabases(dbs);
   });
 
+  it('whenStored runs its callback when LMDB holds exactly the sets recorded before it, before any later one', async () => {
+    const { dbs } = open();
+    const behind = behindOf(dbs);
+    let immediate = false;
+    behind.whenStored(() => {
+      immediate = true;
+    });
+    assert.ok(immediate, 'nothing pending: at once');
+    behind.begin({ flushWith: 'batch', flushEvery: 10 });
+    const seen: (string | undefined)[] = [];
+    commitWrites(dbs, (d) => d.state.putSync(k('a'), v('1')));
+    commitWrites(dbs, (d) => d.state.putSync(k('a'), v('2')));
+    behind.whenStored(() => {
+      const transaction = dbs.root.useReadTransaction();
+      seen.push(text(dbs.state.get(k('a'), { transaction })), text(dbs.state.get(k('b'), { transaction })));
+      transaction.done();
+    });
+    commitWrites(dbs, (d) => {
+      d.state.putSync(k('a'), v('3'));
+      d.state.putSync(k('b'), v('4'));
+    });
+    await behind.end();
+    assert.deepEqual(seen, ['2', undefined], "LMDB held the second set's state, not the third's");
+    assert.equal(text(dbs.state.get(k('a'))), '3');
+    await closeDatabases(dbs);
+  });
+
   it('refuses what it cannot record or merge, with a clear error, and changes nothing', async () => {
     const { dbs } = open();
     const behind = behindOf(dbs);

@@ -2,6 +2,7 @@ import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import type { SMTProof } from '../../lib/tree/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
+import { readCommittedState } from '../../storage/state_roots.js';
 import { encodeHeight, TABLES, tableHeightKey, tableKey } from '../../storage/tables.js';
 import type { WriteBehind, WriteBehindOptions } from '../../storage/write_behind.js';
 import { writeBehindOf } from '../../storage/write_behind.js';
@@ -122,6 +123,33 @@ export class Chain {
   /** Waits while write-behind holds more commits than it allows in memory (call between blocks). */
   async writeBehindRoom(): Promise<void> {
     await this.#writeBehind()?.room();
+  }
+
+  /**
+   * Runs `callback` once LMDB holds exactly the chain as committed now (at once outside write-behind),
+   * before anything later reaches LMDB: a read transaction it opens pins that state (a backup).
+   */
+  whenStored(callback: () => void): void {
+    const behind = this.#writeBehind();
+    if (behind === undefined) callback();
+    else behind.whenStored(callback);
+  }
+
+  /**
+   * Calls `listener` with the height LMDB holds after each write-behind flush (the chain a restart
+   * after a crash would open).
+   */
+  onStored(listener: (height: number) => void): void {
+    const { dbs } = this.options;
+    this.#writeBehind()?.onFlush(() => {
+      const transaction = dbs.root.useReadTransaction();
+      try {
+        const height = readCommittedState(dbs, { transaction })?.height;
+        if (height !== undefined) listener(height);
+      } finally {
+        transaction.done();
+      }
+    });
   }
 
   /** Whether commits are recorded and not all in LMDB yet (worker threads reading LMDB would not see them). */

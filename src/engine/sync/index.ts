@@ -45,7 +45,7 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
     },
   });
   const peerBlocks = new PeerBlocks(parts.peers, (id) => chain.headerByID(id));
-  return new Synchronizer({
+  const synchronizer = new Synchronizer({
     mechanisms: [
       new BlockSynchronization({ chain, peerBlocks, peers: parts.peers }),
       new FastChainSwitching({ chain, peerBlocks }),
@@ -59,4 +59,7 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
       ? {}
       : { writeBehind: { begin: () => parts.chain.beginWriteBehind(), end: () => parts.chain.endWriteBehind() } }),
   });
+  // what a restart after a crash would find: the synchronized blocks are durable up to here
+  parts.chain.onStored((height) => parts.logger.info({ height }, 'Synchronized blocks stored'));
+  return synchronizer;
 };
