@@ -4,7 +4,6 @@
 // process, the modes taking turns. Counted: Chain.commit's wall time on the main thread, the whole apply, and
 // the wait at the end for the last flush.
 import { rmSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BlockStore } from '../src/engine/chain/block_store.js';
 import { createLocalBlsVerifier } from '../src/engine/pools/bls_verifier.js';
@@ -60,13 +59,34 @@ interface Run {
   finalFlushMs: number;
   flushes: number;
   /**
-   * Event-loop delay while applying (perf_hooks.monitorEventLoopDelay, 1 ms resolution): how long a
-   * request arriving meanwhile waits at worst. The verifiers here answer on this thread, so the loop
-   * only yields where the mode does; in a node, awaits on the worker pools can yield too.
+   * How long a request arriving at a random moment of the apply waits for the event loop (p99) and
+   * the longest stretch without a turn, from a 1 ms interval timer's gaps. The verifiers here answer
+   * on this thread, so the loop only turns where the mode yields; in a node, awaits on the worker
+   * pools can let it turn too.
    */
-  loopDelayP99Ms: number;
-  loopDelayMaxMs: number;
+  waitP99Ms: number;
+  longestStallMs: number;
 }
+
+/** The p99 wait of an arrival uniform over the time the gaps cover (it waits out the rest of its gap). */
+const waitPercentile = (gaps: readonly number[], percentile: number): number => {
+  const total = gaps.reduce((sum, gap) => sum + gap, 0);
+  // P(wait > x) = sum over gaps longer than x of (gap - x) / total: the smallest x where it falls to 1 - p
+  const sorted = [...gaps].sort((a, b) => b - a);
+  let low = 0;
+  let high = sorted[0] ?? 0;
+  for (let i = 0; i < 50; i++) {
+    const x = (low + high) / 2;
+    let above = 0;
+    for (const gap of sorted) {
+      if (gap <= x) break;
+      above += gap - x;
+    }
+    if (above / total > 1 - percentile / 100) low = x;
+    else high = x;
+  }
+  return high;
+};
 
 const readBlocks = async (cached: string, count: number): Promise<Block[]> => {
   const dbs = openDatabases(cached, { readOnly: true });
@@ -105,8 +125,13 @@ const applyAll = async (mode: Mode, blocks: readonly Block[]): Promise<Run> => {
       }
     };
     if (mode.writeBehind !== undefined) chain.beginWriteBehind(mode.writeBehind);
-    const delay = monitorEventLoopDelay({ resolution: 1 });
-    delay.enable();
+    const gaps: number[] = [];
+    let turn = performance.now();
+    const probe = setInterval(() => {
+      const now = performance.now();
+      gaps.push(now - turn);
+      turn = now;
+    }, 1);
     const began = performance.now();
     for (const block of blocks) {
       const prepared = processor.validate(block);
@@ -116,7 +141,8 @@ const applyAll = async (mode: Mode, blocks: readonly Block[]): Promise<Run> => {
       if (mode.yieldBetweenBlocks) await nextTurn();
     }
     const applied = performance.now();
-    delay.disable();
+    clearInterval(probe);
+    gaps.push(applied - turn);
     await chain.endWriteBehind();
     const flushed = performance.now();
     const last = blocks[blocks.length - 1];
@@ -131,8 +157,8 @@ const applyAll = async (mode: Mode, blocks: readonly Block[]): Promise<Run> => {
       applyMs: Math.round(applied - began),
       finalFlushMs: Math.round(flushed - applied),
       flushes: writeBehindOf(dbs.root)?.stats().flushes ?? 0,
-      loopDelayP99Ms: Number((delay.percentile(99) / 1e6).toFixed(1)),
-      loopDelayMaxMs: Number((delay.max / 1e6).toFixed(1)),
+      waitP99Ms: Number(waitPercentile(gaps, 99).toFixed(1)),
+      longestStallMs: Number(Math.max(...gaps).toFixed(1)),
     };
   } finally {
     await closeDatabases(dbs);
@@ -152,19 +178,32 @@ export const syncCommitBench = async (): Promise<Run[]> => {
       runs.push(run);
     }
   }
-  const baseline = runs.filter((r) => r.mode === MODES[0]?.name);
-  const mean = (rs: readonly Run[], f: (r: Run) => number): number => rs.reduce((s, r) => s + f(r), 0) / rs.length;
-  const base = mean(baseline, (r) => r.commitMsPerBlock);
-  const baseApply = mean(baseline, (r) => r.applyMs);
-  for (const mode of MODES) {
+  // ratios within a round (the modes ran minutes apart at most), then their median: the machine's load drifts
+  const medianOf = (unsorted: readonly number[]): number => {
+    const values = [...unsorted].sort((a, b) => a - b);
+    const middle = Math.floor(values.length / 2);
+    return values.length % 2 === 1 ? (values[middle] ?? 0) : ((values[middle - 1] ?? 0) + (values[middle] ?? 0)) / 2;
+  };
+  const median = (rs: readonly Run[], f: (r: Run) => number): number => medianOf(rs.map(f));
+  const perRound = MODES.length;
+  const ratio = (mode: number, f: (r: Run) => number): number => {
+    const ratios: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const base = runs[round * perRound];
+      const run = runs[round * perRound + mode];
+      if (base !== undefined && run !== undefined) ratios.push(f(base) / f(run));
+    }
+    return medianOf(ratios);
+  };
+  MODES.forEach((mode, index) => {
     const rs = runs.filter((r) => r.mode === mode.name);
     console.log(
-      `${mode.name}: commit ${mean(rs, (r) => r.commitMsPerBlock).toFixed(2)} ms/block (${(base / mean(rs, (r) => r.commitMsPerBlock)).toFixed(2)}x less), ` +
-        `transfer blocks ${mean(rs, (r) => r.commitMsPerTransferBlock).toFixed(2)} ms, apply ${Math.round(mean(rs, (r) => r.applyMs))} ms ` +
-        `(${(baseApply / mean(rs, (r) => r.applyMs)).toFixed(2)}x), final flush ${Math.round(mean(rs, (r) => r.finalFlushMs))} ms, ` +
-        `event-loop delay p99 ${mean(rs, (r) => r.loopDelayP99Ms).toFixed(1)} ms, max ${mean(rs, (r) => r.loopDelayMaxMs).toFixed(1)} ms`,
+      `${mode.name}: commit ${median(rs, (r) => r.commitMsPerBlock).toFixed(2)} ms/block (${ratio(index, (r) => r.commitMsPerBlock).toFixed(2)}x less), ` +
+        `transfer blocks ${median(rs, (r) => r.commitMsPerTransferBlock).toFixed(2)} ms, apply ${Math.round(median(rs, (r) => r.applyMs))} ms ` +
+        `(${ratio(index, (r) => r.applyMs).toFixed(2)}x faster), final flush ${Math.round(median(rs, (r) => r.finalFlushMs))} ms, ` +
+        `wait p99 ${median(rs, (r) => r.waitP99Ms).toFixed(1)} ms, longest stall ${median(rs, (r) => r.longestStallMs).toFixed(1)} ms`,
     );
-  }
+  });
   return runs;
 };
 
