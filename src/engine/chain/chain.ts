@@ -160,7 +160,8 @@ export class Chain {
   /**
    * Commits an executed block in one LMDB write transaction: state, tree nodes, undo diffs, BFT
    * state, block, events, inclusion proofs, pruning and the finalized height (and the caller's
-   * `extra` records) land together or not at all.
+   * `extra` records) land together or not at all. In write-behind mode the same writes are one
+   * recorded set, read at once and written to LMDB whole by a later flush.
    */
   commit(executed: ExecutedBlock, extra?: ExtraWrites): void {
     this.#commit(executed, extra, true);
