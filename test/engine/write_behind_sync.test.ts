@@ -74,6 +74,9 @@ describe('write-behind during block synchronization', () => {
           failures.push(error);
         }
       },
+      // the verifiers here answer on this thread: in a node the loop turns while the synchronizer awaits its pools,
+      // and flushes land then; here it turns after each block
+      yieldBetweenBlocks: true,
       // block synchronization: the node has been off for more than three rounds of slots
       now: () => clock.now + 400 * config.genesis.blockTime,
     });

@@ -30,7 +30,7 @@ export interface SyncParts {
   progress?: SyncProgress;
   /** Commits of synchronized blocks written behind (storage/write_behind.ts); true by default. */
   writeBehind?: boolean;
-  /** The synchronizer lets the event loop run between two blocks (requests answered); true by default. */
+  /** The synchronizer lets the event loop run between two blocks (SyncChainOptions.yieldBetweenBlocks); false by default. */
   yieldBetweenBlocks?: boolean;
 }
 
