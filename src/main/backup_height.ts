@@ -73,10 +73,13 @@ export const watchBackupHeight = ({ config, chain, dbs, logger }: BackupHeightPa
     );
   chain.onCommitted((block) => {
     if (block.header.height !== height) return;
-    try {
-      take(block);
-    } catch (error) {
-      logger.error({ err: error, height, path }, 'Backup failed to start');
-    }
+    // written behind (block synchronization): the copy starts when LMDB holds that block, before the next
+    chain.whenStored(() => {
+      try {
+        take(block);
+      } catch (error) {
+        logger.error({ err: error, height, path }, 'Backup failed to start');
+      }
+    });
   });
 };

@@ -1,5 +1,6 @@
 import { releaseCommittedReads } from './committed_reads.js';
 import type { KestrelDatabases } from './database.js';
+import { writeBehindOf } from './write_behind.js';
 
 /** Writes to any of the environment's databases, run inside one write transaction. */
 export type Writes = (dbs: KestrelDatabases) => void;
@@ -7,8 +8,17 @@ export type Writes = (dbs: KestrelDatabases) => void;
 /**
  * The node's only way to write committed data: every write of `writes` lands in one LMDB write
  * transaction, on disk (synced) before this returns, or none of them does (an exception aborts it).
+ * In write-behind mode (block synchronization, write_behind.ts) the writes are recorded as one
+ * set instead, seen by every read at once and written to LMDB, whole, in a later flush.
  */
 export const commitWrites = (dbs: KestrelDatabases, ...writes: readonly (Writes | undefined)[]): void => {
+  const behind = writeBehindOf(dbs.root);
+  if (behind?.recordsCommits === true) {
+    behind.record(() => {
+      for (const write of writes) write?.(dbs);
+    });
+    return;
+  }
   try {
     dbs.root.transactionSync(() => {
       for (const write of writes) write?.(dbs);

@@ -1,5 +1,6 @@
 import type { Transaction } from 'lmdb';
 import type { BinaryDB, KestrelDatabases } from './database.js';
+import { writeBehindOf } from './write_behind.js';
 
 /**
  * One LMDB read transaction per environment for point reads of committed data, kept until the next
@@ -18,9 +19,14 @@ const readOptions = (root: KestrelDatabases['root']): { transaction: Transaction
   return options;
 };
 
-/** The committed value of `key` in `db` (one of `dbs`' databases); inside a write transaction, what it has written so far. */
-export const getCommitted = (dbs: Pick<KestrelDatabases, 'root'>, db: BinaryDB, key: Buffer): Buffer | undefined =>
-  db.get(key, readOptions(dbs.root));
+/**
+ * The committed value of `key` in `db` (one of `dbs`' databases); inside a write transaction, what
+ * it has written so far; in write-behind mode, a pending write first (the held transaction is LMDB's).
+ */
+export const getCommitted = (dbs: Pick<KestrelDatabases, 'root'>, db: BinaryDB, key: Buffer): Buffer | undefined => {
+  const pending = writeBehindOf(dbs.root)?.lookupIn(db, key);
+  return pending === undefined ? db.get(key, readOptions(dbs.root)) : pending.value;
+};
 
 /** Ends the held read transaction (after a commit, so that the next read sees it). */
 export const releaseCommittedReads = (dbs: Pick<KestrelDatabases, 'root'>): void => {

@@ -5,6 +5,7 @@ import { open } from 'lmdb';
 import { releaseCommittedReads } from './committed_reads.js';
 import type { DatabaseName } from './tables.js';
 import { DATABASE_NAMES } from './tables.js';
+import { installWriteBehind, writeBehindOf } from './write_behind.js';
 
 export type BinaryDB = Database<Buffer, Buffer>;
 
@@ -33,14 +34,22 @@ export const openDatabases = (dataPath: string, options: { readOnly?: boolean } 
       root.openDB<Buffer, Buffer>({ name, encoding: 'binary', keyEncoding: 'binary' }),
     ]),
   );
-  return { root, ...dbs } as KestrelDatabases;
+  const opened = { root, ...dbs } as KestrelDatabases;
+  // a flush renews the held read transaction: committed reads then see what it wrote
+  if (options.readOnly !== true) installWriteBehind(opened, () => releaseCommittedReads(opened));
+  return opened;
 };
 
 /**
- * Closes a node's environment: the read transaction held for committed reads ends first (closing
- * LMDB under an open read transaction can abort the process).
+ * Closes a node's environment: writes still pending (write-behind) reach LMDB first, then the
+ * read transaction held for committed reads ends (closing LMDB under an open read transaction can
+ * abort the process).
  */
 export const closeDatabases = async (dbs: KestrelDatabases): Promise<void> => {
-  releaseCommittedReads(dbs);
-  await dbs.root.close();
+  try {
+    await writeBehindOf(dbs.root)?.drain();
+  } finally {
+    releaseCommittedReads(dbs);
+    await dbs.root.close();
+  }
 };

@@ -1,5 +1,8 @@
 // Child process for the node crash test: a devnet chain that generates blocks (with a transfer each)
 // as fast as it can on a simulated clock, with inclusion proofs and pruning, printing each committed height; the test SIGKILLs it.
+// With --write-behind its commits are written behind (storage/write_behind.ts, as block synchronization does): it prints
+// `generated <height>` per block and `committed <height>` for the height LMDB holds whole.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
@@ -11,6 +14,7 @@ import { openChain } from '../../src/main/chain_setup.js';
 import { getAuthAccount } from '../../src/modules/auth/method.js';
 import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { openDatabases } from '../../src/storage/database.js';
+import { writeBehindOf } from '../../src/storage/write_behind.js';
 import { crashConfig, crashSender } from './crash_config.js';
 
 const dataPath = process.argv[2]!;
@@ -59,9 +63,25 @@ const generator = new Generator({
   },
   now: () => now,
 });
+const writeBehind = process.argv.includes('--write-behind');
+const startHeight = chain.lastBlock().header.height;
+let reported = startHeight;
+if (writeBehind) chain.beginWriteBehind({ flushEvery: 4, maxSets: 40 });
 for (;;) {
   now = chain.lastBlock().header.timestamp + config.genesis.blockTime;
   const block = await generator.tick();
   if (block === undefined) throw new Error(`no block generated at ${now}`);
-  process.stdout.write(`committed ${block.header.height}\n`);
+  if (!writeBehind) {
+    process.stdout.write(`committed ${block.header.height}\n`);
+    continue;
+  }
+  process.stdout.write(`generated ${block.header.height}\n`);
+  await chain.writeBehindRoom();
+  await nextTurn();
+  // one commit per block: the sets flushed count the blocks in LMDB
+  const durable = startHeight + (writeBehindOf(dbs.root)?.stats().sets ?? 0);
+  if (durable > reported) {
+    reported = durable;
+    process.stdout.write(`committed ${durable}\n`);
+  }
 }

@@ -10,6 +10,7 @@ export const runAndKill = (
   args: readonly string[],
   delayMs: number,
   afterHeight = -1,
+  onLine: (line: string) => void = () => undefined,
 ): Promise<number> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -22,7 +23,10 @@ export const runAndKill = (
       buffered += d.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
-      for (const line of lines) if (line.startsWith('committed ')) last = Number(line.split(' ')[1]);
+      for (const line of lines) {
+        onLine(line);
+        if (line.startsWith('committed ')) last = Number(line.split(' ')[1]);
+      }
       if (last >= afterHeight) timer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
     });
     child.on('exit', (code, signal) => {

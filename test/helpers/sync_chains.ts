@@ -3,29 +3,22 @@ import type { Logger } from 'pino';
 import { pino } from 'pino';
 import type { ExecutedBlock } from '../../src/engine/execution/executed_block.js';
 import type { Generator } from '../../src/engine/generator/generator.js';
-import type { Peers } from '../../src/engine/network/peers.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { createLocalSignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
 import { createSynchronizer } from '../../src/engine/sync/index.js';
-import type { Block } from '../../src/lib/chain/block.js';
-import { blockHeaderID, encodeBlock } from '../../src/lib/chain/block.js';
-import {
-  getBlocksFromIdRequestSchema,
-  getBlocksFromIdResponseSchema,
-  getHighestCommonBlockRequestSchema,
-  getHighestCommonBlockResponseSchema,
-} from '../../src/lib/chain/p2p_schemas.js';
-import { codec } from '../../src/lib/codec/index.js';
+import { blockHeaderID } from '../../src/lib/chain/block.js';
 import type { OpenedChain } from '../../src/main/chain_setup.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { closeDatabases, openDatabases } from '../../src/storage/database.js';
 import { devnetGenerator } from './generator.js';
+import type { peerServing } from './serving_peer.js';
 import { tempDataPath } from './state.js';
 
+export { PEER, peerServing } from './serving_peer.js';
+
 export const SYNC_CHAIN_ID = Buffer.from('04000000', 'hex');
-export const PEER = '127.0.0.2:7667';
 const config = loadConfig({ dataPath: tempDataPath() });
 const BLOCK_TIME = config.genesis.blockTime;
 
@@ -57,46 +50,6 @@ export const generate = async (node: Node, clock: { now: number }, firstSlot: nu
     clock.now = slot * BLOCK_TIME + 2;
     if ((await node.generator.tick()) === undefined) throw new Error(`no block generated in slot ${slot}`);
   }
-};
-
-/** Peers where one peer serves `source`'s chain as Kestrel and Klayr do; `tamper` changes a getBlocksFromId answer. */
-export const peerServing = (source: Node, tamper: (blocks: Block[]) => Block[] = (b) => b) => {
-  const penalties: { peerId: string; penalty: number }[] = [];
-  const { chain, blocks } = source.opened;
-  const peers: Pick<Peers, 'requestFromPeer' | 'applyPenalty' | 'connectedPeers'> = {
-    requestFromPeer: async (peerId, procedure, data = Buffer.alloc(0)) => {
-      if (procedure === 'getLastBlock') return { peerId, data: encodeBlock(chain.lastBlock()) };
-      if (procedure === 'getHighestCommonBlock') {
-        const { ids } = codec.decode<{ ids: Buffer[] }>(getHighestCommonBlockRequestSchema, data);
-        const id = blocks.highestKnownID(ids) ?? Buffer.alloc(0);
-        return { peerId, data: codec.encode(getHighestCommonBlockResponseSchema, { id }) };
-      }
-      const { blockId } = codec.decode<{ blockId: Buffer }>(getBlocksFromIdRequestSchema, data);
-      const height = blocks.heightOfID(blockId) ?? Number.POSITIVE_INFINITY;
-      const after: Block[] = [];
-      for (let h = height + 1; h <= height + 53; h++) {
-        const block = blocks.byHeight(h);
-        if (block !== undefined) after.push(block);
-      }
-      return { peerId, data: codec.encode(getBlocksFromIdResponseSchema, { blocks: tamper(after).map(encodeBlock) }) };
-    },
-    applyPenalty: (peerId, penalty) => penalties.push({ peerId, penalty }),
-    connectedPeers: () => {
-      const tip = chain.lastBlock().header;
-      return [
-        {
-          peerId: PEER,
-          options: {
-            height: tip.height,
-            maxHeightPrevoted: tip.maxHeightPrevoted,
-            blockVersion: tip.version,
-            lastBlockID: blockHeaderID(tip),
-          },
-        },
-      ];
-    },
-  };
-  return { peers, penalties };
 };
 
 /** The node's synchronizer; `clock` is what it reads the current slot from (block synchronization wants three rounds since finality). */

@@ -2,7 +2,10 @@ import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import type { SMTProof } from '../../lib/tree/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
+import { readCommittedState } from '../../storage/state_roots.js';
 import { encodeHeight, TABLES, tableHeightKey, tableKey } from '../../storage/tables.js';
+import type { WriteBehind, WriteBehindOptions } from '../../storage/write_behind.js';
+import { writeBehindOf } from '../../storage/write_behind.js';
 import type { BFTMethod, BFTModule } from '../bft/index.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import type { ExtraWrites, StateDB } from '../state/state_db.js';
@@ -94,10 +97,71 @@ export class Chain {
     return this.#proofs.at(height);
   }
 
+  /** A proof of store keys against a committed root, on this thread (it sees commits not yet written to LMDB). */
+  proveState(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+    return this.options.stateDB.prove(root, storeKeys);
+  }
+
+  #writeBehind(): WriteBehind | undefined {
+    return writeBehindOf(this.options.dbs.root);
+  }
+
+  /**
+   * Write-behind mode (block synchronization, storage/write_behind.ts): from now on each commit
+   * (and block deletion) is recorded in memory, seen by every read at once, and written to LMDB
+   * in the background, several blocks per transaction. Ends with endWriteBehind.
+   */
+  beginWriteBehind(options?: WriteBehindOptions): void {
+    this.#writeBehind()?.begin(options);
+  }
+
+  /** Ends write-behind mode: resolves once every recorded commit is in LMDB (rejects if a write failed). */
+  async endWriteBehind(): Promise<void> {
+    await this.#writeBehind()?.end();
+  }
+
+  /** Waits while write-behind holds more commits than it allows in memory (call between blocks). */
+  async writeBehindRoom(): Promise<void> {
+    await this.#writeBehind()?.room();
+  }
+
+  /**
+   * Runs `callback` once LMDB holds exactly the chain as committed now (at once outside write-behind),
+   * before anything later reaches LMDB: a read transaction it opens pins that state (a backup).
+   */
+  whenStored(callback: () => void): void {
+    const behind = this.#writeBehind();
+    if (behind === undefined) callback();
+    else behind.whenStored(callback);
+  }
+
+  /**
+   * Calls `listener` with the height LMDB holds after each write-behind flush (the chain a restart
+   * after a crash would open).
+   */
+  onStored(listener: (height: number) => void): void {
+    const { dbs } = this.options;
+    this.#writeBehind()?.onFlush(() => {
+      const transaction = dbs.root.useReadTransaction();
+      try {
+        const height = readCommittedState(dbs, { transaction })?.height;
+        if (height !== undefined) listener(height);
+      } finally {
+        transaction.done();
+      }
+    });
+  }
+
+  /** Whether commits are recorded and not all in LMDB yet (worker threads reading LMDB would not see them). */
+  hasPendingWrites(): boolean {
+    return (this.#writeBehind()?.pendingSets ?? 0) > 0;
+  }
+
   /**
    * Commits an executed block in one LMDB write transaction: state, tree nodes, undo diffs, BFT
    * state, block, events, inclusion proofs, pruning and the finalized height (and the caller's
-   * `extra` records) land together or not at all.
+   * `extra` records) land together or not at all. In write-behind mode the same writes are one
+   * recorded set, read at once and written to LMDB whole by a later flush.
    */
   commit(executed: ExecutedBlock, extra?: ExtraWrites): void {
     this.#commit(executed, extra, true);

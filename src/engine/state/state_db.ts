@@ -229,7 +229,8 @@ export class StateDB {
 
   /**
    * Writes state changes, tree nodes, the undo diff, the new root and the caller's records
-   * in one LMDB write transaction: all of it lands, or none of it.
+   * in one LMDB write transaction (commitWrites: in write-behind mode, one recorded set): all of
+   * it lands, or none of it.
    */
   commit(prepared: PreparedState, height: number, extra?: ExtraWrites): Buffer {
     const current = this.#current();

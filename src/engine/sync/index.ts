@@ -30,6 +30,10 @@ export interface SyncParts {
   now?: () => number;
   /** Where the synchronization's progress is counted (one is made when left out). */
   progress?: SyncProgress;
+  /** Commits of synchronized blocks written behind (storage/write_behind.ts); true by default. */
+  writeBehind?: boolean;
+  /** The synchronizer lets the event loop run between two blocks (SyncChainOptions.yieldBetweenBlocks); false by default. */
+  yieldBetweenBlocks?: boolean;
 }
 
 /** Klayr's synchronizer: block synchronization first, then fast chain switching. */
@@ -43,7 +47,7 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
     },
   });
   const peerBlocks = new PeerBlocks(parts.peers, (id) => chain.headerByID(id));
-  return new Synchronizer({
+  const synchronizer = new Synchronizer({
     mechanisms: [
       new BlockSynchronization({ chain, peerBlocks, peers: parts.peers }),
       new FastChainSwitching({ chain, peerBlocks }),
@@ -54,5 +58,11 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
     logger: parts.logger,
     progress,
     restoreUponStartup: () => chain.restoreUponStartup(),
+    ...(parts.writeBehind === false
+      ? {}
+      : { writeBehind: { begin: () => parts.chain.beginWriteBehind(), end: () => parts.chain.endWriteBehind() } }),
   });
+  // what a restart after a crash would find: the synchronized blocks are durable up to here
+  parts.chain.onStored((height) => parts.logger.info({ height }, 'Synchronized blocks stored'));
+  return synchronizer;
 };

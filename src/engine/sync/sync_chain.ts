@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
@@ -27,6 +28,12 @@ export interface SyncChainOptions {
   onBlockDeleted?: (block: Block) => void;
   /** Unix seconds. */
   now?: () => number;
+  /**
+   * Lets the event loop run after each block it commits (requests that came meanwhile answered).
+   * Off by default: in the sync bench it gave no better RPC p99 under load (the loop already turns
+   * while the synchronizer awaits the worker pools and downloads) and a slightly lower block rate.
+   */
+  yieldBetweenBlocks?: boolean;
 }
 
 /**
@@ -237,6 +244,9 @@ export class SyncChain {
       'Block executed',
     );
     this.options.onBlockCommitted?.(executed);
+    // bounded memory: blocks written behind wait here when too many are still to be written
+    await this.options.chain.writeBehindRoom();
+    if (this.options.yieldBetweenBlocks === true) await nextTurn();
     return executed;
   }
 }

@@ -22,6 +22,11 @@ export interface SynchronizerOptions {
   progress?: SyncProgress;
   /** What init runs: the blocks of a chain switch that did not end, restored when better (SyncChain.restoreUponStartup). */
   restoreUponStartup?: () => Promise<void>;
+  /**
+   * The chain's write-behind mode, on for each synchronization (its blocks reach LMDB in the
+   * background, several per transaction) and ended, everything written, before it is over.
+   */
+  writeBehind?: { begin(): void; end(): Promise<void> };
 }
 
 const DEFAULT_MAX_RESTARTS = 20;
@@ -68,9 +73,15 @@ export class Synchronizer {
       resolve = done;
     });
     this.options.progress?.begin(block.header.height, this.options.tip().header.height);
+    this.options.writeBehind?.begin();
     try {
       await this.#sync(block, peerId);
     } finally {
+      try {
+        await this.options.writeBehind?.end();
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'Writing the synchronized blocks to the database failed');
+      }
       this.options.progress?.end();
       this.#running = undefined;
       resolve();
