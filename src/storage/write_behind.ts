@@ -332,7 +332,7 @@ export class WriteBehind {
   #wrap(name: DatabaseName, db: BinaryDB): void {
     const get = db.get.bind(db);
     const getRange = db.getRange.bind(db);
-    const putSync = db.putSync.bind(db) as (key: Buffer, value: Buffer, ...rest: unknown[]) => void;
+    const putSync = db.putSync.bind(db) as (key: Buffer, value: Buffer, ...rest: unknown[]) => boolean;
     const removeSync = db.removeSync.bind(db) as (key: Buffer, ...rest: unknown[]) => boolean;
     type GetOptions = Parameters<BinaryDB['get']>[1];
     type RangeOptions = NonNullable<Parameters<BinaryDB['getRange']>[0]>;
@@ -364,13 +364,12 @@ export class WriteBehind {
           ({ key }) => key,
         );
       },
-      putSync: (key: Buffer, value: Buffer, ...rest: unknown[]): void => {
-        if (this.#recording === undefined) {
-          putSync(key, value, ...rest);
-          return;
-        }
+      // lmdb-js answers false for a put it refused (an append out of order): the caller must see it
+      putSync: (key: Buffer, value: Buffer, ...rest: unknown[]): boolean => {
+        if (this.#recording === undefined) return putSync(key, value, ...rest);
         if (rest.length > 0) throw new Error('Write-behind records plain puts only (no versions or options)');
         this.#record(name, key, value);
+        return true;
       },
       removeSync: (key: Buffer, ...rest: unknown[]): boolean => {
         if (this.#recording === undefined) return removeSync(key, ...rest);
