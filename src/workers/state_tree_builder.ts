@@ -1,4 +1,4 @@
-import { StateTreeMismatchError } from '../engine/state/pending_tree.js';
+import { StateTreeMismatchError } from '../storage/pending_tree.js';
 import type { StateTreeTaskResult } from './state_tree_task.js';
 import { ThreadPool } from './thread_pool.js';
 

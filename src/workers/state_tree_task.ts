@@ -1,8 +1,8 @@
 // ThreadPool task: builds the pending state tree of the node's data path (buildPendingStateTree) in the
 // environment this thread opens (LMDB shares it with the node's thread) and closes again.
 
-import { buildPendingStateTree, StateTreeMismatchError } from '../engine/state/pending_tree.js';
 import { closeDatabases, openDatabases } from '../storage/database.js';
+import { buildPendingStateTree, StateTreeMismatchError } from '../storage/pending_tree.js';
 
 export interface StateTreeTaskResult {
   /** The root built, or undefined when no tree was pending. */

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { buildPendingStateTree, StateTreeMismatchError } from '../../src/engine/state/pending_tree.js';
 import { StateTreePendingError } from '../../src/engine/state/state_db.js';
 import { sha256 } from '../../src/lib/crypto/hash.js';
 import { stateSMTKey } from '../../src/lib/state/keys.js';
@@ -15,6 +14,7 @@ import {
 import { loadConfig } from '../../src/main/config/index.js';
 import type { BinaryDB } from '../../src/storage/database.js';
 import { closeDatabases, openDatabases } from '../../src/storage/database.js';
+import { buildPendingStateTree, StateTreeMismatchError } from '../../src/storage/pending_tree.js';
 import { startStateTreeThread } from '../../src/workers/state_tree_builder.js';
 import { devnetGenerator } from '../helpers/generator.js';
 import { tempDataPath } from '../helpers/state.js';

@@ -493,42 +493,39 @@ describe('network:interop — flags', () => {
     }
   });
 
-  it("refuses --block-time different from an existing network's", async () => {
-    const root = join(tmp('interop-blocktime'), 'net');
+  /** network:interop on an existing network (3-second blocks, the devnet's genesis) with `flag value`. */
+  const rerunWith = async (
+    dir: string,
+    flag: string,
+    value: string,
+  ): Promise<{ code: number | null; stderr: string }> => {
+    const root = join(tmp(dir), 'net');
     mkdirSync(join(root, 'mainchain'), { recursive: true });
     mkdirSync(join(root, 'sidechain'), { recursive: true });
     writeFileSync(join(root, 'network.json'), JSON.stringify({ blockTime: 3, relayerPassword: 'x' }));
-    const { code, stderr } = await runCLI(
+    const mainchainPort = String(await freePort());
+    const sidechainPort = String(await freePort());
+    return runCLI(
       'network:interop',
       '-d',
       root,
       '--mainchain-port',
-      String(await freePort()),
+      mainchainPort,
       '--sidechain-port',
-      String(await freePort()),
-      '--block-time',
-      '5',
+      sidechainPort,
+      flag,
+      value,
     );
+  };
+
+  it("refuses --block-time different from an existing network's", async () => {
+    const { code, stderr } = await rerunWith('interop-blocktime', '--block-time', '5');
     assert.equal(code, 1);
     assert.match(stderr, /runs with 3-second blocks; --block-time 5 applies only when a network is created/);
   });
 
   it("refuses --mainchain-validators different from an existing network's", async () => {
-    const root = join(tmp('interop-mainchain-validators'), 'net');
-    mkdirSync(join(root, 'mainchain'), { recursive: true });
-    mkdirSync(join(root, 'sidechain'), { recursive: true });
-    writeFileSync(join(root, 'network.json'), JSON.stringify({ blockTime: 3, relayerPassword: 'x' }));
-    const { code, stderr } = await runCLI(
-      'network:interop',
-      '-d',
-      root,
-      '--mainchain-port',
-      String(await freePort()),
-      '--sidechain-port',
-      String(await freePort()),
-      '--mainchain-validators',
-      '4',
-    );
+    const { code, stderr } = await rerunWith('interop-mainchain-validators', '--mainchain-validators', '4');
     assert.equal(code, 1);
     assert.match(
       stderr,

@@ -3,6 +3,7 @@ import { compile } from '../../lib/codec/index.js';
 import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTKeys, stateSMTValues } from '../../lib/state/keys.js';
 import type { SMTNodeList, SMTProof } from '../../lib/tree/index.js';
 import { EMPTY_HASH, SparseMerkleTree, smtNodeList } from '../../lib/tree/index.js';
+import { appendSync, appendTreeNodes } from '../../storage/appends.js';
 import type { Writes } from '../../storage/commit.js';
 import { commitWrites } from '../../storage/commit.js';
 import { getCommitted } from '../../storage/committed_reads.js';
@@ -109,10 +110,6 @@ export class StateTreePendingError extends Error {
  * database, else nothing is written and this returns false (lmdb-js's putSync returns whether it
  * wrote, though its typings say void).
  */
-const appendSync = (db: BinaryDB, key: Buffer, value: Buffer): boolean =>
-  (db.putSync as (key: Buffer, value: Buffer, options: { append: boolean }) => unknown).call(db, key, value, {
-    append: true,
-  }) === true;
 
 /** Caller records written in the same transaction as the state (block, events). */
 export type ExtraWrites = Writes;
@@ -331,19 +328,6 @@ const appendAll = (dbs: KestrelDatabases, prepared: PreparedState): void => {
       throw new Error(`State key ${key.toString('hex')} is out of order, or the state database is not empty`);
   }
   appendTreeNodes(dbs, prepared.smt.nodes);
-};
-
-/** Tree nodes written into an empty tree database: as appends when they come in hash order; inside a write transaction. */
-export const appendTreeNodes = (dbs: Pick<KestrelDatabases, 'smt'>, nodes: SMTNodeList): void => {
-  if (!nodes.ascending)
-    nodes.forEach((hash, data) => {
-      dbs.smt.putSync(hash, data);
-    });
-  else
-    nodes.forEach((hash, data) => {
-      if (!appendSync(dbs.smt, hash, data))
-        throw new Error(`Tree node ${hash.toString('hex')} is out of order, or the tree database is not empty`);
-    });
 };
 
 /** Committed state an overlay reads through. */

@@ -1,9 +1,9 @@
-import { stateSMTLeaves } from '../../lib/state/keys.js';
-import { buildSMT } from '../../lib/tree/index.js';
-import { commitWrites } from '../../storage/commit.js';
-import type { KestrelDatabases } from '../../storage/database.js';
-import { readCommittedState, readPendingTree, removePendingTree } from '../../storage/state_roots.js';
-import { appendTreeNodes } from './state_db.js';
+import { stateSMTLeaves } from '../lib/state/keys.js';
+import { buildSMT } from '../lib/tree/index.js';
+import { appendTreeNodes } from './appends.js';
+import { commitWrites } from './commit.js';
+import type { KestrelDatabases } from './database.js';
+import { readCommittedState, readPendingTree, removePendingTree } from './state_roots.js';
 
 /** The tree built from a committed state does not give the root the state was committed under. */
 export class StateTreeMismatchError extends Error {
