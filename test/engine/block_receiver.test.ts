@@ -9,11 +9,10 @@ import { BlockReceiver } from '../../src/engine/consensus/block_receiver.js';
 import { ForkStatus } from '../../src/engine/consensus/fork_choice.js';
 import type { ExecutedBlock } from '../../src/engine/execution/executed_block.js';
 import type { Generator } from '../../src/engine/generator/generator.js';
-import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { createLocalSignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
-import type { Block, BlockHeader } from '../../src/lib/chain/block.js';
-import { blockHeaderID, computeAssetRoot, signBlockHeader } from '../../src/lib/chain/block.js';
+import type { Block } from '../../src/lib/chain/block.js';
+import { blockHeaderID, computeAssetRoot } from '../../src/lib/chain/block.js';
 import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
 import { codec } from '../../src/lib/codec/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
@@ -25,13 +24,13 @@ import { transferParamsSchema } from '../../src/modules/token/commands/transfer.
 import { openDatabases } from '../../src/storage/database.js';
 import { devValidators } from '../helpers/devnet.js';
 import { devnetGenerator } from '../helpers/generator.js';
+import { devnetKeyOf, resigned } from '../helpers/resigned_block.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const chainID = Buffer.from('04000000', 'hex');
 const PEER = '127.0.0.2:7667';
 const config = loadConfig({ dataPath: tempDataPath() });
 const BLOCK_TIME = config.genesis.blockTime;
-const keys = readPlainGeneratorKeys(config.generator?.keys.fromFile ?? '');
 
 interface Node {
   opened: OpenedChain;
@@ -83,21 +82,6 @@ const receiverOf = (node: Node, clock: () => number, options: Partial<BlockRecei
     ...options,
   });
   return { receiver, seen };
-};
-
-const keyOf = (address: Buffer) => {
-  const key = keys.find((k) => k.address.equals(address));
-  if (key === undefined) throw new Error(`no devnet key for ${address.toString('hex')}`);
-  return key;
-};
-
-/** The block with header fields changed and signed again by its generator (a validator's invalid block). */
-const resigned = (block: Block, change: Partial<BlockHeader>): Block => {
-  const { signature: _old, ...unsigned } = { ...block.header, ...change };
-  return {
-    ...block,
-    header: signBlockHeader(unsigned, chainID, keyOf(block.header.generatorAddress).generatorPrivateKey),
-  };
 };
 
 const transfer = (nonce: bigint): TransactionObject => {
@@ -275,7 +259,7 @@ describe('block receiver', () => {
 
     // the same validator's other block for the same slot, from node C
     c.pending.push(transfer(0n));
-    const twin = await c.generator.generate(keyOf(tip.header.generatorAddress), tip.header.timestamp);
+    const twin = await c.generator.generate(devnetKeyOf(tip.header.generatorAddress), tip.header.timestamp);
     assert.ok(!blockHeaderID(twin.header).equals(blockHeaderID(tip.header)));
     const doubleForged = await receiver.receive(twin, PEER);
     assert.equal(doubleForged.status, ForkStatus.DOUBLE_FORGING);

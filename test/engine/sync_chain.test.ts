@@ -2,21 +2,39 @@
 // deleted, the other's applied), and restores its own blocks, re-executed, when the peer serves an
 // invalid block; the peer is penalised and the synchronization restarted.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Block } from '../../src/lib/chain/block.js';
+import { resigned } from '../helpers/resigned_block.js';
 import { forkedNodes, idsOf, PEER, peerServing, synchronizerOf } from '../helpers/sync_chains.js';
 
-/** The first answer to getBlocksFromId carries its third block with its signature wiped; later answers are sound. */
-const onceInvalid = () => {
+/** The first answer to getBlocksFromId carries its third block changed by `tamper`; later answers are sound. */
+const wipedSignature = (block: Block): Block => ({
+  ...block,
+  header: { ...block.header, signature: Buffer.alloc(64) },
+});
+
+const onceInvalid = (tamper: (block: Block) => Block = wipedSignature) => {
   let served = 0;
   return (blocks: Block[]): Block[] => {
     served += 1;
     if (served > 1) return blocks;
-    return blocks.map((block, i) =>
-      i === 2 ? { ...block, header: { ...block.header, signature: Buffer.alloc(64) } } : block,
-    );
+    return blocks.map((block, i) => (i === 2 ? tamper(block) : block));
   };
 };
+
+/** The three ways a served block fails: its header signature, its state root (found by executing it), its aggregate commit. */
+const invalidBlocks: { name: string; tamper: (block: Block) => Block }[] = [
+  { name: 'a bad signature', tamper: wipedSignature },
+  { name: 'a wrong state root', tamper: (block) => resigned(block, { stateRoot: randomBytes(32) }) },
+  {
+    name: 'a broken aggregate commit',
+    tamper: (block) =>
+      resigned(block, {
+        aggregateCommit: { height: 1, aggregationBits: Buffer.from([0xff]), certificateSignature: randomBytes(96) },
+      }),
+  },
+];
 
 describe('synchronizer over real chains', () => {
   it("fast chain switching to the peer's longer chain: the node's blocks deleted, the peer's executed to the same state", async () => {
@@ -34,21 +52,22 @@ describe('synchronizer over real chains', () => {
     assert.ok(b.opened.tempBlocks.isEmpty(), 'the temp table is cleared when the switch ends');
   });
 
-  it('block synchronization: restores its own blocks (executed again) when the peer serves an invalid block, penalises the peer and restarts', async () => {
-    const { a, b, later } = await forkedNodes();
-    const own = idsOf(b);
-    const { peers, penalties } = peerServing(a, onceInvalid());
-    const { synchronizer, seen } = synchronizerOf(b, peers, later);
-    await synchronizer.run(a.opened.chain.lastBlock(), PEER);
-    assert.deepEqual(penalties, [{ peerId: PEER, penalty: 100 }]);
-    const aIDs = idsOf(a);
-    // first try: own 5 deleted, two of A's applied; then both deleted, own 5 executed again; second try: A's chain
-    assert.deepEqual(seen.committed, [...aIDs.slice(0, 2), ...own, ...aIDs]);
-    assert.deepEqual(seen.deleted, [...[...own].reverse(), aIDs[1], aIDs[0], ...[...own].reverse()]);
-    assert.deepEqual(idsOf(b), aIDs);
-    assert.ok(b.opened.state.root.equals(a.opened.state.root));
-    assert.ok(b.opened.tempBlocks.isEmpty());
-  });
+  for (const { name, tamper } of invalidBlocks)
+    it(`block synchronization: restores its own blocks (executed again) when the peer serves a block with ${name}, penalises the peer and restarts`, async () => {
+      const { a, b, later } = await forkedNodes();
+      const own = idsOf(b);
+      const { peers, penalties } = peerServing(a, onceInvalid(tamper));
+      const { synchronizer, seen } = synchronizerOf(b, peers, later);
+      await synchronizer.run(a.opened.chain.lastBlock(), PEER);
+      assert.deepEqual(penalties, [{ peerId: PEER, penalty: 100 }]);
+      const aIDs = idsOf(a);
+      // first try: own 5 deleted, two of A's applied; then both deleted, own 5 executed again; second try: A's chain
+      assert.deepEqual(seen.committed, [...aIDs.slice(0, 2), ...own, ...aIDs]);
+      assert.deepEqual(seen.deleted, [...[...own].reverse(), aIDs[1], aIDs[0], ...[...own].reverse()]);
+      assert.deepEqual(idsOf(b), aIDs);
+      assert.ok(b.opened.state.root.equals(a.opened.state.root));
+      assert.ok(b.opened.tempBlocks.isEmpty());
+    });
 
   it('fast chain switching: restores its own blocks when the peer serves an invalid block, penalises the peer and stops', async () => {
     const { a, b, now } = await forkedNodes();
