@@ -289,6 +289,22 @@ const compress = (c: CodeWriter, h: readonly Word[], message: readonly Word[]): 
   });
 };
 
+/** h[0..3] and h[4..7] back to each lane's digest bytes (the output address at +8 of its job), then on to the next four jobs. */
+const storeDigestsAndAdvance = (c: CodeWriter, jobBytes: number): void => {
+  for (const half of [0, 1]) {
+    transposeSwapped(c, H + 4 * half, T);
+    for (let lane = 0; lane < LANES; lane++)
+      c.get(JOBS)
+        .loadI32(lane * jobBytes + 8)
+        .get(T + lane)
+        .storeV128(16 * half);
+  }
+  c.get(JOBS)
+    .i32(LANES * jobBytes)
+    .emit(op.i32Add)
+    .set(JOBS);
+};
+
 /**
  * The loop over `count` (a multiple of 4) jobs from byte offset `jobs`, four per turn: `loadLanes` puts
  * each lane's input bytes into its message at `laneBase`; `template` says which message bytes are the
@@ -306,19 +322,7 @@ const hashLoop = (template: readonly (number | null)[], laneBase: number, loadLa
   state.forEach((v, k) => {
     if (isConstant(v)) c.splatI32(v.constant).set(H + k);
   });
-  // h[0..3] and h[4..7] back to each lane's digest bytes
-  for (const half of [0, 1]) {
-    transposeSwapped(c, H + 4 * half, T);
-    for (let lane = 0; lane < LANES; lane++)
-      c.get(JOBS)
-        .loadI32(lane * PAIR_JOB_BYTES + 8)
-        .get(T + lane)
-        .storeV128(16 * half);
-  }
-  c.get(JOBS)
-    .i32(LANES * PAIR_JOB_BYTES)
-    .emit(op.i32Add)
-    .set(JOBS);
+  storeDigestsAndAdvance(c, PAIR_JOB_BYTES);
   c.br(0).end().end();
   return c;
 };
@@ -584,18 +588,7 @@ const hashManyBody = (): CodeWriter => {
   c.get(BLOCKS_LEFT).i32(1).emit(op.i32Sub).set(BLOCKS_LEFT);
   c.get(BLOCKS_LEFT).brIf(0);
   c.end();
-  for (const half of [0, 1]) {
-    transposeSwapped(c, H + 4 * half, T);
-    for (let lane = 0; lane < LANES; lane++)
-      c.get(JOBS)
-        .loadI32(lane * MANY_JOB_BYTES + 8)
-        .get(T + lane)
-        .storeV128(16 * half);
-  }
-  c.get(JOBS)
-    .i32(LANES * MANY_JOB_BYTES)
-    .emit(op.i32Add)
-    .set(JOBS);
+  storeDigestsAndAdvance(c, MANY_JOB_BYTES);
   c.br(0).end().end();
   return c;
 };
