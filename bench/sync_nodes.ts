@@ -1,6 +1,5 @@
 // The nodes of the sync bench: the serving Kestrel node (a child process), a Kestrel follower (in this process)
 // and a Klayr Core follower (../shared/tools/klayr-node, a child process), each timed block by block.
-import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +13,7 @@ import { cliPath } from '../test/helpers/cli.js';
 import { FAST_POS_WINDOWS } from '../test/helpers/node_process.js';
 import { freePort } from '../test/helpers/ports.js';
 import { tempDataPath } from '../test/helpers/state.js';
+import { stopChild } from '../test/helpers/stop_child.js';
 import { BLOCK_TIME, klayrSyncConfigFile, MAX_TRANSACTIONS_SIZE, syncConfig } from './sync_chain.js';
 
 /** When a follower committed each height (ms since the epoch), as far as it got. */
@@ -94,16 +94,6 @@ export const startServingNode = async (dataPath: string): Promise<ServingNode> =
     rpcPort,
     stop: async () => stopChild(child, exited),
   };
-};
-
-const stopChild = async (child: ChildProcess, exited: Promise<unknown>): Promise<void> => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const done = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
-  if (!done) {
-    child.kill('SIGKILL');
-    await exited;
-  }
 };
 
 export const rpcHeight = async (port: number): Promise<number | undefined> => {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { stopChild } from './stop_child.js';
 
 /** The real Klayr Core node of ../shared/tools/klayr-node (klayr-framework 0.12.3 with @klayr/p2p), as a test peer. */
 export const KLAYR_NODE_SCRIPT = resolve('../shared/tools/klayr-node/run-node.cjs');
@@ -129,14 +129,6 @@ export const startKlayrNode = async (options: KlayrNodeOptions, startTimeoutMs =
     blocks,
     rpcPort: options.rpcPort,
     waitForLine,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const done = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
-      if (!done) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    },
+    stop: () => stopChild(child, exited),
   };
 };
