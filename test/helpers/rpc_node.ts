@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pino } from 'pino';
+import type { Block } from '../../src/lib/chain/block.js';
+import { encodeBlock } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { localP2P } from './local_p2p.js';
 import { freePort } from './ports.js';
 import { post } from './rpc.js';
+import type { Shape } from './shape.js';
+import { assertShape } from './shape.js';
 import { tempDataPath } from './state.js';
 
 export interface RPCAnswer {
@@ -23,6 +29,8 @@ export interface RPCNode {
   call(method: string, params?: unknown): Promise<RPCAnswer>;
   /** The result; fails with the error's message when the node answers one. */
   result(method: string, params?: unknown): Promise<unknown>;
+  /** The result, checked against `shape` (the spec audit's check of an answer). */
+  shaped(method: string, params: Record<string, unknown>, shape: Shape): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -39,16 +47,29 @@ export const startRPCNode = async (adjust: (config: ApplicationConfig) => void =
   const url = `http://127.0.0.1:${config.rpc.port}/rpc`;
   const call = async (method: string, params: unknown = {}): Promise<RPCAnswer> =>
     (await post(url, JSON.stringify({ jsonrpc: '2.0', id: '1', method, params }))).json as RPCAnswer;
+  const result = async (method: string, params?: unknown): Promise<unknown> => {
+    const answer = await call(method, params);
+    assert.equal(answer.error, undefined, `${method}: ${answer.error?.message}`);
+    return answer.result;
+  };
   return {
     node,
     config,
     url,
     call,
-    result: async (method, params) => {
-      const answer = await call(method, params);
-      assert.equal(answer.error, undefined, `${method}: ${answer.error?.message}`);
-      return answer.result;
+    result,
+    shaped: async (method, params, shape) => {
+      const answer = await result(method, params);
+      assertShape(answer, shape, method);
+      return answer;
     },
     stop: () => node.stop(),
   };
+};
+
+/** Makes `block` the genesis block of the node `config` starts (written to a file of its own). */
+export const useGenesisBlock = (config: ApplicationConfig, block: Block): void => {
+  const file = join(tempDataPath(), 'genesis_block.blob');
+  writeFileSync(file, encodeBlock(block));
+  config.genesis.block = { fromFile: file };
 };

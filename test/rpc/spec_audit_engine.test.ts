@@ -92,11 +92,6 @@ const stake = (nonce: bigint, amount: bigint) =>
 
 describe('spec audit: engine endpoints on a devnet node that generates blocks', () => {
   let rpc: RPCNode;
-  const answer = async (method: string, params: Record<string, unknown>, shape: Shape): Promise<unknown> => {
-    const result = await rpc.result(method, params);
-    assertShape(result, shape, method);
-    return result;
-  };
   // a stake, then an unstake of half of it: a locked balance, a staker with a stake and a pending unlock
   const staked = stake(0n, 20n * KLY);
   const unstaked = stake(1n, -10n * KLY);
@@ -107,7 +102,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       config.genesis.blockTime = 2;
     });
     for (const tx of [staked, unstaked])
-      assert.deepEqual(await answer('txpool_postTransaction', { transaction: tx.hex }, { transactionId: 'hex' }), {
+      assert.deepEqual(await rpc.shaped('txpool_postTransaction', { transaction: tx.hex }, { transactionId: 'hex' }), {
         transactionId: tx.id,
       });
     const deadline = Date.now() + 30_000;
@@ -131,19 +126,19 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
 
   describe('chain', () => {
     it('chain_getLastBlock {}, chain_getBlockByHeight {height}, chain_getBlockByID {id}: a block', async () => {
-      await answer('chain_getLastBlock', {}, BLOCK);
-      const byHeight = await answer('chain_getBlockByHeight', { height: blockOfStake.header.height }, BLOCK);
-      assert.deepEqual(await answer('chain_getBlockByID', { id: blockOfStake.header.id }, BLOCK), byHeight);
+      await rpc.shaped('chain_getLastBlock', {}, BLOCK);
+      const byHeight = await rpc.shaped('chain_getBlockByHeight', { height: blockOfStake.header.height }, BLOCK);
+      assert.deepEqual(await rpc.shaped('chain_getBlockByID', { id: blockOfStake.header.id }, BLOCK), byHeight);
     });
     it('chain_getBlocksByIDs {ids} and chain_getBlocksByHeightBetween {from, to}: arrays of blocks', async () => {
-      const byIDs = (await answer(
+      const byIDs = (await rpc.shaped(
         'chain_getBlocksByIDs',
         { ids: [blockOfStake.header.id] },
         arrayOf(BLOCK),
       )) as unknown[];
       assert.equal(byIDs.length, 1);
       const { height } = blockOfStake.header;
-      const between = (await answer(
+      const between = (await rpc.shaped(
         'chain_getBlocksByHeightBetween',
         { from: height - 1, to: height },
         arrayOf(BLOCK),
@@ -151,14 +146,14 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.equal(between.length, 2);
     });
     it('chain_getTransactionByID {id}, chain_getTransactionsByIDs {ids}, chain_getTransactionsByHeight {height}', async () => {
-      await answer('chain_getTransactionByID', { id: staked.id }, TRANSACTION);
-      const byIDs = (await answer(
+      await rpc.shaped('chain_getTransactionByID', { id: staked.id }, TRANSACTION);
+      const byIDs = (await rpc.shaped(
         'chain_getTransactionsByIDs',
         { ids: [staked.id, unstaked.id] },
         arrayOf(TRANSACTION),
       )) as unknown[];
       assert.equal(byIDs.length, 2);
-      const atHeight = (await answer(
+      const atHeight = (await rpc.shaped(
         'chain_getTransactionsByHeight',
         { height: blockOfStake.header.height },
         arrayOf(TRANSACTION),
@@ -166,7 +161,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.ok(atHeight.some((t) => t.id === staked.id));
     });
     it('chain_getAssetsByHeight {height}: the block assets', async () => {
-      const assets = (await answer(
+      const assets = (await rpc.shaped(
         'chain_getAssetsByHeight',
         { height: blockOfStake.header.height },
         arrayOf(ASSET),
@@ -174,7 +169,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.ok(assets.length > 0);
     });
     it('chain_getEvents {height}: the events of the block', async () => {
-      const events = (await answer(
+      const events = (await rpc.shaped(
         'chain_getEvents',
         { height: blockOfStake.header.height },
         arrayOf(EVENT),
@@ -182,13 +177,13 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.ok(events.length > 0);
     });
     it('chain_getInclusionProofsAtHeight {height}: {proof}', async () => {
-      await answer('chain_getInclusionProofsAtHeight', { height: blockOfStake.header.height }, { proof: PROOF });
+      await rpc.shaped('chain_getInclusionProofsAtHeight', { height: blockOfStake.header.height }, { proof: PROOF });
     });
     it('chain_proveEvents {height, queries}: a proof', async () => {
-      await answer('chain_proveEvents', { height: blockOfStake.header.height, queries: [] }, PROOF);
+      await rpc.shaped('chain_proveEvents', { height: blockOfStake.header.height, queries: [] }, PROOF);
     });
     it('chain_getGeneratorList {}: {list} of address and nextAllocatedTime', async () => {
-      await answer(
+      await rpc.shaped(
         'chain_getGeneratorList',
         {},
         { list: arrayOf({ address: 'klayr32', nextAllocatedTime: 'integer' }) },
@@ -198,7 +193,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       // the same header twice never contradicts itself
       const header1 = await encodedHeader(blockOfStake.header.height);
       assert.deepEqual(
-        await answer('chain_areHeadersContradicting', { header1, header2: header1 }, { valid: 'boolean' }),
+        await rpc.shaped('chain_areHeadersContradicting', { header1, header2: header1 }, { valid: 'boolean' }),
         { valid: false },
       );
     });
@@ -215,11 +210,11 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
 
   describe('consensus', () => {
     it('consensus_getBFTParameters {height} and consensus_getBFTParametersActiveValidators {height}', async () => {
-      await answer('consensus_getBFTParameters', { height: 1 }, BFT_PARAMETERS);
-      await answer('consensus_getBFTParametersActiveValidators', { height: 1 }, BFT_PARAMETERS);
+      await rpc.shaped('consensus_getBFTParameters', { height: 1 }, BFT_PARAMETERS);
+      await rpc.shaped('consensus_getBFTParametersActiveValidators', { height: 1 }, BFT_PARAMETERS);
     });
     it('consensus_getBFTHeights {}: the three BFT heights', async () => {
-      await answer(
+      await rpc.shaped(
         'consensus_getBFTHeights',
         {},
         { maxHeightPrevoted: 'integer', maxHeightPrecommitted: 'integer', maxHeightCertified: 'integer' },
@@ -229,7 +224,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
 
   describe('system', () => {
     it('system_getNodeInfo {}: the node and chain status, genesis and network config', async () => {
-      await answer(
+      await rpc.shaped(
         'system_getNodeInfo',
         {},
         {
@@ -256,7 +251,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       );
     });
     it('system_getSchema {}: the block, header, asset, transaction, event and standard event schemas', async () => {
-      await answer(
+      await rpc.shaped(
         'system_getSchema',
         {},
         {
@@ -271,8 +266,8 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
     });
     it('system_getMetricsReport {} and {inString: true}', async () => {
       // prom-client's JSON (Klayr's registry.getMetricsAsJSON()), or its text exposition format
-      await answer('system_getMetricsReport', {}, arrayOf('object'));
-      await answer('system_getMetricsReport', { inString: true }, 'string');
+      await rpc.shaped('system_getMetricsReport', {}, arrayOf('object'));
+      await rpc.shaped('system_getMetricsReport', { inString: true }, 'string');
     });
   });
 
@@ -290,12 +285,15 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       }),
     );
     it('txpool_postTransaction {transaction}: {transactionId}', async () => {
-      assert.deepEqual(await answer('txpool_postTransaction', { transaction: future.hex }, { transactionId: 'hex' }), {
-        transactionId: future.id,
-      });
+      assert.deepEqual(
+        await rpc.shaped('txpool_postTransaction', { transaction: future.hex }, { transactionId: 'hex' }),
+        {
+          transactionId: future.id,
+        },
+      );
     });
     it('txpool_getTransactionsFromPool {address}: the pooled transactions', async () => {
-      const pooled = (await answer(
+      const pooled = (await rpc.shaped(
         'txpool_getTransactionsFromPool',
         { address: stakerAddress },
         arrayOf(TRANSACTION),
@@ -305,7 +303,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.ok(pooled.some((t) => t.id === future.id));
     });
     it('txpool_dryRunTransaction {transaction}: result, events and, on failure, errorMessage', async () => {
-      await answer(
+      await rpc.shaped(
         'txpool_dryRunTransaction',
         { transaction: stake(2n, 10n * KLY).hex },
         {
@@ -319,7 +317,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
 
   describe('state', () => {
     it('state_prove {queryKeys}: {proof}', async () => {
-      await answer('state_prove', { queryKeys: [] }, { proof: PROOF });
+      await rpc.shaped('state_prove', { queryKeys: [] }, { proof: PROOF });
     });
   });
 
@@ -334,13 +332,13 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       enabled: 'boolean',
     };
     it('generator_getStatus {}: {status}', async () => {
-      await answer('generator_getStatus', {}, { status: arrayOf(STATUS) });
+      await rpc.shaped('generator_getStatus', {}, { status: arrayOf(STATUS) });
     });
     it('generator_hasKeys {address} and generator_getAllKeys {}', async () => {
-      assert.deepEqual(await answer('generator_hasKeys', { address: validator.address }, { hasKey: 'boolean' }), {
+      assert.deepEqual(await rpc.shaped('generator_hasKeys', { address: validator.address }, { hasKey: 'boolean' }), {
         hasKey: true,
       });
-      await answer(
+      await rpc.shaped(
         'generator_getAllKeys',
         {},
         {
@@ -368,13 +366,13 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       const other = devValidators().find((v) => v.address === current?.address);
       assert.ok(current && other);
       const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = other.plain;
-      await answer(
+      await rpc.shaped(
         'generator_setKeys',
         { address: other.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } },
         {},
       );
       assert.deepEqual(
-        await answer(
+        await rpc.shaped(
           'generator_updateStatus',
           {
             address: other.address,
@@ -393,7 +391,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
 
   describe('pos and token with a staker', () => {
     it('token_getBalances {address}: a locked balance of module and amount', async () => {
-      const { balances } = (await answer(
+      const { balances } = (await rpc.shaped(
         'token_getBalances',
         { address: stakerAddress },
         {
@@ -407,7 +405,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.deepEqual(balances[0]?.lockedBalances, [{ module: 'pos', amount: String(20n * KLY) }]);
     });
     it('pos_getStaker {address}: stakes and pendingUnlocks', async () => {
-      const result = (await answer(
+      const result = (await rpc.shaped(
         'pos_getStaker',
         { address: stakerAddress },
         {
@@ -423,12 +421,15 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       assert.equal(result.pendingUnlocks.length, 1);
     });
     it('pos_getLockedStakedAmount {address}: {amount}', async () => {
-      assert.deepEqual(await answer('pos_getLockedStakedAmount', { address: stakerAddress }, { amount: 'decimal' }), {
-        amount: String(20n * KLY),
-      });
+      assert.deepEqual(
+        await rpc.shaped('pos_getLockedStakedAmount', { address: stakerAddress }, { amount: 'decimal' }),
+        {
+          amount: String(20n * KLY),
+        },
+      );
     });
     it('pos_getPendingUnlocks {address}: {pendingUnlocks}', async () => {
-      const { pendingUnlocks } = (await answer(
+      const { pendingUnlocks } = (await rpc.shaped(
         'pos_getPendingUnlocks',
         { address: stakerAddress },
         {
@@ -447,7 +448,7 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
 
   describe('legacy', () => {
     it('legacy_getLegacyBrackets {}: the brackets with their sync progress (none on the devnet)', async () => {
-      await answer(
+      await rpc.shaped(
         'legacy_getLegacyBrackets',
         {},
         arrayOf({

@@ -4,10 +4,7 @@
 // called with exactly the parameters the spec lists; its answer is checked against the spec's fields
 // and types. (spec_audit_sidechain runs the sidechain set on a sidechain node.)
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeBlock } from '../../src/lib/chain/block.js';
 import {
   ESCROWED,
   KLY,
@@ -26,48 +23,39 @@ import {
   TERMINATED_STATE_ACCOUNT,
 } from '../helpers/interop_audit_shapes.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
-import { startRPCNode } from '../helpers/rpc_node.js';
+import { startRPCNode, useGenesisBlock } from '../helpers/rpc_node.js';
 import type { Shape } from '../helpers/shape.js';
-import { assertShape } from '../helpers/shape.js';
-import { tempDataPath } from '../helpers/state.js';
 
 describe('spec audit: interoperability on a mainchain node with a registered and a terminated chain', () => {
   let rpc: RPCNode;
-  const answer = async (method: string, params: Record<string, unknown>, shape: Shape): Promise<unknown> => {
-    const result = await rpc.result(method, params);
-    assertShape(result, shape, method);
-    return result;
-  };
 
   before(async () => {
     rpc = await startRPCNode((config) => {
       delete config.generator;
-      const file = join(tempDataPath(), 'genesis_block.blob');
-      writeFileSync(file, encodeBlock(mainchainAuditGenesis(config)));
-      config.genesis.block = { fromFile: file };
+      useGenesisBlock(config, mainchainAuditGenesis(config));
     });
   });
   after(() => rpc.stop());
 
   describe('mainchain set', () => {
     it('interoperability_getRegistrationFee {} and interoperability_getMinimumMessageFee {}: {fee}', async () => {
-      await answer('interoperability_getRegistrationFee', {}, { fee: 'decimal' });
-      await answer('interoperability_getMinimumMessageFee', {}, { fee: 'decimal' });
+      await rpc.shaped('interoperability_getRegistrationFee', {}, { fee: 'decimal' });
+      await rpc.shaped('interoperability_getMinimumMessageFee', {}, { fee: 'decimal' });
     });
 
     it('interoperability_isChainIDAvailable {chainID}: {result}, false for a registered chain', async () => {
       const available: Shape = { result: 'boolean' };
-      assert.deepEqual(await answer('interoperability_isChainIDAvailable', { chainID: SIDECHAIN_ID }, available), {
+      assert.deepEqual(await rpc.shaped('interoperability_isChainIDAvailable', { chainID: SIDECHAIN_ID }, available), {
         result: false,
       });
-      assert.deepEqual(await answer('interoperability_isChainIDAvailable', { chainID: '04000009' }, available), {
+      assert.deepEqual(await rpc.shaped('interoperability_isChainIDAvailable', { chainID: '04000009' }, available), {
         result: true,
       });
     });
 
     it('interoperability_isChainNameAvailable {name}: {result}, false for a registered name', async () => {
       assert.deepEqual(
-        await answer('interoperability_isChainNameAvailable', { name: 'chain_active' }, { result: 'boolean' }),
+        await rpc.shaped('interoperability_isChainNameAvailable', { name: 'chain_active' }, { result: 'boolean' }),
         { result: false },
       );
     });
@@ -75,14 +63,18 @@ describe('spec audit: interoperability on a mainchain node with a registered and
 
   describe('sidechain set (the base set a mainchain serves too)', () => {
     it('interoperability_getChainAccount {chainID}: the chain account', async () => {
-      const account = (await answer('interoperability_getChainAccount', { chainID: SIDECHAIN_ID }, CHAIN_ACCOUNT)) as {
+      const account = (await rpc.shaped(
+        'interoperability_getChainAccount',
+        { chainID: SIDECHAIN_ID },
+        CHAIN_ACCOUNT,
+      )) as {
         name: string;
       };
       assert.equal(account.name, 'chain_active');
     });
 
     it('interoperability_getAllChainAccounts {chainID}: every chain account from that chain ID on', async () => {
-      const { chains } = (await answer(
+      const { chains } = (await rpc.shaped(
         'interoperability_getAllChainAccounts',
         { chainID: SIDECHAIN_ID },
         CHAIN_ACCOUNTS,
@@ -98,23 +90,31 @@ describe('spec audit: interoperability on a mainchain node with a registered and
     });
 
     it('interoperability_getChannel {chainID}: the channel', async () => {
-      await answer('interoperability_getChannel', { chainID: SIDECHAIN_ID }, CHANNEL);
+      await rpc.shaped('interoperability_getChannel', { chainID: SIDECHAIN_ID }, CHANNEL);
     });
 
     it('interoperability_getOwnChainAccount {}: chainID, name and nonce', async () => {
       assert.deepEqual(
-        await answer('interoperability_getOwnChainAccount', {}, { chainID: 'hex', name: 'string', nonce: 'decimal' }),
+        await rpc.shaped(
+          'interoperability_getOwnChainAccount',
+          {},
+          { chainID: 'hex', name: 'string', nonce: 'decimal' },
+        ),
         { chainID: MAINCHAIN_ID, name: 'klayr_mainchain', nonce: '1' },
       );
     });
 
     it('interoperability_getTerminatedStateAccount {chainID}: stateRoot, mainchainStateRoot, initialized', async () => {
-      await answer('interoperability_getTerminatedStateAccount', { chainID: TERMINATED_ID }, TERMINATED_STATE_ACCOUNT);
+      await rpc.shaped(
+        'interoperability_getTerminatedStateAccount',
+        { chainID: TERMINATED_ID },
+        TERMINATED_STATE_ACCOUNT,
+      );
     });
 
     it('interoperability_getTerminatedOutboxAccount {chainID}: outboxRoot, outboxSize, partnerChainInboxSize', async () => {
       assert.deepEqual(
-        await answer(
+        await rpc.shaped(
           'interoperability_getTerminatedOutboxAccount',
           { chainID: TERMINATED_ID },
           TERMINATED_OUTBOX_ACCOUNT,
@@ -124,13 +124,13 @@ describe('spec audit: interoperability on a mainchain node with a registered and
     });
 
     it('interoperability_getChainValidators {chainID}: activeValidators of blsKey and bftWeight, certificateThreshold', async () => {
-      await answer('interoperability_getChainValidators', { chainID: SIDECHAIN_ID }, CHAIN_VALIDATORS);
+      await rpc.shaped('interoperability_getChainValidators', { chainID: SIDECHAIN_ID }, CHAIN_VALIDATORS);
     });
   });
 
   describe('token records of the chains', () => {
     it("token_getEscrowedAmounts {}: each sidechain's KLY escrow", async () => {
-      assert.deepEqual(await answer('token_getEscrowedAmounts', {}, ESCROWED_AMOUNTS), {
+      assert.deepEqual(await rpc.shaped('token_getEscrowedAmounts', {}, ESCROWED_AMOUNTS), {
         escrowedAmounts: [SIDECHAIN_ID, TERMINATED_ID].map((escrowChainID) => ({
           escrowChainID,
           amount: String(ESCROWED),
@@ -141,7 +141,7 @@ describe('spec audit: interoperability on a mainchain node with a registered and
 
     it('token_hasEscrowAccount {tokenID, escrowChainID}: {exists}', async () => {
       assert.deepEqual(
-        await answer(
+        await rpc.shaped(
           'token_hasEscrowAccount',
           { tokenID: KLY.toString('hex'), escrowChainID: SIDECHAIN_ID },
           { exists: 'boolean' },

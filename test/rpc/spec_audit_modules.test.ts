@@ -13,7 +13,7 @@ import { rpc as jsonRPC, post } from '../helpers/rpc.js';
 import type { RPCAnswer, RPCNode } from '../helpers/rpc_node.js';
 import { startRPCNode } from '../helpers/rpc_node.js';
 import type { Shape } from '../helpers/shape.js';
-import { arrayOf, assertShape, optional } from '../helpers/shape.js';
+import { arrayOf, optional } from '../helpers/shape.js';
 
 const TOKEN_ID = '0400000000000000';
 const CHAIN_ID = Buffer.from('04000000', 'hex');
@@ -69,12 +69,6 @@ const transfer = (nonce: bigint, privateKey: Buffer = genesisAccount.privateKey)
 
 describe('spec audit: module endpoints on a devnet node, called with the spec request forms', () => {
   let rpc: RPCNode;
-  /** The result of `method` with `params`, checked against `shape`. */
-  const answer = async (method: string, params: Record<string, unknown>, shape: Shape): Promise<unknown> => {
-    const result = await rpc.result(method, params);
-    assertShape(result, shape, method);
-    return result;
-  };
 
   before(async () => {
     rpc = await startRPCNode((config) => {
@@ -85,13 +79,13 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
 
   describe('auth', () => {
     it('auth_getAuthAccount {address}: an auth account; an address with no entry is an error', async () => {
-      await answer('auth_getAuthAccount', { address: genesisAddress }, AUTH_ACCOUNT);
+      await rpc.shaped('auth_getAuthAccount', { address: genesisAddress }, AUTH_ACCOUNT);
       const unseen = await rpc.call('auth_getAuthAccount', { address: unseenAddress });
       assert.match(String(unseen.error?.message), /does not exist/);
     });
 
     it('auth_getMultiSigRegMsgSchema {}: {schema} with the registration message fields of the spec table', async () => {
-      const { schema } = (await answer('auth_getMultiSigRegMsgSchema', {}, { schema: 'object' })) as {
+      const { schema } = (await rpc.shaped('auth_getMultiSigRegMsgSchema', {}, { schema: 'object' })) as {
         schema: { $id: string; type: string; required: string[]; properties: Record<string, Record<string, unknown>> };
       };
       assert.equal(schema.$id, '/auth/command/regMultisigMsg');
@@ -120,26 +114,26 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('auth_getMultiSigRegMsgTag {}: {tag} ending in RMSG_ after the network prefix', async () => {
-      const { tag } = (await answer('auth_getMultiSigRegMsgTag', {}, { tag: 'string' })) as { tag: string };
+      const { tag } = (await rpc.shaped('auth_getMultiSigRegMsgTag', {}, { tag: 'string' })) as { tag: string };
       assert.match(tag, /^[A-Z]+_RMSG_$/);
     });
 
     it('auth_isValidNonce {transaction}: {verified}, true for the next nonce, false (no error) for another', async () => {
-      assert.deepEqual(await answer('auth_isValidNonce', { transaction: transfer(0n) }, { verified: 'boolean' }), {
+      assert.deepEqual(await rpc.shaped('auth_isValidNonce', { transaction: transfer(0n) }, { verified: 'boolean' }), {
         verified: true,
       });
-      assert.deepEqual(await answer('auth_isValidNonce', { transaction: transfer(3n) }, { verified: 'boolean' }), {
+      assert.deepEqual(await rpc.shaped('auth_isValidNonce', { transaction: transfer(3n) }, { verified: 'boolean' }), {
         verified: false,
       });
     });
 
     it("auth_isValidSignature {transaction}: {verified}, true when signed by the sender's key, false (no error) otherwise", async () => {
       const verified: Shape = { verified: 'boolean' };
-      assert.deepEqual(await answer('auth_isValidSignature', { transaction: transfer(0n) }, verified), {
+      assert.deepEqual(await rpc.shaped('auth_isValidSignature', { transaction: transfer(0n) }, verified), {
         verified: true,
       });
       const otherKey = keyPairFromSeed(Buffer.alloc(32, 5)).privateKey;
-      assert.deepEqual(await answer('auth_isValidSignature', { transaction: transfer(0n, otherKey) }, verified), {
+      assert.deepEqual(await rpc.shaped('auth_isValidSignature', { transaction: transfer(0n, otherKey) }, verified), {
         verified: false,
       });
     });
@@ -150,7 +144,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
         signature: `${byte}`.padStart(2, '0').repeat(64),
       });
       const [a, b, c] = [pair(3), pair(1), pair(2)];
-      const sorted = await answer(
+      const sorted = await rpc.shaped(
         'auth_sortMultisignatureGroup',
         { mandatory: [a, b], optional: [c] },
         { mandatoryKeys: arrayOf('hex'), optionalKeys: arrayOf('hex'), signatures: arrayOf('hex') },
@@ -166,7 +160,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
   describe('token', () => {
     it('token_getBalances {address}: {balances} of tokenID, availableBalance, lockedBalances', async () => {
       // (a locked balance's shape is checked in spec_audit_engine, after a stake)
-      const { balances } = (await answer(
+      const { balances } = (await rpc.shaped(
         'token_getBalances',
         { address: validator.address },
         { balances: arrayOf({ tokenID: 'hex', ...(BALANCE as Record<string, Shape>) }) },
@@ -175,25 +169,29 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('token_getBalance {tokenID, address}: {availableBalance, lockedBalances}', async () => {
-      await answer('token_getBalance', { tokenID: TOKEN_ID, address: validator.address }, BALANCE);
+      await rpc.shaped('token_getBalance', { tokenID: TOKEN_ID, address: validator.address }, BALANCE);
     });
 
     it('token_getTotalSupply {}: {totalSupply} of tokenID and totalSupply', async () => {
-      await answer('token_getTotalSupply', {}, { totalSupply: arrayOf({ tokenID: 'hex', totalSupply: 'decimal' }) });
+      await rpc.shaped(
+        'token_getTotalSupply',
+        {},
+        { totalSupply: arrayOf({ tokenID: 'hex', totalSupply: 'decimal' }) },
+      );
     });
 
     it('token_getSupportedTokens {}: {supportedTokens} of token IDs', async () => {
-      await answer('token_getSupportedTokens', {}, { supportedTokens: arrayOf('hex') });
+      await rpc.shaped('token_getSupportedTokens', {}, { supportedTokens: arrayOf('hex') });
     });
 
     it('token_isSupported {tokenID}: {supported}', async () => {
-      assert.deepEqual(await answer('token_isSupported', { tokenID: TOKEN_ID }, { supported: 'boolean' }), {
+      assert.deepEqual(await rpc.shaped('token_isSupported', { tokenID: TOKEN_ID }, { supported: 'boolean' }), {
         supported: true,
       });
     });
 
     it('token_getEscrowedAmounts {}: {escrowedAmounts}', async () => {
-      await answer(
+      await rpc.shaped(
         'token_getEscrowedAmounts',
         {},
         { escrowedAmounts: arrayOf({ escrowChainID: 'hex', amount: 'decimal', tokenID: 'hex' }) },
@@ -201,19 +199,23 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('token_getInitializationFees {}: userAccount and escrowAccount', async () => {
-      await answer('token_getInitializationFees', {}, { userAccount: 'decimal', escrowAccount: 'decimal' });
+      await rpc.shaped('token_getInitializationFees', {}, { userAccount: 'decimal', escrowAccount: 'decimal' });
     });
 
     it('token_hasUserAccount {tokenID, address}: {exists}', async () => {
       assert.deepEqual(
-        await answer('token_hasUserAccount', { tokenID: TOKEN_ID, address: genesisAddress }, { exists: 'boolean' }),
+        await rpc.shaped('token_hasUserAccount', { tokenID: TOKEN_ID, address: genesisAddress }, { exists: 'boolean' }),
         { exists: true },
       );
     });
 
     it('token_hasEscrowAccount {tokenID, escrowChainID}: {exists}', async () => {
       assert.deepEqual(
-        await answer('token_hasEscrowAccount', { tokenID: TOKEN_ID, escrowChainID: '04000001' }, { exists: 'boolean' }),
+        await rpc.shaped(
+          'token_hasEscrowAccount',
+          { tokenID: TOKEN_ID, escrowChainID: '04000001' },
+          { exists: 'boolean' },
+        ),
         { exists: false },
       );
     });
@@ -224,7 +226,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
 
     it('random_setHashOnion {address, seed, count, distance}: {}', async () => {
       assert.deepEqual(
-        await answer('random_setHashOnion', { address: validator.address, seed, count: 1000, distance: 10 }, {}),
+        await rpc.shaped('random_setHashOnion', { address: validator.address, seed, count: 1000, distance: 10 }, {}),
         {},
       );
     });
@@ -232,7 +234,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     it("random_getHashOnionSeeds {address}: {seeds} of that address (the spec's request); no params: every seed, as Klayr's", async () => {
       const other = devValidator(1).address;
       await rpc.result('random_setHashOnion', { address: other, count: 100, distance: 10 });
-      const withAddress = await answer(
+      const withAddress = await rpc.shaped(
         'random_getHashOnionSeeds',
         { address: validator.address },
         { seeds: arrayOf(HASH_ONION_SEED) },
@@ -259,7 +261,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
 
     it("random_setHashOnion {address}, as the migration procedure calls it: Klayr's default onion", async () => {
       const migrated = devValidator(2).address;
-      assert.deepEqual(await answer('random_setHashOnion', { address: migrated }, {}), {});
+      assert.deepEqual(await rpc.shaped('random_setHashOnion', { address: migrated }, {}), {});
       assert.deepEqual(await rpc.result('random_hasHashOnion', { address: migrated }), {
         hasSeed: true,
         remaining: 10_000,
@@ -268,7 +270,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
 
     it('random_hasHashOnion {address}: {hasSeed, remaining}', async () => {
       assert.deepEqual(
-        await answer(
+        await rpc.shaped(
           'random_hasHashOnion',
           { address: validator.address },
           { hasSeed: 'boolean', remaining: 'integer' },
@@ -278,7 +280,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('random_getHashOnionUsage {address}: usedHashOnions of count and height, and the seed', async () => {
-      await answer(
+      await rpc.shaped(
         'random_getHashOnionUsage',
         { address: validator.address },
         { usedHashOnions: arrayOf({ count: 'integer', height: 'integer' }), seed: 'hex' },
@@ -288,7 +290,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     it('random_setHashOnionUsage {address, usedHashOnions}: {}, and the usage reads back', async () => {
       const usedHashOnions = [{ count: 5, height: 9 }];
       assert.deepEqual(
-        await answer('random_setHashOnionUsage', { address: validator.address, usedHashOnions }, {}),
+        await rpc.shaped('random_setHashOnionUsage', { address: validator.address, usedHashOnions }, {}),
         {},
       );
       const usage = (await rpc.result('random_getHashOnionUsage', { address: validator.address })) as {
@@ -298,7 +300,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('random_isSeedRevealValid {generatorAddress, seedReveal}: {valid}', async () => {
-      await answer(
+      await rpc.shaped(
         'random_isSeedRevealValid',
         { generatorAddress: validator.address, seedReveal: seed },
         { valid: 'boolean' },
@@ -308,7 +310,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
 
   describe('dynamicReward', () => {
     it('dynamicReward_getExpectedValidatorRewards {validatorAddress}: four reward strings', async () => {
-      await answer(
+      await rpc.shaped(
         'dynamicReward_getExpectedValidatorRewards',
         { validatorAddress: validator.address },
         { blockReward: 'decimal', dailyReward: 'decimal', monthlyReward: 'decimal', yearlyReward: 'decimal' },
@@ -316,11 +318,11 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('dynamicReward_getDefaultRewardAtHeight {height}: {reward}', async () => {
-      await answer('dynamicReward_getDefaultRewardAtHeight', { height: 10 }, { reward: 'decimal' });
+      await rpc.shaped('dynamicReward_getDefaultRewardAtHeight', { height: 10 }, { reward: 'decimal' });
     });
 
     it('dynamicReward_getRewardTokenID {height}: {tokenID}, the same with no params', async () => {
-      const withHeight = await answer('dynamicReward_getRewardTokenID', { height: 10 }, { tokenID: 'hex' });
+      const withHeight = await rpc.shaped('dynamicReward_getRewardTokenID', { height: 10 }, { tokenID: 'hex' });
       assert.deepEqual(withHeight, { tokenID: TOKEN_ID });
       assert.deepEqual(await rpc.result('dynamicReward_getRewardTokenID', {}), withHeight);
       const malformed = await rpc.call('dynamicReward_getRewardTokenID', { height: -1 });
@@ -328,35 +330,35 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     });
 
     it('dynamicReward_getAnnualInflation {height}: tokenID and rate', async () => {
-      await answer('dynamicReward_getAnnualInflation', { height: 10 }, { tokenID: 'hex', rate: 'decimal' });
+      await rpc.shaped('dynamicReward_getAnnualInflation', { height: 10 }, { tokenID: 'hex', rate: 'decimal' });
     });
   });
 
   describe('interoperability (mainchain set)', () => {
     it('interoperability_getRegistrationFee {}: {fee}', async () => {
-      await answer('interoperability_getRegistrationFee', {}, { fee: 'decimal' });
+      await rpc.shaped('interoperability_getRegistrationFee', {}, { fee: 'decimal' });
     });
 
     it('interoperability_getMinimumMessageFee {}: {fee}', async () => {
-      await answer('interoperability_getMinimumMessageFee', {}, { fee: 'decimal' });
+      await rpc.shaped('interoperability_getMinimumMessageFee', {}, { fee: 'decimal' });
     });
 
     it('interoperability_isChainIDAvailable {chainID}: {result}', async () => {
       assert.deepEqual(
-        await answer('interoperability_isChainIDAvailable', { chainID: '04000001' }, { result: 'boolean' }),
+        await rpc.shaped('interoperability_isChainIDAvailable', { chainID: '04000001' }, { result: 'boolean' }),
         { result: true },
       );
     });
 
     it('interoperability_isChainNameAvailable {name}: {result}', async () => {
       assert.deepEqual(
-        await answer('interoperability_isChainNameAvailable', { name: 'chain_one' }, { result: 'boolean' }),
+        await rpc.shaped('interoperability_isChainNameAvailable', { name: 'chain_one' }, { result: 'boolean' }),
         { result: true },
       );
     });
 
     it('interoperability_getCCMSchema {}: {schema}', async () => {
-      await answer('interoperability_getCCMSchema', {}, { schema: 'object' });
+      await rpc.shaped('interoperability_getCCMSchema', {}, { schema: 'object' });
     });
   });
 
@@ -368,16 +370,20 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
         blsKey: blsPublicKeyFromPrivateKey(sk).toString('hex'),
         proofOfPossession: blsPopProve(sk).toString('hex'),
       };
-      assert.deepEqual(await answer('validators_validateBLSKey', fresh, valid), { valid: true });
+      assert.deepEqual(await rpc.shaped('validators_validateBLSKey', fresh, valid), { valid: true });
       const registered = { blsKey: validator.plain.blsKey, proofOfPossession: validator.plain.blsProofOfPossession };
-      assert.deepEqual(await answer('validators_validateBLSKey', registered, valid), { valid: false });
+      assert.deepEqual(await rpc.shaped('validators_validateBLSKey', registered, valid), { valid: false });
       const badProof = { ...fresh, proofOfPossession: registered.proofOfPossession };
-      assert.deepEqual(await answer('validators_validateBLSKey', badProof, valid), { valid: false });
+      assert.deepEqual(await rpc.shaped('validators_validateBLSKey', badProof, valid), { valid: false });
     });
 
     it('validators_getValidator {address}: generatorKey and blsKey', async () => {
       assert.deepEqual(
-        await answer('validators_getValidator', { address: validator.address }, { generatorKey: 'hex', blsKey: 'hex' }),
+        await rpc.shaped(
+          'validators_getValidator',
+          { address: validator.address },
+          { generatorKey: 'hex', blsKey: 'hex' },
+        ),
         { generatorKey: validator.plain.generatorKey, blsKey: validator.plain.blsKey },
       );
     });
@@ -385,18 +391,18 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
 
   describe('fee', () => {
     it('fee_getFeeTokenID {}: {tokenID}', async () => {
-      await answer('fee_getFeeTokenID', {}, { tokenID: 'hex' });
+      await rpc.shaped('fee_getFeeTokenID', {}, { tokenID: 'hex' });
     });
 
     it('fee_getMinFeePerByte {}: {minFeePerByte} as a number', async () => {
-      await answer('fee_getMinFeePerByte', {}, { minFeePerByte: 'integer' });
+      await rpc.shaped('fee_getMinFeePerByte', {}, { minFeePerByte: 'integer' });
     });
   });
 
   describe('other methods the spec references', () => {
     it('system_getMetadata {}: per module its name, endpoints, commands {name, params}, events {name, data}, assets', async () => {
       const entry: Shape = { name: 'string', request: optional('object'), response: optional('object') };
-      const { modules } = (await answer(
+      const { modules } = (await rpc.shaped(
         'system_getMetadata',
         {},
         {
@@ -425,7 +431,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
         data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey },
       });
       const status = { height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 };
-      await answer('generator_setStatus', { address: validator.address, ...status }, {});
+      await rpc.shaped('generator_setStatus', { address: validator.address, ...status }, {});
       const { status: list } = (await rpc.result('generator_getStatus', {})) as { status: { address: string }[] };
       const mine = list.find((s) => s.address === validator.address);
       assert.deepEqual(
@@ -438,29 +444,29 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
   describe('pos (klayr-core-methods.md)', () => {
     const address = { address: validator.address };
     it('pos_getValidator {address} and pos_getAllValidators {}', async () => {
-      await answer('pos_getValidator', address, POS_VALIDATOR);
-      await answer('pos_getAllValidators', {}, { validators: arrayOf(POS_VALIDATOR) });
+      await rpc.shaped('pos_getValidator', address, POS_VALIDATOR);
+      await rpc.shaped('pos_getAllValidators', {}, { validators: arrayOf(POS_VALIDATOR) });
     });
     it('pos_getValidatorsByStake {limit}', async () => {
       // the devnet's validators have no stake, so none is eligible yet: the list is empty, as Klayr's
-      await answer('pos_getValidatorsByStake', { limit: 3 }, { validators: arrayOf(POS_VALIDATOR) });
+      await rpc.shaped('pos_getValidatorsByStake', { limit: 3 }, { validators: arrayOf(POS_VALIDATOR) });
     });
     // pos_getStaker, pos_getLockedStakedAmount and pos_getPendingUnlocks need a staker: spec_audit_engine stakes first
     it('pos_getConstants {}: the module constants', async () => {
-      await answer('pos_getConstants', {}, 'object');
+      await rpc.shaped('pos_getConstants', {}, 'object');
     });
     it('pos_getPoSTokenID {} and pos_getRegistrationFee {}', async () => {
-      await answer('pos_getPoSTokenID', {}, { tokenID: 'hex' });
-      await answer('pos_getRegistrationFee', {}, { fee: 'decimal' });
+      await rpc.shaped('pos_getPoSTokenID', {}, { tokenID: 'hex' });
+      await rpc.shaped('pos_getRegistrationFee', {}, { fee: 'decimal' });
     });
     it('pos_getLockedReward {address, tokenID}: {reward}', async () => {
-      await answer('pos_getLockedReward', { ...address, tokenID: TOKEN_ID }, { reward: 'decimal' });
+      await rpc.shaped('pos_getLockedReward', { ...address, tokenID: TOKEN_ID }, { reward: 'decimal' });
     });
     it('pos_getClaimableRewards {address}: {rewards}', async () => {
-      await answer('pos_getClaimableRewards', address, { rewards: arrayOf({ tokenID: 'hex', reward: 'decimal' }) });
+      await rpc.shaped('pos_getClaimableRewards', address, { rewards: arrayOf({ tokenID: 'hex', reward: 'decimal' }) });
     });
     it('pos_getExpectedSharedRewards {validatorAddress, validatorReward, stake}: {reward}', async () => {
-      await answer(
+      await rpc.shaped(
         'pos_getExpectedSharedRewards',
         { validatorAddress: validator.address, validatorReward: '100000000', stake: '1000000000' },
         { reward: 'decimal' },

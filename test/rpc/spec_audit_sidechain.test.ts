@@ -4,10 +4,7 @@
 // an escrow of the sidechain's token. Each method is called with exactly the parameters the spec
 // lists; its answer is checked against the spec's fields and types.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeBlock } from '../../src/lib/chain/block.js';
 import {
   ESCROWED,
   MAINCHAIN_ID,
@@ -25,36 +22,26 @@ import {
   TERMINATED_STATE_ACCOUNT,
 } from '../helpers/interop_audit_shapes.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
-import { startRPCNode } from '../helpers/rpc_node.js';
-import type { Shape } from '../helpers/shape.js';
-import { assertShape } from '../helpers/shape.js';
-import { tempDataPath } from '../helpers/state.js';
+import { startRPCNode, useGenesisBlock } from '../helpers/rpc_node.js';
 
 describe('spec audit: interoperability (sidechain set) on a sidechain node', () => {
   let rpc: RPCNode;
-  const answer = async (method: string, params: Record<string, unknown>, shape: Shape): Promise<unknown> => {
-    const result = await rpc.result(method, params);
-    assertShape(result, shape, method);
-    return result;
-  };
 
   before(async () => {
     rpc = await startRPCNode((config) => {
       delete config.generator;
       config.genesis.chainID = SIDECHAIN_ID;
-      const file = join(tempDataPath(), 'genesis_block.blob');
-      writeFileSync(file, encodeBlock(sidechainAuditGenesis(config)));
-      config.genesis.block = { fromFile: file };
+      useGenesisBlock(config, sidechainAuditGenesis(config));
     });
   });
   after(() => rpc.stop());
 
   it('interoperability_getChainAccount {chainID}: the chain account', async () => {
-    await answer('interoperability_getChainAccount', { chainID: MAINCHAIN_ID }, CHAIN_ACCOUNT);
+    await rpc.shaped('interoperability_getChainAccount', { chainID: MAINCHAIN_ID }, CHAIN_ACCOUNT);
   });
 
   it('interoperability_getAllChainAccounts {chainID}: {chains} from that chain ID on', async () => {
-    const { chains } = (await answer(
+    const { chains } = (await rpc.shaped(
       'interoperability_getAllChainAccounts',
       { chainID: MAINCHAIN_ID },
       CHAIN_ACCOUNTS,
@@ -65,18 +52,22 @@ describe('spec audit: interoperability (sidechain set) on a sidechain node', () 
   });
 
   it('interoperability_getChannel {chainID}: the channel', async () => {
-    await answer('interoperability_getChannel', { chainID: MAINCHAIN_ID }, CHANNEL);
+    await rpc.shaped('interoperability_getChannel', { chainID: MAINCHAIN_ID }, CHANNEL);
   });
 
   it('interoperability_getOwnChainAccount {}: chainID, name and nonce', async () => {
     assert.deepEqual(
-      await answer('interoperability_getOwnChainAccount', {}, { chainID: 'hex', name: 'string', nonce: 'decimal' }),
+      await rpc.shaped('interoperability_getOwnChainAccount', {}, { chainID: 'hex', name: 'string', nonce: 'decimal' }),
       { chainID: SIDECHAIN_ID, name: 'sidechain_audit', nonce: '1' },
     );
   });
 
   it('interoperability_getTerminatedStateAccount {chainID}: stateRoot, mainchainStateRoot, initialized', async () => {
-    await answer('interoperability_getTerminatedStateAccount', { chainID: TERMINATED_ID }, TERMINATED_STATE_ACCOUNT);
+    await rpc.shaped(
+      'interoperability_getTerminatedStateAccount',
+      { chainID: TERMINATED_ID },
+      TERMINATED_STATE_ACCOUNT,
+    );
   });
 
   it('interoperability_getTerminatedOutboxAccount {chainID}: an error while the chain has none (a sidechain genesis holds none; the shape is checked in spec_audit_interop)', async () => {
@@ -85,22 +76,22 @@ describe('spec audit: interoperability (sidechain set) on a sidechain node', () 
   });
 
   it('interoperability_getChainValidators {chainID}: activeValidators of blsKey and bftWeight, certificateThreshold', async () => {
-    await answer('interoperability_getChainValidators', { chainID: MAINCHAIN_ID }, CHAIN_VALIDATORS);
+    await rpc.shaped('interoperability_getChainValidators', { chainID: MAINCHAIN_ID }, CHAIN_VALIDATORS);
   });
 
   it('interoperability_getMainchainID {chainID}: {mainchainID} (klayr-core-methods.md)', async () => {
     assert.deepEqual(
-      await answer('interoperability_getMainchainID', { chainID: SIDECHAIN_ID }, { mainchainID: 'hex' }),
+      await rpc.shaped('interoperability_getMainchainID', { chainID: SIDECHAIN_ID }, { mainchainID: 'hex' }),
       { mainchainID: MAINCHAIN_ID },
     );
   });
 
   it('interoperability_getCCMSchema {}: {schema} (klayr-core-methods.md)', async () => {
-    await answer('interoperability_getCCMSchema', {}, { schema: 'object' });
+    await rpc.shaped('interoperability_getCCMSchema', {}, { schema: 'object' });
   });
 
   it('token_getEscrowedAmounts {}: escrowChainID, amount and tokenID of each escrow', async () => {
-    assert.deepEqual(await answer('token_getEscrowedAmounts', {}, ESCROWED_AMOUNTS), {
+    assert.deepEqual(await rpc.shaped('token_getEscrowedAmounts', {}, ESCROWED_AMOUNTS), {
       escrowedAmounts: [
         { escrowChainID: MAINCHAIN_ID, amount: String(ESCROWED), tokenID: SIDECHAIN_TOKEN.toString('hex') },
       ],
@@ -109,7 +100,7 @@ describe('spec audit: interoperability (sidechain set) on a sidechain node', () 
 
   it('token_hasEscrowAccount {tokenID, escrowChainID}: {exists}', async () => {
     assert.deepEqual(
-      await answer(
+      await rpc.shaped(
         'token_hasEscrowAccount',
         { tokenID: SIDECHAIN_TOKEN.toString('hex'), escrowChainID: MAINCHAIN_ID },
         { exists: 'boolean' },
