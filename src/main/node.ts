@@ -29,6 +29,7 @@ import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
 import { DataPathLock } from './lock/data_path_lock.js';
+import { logSha256Backend } from './log_sha256.js';
 import type { ChainListeners } from './node_consensus.js';
 import { blockHeaderEvent, createConsensus, syncPoolWithChain } from './node_consensus.js';
 import type { NodePools } from './node_pools.js';
@@ -99,6 +100,7 @@ export class KestrelNode {
     });
     const dbs = openDatabases(config.system.dataPath);
     this.#dbs = dbs;
+    logSha256Backend(logger);
     const configGenesis = readGenesisBlock(config);
     // the bls pool: the genesis validators' proofs of possession (all cores) when a first start needs them checked, then
     // aggregate commits; otherwise its threads start after the chain is open (on two cores their start-up slowed genesis)

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { PairKind } from '../../src/lib/crypto/sha256_x4.js';
+import { nativeSha256, sha256Backend } from '../../src/lib/crypto/sha256_native.js';
+import type { InputForm, PairKind } from '../../src/lib/crypto/sha256_x4.js';
 import {
   PAIR_HASHER_RESERVED_BYTES,
   PAIR_JOB_BYTES,
@@ -48,150 +49,191 @@ const checkBatch = (
   });
 };
 
-describe('SHA-256 of prefix || left || right, four lanes at a time (WebAssembly SIMD)', () => {
-  it('equals node:crypto for prefixes of 0 to 55 bytes and batches of 1 to 9 pairs (partial groups of four)', () => {
-    const rng = new Rng(4);
-    for (const prefixLength of [0, 1, 3, 8, 9, 17, 31, 55]) {
-      const hasher = new Sha256PairHasher(rng.bytes(prefixLength));
-      for (let count = 1; count <= 9; count++) checkBatch(hasher, rng, count);
-    }
-  });
+/** Every case runs over both codes that run the jobs: WebAssembly SIMD everywhere, SHA-NI where the machine has it. */
+const BACKENDS = [
+  ['WebAssembly SIMD, four lanes', undefined],
+  ['SHA-NI, native', nativeSha256],
+] as const;
 
-  it('with a constant left or right input folded into the code, equals node:crypto too', () => {
-    const rng = new Rng(7);
-    for (const prefixLength of [0, 5, 9, 30, 55]) {
-      const hasher = new Sha256PairHasher(rng.bytes(prefixLength), rng.bytes(32));
-      for (const kind of ['constantLeft', 'constantRight'] as const)
-        for (const count of [1, 4, 7, 40]) checkBatch(hasher, rng, count, false, kind);
-    }
-    const zeros = new Sha256PairHasher(Buffer.from('LSK_SMTB_'));
-    checkBatch(zeros, rng, 9, false, 'constantLeft');
-    checkBatch(zeros, rng, 9, true, 'constantRight');
-  });
+for (const [name, native] of BACKENDS) {
+  const skip = name.startsWith('SHA-NI') && native === undefined ? `no SHA-NI here: ${sha256Backend().why}` : false;
+  const pairHasher = (prefix: Uint8Array, constant?: Uint8Array, inputs?: InputForm) =>
+    new Sha256PairHasher(prefix, constant, inputs, native);
 
-  it('writes an output over one of its own inputs (a chain step reuses its slot)', () => {
-    checkBatch(new Sha256PairHasher(Buffer.from('LSK_SMTB_')), new Rng(5), 6, true);
-  });
-
-  it('keeps its results when the memory grows between batches', () => {
-    const rng = new Rng(6);
-    const hasher = new Sha256PairHasher(Buffer.from('LSK_SMTB_'));
-    checkBatch(hasher, rng, 3);
-    checkBatch(hasher, rng, 5000);
-    checkBatch(hasher, rng, 2);
-  });
-
-  it('refuses a prefix that does not leave a two-block message, and a constant input that is not 32 bytes', () => {
-    assert.throws(() => new Sha256PairHasher(Buffer.alloc(56)), /prefix too long/);
-    assert.throws(() => new Sha256PairHasher(Buffer.alloc(9), Buffer.alloc(31)), /32 bytes/);
-  });
-
-  it('hashes nothing for an empty batch', () => {
-    const hasher = new Sha256PairHasher(Buffer.alloc(9));
-    const before = Buffer.from(hasher.heap);
-    hasher.hashPairs(PAIR_HASHER_RESERVED_BYTES, 0);
-    assert.deepEqual(hasher.heap, before);
-  });
-
-  it('hashInputs: SHA-256(prefix || input) equals node:crypto for one- and two-block messages, whole and partial last pieces', () => {
-    const rng = new Rng(8);
-    for (const [prefixLength, length] of [
-      [9, 44],
-      [9, 70],
-      [9, 32],
-      [0, 1],
-      [3, 16],
-      [0, 55],
-      [0, 56],
-      [13, 99],
-      [1, 112],
-    ] as const) {
-      const prefix = rng.bytes(prefixLength);
-      const hasher = new Sha256PairHasher(Buffer.from('LSK_SMTB_'), undefined, { prefix, length });
-      for (const count of [1, 3, 4, 9]) {
-        const stride = Math.ceil(length / 16) * 16 + 16;
-        const inputsAt = PAIR_HASHER_RESERVED_BYTES;
-        const jobsAt = inputsAt + stride * count + 16;
-        hasher.reserve(jobsAt + (count + 3) * PAIR_JOB_BYTES);
-        // bytes past each input are not zero: they must not reach the hash
-        hasher.heap.fill(0xa5, inputsAt, jobsAt);
-        const inputs = Array.from({ length: count }, () => rng.bytes(length));
-        inputs.forEach((input, i) => {
-          hasher.heap.set(input, inputsAt + stride * i);
-          const job = (jobsAt >> 2) + 3 * i;
-          hasher.words[job] = inputsAt + stride * i;
-          hasher.words[job + 2] = inputsAt + stride * i; // over its own input
-        });
-        hasher.hashInputs(jobsAt, count);
-        inputs.forEach((input, i) => {
-          const at = inputsAt + stride * i;
-          assert.equal(
-            hasher.heap.subarray(at, at + 32).toString('hex'),
-            sha256(prefix, input),
-            `input ${i} of ${count}: ${length} bytes after a prefix of ${prefixLength}`,
-          );
-        });
+  describe(`SHA-256 of prefix || left || right in batches (${name})`, { skip }, () => {
+    it('equals node:crypto for prefixes of 0 to 55 bytes and batches of 1 to 9 pairs (partial groups of four)', () => {
+      const rng = new Rng(4);
+      for (const prefixLength of [0, 1, 3, 8, 9, 17, 31, 55]) {
+        const hasher = pairHasher(rng.bytes(prefixLength));
+        for (let count = 1; count <= 9; count++) checkBatch(hasher, rng, count);
       }
-    }
-  });
-
-  it('hashInputs: the pair functions of the same hasher still hash pairs; a hasher without the form refuses', () => {
-    const rng = new Rng(9);
-    const hasher = new Sha256PairHasher(Buffer.from('LSK_SMTB_'), rng.bytes(32), {
-      prefix: Buffer.from('LSK_SMTL_'),
-      length: 44,
     });
-    for (const kind of ['pair', 'constantLeft', 'constantRight'] as const) checkBatch(hasher, rng, 7, false, kind);
-    assert.throws(
-      () => new Sha256PairHasher(Buffer.alloc(9)).hashInputs(PAIR_HASHER_RESERVED_BYTES, 1),
-      /one-input form/,
-    );
-    assert.throws(
-      () => new Sha256PairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 111 }),
-      /two-block message/,
-    );
-    assert.throws(
-      () => new Sha256PairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 0 }),
-      /two-block message/,
-    );
-  });
-});
 
-describe('SHA-256 of many short messages, four at a time (Sha256Many)', () => {
-  it('equals node:crypto for every length from 0 to 300 bytes, in mixed order, over several calls', () => {
-    const rng = new Rng(10);
-    const many = new Sha256Many();
-    const lengths = Array.from({ length: 301 }, (_, i) => i);
-    for (let round = 0; round < 3; round++) {
-      const messages = lengths.map((length) => rng.bytes(length));
-      for (let i = messages.length - 1; i > 0; i--) {
-        const j = rng.int(i + 1);
-        [messages[i], messages[j]] = [messages[j]!, messages[i]!];
+    it('with a constant left or right input folded into the code, equals node:crypto too', () => {
+      const rng = new Rng(7);
+      for (const prefixLength of [0, 5, 9, 30, 55]) {
+        const hasher = pairHasher(rng.bytes(prefixLength), rng.bytes(32));
+        for (const kind of ['constantLeft', 'constantRight'] as const)
+          for (const count of [1, 4, 7, 40]) checkBatch(hasher, rng, count, false, kind);
       }
-      const digests = many.hashAll(messages.slice(0, 50 + round * 100));
-      digests.forEach((d, i) => {
-        assert.equal(d.toString('hex'), sha256(messages[i]!), `message ${i} of ${messages[i]!.length} bytes`);
+      const zeros = pairHasher(Buffer.from('LSK_SMTB_'));
+      checkBatch(zeros, rng, 9, false, 'constantLeft');
+      checkBatch(zeros, rng, 9, true, 'constantRight');
+    });
+
+    it('writes an output over one of its own inputs (a chain step reuses its slot)', () => {
+      checkBatch(pairHasher(Buffer.from('LSK_SMTB_')), new Rng(5), 6, true);
+    });
+
+    it('keeps its results when the memory grows between batches', () => {
+      const rng = new Rng(6);
+      const hasher = pairHasher(Buffer.from('LSK_SMTB_'));
+      checkBatch(hasher, rng, 3);
+      checkBatch(hasher, rng, 5000);
+      checkBatch(hasher, rng, 2);
+    });
+
+    it('refuses a prefix that does not leave a two-block message, and a constant input that is not 32 bytes', () => {
+      assert.throws(() => pairHasher(Buffer.alloc(56)), /prefix too long/);
+      assert.throws(() => pairHasher(Buffer.alloc(9), Buffer.alloc(31)), /32 bytes/);
+    });
+
+    it('hashes nothing for an empty batch', () => {
+      const hasher = pairHasher(Buffer.alloc(9));
+      const before = Buffer.from(hasher.heap);
+      hasher.hashPairs(PAIR_HASHER_RESERVED_BYTES, 0);
+      assert.deepEqual(hasher.heap, before);
+    });
+
+    it('hashInputs: SHA-256(prefix || input) equals node:crypto for one- and two-block messages, whole and partial last pieces', () => {
+      const rng = new Rng(8);
+      for (const [prefixLength, length] of [
+        [9, 44],
+        [9, 70],
+        [9, 32],
+        [0, 1],
+        [3, 16],
+        [0, 55],
+        [0, 56],
+        [13, 99],
+        [1, 112],
+      ] as const) {
+        const prefix = rng.bytes(prefixLength);
+        const hasher = pairHasher(Buffer.from('LSK_SMTB_'), undefined, { prefix, length });
+        for (const count of [1, 3, 4, 9]) {
+          const stride = Math.ceil(length / 16) * 16 + 16;
+          const inputsAt = PAIR_HASHER_RESERVED_BYTES;
+          const jobsAt = inputsAt + stride * count + 16;
+          hasher.reserve(jobsAt + (count + 3) * PAIR_JOB_BYTES);
+          // bytes past each input are not zero: they must not reach the hash
+          hasher.heap.fill(0xa5, inputsAt, jobsAt);
+          const inputs = Array.from({ length: count }, () => rng.bytes(length));
+          inputs.forEach((input, i) => {
+            hasher.heap.set(input, inputsAt + stride * i);
+            const job = (jobsAt >> 2) + 3 * i;
+            hasher.words[job] = inputsAt + stride * i;
+            hasher.words[job + 2] = inputsAt + stride * i; // over its own input
+          });
+          hasher.hashInputs(jobsAt, count);
+          inputs.forEach((input, i) => {
+            const at = inputsAt + stride * i;
+            assert.equal(
+              hasher.heap.subarray(at, at + 32).toString('hex'),
+              sha256(prefix, input),
+              `input ${i} of ${count}: ${length} bytes after a prefix of ${prefixLength}`,
+            );
+          });
+        }
+      }
+    });
+
+    it('hashInputs: the pair functions of the same hasher still hash pairs; a hasher without the form refuses', () => {
+      const rng = new Rng(9);
+      const hasher = pairHasher(Buffer.from('LSK_SMTB_'), rng.bytes(32), {
+        prefix: Buffer.from('LSK_SMTL_'),
+        length: 44,
       });
-    }
+      for (const kind of ['pair', 'constantLeft', 'constantRight'] as const) checkBatch(hasher, rng, 7, false, kind);
+      assert.throws(() => pairHasher(Buffer.alloc(9)).hashInputs(PAIR_HASHER_RESERVED_BYTES, 1), /one-input form/);
+      assert.throws(
+        () => pairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 111 }),
+        /two-block message/,
+      );
+      assert.throws(
+        () => pairHasher(Buffer.alloc(9), undefined, { prefix: Buffer.alloc(9), length: 0 }),
+        /two-block message/,
+      );
+    });
   });
 
-  it('hashes one message, and nothing for none', () => {
-    const many = new Sha256Many();
-    assert.deepEqual(many.hashAll([]), []);
-    assert.equal(many.hashAll([Buffer.from('abc')])[0]!.toString('hex'), sha256(Buffer.from('abc')));
+  describe(`SHA-256 of many short messages (Sha256Many, ${name})`, { skip }, () => {
+    it('equals node:crypto for every length from 0 to 300 bytes, in mixed order, over several calls', () => {
+      const rng = new Rng(10);
+      const many = new Sha256Many(native);
+      const lengths = Array.from({ length: 301 }, (_, i) => i);
+      for (let round = 0; round < 3; round++) {
+        const messages = lengths.map((length) => rng.bytes(length));
+        for (let i = messages.length - 1; i > 0; i--) {
+          const j = rng.int(i + 1);
+          [messages[i], messages[j]] = [messages[j]!, messages[i]!];
+        }
+        const digests = many.hashAll(messages.slice(0, 50 + round * 100));
+        digests.forEach((d, i) => {
+          assert.equal(d.toString('hex'), sha256(messages[i]!), `message ${i} of ${messages[i]!.length} bytes`);
+        });
+      }
+    });
+
+    it('hashes one message, and nothing for none', () => {
+      const many = new Sha256Many(native);
+      assert.deepEqual(many.hashAll([]), []);
+      assert.equal(many.hashAll([Buffer.from('abc')])[0]!.toString('hex'), sha256(Buffer.from('abc')));
+    });
+
+    it('grows its memory for a large batch and keeps hashing small ones after it', () => {
+      const rng = new Rng(11);
+      const many = new Sha256Many(native);
+      const big = Array.from({ length: 3000 }, () => rng.bytes(200));
+      const digests = many.hashAll(big);
+      assert.equal(digests[2999]!.toString('hex'), sha256(big[2999]!));
+      assert.equal(digests[0]!.toString('hex'), sha256(big[0]!));
+      const small = [rng.bytes(5), rng.bytes(70)];
+      assert.deepEqual(
+        many.hashAll(small).map((d) => d.toString('hex')),
+        small.map((m) => sha256(m)),
+      );
+    });
+  });
+}
+
+describe('SHA-NI code: what it refuses', { skip: nativeSha256 === undefined }, () => {
+  const native = nativeSha256!;
+  const memory = new ArrayBuffer(4096);
+  const words = new Int32Array(memory);
+  const prefix = Buffer.from('LSK_SMTB_');
+
+  it('refuses jobs that lie outside the memory, and job inputs or outputs outside it, before hashing any', () => {
+    const unchanged = (call: () => void, error: RegExp | typeof RangeError) => {
+      const before = Buffer.from(memory).toString('hex');
+      assert.throws(call, error);
+      assert.equal(Buffer.from(memory).toString('hex'), before, 'nothing written');
+    };
+    // the first job is good, the second's output runs past the end
+    words.set([0, 32, 64, 0, 32, 4090], 0);
+    unchanged(() => native.pairs(memory, 4096 - 12, 2, prefix, Buffer.alloc(32), 0), RangeError);
+    unchanged(() => native.pairs(memory, 0, 2, prefix, Buffer.alloc(32), 0), /outside the memory/);
+    unchanged(() => native.inputs(memory, 0, 2, prefix, 44), /outside the memory/);
+    // a message of 200 blocks from offset 0
+    words.set([0, 200, 100], 0);
+    unchanged(() => native.many(memory, 0, 1), /outside the memory/);
   });
 
-  it('grows its memory for a large batch and keeps hashing small ones after it', () => {
-    const rng = new Rng(11);
-    const many = new Sha256Many();
-    const big = Array.from({ length: 3000 }, () => rng.bytes(200));
-    const digests = many.hashAll(big);
-    assert.equal(digests[2999]!.toString('hex'), sha256(big[2999]!));
-    assert.equal(digests[0]!.toString('hex'), sha256(big[0]!));
-    const small = [rng.bytes(5), rng.bytes(70)];
-    assert.deepEqual(
-      many.hashAll(small).map((d) => d.toString('hex')),
-      small.map((m) => sha256(m)),
-    );
+  it('refuses a prefix over 55 bytes, a constant that is not 32 bytes, an unknown kind and missing arguments', () => {
+    words.set([0, 32, 64], 0);
+    assert.throws(() => native.pairs(memory, 0, 1, Buffer.alloc(56), Buffer.alloc(32), 0), /prefix/);
+    assert.throws(() => native.pairs(memory, 0, 1, prefix, Buffer.alloc(31), 0), /constant/);
+    assert.throws(() => native.pairs(memory, 0, 1, prefix, Buffer.alloc(32), 3), /kind/);
+    assert.throws(() => native.inputs(memory, 0, 1, prefix, 120), /two-block/);
+    assert.throws(() => (native.many as unknown as (m: ArrayBuffer) => void)(memory), /bad arguments/);
   });
 });

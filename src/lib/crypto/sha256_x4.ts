@@ -1,3 +1,5 @@
+import type { NativeSha256 } from './sha256_native.js';
+import { nativeSha256 } from './sha256_native.js';
 import { CodeWriter, op, simd, valueType, wasmModule } from './wasm_builder.js';
 
 /**
@@ -427,6 +429,8 @@ export class Sha256PairHasher {
     readonly prefix: Uint8Array,
     readonly constant: Uint8Array = new Uint8Array(32),
     readonly inputs?: InputForm,
+    /** The SHA-NI code that runs the jobs instead of the WebAssembly code, when the machine has it. */
+    readonly native: NativeSha256 | undefined = nativeSha256,
   ) {
     if (prefix.length > LANE_BYTES - 64 - 9) throw new Error('prefix too long for a two-block message');
     if (constant.length !== 32) throw new Error('the constant input is 32 bytes');
@@ -521,6 +525,11 @@ export class Sha256PairHasher {
    */
   hashPairs(jobs: number, count: number, kind: PairKind = 'pair'): void {
     if (count === 0) return;
+    if (this.native !== undefined) {
+      const kindIndex = kind === 'pair' ? 0 : kind === 'constantLeft' ? 1 : 2;
+      this.native.pairs(this.#exports.memory.buffer, jobs, count, this.prefix, this.constant, kindIndex);
+      return;
+    }
     this.#exports[kind](jobs, this.#padJobs(jobs, count));
   }
 
@@ -533,6 +542,11 @@ export class Sha256PairHasher {
     const run = this.#exports.inputs;
     if (run === undefined) throw new Error('this hasher was made without a one-input form');
     if (count === 0) return;
+    const form = this.inputs;
+    if (this.native !== undefined && form !== undefined) {
+      this.native.inputs(this.#exports.memory.buffer, jobs, count, form.prefix, form.length);
+      return;
+    }
     run(jobs, this.#padJobs(jobs, count));
   }
 
@@ -607,7 +621,8 @@ export class Sha256Many {
   #heap: Buffer;
   #words: Int32Array;
 
-  constructor() {
+  /** `native`: the SHA-NI code that runs the jobs instead of the WebAssembly code, when the machine has it. */
+  constructor(readonly native: NativeSha256 | undefined = nativeSha256) {
     manyModule ??= new WebAssembly.Module(
       wasmModule(
         [
@@ -688,6 +703,10 @@ export class Sha256Many {
     for (let b = 0; b < perCount.length; b++) {
       const count = perCount[b];
       if (count === undefined) continue;
+      if (this.native !== undefined) {
+        this.native.many(this.#memory.buffer, jobsAt + MANY_JOB_BYTES * firstJob[b], count);
+        continue;
+      }
       const first = (jobsAt >> 2) + 3 * firstJob[b];
       const last = first + 3 * (count - 1);
       const whole = (count + 3) & ~3;
