@@ -224,6 +224,7 @@ export const syncBench = async () => {
   const loader = nativeLoader();
   if (loader === undefined)
     throw new Error('The sync bench needs bench/load.c compiled (a C compiler: cc, gcc or clang)');
+  if (process.env.KESTREL_SYNC_ONLY === 'kestrel') return kestrelOnly();
   const cached = await syncChain(PARAMS);
   const all = await chainSignatures(cached, PARAMS.blocks);
   const sigs: SyncSignatures = { ...all, transfersAt1: PARAMS.transferEvery === 1 ? PARAMS.transfersPerBlock : 0 };
@@ -315,6 +316,32 @@ export const syncBench = async () => {
     `  floor: ${Math.round(floorRate.blocksPerSecond)} blocks/s, ${Math.round(floorRate.transfersPerSecond)} transfers/s`,
   );
   return results;
+};
+
+/**
+ * KESTREL_SYNC_ONLY=kestrel: only fresh Kestrel followers, ROUNDS of them, each round's rate and stages printed
+ * (a quick A/B of a change to the sync path; no comparison, nothing saved).
+ */
+const kestrelOnly = async (): Promise<ComparisonResult[]> => {
+  const cached = await syncChain(PARAMS);
+  const all = await chainSignatures(cached, PARAMS.blocks);
+  const sigs: SyncSignatures = { ...all, transfersAt1: PARAMS.transferEvery === 1 ? PARAMS.transfersPerBlock : 0 };
+  const servingPath = tempDataPath();
+  copyChain(cached, servingPath);
+  const serving = await startServingNode(servingPath);
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const k = await kestrelSync(serving, '127.0.0.2', sigs);
+      console.log(
+        `round ${round + 1}: Kestrel ${k.blocksPerSecond} blocks/s, ${k.blocksPerCpuSecond} blocks per CPU s ` +
+          `(main thread ${k.mainThreadUtilization} busy, load ${loadavg().map(fixed).join(' ')}); stages ms ${JSON.stringify(k.stages)}`,
+      );
+    }
+  } finally {
+    await serving.stop();
+    rmSync(servingPath, { recursive: true, force: true });
+  }
+  return [];
 };
 
 const comparison = (name: string, baseline: string, ours: number, base: number, goal: number): ComparisonResult => {

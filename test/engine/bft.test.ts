@@ -14,7 +14,7 @@ import {
   heightKey,
 } from '../../src/engine/bft/index.js';
 import type { StateBase } from '../../src/engine/state/state_db.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { BlockState, EMPTY_STATE, inIterationOrder } from '../../src/engine/state/state_db.js';
 import type { Entry, IterateOptions } from '../../src/engine/state/types.js';
 import { compile } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
@@ -71,17 +71,18 @@ class KlayrMemoryDB {
   }
 }
 
-/** Committed engine state for Kestrel: what StateDB gives an overlay (iterate returns the whole range, ascending). */
+/** Committed engine state for Kestrel: what StateDB gives an overlay (iterate in iteration order, limit applied). */
 class CommittedState implements StateBase {
   readonly data = new Map<string, Buffer>();
   get(key: Buffer): Buffer | undefined {
     return this.data.get(key.toString('hex'));
   }
   iterate(options: IterateOptions): Entry[] {
-    return [...this.data]
+    const ascending = [...this.data]
       .map(([k, value]) => ({ key: Buffer.from(k, 'hex'), value }))
       .filter(({ key }) => key.compare(options.gte) >= 0 && key.compare(options.lte) <= 0)
       .sort((a, b) => a.key.compare(b.key));
+    return inIterationOrder(ascending, options);
   }
   commit(state: BlockState): void {
     for (const { key, value } of state.overlay.changes()) {

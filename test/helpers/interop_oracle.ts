@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import './interop_oracle_smt.js';
 import type { StateBase } from '../../src/engine/state/state_db.js';
-import { BlockState, EMPTY_STATE } from '../../src/engine/state/state_db.js';
+import { BlockState, EMPTY_STATE, inIterationOrder } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { executeGenesis } from '../../src/engine/state_machine/genesis.js';
 import { StateMachine } from '../../src/engine/state_machine/state_machine.js';
@@ -124,8 +124,11 @@ const memoryBase = (entries: Map<string, Buffer>): StateBase => {
     .sort((a, b) => Buffer.compare(a.key, b.key));
   return {
     get: (key) => entries.get(key.toString('hex')),
-    iterate: ({ gte, lte }) =>
-      sorted.filter(({ key }) => Buffer.compare(key, gte) >= 0 && Buffer.compare(key, lte) <= 0),
+    iterate: (options) =>
+      inIterationOrder(
+        sorted.filter(({ key }) => Buffer.compare(key, options.gte) >= 0 && Buffer.compare(key, options.lte) <= 0),
+        options,
+      ),
   };
 };
 

@@ -113,8 +113,14 @@ export class MemoryChain implements MechanismChain {
   prefetchSignatures(transactions: readonly { id: Buffer }[]): void {
     for (const tx of transactions) this.prefetched.push(tx.id);
   }
+  /** Blocks whose aggregate commits were prefetched, by height. */
+  readonly prefetchedCommits: number[] = [];
+  prefetchAggregateCommits(blocks: readonly Block[]): void {
+    for (const b of blocks) this.prefetchedCommits.push(b.header.height);
+  }
   clearPrefetched(): void {
     this.prefetched.length = 0;
+    this.prefetchedCommits.length = 0;
   }
 }
 

@@ -4,7 +4,7 @@ import type { ImpliesMaxPrevotesHeader } from './implies_max_prevotes.js';
 import { impliesMaximalPrevotes } from './implies_max_prevotes.js';
 import { existBFTParameters, getBFTParameters, getNextHeightBFTParameters } from './parameters.js';
 import { setBFTParameters } from './set_parameters.js';
-import { bftParametersStore, readBFTVotes } from './stores.js';
+import { bftParametersStore, readBFTHeights, readBFTVotes } from './stores.js';
 import type { BFTHeader, BFTHeights, BFTParameters, BFTValidator, IdentifiedBFTHeader } from './types.js';
 
 export interface BFTConfig {
@@ -65,7 +65,7 @@ export class BFTMethod {
   }
 
   getBFTHeights(state: StateReadWriter): BFTHeights {
-    const { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified } = readBFTVotes(state);
+    const { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified } = readBFTHeights(state);
     return { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified };
   }
 

@@ -1,3 +1,4 @@
+import { readUInt32 } from '../../lib/codec/varint.js';
 import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
 import {
@@ -7,7 +8,7 @@ import {
   STORE_PREFIX_BFT_VOTES,
 } from './constants.js';
 import { bftVotesSchema } from './schemas.js';
-import type { BFTVotes } from './types.js';
+import type { BFTHeights, BFTVotes } from './types.js';
 
 export const bftParametersStore = (state: StateReadWriter): SubStore =>
   new SubStore(state, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_PARAMETERS);
@@ -31,6 +32,25 @@ export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
     throw new Error(`Specified key ${key.toString('hex')} does not exist`);
   }
   return votes;
+};
+
+/**
+ * The three heights that open the BFT votes record (fields 1-3, uint32 varints, in field order as the codec
+ * writes them), read without decoding its blocks' and validators' lists: the record is a few kilobytes and
+ * its heights are read several times per block. Anything other than those three fields first decodes it whole.
+ */
+export const readBFTHeights = (state: StateReadWriter): BFTHeights => {
+  const bytes = bftVotesStore(state).get(EMPTY_KEY);
+  if (bytes === undefined) return readBFTVotes(state);
+  const cursor = { buf: bytes, pos: 0 };
+  const heights: number[] = [];
+  for (let field = 1; field <= 3; field++) {
+    if (cursor.pos >= bytes.length || bytes[cursor.pos] !== field << 3) return readBFTVotes(state);
+    cursor.pos++;
+    heights.push(readUInt32(cursor, bytes.length));
+  }
+  const [maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified] = heights as [number, number, number];
+  return { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified };
 };
 
 export const writeBFTVotes = (state: StateReadWriter, votes: BFTVotes): void => {

@@ -17,9 +17,19 @@ export interface AggregateCommitVerifierOptions {
   minimumCertifyHeight: number;
 }
 
+/** Prefetched verdicts kept at most: a synchronization's batches hold far fewer (one commit per block). */
+const MAX_PREFETCHED = 2048;
+
+/** Everything a weighted aggregate check reads: equal keys, equal verdicts (the validators hash commits to the keys, weights and threshold). */
+const requestKey = (r: WeightedAggregateRequest): string =>
+  Buffer.concat([r.keySetID, r.chainID, r.aggregationBits, r.signature, r.message]).toString('latin1') +
+  `|${r.tag}|${r.aggregationBits.length}|${r.signature.length}|${r.chainID.length}`;
+
 /** A block's aggregate commit checked against BFT state (LIP 0061), for received blocks and for the generator's own. */
 export class AggregateCommitVerifier {
   readonly #blsKeys = new BLSKeyCache();
+  /** Signature checks started ahead (prefetch), by everything they read; undefined: the check failed to run. */
+  readonly #prefetched = new Map<string, Promise<boolean | undefined>>();
 
   constructor(private readonly options: AggregateCommitVerifierOptions) {}
 
@@ -70,9 +80,64 @@ export class AggregateCommitVerifier {
     return typeof check === 'boolean' ? check : this.#blsKeys.verifyWeighted(check);
   }
 
-  /** The check with the signature checked by a verifier (in a node, the `bls` pool). */
+  /** The check with the signature checked by a verifier (in a node, the `bls` pool), or by a prefetched check of the same request. */
   async verifyBy(engine: BlockState, commit: AggregateCommit, verifier: BlsVerifier): Promise<boolean> {
     const check = this.check(engine, commit);
-    return typeof check === 'boolean' ? check : verifier.verifyAggregate(check);
+    if (typeof check === 'boolean') return check;
+    if (this.#prefetched.size > 0) {
+      const key = requestKey(check);
+      const prefetched = this.#prefetched.get(key);
+      this.#prefetched.delete(key);
+      const verdict = prefetched === undefined ? undefined : await prefetched;
+      if (verdict !== undefined) return verdict;
+    }
+    return verifier.verifyAggregate(check);
+  }
+
+  /**
+   * Starts the signature checks of blocks about to be applied (a synchronization's next batch), with the
+   * BFT state of now: each commit whose certified block is stored or among `headers`, and whose validators
+   * at its height are known. The rules are checked again when each block is verified (verifyBy), which
+   * uses a prefetched verdict only for the very same request (same validators hash, certificate, bits,
+   * signature): a block that changes the validators before a commit's height just makes it miss.
+   */
+  prefetch(engine: BlockState, headers: readonly BlockHeader[], verifier: BlsVerifier): void {
+    const { bft, blocks, chainID } = this.options;
+    if (this.#prefetched.size > MAX_PREFETCHED) this.#prefetched.clear();
+    const byHeight = new Map(headers.map((h) => [h.height, h]));
+    for (const { aggregateCommit: commit } of headers) {
+      if (commit.aggregationBits.length === 0 || commit.certificateSignature.length === 0) continue;
+      const certified = byHeight.get(commit.height) ?? blocks.byHeight(commit.height)?.header;
+      if (certified === undefined) continue;
+      let request: WeightedAggregateRequest;
+      try {
+        const { validators, certificateThreshold, validatorsHash } = bft.getBFTParametersActiveValidators(
+          engine,
+          commit.height,
+        );
+        request = certificateSignatureRequest(
+          validatorsHash,
+          validators,
+          certificateThreshold,
+          chainID,
+          unsignedCertificateOf(certified),
+          commit.aggregationBits,
+          commit.certificateSignature,
+        );
+      } catch {
+        continue; // validators not known yet at that height: checked when the block is verified
+      }
+      const key = requestKey(request);
+      if (this.#prefetched.has(key)) continue;
+      this.#prefetched.set(
+        key,
+        verifier.verifyAggregate(request).catch(() => undefined),
+      );
+    }
+  }
+
+  /** Forgets the prefetched checks (a synchronization ended). */
+  clearPrefetched(): void {
+    this.#prefetched.clear();
   }
 }

@@ -64,6 +64,16 @@ export class BlockProcessor {
     return this.executeVerified(block, prepared, verifiers, tip);
   }
 
+  /** Starts the aggregate commits' signature checks of blocks about to be applied in order (AggregateCommitVerifier.prefetch). */
+  prefetchAggregateCommits(headers: readonly Block['header'][], bls: BlsVerifier): void {
+    this.options.aggregateCommits.prefetch(this.options.chain.engineView(), headers, bls);
+  }
+
+  /** Forgets prefetched aggregate-commit checks no block asked for. */
+  clearPrefetchedAggregateCommits(): void {
+    this.options.aggregateCommits.clearPrefetched();
+  }
+
   /** The block's own rules, before any state is read (Klayr's validateBlock); its transactions prepared. */
   validate(block: Block): PreparedTransaction[] {
     return validatedTransactions(block, this.options.maxTransactionsSize);

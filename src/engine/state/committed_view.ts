@@ -36,9 +36,6 @@ export class CommittedView implements StateReadWriter {
     this.#writable().restoreSnapshot(id);
   }
   iterate(options: IterateOptions): Entry[] {
-    if (this.#overlay !== undefined) return this.#overlay.iterate(options);
-    let entries = this.committed.iterate(options);
-    if (options.reverse === true) entries = entries.reverse();
-    return options.limit === undefined ? entries : entries.slice(0, options.limit);
+    return this.#overlay === undefined ? this.committed.iterate(options) : this.#overlay.iterate(options);
   }
 }

@@ -114,6 +114,15 @@ export class StateOverlay {
       .map(([k, slot]) => ({ key: Buffer.from(k, 'latin1'), value: slot === DELETED ? undefined : slot }));
   }
 
+  /** Whether a key in [gte, lte] was changed (set or deleted). */
+  changesWithin(gte: Buffer, lte: Buffer): boolean {
+    if (this.#changes.size === 0) return false;
+    const from = gte.toString('latin1');
+    const to = lte.toString('latin1');
+    for (const k of this.#changes.keys()) if (k >= from && k <= to) return true;
+    return false;
+  }
+
   /** Overlay entries in [gte, lte] merged into the base entries of the same range. */
   mergeRange(
     base: Iterable<{ key: Buffer; value: Buffer }>,

@@ -117,13 +117,38 @@ export type ExtraWrites = Writes;
 /** The next key after every key that starts with `key` (exclusive end for an inclusive range). */
 const afterPrefix = (key: Buffer): Buffer => Buffer.concat([key, Buffer.alloc(1)]);
 
-/** Entries of an LMDB database with gte <= key <= lte, in key order (the overlay applies reverse and limit). */
-export const readRange = (db: BinaryDB, options: Pick<IterateOptions, 'gte' | 'lte'>): Entry[] => {
+/** A range's entries in key order as `options` asks for them: reversed when `reverse`, then the first `limit`. */
+export const inIterationOrder = (ascending: Entry[], options: IterateOptions): Entry[] => {
+  const ordered = options.reverse === true ? ascending.reverse() : ascending;
+  return options.limit === undefined ? ordered : ordered.slice(0, options.limit);
+};
+
+/**
+ * Entries of an LMDB database with gte <= key <= lte, in iteration order (`reverse`, `limit`). With a limit
+ * only the entries returned are copied: in reverse, the range's keys are read (no values) and the values
+ * of the last `limit` of them looked up (the latest BFT parameters below a height, several times a block).
+ */
+export const readRange = (db: BinaryDB, options: IterateOptions): Entry[] => {
+  const { gte, lte, limit, reverse } = options;
+  const end = afterPrefix(lte);
   const out: Entry[] = [];
-  for (const { key, value } of db.getRange({ start: options.gte, end: afterPrefix(options.lte), reverse: false })) {
-    out.push({ key: Buffer.from(key), value: Buffer.from(value) });
+  if (limit !== undefined && reverse === true) {
+    const keys = [...db.getKeys({ start: gte, end })];
+    for (let i = keys.length - 1; i >= 0 && out.length < limit; i--) {
+      const key = keys[i] as Buffer;
+      const value = db.get(key);
+      if (value !== undefined) out.push({ key: Buffer.from(key), value: Buffer.from(value) });
+    }
+    return out;
   }
-  return out;
+  for (const { key, value } of db.getRange({
+    start: gte,
+    end,
+    reverse: false,
+    ...(limit === undefined ? {} : { limit }),
+  }))
+    out.push({ key: Buffer.from(key), value: Buffer.from(value) });
+  return reverse === true ? out.reverse() : out;
 };
 
 /** Committed state in LMDB with its state tree; blocks execute on overlays and commit atomically. */
@@ -333,6 +358,7 @@ const appendAll = (dbs: KestrelDatabases, prepared: PreparedState): void => {
 /** Committed state an overlay reads through. */
 export interface StateBase {
   get(key: Buffer): Buffer | undefined;
+  /** The range's entries in iteration order: descending when `reverse`, at most `limit` of them. */
   iterate(options: IterateOptions): Entry[];
 }
 
@@ -414,8 +440,9 @@ export class BlockState implements StateReadWriter {
     this.overlay.restoreSnapshot(id);
   }
   iterate(options: IterateOptions): Entry[] {
-    let entries = this.overlay.mergeRange(this.db.iterate(options), options.gte, options.lte);
-    if (options.reverse === true) entries = entries.reverse();
-    return options.limit === undefined ? entries : entries.slice(0, options.limit);
+    const { gte, lte } = options;
+    // nothing of this block's in the range: the committed state answers, limit and order included
+    if (!this.overlay.changesWithin(gte, lte)) return this.db.iterate(options);
+    return inIterationOrder(this.overlay.mergeRange(this.db.iterate({ gte, lte }), gte, lte), options);
   }
 }

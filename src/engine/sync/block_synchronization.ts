@@ -73,6 +73,9 @@ const hex = (id: Buffer): string => id.toString('hex');
  * chain), and a peer that fails a request, answers with blocks that do not build on the requested
  * one or break their own rules is set aside and the batch asked of the next one (see #pipeline).
  */
+/** Lets the event loop run its I/O callbacks (a setImmediate turn), not only the microtasks an await runs. */
+const yieldToIO = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class BlockSynchronization implements SyncMechanism {
   readonly name = 'BlockSynchronizationMechanism';
   #stopped = false;
@@ -254,6 +257,8 @@ export class BlockSynchronization implements SyncMechanism {
         for (const [i, block] of batch.blocks.entries()) {
           if (this.#stopped) return;
           await chain.apply(block, batch.prepared[i]);
+          // I/O between blocks: the next batch's answer is read, checked and sent to the pools while this one runs
+          await yieldToIO();
         }
       } catch (error) {
         chain.logger.error({ err: error, peerId: batch.peerId }, 'Block processing failed');
@@ -289,6 +294,7 @@ export class BlockSynchronization implements SyncMechanism {
       return { peerId, kind: 'invalid', error };
     }
     chain.prefetchSignatures(prepared.flat());
+    chain.prefetchAggregateCommits(blocks);
     return { peerId, kind: 'ready', blocks, prepared, last, reached, unlinked: brokenLink(blocks, fromID) };
   }
 

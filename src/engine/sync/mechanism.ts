@@ -15,6 +15,7 @@ export type MechanismChain = Pick<
   | 'idsAtHeights'
   | 'validate'
   | 'prefetchSignatures'
+  | 'prefetchAggregateCommits'
   | 'clearPrefetched'
   | 'apply'
   | 'deleteAfter'

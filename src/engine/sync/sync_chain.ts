@@ -107,6 +107,14 @@ export class SyncChain {
     this.#signatures.prefetch(transactions);
   }
 
+  /** Blocks about to be applied in order: their aggregate commits' signature checks start in the `bls` pool now. */
+  prefetchAggregateCommits(blocks: readonly Block[]): void {
+    this.options.processor.prefetchAggregateCommits(
+      blocks.map((b) => b.header),
+      this.#verifiers.bls,
+    );
+  }
+
   /** The block's own rules (Klayr's validateBlock); throws when broken. */
   validate(block: Block): PreparedTransaction[] {
     return this.options.processor.validate(block);
@@ -225,6 +233,7 @@ export class SyncChain {
   /** Prefetched verdicts no block asked for (a synchronization that ended early). */
   clearPrefetched(): void {
     this.#signatures.clear();
+    this.options.processor.clearPrefetchedAggregateCommits();
   }
 
   async #execute(
