@@ -124,31 +124,24 @@ export const inIterationOrder = (ascending: Entry[], options: IterateOptions): E
 };
 
 /**
- * Entries of an LMDB database with gte <= key <= lte, in iteration order (`reverse`, `limit`). With a limit
- * only the entries returned are copied: in reverse, the range's keys are read (no values) and the values
- * of the last `limit` of them looked up (the latest BFT parameters below a height, several times a block).
+ * Entries of an LMDB database with gte <= key <= lte, in iteration order (`reverse`, `limit`), reading
+ * only the entries returned: in reverse from lte down (LMDB's reverse start is inclusive), stopping below
+ * gte or at the limit (the latest BFT parameters below a height, read several times a block).
  */
 export const readRange = (db: BinaryDB, options: IterateOptions): Entry[] => {
   const { gte, lte, limit, reverse } = options;
-  const end = afterPrefix(lte);
   const out: Entry[] = [];
-  if (limit !== undefined && reverse === true) {
-    const keys = [...db.getKeys({ start: gte, end })];
-    for (let i = keys.length - 1; i >= 0 && out.length < limit; i--) {
-      const key = keys[i] as Buffer;
-      const value = db.get(key);
-      if (value !== undefined) out.push({ key: Buffer.from(key), value: Buffer.from(value) });
-    }
-    return out;
-  }
-  for (const { key, value } of db.getRange({
-    start: gte,
-    end,
-    reverse: false,
-    ...(limit === undefined ? {} : { limit }),
-  }))
+  if (limit === 0) return out;
+  const range =
+    reverse === true
+      ? db.getRange({ start: lte, reverse: true })
+      : db.getRange({ start: gte, end: afterPrefix(lte), ...(limit === undefined ? {} : { limit }) });
+  for (const { key, value } of range) {
+    if (reverse === true && Buffer.compare(key, gte) < 0) break;
     out.push({ key: Buffer.from(key), value: Buffer.from(value) });
-  return reverse === true ? out.reverse() : out;
+    if (out.length === limit) break;
+  }
+  return out;
 };
 
 /** Committed state in LMDB with its state tree; blocks execute on overlays and commit atomically. */
