@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { ThreadPool } from '../src/workers/thread_pool.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import { tempDataPath } from '../test/helpers/state.js';
+import { startBareServer } from './bare_server.js';
 import type { ComparisonResult } from './harness.js';
 import { medianBy, printAndSave } from './harness.js';
 import { nativeLoader } from './native_load.js';
@@ -21,6 +22,7 @@ const PARAMS: SyncChainParams = {
   blocks: Number(process.env.KESTREL_SYNC_BLOCKS ?? 2000),
   transferEvery: Number(process.env.KESTREL_SYNC_TRANSFER_EVERY ?? 4),
   transfersPerBlock: Number(process.env.KESTREL_SYNC_TRANSFERS ?? 100),
+  certificates: process.env.KESTREL_SYNC_CERTIFICATES === '1',
 };
 /** Rounds of the three syncs (Kestrel, Klayr Core, Kestrel under RPC load); the median round of each ratio counts. */
 const ROUNDS = Number(process.env.KESTREL_SYNC_ROUNDS ?? 1);
@@ -159,6 +161,8 @@ const loadRPC = async (loader: string, port: number, seconds: number): Promise<L
 interface RpcDuringSync {
   syncing: Load;
   idle: Load;
+  /** The bare server's p99 (bare_server.ts) under the same load, right after Kestrel's, while syncing and idle. */
+  bare: { syncing: Load; idle: Load };
   /** Whether the follower was still synchronizing when the load ended (else the figure mixes in idle time). */
   syncCoveredLoad: boolean;
   syncUnderLoad: SyncRate;
@@ -171,19 +175,23 @@ const rpcDuringSync = async (
   host: string,
   sigs: SyncSignatures,
 ): Promise<RpcDuringSync> => {
+  const bare = await startBareServer();
   const follower = await startKestrelFollower(serving, host);
   try {
     await reach(follower, serving, 1, 'Kestrel follower (RPC)');
     const cpu = follower.cpuSeconds();
     const syncing = await loadRPC(loader, follower.rpcPort, LOAD_SECONDS);
+    const bareSyncing = await loadRPC(loader, bare.port, LOAD_SECONDS);
     const syncCoveredLoad = follower.clock.height < sigs.blocks;
     await reach(follower, serving, sigs.blocks, 'Kestrel follower (RPC)');
     const syncUnderLoad = rateOf(follower, sigs, follower.cpuSeconds() - cpu);
     while (follower.syncing()) await new Promise((r) => setTimeout(r, 50));
     const idle = await loadRPC(loader, follower.rpcPort, LOAD_SECONDS);
-    return { syncing, idle, syncCoveredLoad, syncUnderLoad };
+    const bareIdle = await loadRPC(loader, bare.port, LOAD_SECONDS);
+    return { syncing, idle, bare: { syncing: bareSyncing, idle: bareIdle }, syncCoveredLoad, syncUnderLoad };
   } finally {
     await follower.stop();
+    await bare.stop();
   }
 };
 
@@ -258,6 +266,7 @@ export const syncBench = async () => {
   const vsKlayrCpu = medianBy(rounds, (r) => r.kestrel.blocksPerCpuSecond / r.klayr.blocksPerCpuSecond);
   const vsFloor = medianBy(rounds, (r) => r.kestrel.blocksPerSecond);
   const p99 = medianBy(rounds, (r) => r.rpc.syncing.p99 / r.rpc.idle.p99);
+  const bareP99 = medianBy(rounds, (r) => r.rpc.bare.syncing.p99 / r.rpc.bare.idle.p99);
   const cores = availableParallelism();
   const chain = `${PARAMS.blocks} blocks, every ${PARAMS.transferEvery}th with ${PARAMS.transfersPerBlock} transfers`;
   const results: ComparisonResult[] = [
@@ -297,6 +306,14 @@ export const syncBench = async () => {
       p99.rpc.syncing.p99,
       1 / GOALS.p99,
     ),
+    // the same measurement of a server that does nothing, in its own process: what the machine allows any server
+    comparison(
+      'bare uWebSockets.js server (own process, fixed answer) p99 during the same sync (1/ratio = p99 syncing / idle)',
+      'idle p99, same server once the follower is synced',
+      bareP99.rpc.bare.idle.p99,
+      bareP99.rpc.bare.syncing.p99,
+      1 / GOALS.p99,
+    ),
   ];
   printAndSave('sync', results, { params: PARAMS, floorSeconds: fixed(floor), floorRate, rounds });
   for (const r of rounds)
@@ -310,7 +327,8 @@ export const syncBench = async () => {
         `RPC ${JSON.stringify(r.rpc)}`,
     );
   console.log(
-    `  RPC p99 while syncing / idle: ${fixed(p99.rpc.syncing.p99 / p99.rpc.idle.p99)}x (goal <= ${GOALS.p99}x)`,
+    `  RPC p99 while syncing / idle: ${fixed(p99.rpc.syncing.p99 / p99.rpc.idle.p99)}x (goal <= ${GOALS.p99}x); ` +
+      `a bare server in its own process during the same sync: ${fixed(bareP99.rpc.bare.syncing.p99 / bareP99.rpc.bare.idle.p99)}x`,
   );
   console.log(
     `  floor: ${Math.round(floorRate.blocksPerSecond)} blocks/s, ${Math.round(floorRate.transfersPerSecond)} transfers/s`,

@@ -25,6 +25,8 @@ export interface SyncChainParams {
   /** Every `transferEvery`-th block carries `transfersPerBlock` transfers. */
   transferEvery: number;
   transfersPerBlock: number;
+  /** Blocks carry aggregate commits (a commit pool at generation): a different cached chain. */
+  certificates?: boolean;
 }
 
 /**
@@ -55,7 +57,8 @@ export const klayrSyncConfigFile = (dir: string): string => {
 
 /** The cached chain's data path (generated on first use, a minute or two); never write into it: copy it. */
 export const syncChain = async (p: SyncChainParams): Promise<string> => {
-  const name = `sync-chain-v1-b${p.blocks}-e${p.transferEvery}-t${p.transfersPerBlock}-bt${BLOCK_TIME}-mts${MAX_TRANSACTIONS_SIZE}`;
+  const certificates = p.certificates === true ? '-certs' : '';
+  const name = `sync-chain-v1-b${p.blocks}-e${p.transferEvery}-t${p.transfersPerBlock}-bt${BLOCK_TIME}-mts${MAX_TRANSACTIONS_SIZE}${certificates}`;
   return (
     await offlineChain({ ...p, maxTransactionsSize: MAX_TRANSACTIONS_SIZE }, join('kestrel-bench', name), console.log)
   ).dataPath;

@@ -6,8 +6,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { CommitPool } from '../../src/engine/consensus/commit_pool.js';
 import { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
+import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey, klayr32ToAddress } from '../../src/lib/crypto/address.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
@@ -36,6 +38,11 @@ export interface OfflineChainParams {
   maxTransactionsSize: number;
   /** Heights at which a copy of the data path is kept too: a node that was stopped there. */
   stops?: readonly number[];
+  /**
+   * The generator runs a commit pool (its validators' single commits, aggregated): blocks carry aggregate
+   * commits of the certified heights, as on a live network, and a follower checks one BLS aggregate per such block.
+   */
+  certificates?: boolean;
 }
 
 /**
@@ -136,11 +143,23 @@ const generateUpTo = async (
   let now = 0;
   const { chain, executor, aggregateCommits } = openChain(config, dbs, { now: () => now });
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
+  const bls = createLocalBlsVerifier();
   const generator = new Generator({
     chain,
     executor,
     aggregateCommits,
     chainID,
+    ...(p.certificates === true
+      ? {
+          bls,
+          commitPool: new CommitPool({
+            chain,
+            chainID,
+            minCertifyHeight: config.genesis.minimumCertifyHeight ?? 1,
+            bls,
+          }),
+        }
+      : {}),
     db: dbs.generator,
     keys: readPlainGeneratorKeys(devnetFile('dev-validators.json')),
     maxTransactionsSize: config.genesis.maxTransactionsSize,
