@@ -15,7 +15,7 @@ const engine = {} as BlockState;
 /** A chain of 10 headers, the validators' hash at a height of the test's choosing, and a verifier that counts and answers. */
 const world = () => {
   const stored = chainFrom([], 10, 1).map((b) => b.header);
-  const validators = { hash: Buffer.alloc(32, 7) };
+  const validators = { hash: Buffer.alloc(32, 7), knownUpTo: 8 };
   const heights = { maxHeightCertified: 2, maxHeightPrecommitted: 9, maxHeightPrevoted: 9 };
   const bft = {
     getBFTHeights: () => heights,
@@ -23,7 +23,7 @@ const world = () => {
       throw new BFTParameterNotFoundError();
     },
     getBFTParametersActiveValidators: (_state: unknown, height: number) => {
-      if (height > 8) throw new BFTParameterNotFoundError();
+      if (height > validators.knownUpTo) throw new BFTParameterNotFoundError();
       return {
         validators: [
           { address: Buffer.alloc(20), blsKey: Buffer.alloc(48, 1), bftWeight: 1n, generatorKey: Buffer.alloc(32) },
@@ -115,6 +115,24 @@ describe('aggregate commits prefetched during a synchronization', () => {
     assert.equal(requests.length, 1, 'height 9: no validators known; height 40: no block');
     assert.equal(await commits.verifyBy(engine, committing(12, 7).aggregateCommit, verifier), true);
     assert.equal(requests.length, 2, 'the stored block at 7 is another: its certificate differs, checked again');
+  });
+
+  it("certifies a block of the batch before (still executing, not stored) by that batch's header", async () => {
+    const { commits, verifier, requests, stored, validators, heights } = world();
+    validators.knownUpTo = 14;
+    heights.maxHeightPrecommitted = 14;
+    // heights 11-12 are the batch executing now, 13-14 the next one, whose commits certify 11 and 12
+    const executing = [committing(11, 3), committing(12, 4)];
+    commits.prefetch(engine, executing, verifier);
+    assert.equal(requests.length, 2);
+    const next = [committing(13, 11), committing(14, 12)];
+    commits.prefetch(engine, next, verifier);
+    assert.equal(requests.length, 4, 'both certified blocks found in the batch before');
+    // once applied, the chain holds those blocks: the checks at the blocks are the prefetched ones
+    stored[11] = executing[0]!;
+    stored[12] = executing[1]!;
+    for (const header of next) assert.equal(await commits.verifyBy(engine, header.aggregateCommit, verifier), true);
+    assert.equal(requests.length, 4, 'not checked again');
   });
 
   it('an empty commit is never prefetched; clearPrefetched forgets what was', async () => {

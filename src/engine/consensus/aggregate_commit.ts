@@ -30,6 +30,8 @@ export class AggregateCommitVerifier {
   readonly #blsKeys = new BLSKeyCache();
   /** Signature checks started ahead (prefetch), by everything they read; undefined: the check failed to run. */
   readonly #prefetched = new Map<string, Promise<boolean | undefined>>();
+  /** The headers of the last prefetch (the batch before the next one: its blocks may not be stored yet), by height. */
+  #previousBatch = new Map<number, BlockHeader>();
 
   constructor(private readonly options: AggregateCommitVerifierOptions) {}
 
@@ -96,8 +98,8 @@ export class AggregateCommitVerifier {
 
   /**
    * Starts the signature checks of blocks about to be applied (a synchronization's next batch), with the
-   * BFT state of now: each commit whose certified block is stored or among `headers`, and whose validators
-   * at its height are known. The rules are checked again when each block is verified (verifyBy), which
+   * BFT state of now: each commit whose certified block is among `headers`, the previous call's (the
+   * batch still executing) or stored, and whose validators at its height are known. The rules are checked again when each block is verified (verifyBy), which
    * uses a prefetched verdict only for the very same request (same validators hash, certificate, bits,
    * signature): a block that changes the validators before a commit's height just makes it miss.
    */
@@ -105,9 +107,12 @@ export class AggregateCommitVerifier {
     const { bft, blocks, chainID } = this.options;
     if (this.#prefetched.size > MAX_PREFETCHED) this.#prefetched.clear();
     const byHeight = new Map(headers.map((h) => [h.height, h]));
+    const previous = this.#previousBatch;
+    this.#previousBatch = byHeight;
     for (const { aggregateCommit: commit } of headers) {
       if (commit.aggregationBits.length === 0 || commit.certificateSignature.length === 0) continue;
-      const certified = byHeight.get(commit.height) ?? blocks.byHeight(commit.height)?.header;
+      const certified =
+        byHeight.get(commit.height) ?? previous.get(commit.height) ?? blocks.byHeight(commit.height)?.header;
       if (certified === undefined) continue;
       let request: WeightedAggregateRequest;
       try {
@@ -139,5 +144,6 @@ export class AggregateCommitVerifier {
   /** Forgets the prefetched checks (a synchronization ended). */
   clearPrefetched(): void {
     this.#prefetched.clear();
+    this.#previousBatch = new Map();
   }
 }
