@@ -116,8 +116,9 @@ static int has_sha_ni(void) {
 /* A message of one or two blocks per job: `fill` writes job j's padded message into `buf` (128 bytes). */
 typedef void (*Fill)(const uint8_t *memory, const int32_t *job, const void *form, uint8_t *buf);
 
+/* Jobs of one or two blocks each; a job's third word is its output's offset. */
 TARGET static void run_jobs(uint8_t *memory, const int32_t *jobs, size_t count, int blocks, Fill fill,
-                            const void *form, size_t out_word) {
+                            const void *form) {
   uint8_t m0[128], m1[128];
   size_t j = 0;
   for (; j + 1 < count; j += 2) {
@@ -126,15 +127,15 @@ TARGET static void run_jobs(uint8_t *memory, const int32_t *jobs, size_t count, 
     fill(memory, job1, form, m1);
     State s0 = initial_state(), s1 = initial_state();
     for (int b = 0; b < blocks; b++) compress2(&s0, &s1, m0 + 64 * b, m1 + 64 * b);
-    store_digest(memory + job0[out_word], s0);
-    store_digest(memory + job1[out_word], s1);
+    store_digest(memory + job0[2], s0);
+    store_digest(memory + job1[2], s1);
   }
   if (j < count) {
     const int32_t *job = jobs + JOB_WORDS * j;
     fill(memory, job, form, m0);
     State s0 = initial_state(), s1 = initial_state();
     for (int b = 0; b < blocks; b++) compress2(&s0, &s1, m0 + 64 * b, m0 + 64 * b);
-    store_digest(memory + job[out_word], s0);
+    store_digest(memory + job[2], s0);
   }
 }
 
@@ -262,7 +263,8 @@ static napi_value pairs(napi_env env, napi_callback_info info) {
     return throw_error(env, "pairs: a job's offset lies outside the memory");
   form.kind = (int)kind;
 #ifdef KESTREL_X86
-  run_jobs(run.memory, run.jobs, run.count, form.prefix_length + 64 + 9 <= 64 ? 1 : 2, fill_pair, &form, 2);
+  /* prefix (at most 55 bytes) || two inputs of 32 never fit one block with their padding */
+  run_jobs(run.memory, run.jobs, run.count, 2, fill_pair, &form);
 #endif
   return NULL;
 }
@@ -283,7 +285,7 @@ static napi_value inputs(napi_env env, napi_callback_info info) {
     return throw_error(env, "inputs: a job's offset lies outside the memory");
   form.input_length = length;
 #ifdef KESTREL_X86
-  run_jobs(run.memory, run.jobs, run.count, form.prefix_length + length + 9 <= 64 ? 1 : 2, fill_input, &form, 2);
+  run_jobs(run.memory, run.jobs, run.count, form.prefix_length + length + 9 <= 64 ? 1 : 2, fill_input, &form);
 #endif
   return NULL;
 }
