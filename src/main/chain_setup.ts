@@ -22,7 +22,7 @@ import { rememberPopVerifications } from '../lib/crypto/bls.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { ApplicationConfig } from './config/types.js';
 import { applicationModules } from './modules.js';
-import { hasCheckedProofsOfPossession, isPinnedGenesisBlock, splitCheckedProofs } from './network/checked_genesis.js';
+import { isPinnedGenesisBlock, splitCheckedProofs } from './network/checked_genesis.js';
 
 export const readGenesisBlock = (config: ApplicationConfig): Block => {
   const { fromFile, blob } = config.genesis.block;
@@ -47,7 +47,7 @@ export const prefetchGenesisChecks = async (
 ): Promise<void> => {
   if (new BlockStore(dbs).idAtHeight(genesis.header.height) !== undefined) return;
   const proofs = applicationModules(config).flatMap((m) => m.genesisProofsOfPossession?.(genesis.assets) ?? []);
-  if (hasCheckedProofsOfPossession(genesis)) {
+  if (isPinnedGenesisBlock(genesis)) {
     rememberPopVerifications(proofs.map((p) => ({ ...p, valid: true })));
     return;
   }

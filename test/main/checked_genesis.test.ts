@@ -8,7 +8,7 @@ import { NETWORKS, networkPreset } from '../../src/main/config/networks.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import {
   GENESIS_BLOCKS_WITH_CHECKED_PROOFS,
-  hasCheckedProofsOfPossession,
+  isPinnedGenesisBlock,
   splitCheckedProofs,
 } from '../../src/main/network/checked_genesis.js';
 import { genesisProofsOfPossession } from '../../src/modules/pos/genesis.js';
@@ -23,7 +23,7 @@ describe('embedded presets whose genesis proofs of possession are not checked ag
   it("pins exactly the presets' genesis blocks, by ID", () => {
     const pinned = new Map(NETWORKS.map((n) => [blockHeaderID(presetGenesis(n).header).toString('hex'), n]));
     assert.deepEqual([...GENESIS_BLOCKS_WITH_CHECKED_PROOFS].sort(), [...pinned].sort());
-    for (const network of NETWORKS) assert.equal(hasCheckedProofsOfPossession(presetGenesis(network)), true, network);
+    for (const network of NETWORKS) assert.equal(isPinnedGenesisBlock(presetGenesis(network)), true, network);
   });
 
   it('every proof of possession of every pinned block is valid (pairings in the bls pool)', async () => {
@@ -54,13 +54,13 @@ describe('embedded presets whose genesis proofs of possession are not checked ag
       proofOfPossession[95] = (proofOfPossession[95] ?? 0) ^ 1;
       return { ...asset, data: codec.encode({ ...pos, validators: [{ ...first, proofOfPossession }, ...rest] }) };
     });
-    assert.equal(hasCheckedProofsOfPossession({ ...block, assets }), false);
+    assert.equal(isPinnedGenesisBlock({ ...block, assets }), false);
   });
 
   it('another genesis block (the devnet block with another timestamp) is not trusted', () => {
     const block = presetGenesis('devnet');
     const other = { ...block, header: { ...block.header, timestamp: block.header.timestamp + 1 } };
-    assert.equal(hasCheckedProofsOfPossession(other), false);
+    assert.equal(isPinnedGenesisBlock(other), false);
   });
 
   it("proofs of possession known valid in any block: exactly the pinned devnet block's pairs (a proof signs its own key only)", () => {

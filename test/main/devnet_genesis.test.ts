@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { Block } from '../../src/lib/chain/block.js';
 import { decodeBlock } from '../../src/lib/chain/block.js';
 import { loadConfig } from '../../src/main/config/load.js';
-import { hasCheckedProofsOfPossession, splitCheckedProofs } from '../../src/main/network/checked_genesis.js';
+import { isPinnedGenesisBlock, splitCheckedProofs } from '../../src/main/network/checked_genesis.js';
 import {
   checkGenesisValidators,
   createChainGenesisBlock,
@@ -69,7 +69,7 @@ describe('a devnet genesis block with N genesis validators', () => {
   });
 
   it("is not the pinned devnet block, yet its proofs of possession are the devnet's, known valid: none is paired again", () => {
-    assert.equal(hasCheckedProofsOfPossession(block), false);
+    assert.equal(isPinnedGenesisBlock(block), false);
     const proofs = genesisProofsOfPossession(block.assets);
     assert.equal(proofs.length, 103);
     const { checked, unchecked } = splitCheckedProofs(proofs);

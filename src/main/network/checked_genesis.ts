@@ -21,18 +21,13 @@ export const GENESIS_BLOCKS_WITH_CHECKED_PROOFS: ReadonlyMap<string, string> = n
   ['4e221dd9923d08182a237d6d58477ba104aadc663c6736fa4d2ca11a2f6fab48', 'mainnet'],
 ]);
 
-/**
- * Whether the block is one of those presets' genesis blocks, assets included: the ID covers the
- * header, and the header's asset root must be the assets' (a pinned header over other assets,
- * other proofs, is not trusted).
- */
-export const hasCheckedProofsOfPossession = (block: Block): boolean => isPinnedGenesisBlock(block);
-
 const pinned = new WeakMap<Block, boolean>();
 
 /**
- * Whether the block is one of the pinned presets' genesis blocks (ID and asset root as above): a block the
- * tests process in full, so its header's roots are known to be what its assets give (checked once per block object).
+ * Whether the block is one of those presets' genesis blocks, assets included: the ID covers the header, and
+ * the header's asset root must be the assets' (a pinned header over other assets, other proofs, is not
+ * trusted). Its proofs of possession are known valid, and the tests process it in full, so its header's
+ * roots are known to be what its assets give (checked once per block object).
  */
 export const isPinnedGenesisBlock = (block: Block): boolean => {
   let known = pinned.get(block);
@@ -63,7 +58,7 @@ const proofKey = (item: ProofOfPossession): string => `${item.pk.toString('hex')
 const devnetCheckedProofs = (): { items: readonly ProofOfPossession[]; keys: ReadonlySet<string> } => {
   if (devnetProofs === undefined) {
     const block = decodeBlock(readFileSync(join(networkDir('devnet'), 'genesis_block.blob')));
-    const items = hasCheckedProofsOfPossession(block) ? genesisProofsOfPossession(block.assets) : [];
+    const items = isPinnedGenesisBlock(block) ? genesisProofsOfPossession(block.assets) : [];
     devnetProofs = { items, keys: new Set(items.map(proofKey)) };
   }
   return devnetProofs;
