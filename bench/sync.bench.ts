@@ -348,11 +348,19 @@ const kestrelOnly = async (): Promise<ComparisonResult[]> => {
   copyChain(cached, servingPath);
   const serving = await startServingNode(servingPath);
   try {
+    const loader = nativeLoader();
     for (let round = 0; round < ROUNDS; round++) {
       const k = await kestrelSync(serving, '127.0.0.2', sigs);
       console.log(
         `round ${round + 1}: Kestrel ${k.blocksPerSecond} blocks/s, ${k.blocksPerCpuSecond} blocks per CPU s ` +
           `(main thread ${k.mainThreadUtilization} busy, load ${loadavg().map(fixed).join(' ')}); stages ms ${JSON.stringify(k.stages)}`,
+      );
+      if (loader === undefined) continue;
+      const { syncing, idle, bare, syncUnderLoad } = await rpcDuringSync(loader, serving, '127.0.0.4', sigs);
+      console.log(
+        `  RPC p50/p99 syncing ${syncing.p50}/${syncing.p99} ms, idle ${idle.p50}/${idle.p99} ms: ` +
+          `p99 ${fixed(syncing.p99 / idle.p99)}x (bare server ${fixed(bare.syncing.p99 / bare.idle.p99)}x); ` +
+          `sync under the load ${syncUnderLoad.blocksPerSecond} blocks/s`,
       );
     }
   } finally {

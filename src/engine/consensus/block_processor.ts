@@ -103,14 +103,19 @@ export class BlockProcessor {
     verifiers: BlockVerifiers,
     tip: Block,
     extra?: ExtraWrites,
+    /** Awaited between execution, roots and commit (a synchronization lets requests through there). */
+    pause?: () => Promise<void>,
   ): Promise<ExecutedBlock> {
     const { chain, executor } = this.options;
     await prefetchAggregateSignatures(executor.aggregateSignatureChecks(block.transactions), verifiers.bls);
     this.#assertTip(tip);
     const executed = executor.execute(block, undefined, prepared, true);
     await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);
+    await pause?.();
     this.#assertTip(tip);
     this.#checkRoots(executed);
+    await pause?.();
+    this.#assertTip(tip);
     chain.commit(executed, extra);
     return executed;
   }

@@ -48,6 +48,9 @@ export interface SyncChainOptions {
  * start (restoreUponStartup, Klayr's restoreBlocksUponStartup) it goes back to them when they
  * are a better chain than its tip, and clears the table otherwise.
  */
+/** Lets the event loop run its I/O callbacks (RPC requests among them) between a block's stages. */
+const yieldToIO = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class SyncChain {
   readonly #now: () => number;
   /** The `verify` pool, answering single-signature checks from verdicts started ahead. */
@@ -242,7 +245,14 @@ export class SyncChain {
     tip: Block,
     extra?: ExtraWrites,
   ): Promise<ExecutedBlock> {
-    const executed = await this.options.processor.executeVerified(block, prepared, this.#verifiers, tip, extra);
+    const executed = await this.options.processor.executeVerified(
+      block,
+      prepared,
+      this.#verifiers,
+      tip,
+      extra,
+      yieldToIO,
+    );
     this.options.logger.info(
       {
         id: blockHeaderID(block.header).toString('hex'),
