@@ -10,6 +10,7 @@ import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from 
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
 import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
+import { yieldToIO } from './yield_to_io.js';
 
 /** A getBlocksFromId batch as the pipeline holds it, with the peer that served it. */
 type FetchedBatch = { peerId: string } & (
@@ -73,9 +74,6 @@ const hex = (id: Buffer): string => id.toString('hex');
  * chain), and a peer that fails a request, answers with blocks that do not build on the requested
  * one or break their own rules is set aside and the batch asked of the next one (see #pipeline).
  */
-/** Lets the event loop run its I/O callbacks (a setImmediate turn), not only the microtasks an await runs. */
-const yieldToIO = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export class BlockSynchronization implements SyncMechanism {
   readonly name = 'BlockSynchronizationMechanism';
   #stopped = false;

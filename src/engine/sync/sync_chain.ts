@@ -12,6 +12,7 @@ import { extendsTip, isDifferentChain } from '../consensus/fork_choice.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import { PrefetchingSignatureVerifier } from '../pools/signature_prefetch.js';
 import type { ExtraWrites } from '../state/state_db.js';
+import { yieldToIO } from './yield_to_io.js';
 
 export interface SyncChainOptions {
   chain: Chain;
@@ -48,9 +49,6 @@ export interface SyncChainOptions {
  * start (restoreUponStartup, Klayr's restoreBlocksUponStartup) it goes back to them when they
  * are a better chain than its tip, and clears the table otherwise.
  */
-/** Lets the event loop run its I/O callbacks (RPC requests among them) between a block's stages. */
-const yieldToIO = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export class SyncChain {
   readonly #now: () => number;
   /** The `verify` pool, answering single-signature checks from verdicts started ahead. */
