@@ -410,13 +410,51 @@ export interface InputForm {
   readonly length: number;
 }
 
+/** The pair functions (and the one-input form's, if any) compiled for a prefix and constant; cached per process. */
+const pairModule = (prefix: Uint8Array, constant: Uint8Array, inputs: InputForm | undefined): WebAssembly.Module => {
+  const id = [prefix, constant, inputs?.prefix ?? new Uint8Array(0)]
+    .map((b) => Buffer.from(b).toString('hex'))
+    .concat(String(inputs?.length ?? 0))
+    .join(':');
+  let module = compiled.get(id);
+  if (module !== undefined) return module;
+  const fn = (name: string, body: CodeWriter) => ({
+    name,
+    params: [valueType.i32, valueType.i32],
+    locals: [{ count: V128_LOCALS, type: valueType.v128 }],
+    body,
+  });
+  module = new WebAssembly.Module(
+    wasmModule(
+      [
+        fn('pair', hashPairsBody(prefix.length, messageTemplate(prefix))),
+        fn('constantLeft', hashPairsBody(prefix.length, messageTemplate(prefix, constant))),
+        fn('constantRight', hashPairsBody(prefix.length, messageTemplate(prefix, undefined, constant))),
+        ...(inputs === undefined
+          ? []
+          : [
+              fn(
+                'inputs',
+                hashInputsBody(inputs.prefix.length, inputs.length, inputTemplate(inputs.prefix, inputs.length)),
+              ),
+            ]),
+      ],
+      1,
+    ),
+  );
+  compiled.set(id, module);
+  return module;
+};
+
 /**
  * SHA-256(prefix || left || right) in batches over a memory the caller lays out: inputs and outputs
  * are 32-byte slots at offsets of its choosing at or above PAIR_HASHER_RESERVED_BYTES, jobs are
  * (left, right, output) offset triples.
  */
 export class Sha256PairHasher {
-  readonly #exports: PairHasherExports;
+  /** The WebAssembly code, compiled only when no SHA-NI code (`native`) runs the jobs: it takes tens of milliseconds. */
+  readonly #wasm?: PairHasherExports;
+  readonly #memory: WebAssembly.Memory;
   #heap: Buffer;
   #jobs: Int32Array;
 
@@ -442,39 +480,10 @@ export class Sha256PairHasher {
         inputs.prefix.length + Math.ceil(inputs.length / 16) * 16 > LANE_BYTES)
     )
       throw new Error('the one-input form must fit a two-block message');
-    const fn = (name: string, body: CodeWriter) => ({
-      name,
-      params: [valueType.i32, valueType.i32],
-      locals: [{ count: V128_LOCALS, type: valueType.v128 }],
-      body,
-    });
-    const id = [prefix, constant, inputs?.prefix ?? new Uint8Array(0)]
-      .map((b) => Buffer.from(b).toString('hex'))
-      .concat(String(inputs?.length ?? 0))
-      .join(':');
-    let module = compiled.get(id);
-    if (module === undefined) {
-      module = new WebAssembly.Module(
-        wasmModule(
-          [
-            fn('pair', hashPairsBody(prefix.length, messageTemplate(prefix))),
-            fn('constantLeft', hashPairsBody(prefix.length, messageTemplate(prefix, constant))),
-            fn('constantRight', hashPairsBody(prefix.length, messageTemplate(prefix, undefined, constant))),
-            ...(inputs === undefined
-              ? []
-              : [
-                  fn(
-                    'inputs',
-                    hashInputsBody(inputs.prefix.length, inputs.length, inputTemplate(inputs.prefix, inputs.length)),
-                  ),
-                ]),
-          ],
-          1,
-        ),
-      );
-      compiled.set(id, module);
-    }
-    this.#exports = new WebAssembly.Instance(module).exports as unknown as PairHasherExports;
+    if (native === undefined)
+      this.#wasm = new WebAssembly.Instance(pairModule(prefix, constant, inputs))
+        .exports as unknown as PairHasherExports;
+    this.#memory = this.#wasm?.memory ?? new WebAssembly.Memory({ initial: 1 });
     this.#heap = Buffer.alloc(0);
     this.#jobs = new Int32Array(0);
     this.#refreshViews();
@@ -495,7 +504,7 @@ export class Sha256PairHasher {
   }
 
   #refreshViews(): void {
-    const buffer = this.#exports.memory.buffer;
+    const buffer = this.#memory.buffer;
     this.#heap = Buffer.from(buffer);
     this.#jobs = new Int32Array(buffer);
   }
@@ -512,9 +521,9 @@ export class Sha256PairHasher {
 
   /** Makes the memory at least `bytes` long. */
   reserve(bytes: number): void {
-    const have = this.#exports.memory.buffer.byteLength;
+    const have = this.#memory.buffer.byteLength;
     if (bytes <= have) return;
-    this.#exports.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+    this.#memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
     this.#refreshViews();
   }
 
@@ -527,10 +536,10 @@ export class Sha256PairHasher {
     if (count === 0) return;
     if (this.native !== undefined) {
       const kindIndex = kind === 'pair' ? 0 : kind === 'constantLeft' ? 1 : 2;
-      this.native.pairs(this.#exports.memory.buffer, jobs, count, this.prefix, this.constant, kindIndex);
+      this.native.pairs(this.#memory.buffer, jobs, count, this.prefix, this.constant, kindIndex);
       return;
     }
-    this.#exports[kind](jobs, this.#padJobs(jobs, count));
+    (this.#wasm as PairHasherExports)[kind](jobs, this.#padJobs(jobs, count));
   }
 
   /**
@@ -539,15 +548,14 @@ export class Sha256PairHasher {
    * lie inside the memory (they are not used).
    */
   hashInputs(jobs: number, count: number): void {
-    const run = this.#exports.inputs;
-    if (run === undefined) throw new Error('this hasher was made without a one-input form');
-    if (count === 0) return;
     const form = this.inputs;
-    if (this.native !== undefined && form !== undefined) {
-      this.native.inputs(this.#exports.memory.buffer, jobs, count, form.prefix, form.length);
+    if (form === undefined) throw new Error('this hasher was made without a one-input form');
+    if (count === 0) return;
+    if (this.native !== undefined) {
+      this.native.inputs(this.#memory.buffer, jobs, count, form.prefix, form.length);
       return;
     }
-    run(jobs, this.#padJobs(jobs, count));
+    (this.#wasm as Required<PairHasherExports>).inputs(jobs, this.#padJobs(jobs, count));
   }
 
   #padJobs(jobs: number, count: number): number {
@@ -616,35 +624,38 @@ let manyModule: WebAssembly.Module | undefined;
  * a message costs its copy and about a quarter of a 4-lane compression per block.
  */
 export class Sha256Many {
-  readonly #run: PairFunction;
+  /** The WebAssembly code, compiled only when no SHA-NI code (`native`) runs the jobs. */
+  readonly #run?: PairFunction;
   readonly #memory: WebAssembly.Memory;
   #heap: Buffer;
   #words: Int32Array;
 
   /** `native`: the SHA-NI code that runs the jobs instead of the WebAssembly code, when the machine has it. */
   constructor(readonly native: NativeSha256 | undefined = nativeSha256) {
-    manyModule ??= new WebAssembly.Module(
-      wasmModule(
-        [
-          {
-            name: 'many',
-            params: [valueType.i32, valueType.i32],
-            locals: [
-              { count: V128_LOCALS, type: valueType.v128 },
-              { count: 2, type: valueType.i32 },
-            ],
-            body: hashManyBody(),
-          },
-        ],
-        1,
-      ),
-    );
-    const exports = new WebAssembly.Instance(manyModule).exports as unknown as {
-      many: PairFunction;
-      memory: WebAssembly.Memory;
-    };
-    this.#run = exports.many;
-    this.#memory = exports.memory;
+    if (native === undefined) {
+      manyModule ??= new WebAssembly.Module(
+        wasmModule(
+          [
+            {
+              name: 'many',
+              params: [valueType.i32, valueType.i32],
+              locals: [
+                { count: V128_LOCALS, type: valueType.v128 },
+                { count: 2, type: valueType.i32 },
+              ],
+              body: hashManyBody(),
+            },
+          ],
+          1,
+        ),
+      );
+      const exports = new WebAssembly.Instance(manyModule).exports as unknown as {
+        many: PairFunction;
+        memory: WebAssembly.Memory;
+      };
+      this.#run = exports.many;
+      this.#memory = exports.memory;
+    } else this.#memory = new WebAssembly.Memory({ initial: 1 });
     this.#heap = Buffer.from(this.#memory.buffer);
     this.#words = new Int32Array(this.#memory.buffer);
   }
@@ -711,7 +722,7 @@ export class Sha256Many {
       const last = first + 3 * (count - 1);
       const whole = (count + 3) & ~3;
       for (let i = count; i < whole; i++) words.copyWithin(first + 3 * i, last, last + 3);
-      this.#run(jobsAt + MANY_JOB_BYTES * firstJob[b], whole);
+      (this.#run as PairFunction)(jobsAt + MANY_JOB_BYTES * firstJob[b], whole);
     }
     const digests = Buffer.from(heap.subarray(outputsAt, outputsAt + 32 * n));
     const out = new Array<Buffer>(n);
