@@ -41,7 +41,7 @@ export class AggregateCommitVerifier {
    * (a certificate of a precommitted block by enough BFT weight) still to run.
    */
   check(engine: BlockState, commit: AggregateCommit): boolean | WeightedAggregateRequest {
-    const { bft, blocks, chainID, minimumCertifyHeight } = this.options;
+    const { bft, blocks, minimumCertifyHeight } = this.options;
     const { maxHeightCertified, maxHeightPrecommitted } = bft.getBFTHeights(engine);
     const bitsEmpty = commit.aggregationBits.length === 0;
     const signatureEmpty = commit.certificateSignature.length === 0;
@@ -61,7 +61,12 @@ export class AggregateCommitVerifier {
     }
     const certified = blocks.byHeight(commit.height);
     if (certified === undefined) return false;
-    const { validators, certificateThreshold, validatorsHash } = bft.getBFTParametersActiveValidators(
+    return this.#signatureRequest(engine, commit, certified.header);
+  }
+
+  /** The certificate of `certified` signed by the commit's bits of the validators active at its height. */
+  #signatureRequest(engine: BlockState, commit: AggregateCommit, certified: BlockHeader): WeightedAggregateRequest {
+    const { validators, certificateThreshold, validatorsHash } = this.options.bft.getBFTParametersActiveValidators(
       engine,
       commit.height,
     );
@@ -69,8 +74,8 @@ export class AggregateCommitVerifier {
       validatorsHash,
       validators,
       certificateThreshold,
-      chainID,
-      unsignedCertificateOf(certified.header),
+      this.options.chainID,
+      unsignedCertificateOf(certified),
       commit.aggregationBits,
       commit.certificateSignature,
     );
@@ -99,12 +104,13 @@ export class AggregateCommitVerifier {
   /**
    * Starts the signature checks of blocks about to be applied (a synchronization's next batch), with the
    * BFT state of now: each commit whose certified block is among `headers`, the previous call's (the
-   * batch still executing) or stored, and whose validators at its height are known. The rules are checked again when each block is verified (verifyBy), which
-   * uses a prefetched verdict only for the very same request (same validators hash, certificate, bits,
-   * signature): a block that changes the validators before a commit's height just makes it miss.
+   * batch still executing) or stored, and whose validators at its height are known. The rules are
+   * checked again when each block is verified (verifyBy), which uses a prefetched verdict only for the
+   * very same request (same validators hash, certificate, bits, signature): a block that changes the
+   * validators before a commit's height just makes it miss.
    */
   prefetch(engine: BlockState, headers: readonly BlockHeader[], verifier: BlsVerifier): void {
-    const { bft, blocks, chainID } = this.options;
+    const { blocks } = this.options;
     if (this.#prefetched.size > MAX_PREFETCHED) this.#prefetched.clear();
     const byHeight = new Map(headers.map((h) => [h.height, h]));
     const previous = this.#previousBatch;
@@ -116,21 +122,9 @@ export class AggregateCommitVerifier {
       if (certified === undefined) continue;
       let request: WeightedAggregateRequest;
       try {
-        const { validators, certificateThreshold, validatorsHash } = bft.getBFTParametersActiveValidators(
-          engine,
-          commit.height,
-        );
-        request = certificateSignatureRequest(
-          validatorsHash,
-          validators,
-          certificateThreshold,
-          chainID,
-          unsignedCertificateOf(certified),
-          commit.aggregationBits,
-          commit.certificateSignature,
-        );
+        request = this.#signatureRequest(engine, commit, certified);
       } catch {
-        continue; // validators not known yet at that height: checked when the block is verified
+        continue; // validators not known yet at that height (or any failure): checked when the block is verified
       }
       const key = requestKey(request);
       if (this.#prefetched.has(key)) continue;
