@@ -223,6 +223,28 @@ const floorSeconds = async (sigs: ChainSignatures): Promise<number> => {
 
 const fixed = (n: number): number => Number(n.toFixed(2));
 
+/** The cached chain (PARAMS), every signature a follower checks, and those counts as the rates need them. */
+const benchChain = async () => {
+  const cached = await syncChain(PARAMS);
+  const all = await chainSignatures(cached, PARAMS.blocks);
+  const sigs: SyncSignatures = { ...all, transfersAt1: PARAMS.transferEvery === 1 ? PARAMS.transfersPerBlock : 0 };
+  return { cached, all, sigs };
+};
+
+/** The serving node on a copy of the cached chain; `stop` stops it and removes the copy. */
+const serveCopy = async (cached: string): Promise<{ serving: ServingNode; stop: () => Promise<void> }> => {
+  const servingPath = tempDataPath();
+  copyChain(cached, servingPath);
+  const serving = await startServingNode(servingPath);
+  return {
+    serving,
+    stop: async () => {
+      await serving.stop();
+      rmSync(servingPath, { recursive: true, force: true });
+    },
+  };
+};
+
 /**
  * Block synchronization of a devnet chain (issue 22): a fresh Kestrel follower and a fresh Klayr Core
  * follower sync the same chain from the same Kestrel peer, one after the other; the rate against Klayr's,
@@ -232,14 +254,10 @@ export const syncBench = async () => {
   const loader = nativeLoader();
   if (loader === undefined)
     throw new Error('The sync bench needs bench/load.c compiled (a C compiler: cc, gcc or clang)');
-  if (process.env.KESTREL_SYNC_ONLY === 'kestrel') return kestrelOnly();
-  const cached = await syncChain(PARAMS);
-  const all = await chainSignatures(cached, PARAMS.blocks);
-  const sigs: SyncSignatures = { ...all, transfersAt1: PARAMS.transferEvery === 1 ? PARAMS.transfersPerBlock : 0 };
+  if (process.env.KESTREL_SYNC_ONLY === 'kestrel') return kestrelOnly(loader);
+  const { cached, all, sigs } = await benchChain();
   const floor = await floorSeconds(all);
-  const servingPath = tempDataPath();
-  copyChain(cached, servingPath);
-  const serving = await startServingNode(servingPath);
+  const { serving, stop } = await serveCopy(cached);
   const rounds: { kestrel: KestrelSync; klayr: SyncRate; rpc: RpcDuringSync; load: number[] }[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -254,8 +272,7 @@ export const syncBench = async () => {
       );
     }
   } finally {
-    await serving.stop();
-    rmSync(servingPath, { recursive: true, force: true });
+    await stop();
   }
   const floorRate = { blocksPerSecond: all.blocks / floor, transfersPerSecond: all.transfers / floor };
   const vsKlayr = medianBy(rounds, (r) => r.kestrel.blocksPerSecond / r.klayr.blocksPerSecond);
@@ -340,22 +357,16 @@ export const syncBench = async () => {
  * KESTREL_SYNC_ONLY=kestrel: only fresh Kestrel followers, ROUNDS of them, each round's rate and stages printed
  * (a quick A/B of a change to the sync path; no comparison, nothing saved).
  */
-const kestrelOnly = async (): Promise<ComparisonResult[]> => {
-  const cached = await syncChain(PARAMS);
-  const all = await chainSignatures(cached, PARAMS.blocks);
-  const sigs: SyncSignatures = { ...all, transfersAt1: PARAMS.transferEvery === 1 ? PARAMS.transfersPerBlock : 0 };
-  const servingPath = tempDataPath();
-  copyChain(cached, servingPath);
-  const serving = await startServingNode(servingPath);
+const kestrelOnly = async (loader: string): Promise<ComparisonResult[]> => {
+  const { cached, sigs } = await benchChain();
+  const { serving, stop } = await serveCopy(cached);
   try {
-    const loader = nativeLoader();
     for (let round = 0; round < ROUNDS; round++) {
       const k = await kestrelSync(serving, '127.0.0.2', sigs);
       console.log(
         `round ${round + 1}: Kestrel ${k.blocksPerSecond} blocks/s, ${k.blocksPerCpuSecond} blocks per CPU s ` +
           `(main thread ${k.mainThreadUtilization} busy, load ${loadavg().map(fixed).join(' ')}); stages ms ${JSON.stringify(k.stages)}`,
       );
-      if (loader === undefined) continue;
       const { syncing, idle, bare, syncUnderLoad } = await rpcDuringSync(loader, serving, '127.0.0.4', sigs);
       console.log(
         `  RPC p50/p99 syncing ${syncing.p50}/${syncing.p99} ms, idle ${idle.p50}/${idle.p99} ms: ` +
@@ -364,8 +375,7 @@ const kestrelOnly = async (): Promise<ComparisonResult[]> => {
       );
     }
   } finally {
-    await serving.stop();
-    rmSync(servingPath, { recursive: true, force: true });
+    await stop();
   }
   return [];
 };
