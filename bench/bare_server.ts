@@ -1,10 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { stopChild } from '../test/helpers/stop_child.js';
-import { freePort, printsListening } from './rpc_load.js';
-
-const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
+import { freePort, printsListening, rpcServerScript } from './rpc_load.js';
 
 /**
  * bench/rpc_server.ts's `bare` server (uWebSockets.js answering every POST with a fixed JSON-RPC result, no
@@ -13,7 +10,9 @@ const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
  */
 export const startBareServer = async (): Promise<{ port: number; stop: () => Promise<void> }> => {
   const port = await freePort();
-  const child = spawn(process.execPath, [serverScript, 'bare', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [rpcServerScript, 'bare', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
   await printsListening(child);
   return { port, stop: () => stopChild(child, exited) };

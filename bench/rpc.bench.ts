@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { required } from '../src/lib/required.js';
 import type { ComparisonResult } from './harness.js';
 import { medianBy, printAndSave } from './harness.js';
@@ -12,12 +11,12 @@ import {
   load as loadBody,
   native,
   printsListening,
+  rpcServerScript,
   spawnServer,
 } from './rpc_load.js';
 import type { ServerKind } from './rpc_server_kinds.js';
 import { SERVER_KINDS } from './rpc_server_kinds.js';
 
-const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
 const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 3);
 /** Rounds per protocol and comparison; the median round counts. */
 const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
@@ -44,7 +43,7 @@ const load = (protocol: Protocol, port: number): Promise<Load> => loadBody(proto
 /** Each server in a process of its own: the OS shares a core fairly between processes, not between servers on one event loop. */
 const startServer = async (kind: ServerKind): Promise<{ port: number; child: ChildProcess }> => {
   const port = await freePort();
-  const child = await spawnServer(kind, [serverScript, kind, String(port)], printsListening);
+  const child = await spawnServer(kind, [rpcServerScript, kind, String(port)], printsListening);
   return { port, child };
 };
 

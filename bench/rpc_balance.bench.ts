@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { devValidators } from '../test/helpers/devnet.js';
 import type { ComparisonResult } from './harness.js';
 import { medianBy, printAndSave } from './harness.js';
@@ -14,11 +13,11 @@ import {
   native,
   onCPU,
   printsListening,
+  rpcServerScript,
   spawnServer,
 } from './rpc_load.js';
 import type { BalanceAccount } from './rpc_server_kinds.js';
 
-const serverScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
 const SECONDS = Number(process.env.KESTREL_BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.KESTREL_BENCH_ROUNDS ?? 5);
 const GOAL = 3;
@@ -96,7 +95,7 @@ export const rpcBalanceBench = async () => {
     children.push(
       await spawnServer(
         'klayr-token',
-        [serverScript, 'klayr-token', String(klayrPort), JSON.stringify(account)],
+        [rpcServerScript, 'klayr-token', String(klayrPort), JSON.stringify(account)],
         printsListening,
       ),
     );

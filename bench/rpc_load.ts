@@ -13,6 +13,8 @@ import { nativeLoader } from './native_load.js';
 
 const run = promisify(execFile);
 const nodeLoaderScript = fileURLToPath(new URL('./load.js', import.meta.url));
+/** bench/rpc_server.ts, which starts one server of the RPC benches (argv: kind, port, kind's argument). */
+export const rpcServerScript = fileURLToPath(new URL('./rpc_server.js', import.meta.url));
 export const CONNECTIONS = 32;
 
 export type Protocol = 'http' | 'ws';
