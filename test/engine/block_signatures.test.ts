@@ -112,4 +112,34 @@ describe('transaction signatures of blocks in the verify pool', () => {
     await b.processor.processBlockVerifiedBy(block, pools);
     assert.equal(b.state.root.toString('hex'), a.state.root.toString('hex'));
   });
+
+  it("a received block's signature checks start before its header is checked and it executes, each asked of the pool once", async () => {
+    const generator = devnetGenerator(a, config, openDatabases(tempDataPath()).generator, () => now, {
+      candidates: () => [transfer(4, 0n), transfer(5, 0n), transfer(6, 0n)],
+    });
+    now += config.genesis.blockTime;
+    const block = (await generator.tick())!;
+    assert.equal(block.transactions.length, 3);
+    let executing = false;
+    const asked: boolean[] = [];
+    const execute = b.executor.execute.bind(b.executor);
+    b.executor.execute = (...args: Parameters<typeof execute>) => {
+      executing = true;
+      return execute(...args);
+    };
+    const spy = {
+      ...signatures,
+      verify: (...args: Parameters<typeof signatures.verify>) => {
+        asked.push(executing);
+        return signatures.verify(...args);
+      },
+    };
+    try {
+      await b.processor.processBlockVerifiedBy(block, { ...pools, signatures: spy });
+    } finally {
+      b.executor.execute = execute;
+    }
+    assert.deepEqual(asked, [false, false, false]);
+    assert.equal(b.state.root.toString('hex'), a.state.root.toString('hex'));
+  });
 });

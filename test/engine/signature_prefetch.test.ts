@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PrefetchingSignatureVerifier } from '../../src/engine/pools/signature_prefetch.js';
+import { checkingAhead, PrefetchingSignatureVerifier } from '../../src/engine/pools/signature_prefetch.js';
 import type { SignatureVerifier } from '../../src/engine/pools/signature_verifier.js';
 import { RequestPacer } from '../../src/engine/sync/request_pacer.js';
 import type { MultisigKeys, PreparedTransaction } from '../../src/lib/transaction/index.js';
@@ -42,6 +42,28 @@ describe('prefetched signature checks', () => {
     prefetching.clear();
     await prefetching.verify(tx(3), undefined);
     assert.equal(calls.length, 4);
+  });
+
+  it('let a verdict nobody asks for fail without an unhandled rejection, and pass a failure on to who asks', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', record);
+    try {
+      const failing: SignatureVerifier = {
+        verify: () => Promise.reject(new Error('pool closed')),
+        stats: () => ({}) as ReturnType<SignatureVerifier['stats']>,
+        close: async () => undefined,
+      };
+      const ahead = checkingAhead(failing, [tx(4), tx(5)]);
+      await assert.rejects(() => ahead.verify(tx(4), undefined), /pool closed/);
+      ahead.clear();
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { assertSignatures } from '../execution/deferred_signatures.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import { prefetchAggregateSignatures } from '../pools/aggregate_prefetch.js';
 import type { BlsVerifier } from '../pools/bls_verifier.js';
+import { checkingAhead } from '../pools/signature_prefetch.js';
 import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { ExtraWrites } from '../state/state_db.js';
 import type { AggregateCommitVerifier } from './aggregate_commit.js';
@@ -53,15 +54,17 @@ export class BlockProcessor {
 
   /**
    * processBlock with the expensive checks in verifiers (in a node, the `bls` and `verify` pools):
-   * the aggregate commit's signature before executing, the transactions' signatures (recorded
-   * while executing) before committing. A failure discards the executed block; so does a tip
+   * the aggregate commit's signature before executing, the transactions' signatures (started
+   * before the header's checks, so they run while it executes; a multisignature sender's
+   * recorded while executing) before committing. A failure discards the executed block; so does a tip
    * that changed while the verifiers worked.
    */
   async processBlockVerifiedBy(block: Block, verifiers: BlockVerifiers): Promise<ExecutedBlock> {
     const prepared = this.validate(block);
     const tip = this.options.chain.lastBlock();
+    const signatures = checkingAhead(verifiers.signatures, prepared);
     await this.verify(block, verifiers.bls);
-    return this.executeVerified(block, prepared, verifiers, tip);
+    return this.executeVerified(block, prepared, { ...verifiers, signatures }, tip);
   }
 
   /** Starts the aggregate commits' signature checks of blocks about to be applied in order (AggregateCommitVerifier.prefetch). */

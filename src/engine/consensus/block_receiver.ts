@@ -7,6 +7,7 @@ import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import type { Peers } from '../network/peers.js';
+import { checkingAhead } from '../pools/signature_prefetch.js';
 import type { BlockProcessor, BlockVerifiers } from './block_processor.js';
 import { ForkStatus, forkChoice } from './fork_choice.js';
 
@@ -193,13 +194,14 @@ export class BlockReceiver {
   ): Promise<ExecutedBlock> {
     const { chain, processor, verifiers } = this.options;
     const tip = chain.lastBlock();
+    const signatures = checkingAhead(verifiers.signatures, prepared);
     try {
       await processor.verify(block, verifiers.bls);
     } catch (error) {
       throw new InvalidBlockError(error);
     }
     if (broadcast) this.options.onBlockVerified?.(block);
-    const executed = await processor.executeVerified(block, prepared, verifiers, tip);
+    const executed = await processor.executeVerified(block, prepared, { ...verifiers, signatures }, tip);
     this.#tipReceived = receivedAt === undefined ? undefined : { id: blockHeaderID(executed.block.header), receivedAt };
     this.options.logger.info(
       {

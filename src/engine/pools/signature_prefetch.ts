@@ -18,7 +18,11 @@ export class PrefetchingSignatureVerifier implements SignatureVerifier {
   prefetch(transactions: readonly PreparedTransaction[]): void {
     for (const tx of transactions) {
       const key = tx.id.toString('latin1');
-      if (!this.#ahead.has(key)) this.#ahead.set(key, this.inner.verify(tx, undefined));
+      if (this.#ahead.has(key)) continue;
+      const verdict = this.inner.verify(tx, undefined);
+      // a verdict nobody asks for (the block failed first, a multisignature sender) must not be an unhandled rejection
+      verdict.catch(() => undefined);
+      this.#ahead.set(key, verdict);
     }
   }
 
@@ -42,3 +46,16 @@ export class PrefetchingSignatureVerifier implements SignatureVerifier {
     return this.inner.close();
   }
 }
+
+/**
+ * `verifier` with the single-signature checks of `transactions` started now: a received block's, so that
+ * the `verify` pool checks them while the main thread verifies its header and executes it.
+ */
+export const checkingAhead = (
+  verifier: SignatureVerifier,
+  transactions: readonly PreparedTransaction[],
+): PrefetchingSignatureVerifier => {
+  const ahead = new PrefetchingSignatureVerifier(verifier);
+  ahead.prefetch(transactions);
+  return ahead;
+};
