@@ -49,7 +49,7 @@ export const chainBench = async () => {
     },
     { warmupMs: 4000, roundMs: 2000, rounds: 3 },
   );
-  const execution = measureExecution(fixture);
+  const execution = await measureExecution(fixture);
   const results = [ingest, execution];
   printAndSave('chain', results);
   await signaturePool.close();

@@ -20,7 +20,7 @@ export interface ComparisonResult {
   ratio: number;
   goal?: number;
   meetsGoal?: boolean;
-  /** Single-threaded pairs only: the same ratio from the process's CPU time (what a loaded host's scheduling does not move). */
+  /** Paired comparisons only: the same ratio from the process's CPU time, all its threads (what a loaded host's scheduling does not move). */
   cpuRatio?: number;
 }
 
@@ -110,14 +110,17 @@ export const compareRates = async (
 const medianOf = (values: readonly number[]): number => medianBy(values, (v) => v);
 
 /**
- * Single-threaded work measured in pairs: each sample runs ours, then the baseline, each timed alone,
+ * Work measured in pairs: each sample runs ours (awaited when it returns a promise), then the baseline, each timed alone,
  * and each side's median time counts. On a loaded machine a preemption lands in a few samples of
  * either side and moves neither median, where whole-second rates of one side then the other drift apart.
  */
-export const comparePaired = (c: Comparison, options: { warmupMs: number; samples: number }): ComparisonResult => {
+export const comparePaired = async (
+  c: Comparison,
+  options: { warmupMs: number; samples: number },
+): Promise<ComparisonResult> => {
   const warmupEnd = performance.now() + options.warmupMs;
   while (performance.now() < warmupEnd) {
-    c.ours();
+    await c.ours();
     c.baseline();
   }
   const cpuMs = (from: NodeJS.CpuUsage): number => {
@@ -131,7 +134,7 @@ export const comparePaired = (c: Comparison, options: { warmupMs: number; sample
   for (let i = 0; i < options.samples; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    c.ours();
+    await c.ours();
     const t1 = performance.now();
     oursCpu.push(cpuMs(c0));
     const c1 = process.cpuUsage();

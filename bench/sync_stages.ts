@@ -1,6 +1,7 @@
 // Where a Kestrel follower's synchronization time goes: the stages' methods wrapped (in this process only)
 // to add up their wall time. Nested stages are reported apart (execute, roots and commit run inside
-// executeVerified; what remains of it is the wait for the transactions' signatures from the verify pool).
+// executeVerified; what remains of it are its waits: for the transactions' signatures from the verify pool,
+// and the event loop's turns it gives between a block's stages).
 import { Chain } from '../src/engine/chain/chain.js';
 import { BlockProcessor } from '../src/engine/consensus/block_processor.js';
 import { BlockExecutor } from '../src/engine/execution/block_executor.js';
@@ -63,7 +64,9 @@ export const syncStages = () => {
         (totals.get('execute (transactions, hooks, state)') ?? 0) +
         (totals.get('roots (state, event, validators)') ?? 0) +
         (totals.get('commit (LMDB)') ?? 0);
-      out['wait for the verify pool (executeVerified less execute, roots, commit)'] = Math.round(
+      // the event loop's turns between a block's stages (yieldToIO) run other work (the next batches' download,
+      // validation, RPC), which its own stages count too
+      out['waits in executeVerified (verify pool verdicts, event-loop turns between stages)'] = Math.round(
         (totals.get('executeVerified') ?? 0) - inner,
       );
       return out;
