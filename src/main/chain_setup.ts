@@ -18,6 +18,7 @@ import { StateMachine } from '../engine/state_machine/state_machine.js';
 import { TransactionVerifier } from '../engine/txpool/transaction_verifier.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID, decodeBlock } from '../lib/chain/block.js';
+import { eventEncodings } from '../lib/chain/events.js';
 import { rememberPopVerifications } from '../lib/crypto/bls.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import type { ApplicationConfig } from './config/types.js';
@@ -164,6 +165,7 @@ export const openChain = (
       block: genesis,
       transactionIDs: [],
       events: processed.events,
+      encodedEvents: eventEncodings(processed.events),
       prepared: state.prepareOnEmpty(processed.changes, processed.tree),
       engine,
       nextValidators: processed.nextValidators,

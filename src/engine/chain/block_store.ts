@@ -14,13 +14,21 @@ const txKey = (id: Buffer): Buffer => tableKey(TABLES.transactionBlocks, id);
 export class BlockStore {
   constructor(private readonly dbs: KestrelDatabases) {}
 
-  /** Call inside StateDB.commit's transaction (ExtraWrites) so block and state land together. */
-  save(dbs: KestrelDatabases, block: Block): void {
+  /**
+   * Call inside StateDB.commit's transaction (ExtraWrites) so block and state land together.
+   * `transactionIDs`: the block's, in order, when the caller has them (an executed block does).
+   */
+  save(
+    dbs: KestrelDatabases,
+    block: Block,
+    transactionIDs: readonly Buffer[] = block.transactions.map(transactionID),
+  ): void {
+    if (transactionIDs.length !== block.transactions.length) throw new Error('One ID per transaction is needed');
     const id = blockHeaderID(block.header);
     dbs.blocks.putSync(idKey(id), encodeBlock(block));
     dbs.blocks.putSync(blockHeightKey(block.header.height), id);
     dbs.blocks.putSync(LAST, encodeHeight(block.header.height));
-    for (const tx of block.transactions) dbs.blocks.putSync(txKey(transactionID(tx)), id);
+    for (const txID of transactionIDs) dbs.blocks.putSync(txKey(txID), id);
   }
 
   /** Removes the last block (it must be `block`), inside the write transaction that reverts its state. */

@@ -173,7 +173,7 @@ export class Chain {
   }
 
   #commit(executed: ExecutedBlock, extra: ExtraWrites | undefined, withProofs: boolean): void {
-    const { block, events, prepared, engine } = executed;
+    const { block, prepared, engine } = executed;
     const { height } = block.header;
     const keep = this.options.keepEventsForHeights;
     // proved before the transaction, against the root it commits, so the write transaction stays short
@@ -181,8 +181,8 @@ export class Chain {
     const precommitted = () => this.bft.getBFTHeights(engine).maxHeightPrecommitted;
     this.options.stateDB.commit(prepared, height, (dbs) => {
       dbs.meta.putSync(engineUndoKey(height), encodeUndo(this.engineDB.writeSync(engine)));
-      this.options.blocks.save(dbs, block);
-      this.options.events.save(dbs, height, events);
+      this.options.blocks.save(dbs, block, executed.transactionIDs);
+      this.options.events.save(dbs, height, executed.encodedEvents());
       // as Klayr: events older than keepEventsForHeights go once their block is final
       if (keep >= 0) {
         const below = prunableBelow(precommitted(), height, keep);

@@ -1,5 +1,5 @@
 import type { BlockEvent } from '../../lib/chain/events.js';
-import { decodeEvent, encodeEvent } from '../../lib/chain/events.js';
+import { decodeEvent } from '../../lib/chain/events.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
@@ -20,8 +20,9 @@ const eventsKey = (height: number): Buffer => tableHeightKey(TABLES.events, heig
 export class EventStore {
   constructor(private readonly dbs: KestrelDatabases) {}
 
-  save(dbs: KestrelDatabases, height: number, events: readonly BlockEvent[]): void {
-    dbs.events.putSync(eventsKey(height), eventsCodec.encode({ events: events.map(encodeEvent) }));
+  /** A block's events, as encoded (ExecutedBlock.encodedEvents). */
+  save(dbs: KestrelDatabases, height: number, encodings: readonly Buffer[]): void {
+    dbs.events.putSync(eventsKey(height), eventsCodec.encode({ events: encodings as Buffer[] }));
   }
 
   /** Drops the events of every height below `height` (pruning); call inside a commit transaction. */

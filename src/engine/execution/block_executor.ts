@@ -1,6 +1,6 @@
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { computeAssetRoot } from '../../lib/chain/block.js';
-import { computeEventRoot, EVENT_INDEX_LENGTH_BITS } from '../../lib/chain/events.js';
+import { computeEventRoot, EVENT_INDEX_LENGTH_BITS, eventEncodings } from '../../lib/chain/events.js';
 import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
 import { prepareTransaction } from '../../lib/transaction/index.js';
@@ -96,6 +96,7 @@ export class BlockExecutor {
       block: { ...block, transactions: result.transactions.map((p) => p.transaction) },
       transactionIDs: result.transactions.map((p) => p.id),
       events: result.events,
+      encodedEvents: eventEncodings(result.events),
       prepared: stateDB.prepare(state),
       engine,
       ...(result.nextValidators !== undefined ? { nextValidators: result.nextValidators } : {}),
@@ -108,7 +109,7 @@ export class BlockExecutor {
     const { height } = executed.block.header;
     return {
       stateRoot: executed.prepared.root,
-      eventRoot: computeEventRoot(executed.events),
+      eventRoot: computeEventRoot(executed.events, executed.encodedEvents()),
       validatorsHash: this.options.bft.method.getBFTParameters(executed.engine, height + 1).validatorsHash,
       transactionRoot: merkleRoot(executed.transactionIDs),
       assetRoot: computeAssetRoot(executed.block.assets),

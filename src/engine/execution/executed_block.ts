@@ -10,6 +10,8 @@ export interface ExecutedBlock {
   /** The block's transaction IDs, in order. */
   transactionIDs: Buffer[];
   events: BlockEvent[];
+  /** The events' encodings, made once (for the event root and the event store alike). */
+  encodedEvents: () => readonly Buffer[];
   prepared: PreparedState;
   engine: BlockState;
   nextValidators?: NextValidators;

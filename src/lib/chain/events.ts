@@ -26,6 +26,18 @@ export const EVENT_MAX_TOPICS_PER_EVENT = 2 ** EVENT_TOPIC_INDEX_LENGTH_BITS;
 const eventCodec: CompiledSchema<BlockEvent> = compile<BlockEvent>(eventSchema);
 
 export const encodeEvent = (event: BlockEvent): Buffer => eventCodec.encode(event);
+
+/** The events' encodings, made on the first call and kept: a block's list is encoded once for its event root and its storage. */
+export const eventEncodings = (events: readonly BlockEvent[]): (() => readonly Buffer[]) => {
+  let encodings: readonly Buffer[] | undefined;
+  return () => {
+    encodings ??= events.map((event) => {
+      checkEvent(event);
+      return eventCodec.encode(event);
+    });
+    return encodings;
+  };
+};
 export const decodeEvent = (bytes: Uint8Array): BlockEvent => eventCodec.decode(bytes);
 export const eventToJSON = (event: BlockEvent) => eventCodec.toJSON(event);
 
@@ -58,9 +70,13 @@ export const eventKeyPairs = (event: BlockEvent): { key: Buffer; value: Buffer }
  * every fee event): the events' encodings and the distinct topics are hashed in one batch each
  * (sha256All), and the entries come out in key order without sorting them: grouped by their 8 bytes of
  * topic hash (the groups sorted), in the events' order within a group (their indexes rise in a block).
+ * `encodings`: the events' encodings when the caller has them (eventEncodings).
  */
-export const computeEventRoot = (events: readonly BlockEvent[]): Buffer => {
-  const encodings: Buffer[] = new Array(events.length);
+export const computeEventRoot = (
+  events: readonly BlockEvent[],
+  encodings: readonly Buffer[] = eventEncodings(events)(),
+): Buffer => {
+  if (encodings.length !== events.length) throw new Error('One encoding per event is needed');
   // the same topic is mostly the same Buffer (a transaction's ID, an account's address): looked up by identity first
   const byBuffer = new Map<Buffer, number>();
   const byBytes = new Map<string, number>();
@@ -69,8 +85,6 @@ export const computeEventRoot = (events: readonly BlockEvent[]): Buffer => {
   const topicOf: number[] = [];
   for (let e = 0; e < events.length; e++) {
     const event = events[e];
-    checkEvent(event);
-    encodings[e] = eventCodec.encode(event);
     for (const topic of event.topics) {
       let n = byBuffer.get(topic);
       if (n === undefined) {
