@@ -4,7 +4,7 @@ import type { ImpliesMaxPrevotesHeader } from './implies_max_prevotes.js';
 import { impliesMaximalPrevotes } from './implies_max_prevotes.js';
 import { existBFTParameters, getBFTParameters, getNextHeightBFTParameters } from './parameters.js';
 import { setBFTParameters } from './set_parameters.js';
-import { bftParametersStore, readBFTHeights, readBFTVotes } from './stores.js';
+import { bftParametersStore, readBFTHeights, readBFTVotesShared } from './stores.js';
 import type { BFTHeader, BFTHeights, BFTParameters, BFTValidator, IdentifiedBFTHeader } from './types.js';
 
 export interface BFTConfig {
@@ -46,7 +46,9 @@ export class BFTMethod {
 
   /** Whether the header contradicts the newest block held from the same generator. */
   isHeaderContradictingChain(state: StateReadWriter, header: BFTHeader): boolean {
-    const own = readBFTVotes(state).blockBFTInfos.find((info) => info.generatorAddress.equals(header.generatorAddress));
+    const own = readBFTVotesShared(state).blockBFTInfos.find((info) =>
+      info.generatorAddress.equals(header.generatorAddress),
+    );
     return own !== undefined && areDistinctHeadersContradicting(own, header);
   }
 
@@ -70,7 +72,7 @@ export class BFTMethod {
   }
 
   impliesMaximalPrevotes(state: StateReadWriter, header: ImpliesMaxPrevotesHeader): boolean {
-    return impliesMaximalPrevotes(readBFTVotes(state), header);
+    return impliesMaximalPrevotes(readBFTVotesShared(state), header);
   }
 
   getNextHeightBFTParameters(state: StateReadWriter, height: number): number {
@@ -105,7 +107,7 @@ export class BFTMethod {
    * for the set that applies after the newest block held (Klayr's chain_getGeneratorList).
    */
   getGeneratorList(state: StateReadWriter, timestamp: number): GeneratorSlot[] {
-    const newestHeight = readBFTVotes(state).blockBFTInfos[0]?.height ?? 0;
+    const newestHeight = readBFTVotesShared(state).blockBFTInfos[0]?.height ?? 0;
     const { validators } = this.getBFTParameters(state, newestHeight + 1);
     const slot = this.getSlotNumber(timestamp);
     const startTime = this.getSlotTime(slot);

@@ -1,17 +1,23 @@
+import { compile, RecentDecodes } from '../../lib/codec/index.js';
 import { getOrCreate } from '../../lib/collections.js';
 import type { SubStore } from '../state/substore.js';
+import type { IterateOptions } from '../state/types.js';
 import { MAX_UINT32 } from './constants.js';
 import { BFTParameterNotFoundError } from './errors.js';
 import { bftParametersSchema } from './schemas.js';
 import { heightKey, keyHeight } from './stores.js';
 import type { BFTParameters } from './types.js';
 
-/** The parameters that apply at `height`: those stored at the greatest height not above it. */
+// a block reads the sets of the last three rounds, each several times; they change once a round
+const decodedParameters = new RecentDecodes<BFTParameters>(compile<BFTParameters>(bftParametersSchema), 8);
+
+/** Stored parameters in a key range, decoded (shared and frozen: read only). */
+const parametersIn = (store: SubStore, options: IterateOptions): { key: Buffer; value: BFTParameters }[] =>
+  store.iterate(options).map(({ key, value }) => ({ key, value: decodedParameters.decode(value) }));
+
+/** The parameters that apply at `height`: those stored at the greatest height not above it (frozen: read only). */
 export const getBFTParameters = (store: SubStore, height: number): BFTParameters => {
-  const [latest] = store.iterateWithSchema<BFTParameters>(
-    { gte: heightKey(0), lte: heightKey(height), limit: 1, reverse: true },
-    bftParametersSchema,
-  );
+  const [latest] = parametersIn(store, { gte: heightKey(0), lte: heightKey(height), limit: 1, reverse: true });
   if (latest === undefined) throw new BFTParameterNotFoundError(height);
   return latest.value;
 };
@@ -39,10 +45,7 @@ export class BFTParametersCache {
   constructor(private readonly store: SubStore) {}
 
   cache(from: number, to: number): void {
-    const stored = this.store.iterateWithSchema<BFTParameters>(
-      { gte: heightKey(from), lte: heightKey(to), reverse: true },
-      bftParametersSchema,
-    );
+    const stored = parametersIn(this.store, { gte: heightKey(from), lte: heightKey(to), reverse: true });
     const candidates = stored.map(({ key, value }) => ({ height: keyHeight(key), value }));
     // Parameters stored below the range still apply at its start. Klayr skips this lookup when
     // the range starts at 0, so a missing height-0 entry is the "Invalid state" error below.

@@ -1,3 +1,4 @@
+import { compile, RecentDecodes } from '../../lib/codec/index.js';
 import { readUInt32 } from '../../lib/codec/varint.js';
 import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
@@ -25,13 +26,26 @@ export const heightKey = (height: number): Buffer => {
 
 export const keyHeight = (key: Buffer): number => key.readUInt32BE(0);
 
+const missingVotes = (): Error => {
+  const key = Buffer.concat([MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_VOTES, EMPTY_KEY]);
+  return new Error(`Specified key ${key.toString('hex')} does not exist`);
+};
+
+/** The BFT votes record, decoded for the caller to change and write back. */
 export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
   const votes = bftVotesStore(state).getWithSchema<BFTVotes>(EMPTY_KEY, bftVotesSchema);
-  if (votes === undefined) {
-    const key = Buffer.concat([MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_VOTES, EMPTY_KEY]);
-    throw new Error(`Specified key ${key.toString('hex')} does not exist`);
-  }
+  if (votes === undefined) throw missingVotes();
   return votes;
+};
+
+// a received block's header checks read the record twice, as it stands before the block
+const sharedVotes = new RecentDecodes<BFTVotes>(compile<BFTVotes>(bftVotesSchema), 2);
+
+/** The BFT votes record to read only (frozen, shared with other readers of the same record). */
+export const readBFTVotesShared = (state: StateReadWriter): Readonly<BFTVotes> => {
+  const bytes = bftVotesStore(state).get(EMPTY_KEY);
+  if (bytes === undefined) throw missingVotes();
+  return sharedVotes.decode(bytes);
 };
 
 /**
