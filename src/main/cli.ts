@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * The `kestrel` command line. Every command module below loads only commander and the shared
  * flags: what a command runs is imported by its action, so `--version`, `--help` and the client

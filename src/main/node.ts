@@ -32,6 +32,7 @@ import { DataPathLock } from './lock/data_path_lock.js';
 import { logSha256Backend } from './log_sha256.js';
 import type { ChainListeners } from './node_consensus.js';
 import { blockHeaderEvent, createConsensus, syncPoolWithChain } from './node_consensus.js';
+import { logMissingNodeFlags } from './node_flags.js';
 import type { NodePools } from './node_pools.js';
 import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
 import { assertPortsFree } from './node_ports.js';
@@ -101,6 +102,7 @@ export class KestrelNode {
     const dbs = openDatabases(config.system.dataPath);
     this.#dbs = dbs;
     logSha256Backend(logger);
+    logMissingNodeFlags(logger);
     const configGenesis = readGenesisBlock(config);
     // the bls pool: the genesis validators' proofs of possession (all cores) when a first start needs them checked, then
     // aggregate commits; otherwise its threads start after the chain is open (on two cores their start-up slowed genesis)

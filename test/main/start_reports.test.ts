@@ -145,6 +145,10 @@ describe('kestrel start: what the node does is logged', () => {
       messages.some((m) => m.startsWith('No blocks will be generated: no validator has plain keys')),
       node.stderr(),
     );
+    assert.ok(
+      messages.some((m) => m.startsWith('Node.js started without --max-semi-space-size=64: ')),
+      'started as node cli.js, without the flags the kestrel command sets',
+    );
     const address = devValidators()[5]?.address;
     for (const expected of [
       `Generator keys imported for ${address} (plain); generation stays off until generator:enable`,

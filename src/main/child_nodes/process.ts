@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../node_flags.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
@@ -40,10 +41,14 @@ export const startChainProcess = (name: string, dataPath: string, extraArgs: rea
   const log = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [CLI, 'start', '-d', dataPath, '--log-format', 'json', ...extraArgs], {
-      stdio: ['ignore', log, log],
-      detached: true,
-    });
+    child = spawn(
+      process.execPath,
+      [...NODE_FLAGS, CLI, 'start', '-d', dataPath, '--log-format', 'json', ...extraArgs],
+      {
+        stdio: ['ignore', log, log],
+        detached: true,
+      },
+    );
   } finally {
     closeSync(log);
   }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { required } from '../../lib/required.js';
 import { connectIPC } from '../../rpc/client.js';
 import { DataPathInUseError, DataPathLock } from '../lock/data_path_lock.js';
+import { NODE_FLAGS } from '../node_flags.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
@@ -58,9 +59,13 @@ export const startSuccessor = async (
   configFile: string,
   timeoutMs = 120_000,
 ): Promise<{ pid: number; height: number; chainID: string; exited: Promise<number> }> => {
-  const child = spawn(process.execPath, [CLI, 'start', '-d', dataPath, '-c', configFile, '--overwrite-config'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, CLI, 'start', '-d', dataPath, '-c', configFile, '--overwrite-config'],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const exited = new Promise<number>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128))),
   );
