@@ -1,12 +1,12 @@
 import type { ExecutedBlock } from '../engine/execution/executed_block.js';
-import { blockToJSON } from '../lib/chain/block.js';
+import { blockHeaderToJSON } from '../lib/chain/block.js';
 import { addressToKlayr32 } from '../lib/crypto/address.js';
 
 type Publish = (event: string, data: unknown) => void;
 
 /** Klayr Core's events for a committed block: chain_newBlock, network_newBlock and, when they change, the next validators. */
 export const publishBlock = (publish: Publish, { block, nextValidators }: ExecutedBlock): void => {
-  const header = blockToJSON(block).header;
+  const header = blockHeaderToJSON(block.header);
   publish('chain_newBlock', { blockHeader: header });
   publish('network_newBlock', { blockHeader: header });
   if (nextValidators !== undefined) {

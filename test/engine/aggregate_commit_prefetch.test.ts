@@ -36,7 +36,7 @@ const world = () => {
     },
   } as unknown as BFTMethod;
   const blocks = {
-    byHeight: (h: number) => (stored[h] === undefined ? undefined : { header: stored[h] }),
+    headerByHeight: (h: number) => stored[h],
   } as unknown as BlockStore;
   const requests: WeightedAggregateRequest[] = [];
   const verdicts = { next: true };

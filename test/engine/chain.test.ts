@@ -151,6 +151,14 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     }
     assert.equal(blocks.filter((x) => x.transactions.length === 1).length, 15);
     assert.equal(rejected.length, 15, 'every reused-nonce transfer');
+    // headers read without their blocks' transactions are the blocks' own
+    const withTransfer = blocks.find((x) => x.transactions.length === 1)!;
+    const id = blockHeaderID(withTransfer.header);
+    assert.deepEqual(b.blocks.headerByID(id), withTransfer.header);
+    assert.deepEqual(b.blocks.headerByHeight(withTransfer.header.height), withTransfer.header);
+    assert.equal(b.blocks.heightOfID(id), withTransfer.header.height);
+    assert.equal(b.blocks.headerByID(randomBytes(32)), undefined);
+    assert.equal(b.blocks.headerByHeight(b.chain.lastBlock().header.height + 1), undefined);
     // 35 of 51 validators must prevote a height, then 35 precommit it: finality trails by about 70 blocks
     const finalized = b.chain.finalizedHeight();
     const { maxHeightPrevoted } = b.chain.bft.getBFTHeights(b.chain.engineView());

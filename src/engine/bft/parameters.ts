@@ -40,7 +40,11 @@ export const deleteBFTParameters = (store: SubStore, height: number): void => {
 
 /** Parameters per height, looked up once for the whole range a block's vote update touches. */
 export class BFTParametersCache {
-  readonly #byHeight = new Map<number, BFTParameters>();
+  /** The sets that apply within the cached range, by the height they apply from, highest first. */
+  #inRange: { height: number; value: BFTParameters }[] = [];
+  #from = 0;
+  #to = -1;
+  readonly #outside = new Map<number, BFTParameters>();
 
   constructor(private readonly store: SubStore) {}
 
@@ -50,14 +54,19 @@ export class BFTParametersCache {
     // Parameters stored below the range still apply at its start. Klayr skips this lookup when
     // the range starts at 0, so a missing height-0 entry is the "Invalid state" error below.
     if (from > 0) candidates.push({ height: from, value: getBFTParameters(this.store, from) });
-    for (let height = from; height <= to; height += 1) {
-      const applying = candidates.find((c) => c.height <= height);
-      if (applying === undefined) throw new Error('Invalid state. BFT parameters should always exist in cache range');
-      this.#byHeight.set(height, applying.value);
-    }
+    // every height of the range needs a set applying at it: the lowest must apply from its start
+    if (from <= to && !(candidates.length > 0 && (candidates.at(-1) as { height: number }).height <= from))
+      throw new Error('Invalid state. BFT parameters should always exist in cache range');
+    this.#inRange = candidates;
+    this.#from = from;
+    this.#to = to;
   }
 
   getParameters(height: number): BFTParameters {
-    return getOrCreate(this.#byHeight, height, (h) => getBFTParameters(this.store, h));
+    if (height >= this.#from && height <= this.#to) {
+      const applying = this.#inRange.find((c) => c.height <= height);
+      if (applying !== undefined) return applying.value;
+    }
+    return getOrCreate(this.#outside, height, (h) => getBFTParameters(this.store, h));
   }
 }

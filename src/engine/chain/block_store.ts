@@ -1,5 +1,5 @@
-import type { Block } from '../../lib/chain/block.js';
-import { blockHeaderID, decodeBlock, encodeBlock } from '../../lib/chain/block.js';
+import type { Block, BlockHeader } from '../../lib/chain/block.js';
+import { blockHeaderID, decodeBlock, decodeHeaderOfBlock, encodeBlock } from '../../lib/chain/block.js';
 import type { TransactionObject } from '../../lib/transaction/index.js';
 import { transactionID } from '../../lib/transaction/index.js';
 import type { KestrelDatabases } from '../../storage/database.js';
@@ -66,7 +66,18 @@ export class BlockStore {
 
   /** The height of a stored block, read from its encoded header. */
   heightOfID(id: Buffer): number | undefined {
-    return this.byID(id)?.header.height;
+    return this.headerByID(id)?.height;
+  }
+
+  /** A stored block's header (its transactions are not decoded). */
+  headerByID(id: Buffer): BlockHeader | undefined {
+    const bytes = this.dbs.blocks.get(idKey(id));
+    return bytes === undefined ? undefined : decodeHeaderOfBlock(bytes);
+  }
+
+  headerByHeight(height: number): BlockHeader | undefined {
+    const id = this.idAtHeight(height);
+    return id === undefined ? undefined : this.headerByID(id);
   }
 
   /** The highest of the given block IDs that this chain holds (Klayr's getHighestCommonBlockID). */

@@ -65,7 +65,7 @@ export class Chain {
   }
 
   headerAt(height: number): BlockHeader | undefined {
-    return this.options.blocks.byHeight(height)?.header;
+    return this.options.blocks.headerByHeight(height);
   }
 
   /** A read view of the committed engine state (BFT votes and parameters). */
@@ -89,7 +89,7 @@ export class Chain {
 
   /** Klayr's max removal height: BFT parameters and commits below the finalized block's certified height may be deleted. */
   maxRemovalHeight(): number {
-    const certified = this.options.blocks.byHeight(this.finalizedHeight())?.header.aggregateCommit.height ?? 0;
+    const certified = this.options.blocks.headerByHeight(this.finalizedHeight())?.aggregateCommit.height ?? 0;
     return Math.max(certified, this.options.minimumCertifyHeight - 1);
   }
 

@@ -59,9 +59,9 @@ export class AggregateCommitVerifier {
     } catch (error) {
       if (!(error instanceof BFTParameterNotFoundError)) throw error;
     }
-    const certified = blocks.byHeight(commit.height);
+    const certified = blocks.headerByHeight(commit.height);
     if (certified === undefined) return false;
-    return this.#signatureRequest(engine, commit, certified.header);
+    return this.#signatureRequest(engine, commit, certified);
   }
 
   /** The certificate of `certified` signed by the commit's bits of the validators active at its height. */
@@ -118,7 +118,7 @@ export class AggregateCommitVerifier {
     for (const { aggregateCommit: commit } of headers) {
       if (commit.aggregationBits.length === 0 || commit.certificateSignature.length === 0) continue;
       const certified =
-        byHeight.get(commit.height) ?? previous.get(commit.height) ?? blocks.byHeight(commit.height)?.header;
+        byHeight.get(commit.height) ?? previous.get(commit.height) ?? blocks.headerByHeight(commit.height);
       if (certified === undefined) continue;
       let request: WeightedAggregateRequest;
       try {

@@ -95,7 +95,7 @@ export class SyncChain {
   }
 
   headerByID(id: Buffer): BlockHeader | undefined {
-    return this.options.blocks.byID(id)?.header;
+    return this.options.blocks.headerByID(id);
   }
 
   /** The IDs of this chain's blocks at `heights`, in that order, the heights it has no block at left out. */

@@ -102,6 +102,10 @@ export const decodeBlock = (bytes: Uint8Array): Block => {
   };
 };
 
+/** The header of an encoded block, its transactions and assets left encoded. */
+export const decodeHeaderOfBlock = (bytes: Uint8Array): BlockHeader =>
+  headerCodec.decode(blockCodec.decode(bytes).header);
+
 /** LIP 0031 root of the transaction IDs. */
 export const computeTransactionRoot = (transactions: readonly TransactionObject[]): Buffer =>
   merkleRoot(transactions.map(transactionID));
@@ -167,9 +171,15 @@ export const validateGenesisBlock = (block: Block): void => {
   if (!h.assetRoot.equals(computeAssetRoot(block.assets))) throw new Error('Invalid assets root');
 };
 
+/** A header as the chain endpoints and events serve it: its JSON with its id. */
+export const blockHeaderToJSON = (header: BlockHeader) => ({
+  ...headerCodec.toJSON(header),
+  id: blockHeaderID(header).toString('hex'),
+});
+
 /** The block as the chain endpoints serve it: header JSON with its id, transactions with ids, assets in hex. */
 export const blockToJSON = (block: Block) => ({
-  header: { ...headerCodec.toJSON(block.header), id: blockHeaderID(block.header).toString('hex') },
+  header: blockHeaderToJSON(block.header),
   transactions: block.transactions.map(transactionToJSON),
   assets: block.assets.map((a) => assetCodec.toJSON(a)),
 });

@@ -1,5 +1,6 @@
+import { blockHeaderToJSON } from '../../lib/chain/block.js';
 import type { Endpoints } from '../../lib/endpoint/definition.js';
-import { aggregateCommitToJSON, blockHeaderToJSON, ccmToJSON, sentCCUToJSON, validatorsDataToJSON } from './json.js';
+import { aggregateCommitToJSON, ccmToJSON, sentCCUToJSON, validatorsDataToJSON } from './json.js';
 import { KEEP_HEIGHTS } from './retention.js';
 import { authorizeRequestSchema } from './schemas.js';
 import type { ChainConnectorStore } from './store.js';

@@ -1,5 +1,4 @@
-import type { AggregateCommit, BlockHeader } from '../../lib/chain/block.js';
-import { blockToJSON } from '../../lib/chain/block.js';
+import type { AggregateCommit } from '../../lib/chain/block.js';
 import type { CCM } from '../../lib/interop/ccm_events.js';
 import { ccuParamsCodec } from '../../lib/interop/ccu_build.js';
 import { ccmCodec } from '../../lib/interop/ccu_inbox_update.js';
@@ -24,8 +23,6 @@ export const aggregateCommitToJSON = (c: AggregateCommit) => ({
   aggregationBits: c.aggregationBits.toString('hex'),
   certificateSignature: c.certificateSignature.toString('hex'),
 });
-
-export const blockHeaderToJSON = (header: BlockHeader) => blockToJSON({ header, transactions: [], assets: [] }).header;
 
 export const validatorsDataToJSON = (d: StoredValidatorsData) => ({
   certificateThreshold: d.certificateThreshold.toString(),
