@@ -55,7 +55,8 @@ export class BFTParametersCache {
     // the range starts at 0, so a missing height-0 entry is the "Invalid state" error below.
     if (from > 0) candidates.push({ height: from, value: getBFTParameters(this.store, from) });
     // every height of the range needs a set applying at it: the lowest must apply from its start
-    if (from <= to && !(candidates.length > 0 && (candidates.at(-1) as { height: number }).height <= from))
+    const lowest = candidates.at(-1);
+    if (from <= to && (lowest === undefined || lowest.height > from))
       throw new Error('Invalid state. BFT parameters should always exist in cache range');
     this.#inRange = candidates;
     this.#from = from;
