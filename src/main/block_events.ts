@@ -1,14 +1,18 @@
 import type { ExecutedBlock } from '../engine/execution/executed_block.js';
+import type { Block } from '../lib/chain/block.js';
 import { blockHeaderToJSON } from '../lib/chain/block.js';
 import { addressToKlayr32 } from '../lib/crypto/address.js';
 
 type Publish = (event: string, data: unknown) => void;
 
+/** The data of Klayr Core's RPC events about one block (chain_newBlock, chain_forked, chain_deleteBlock, network_newBlock). */
+export const blockHeaderEvent = (block: Block) => ({ blockHeader: blockHeaderToJSON(block.header) });
+
 /** Klayr Core's events for a committed block: chain_newBlock, network_newBlock and, when they change, the next validators. */
 export const publishBlock = (publish: Publish, { block, nextValidators }: ExecutedBlock): void => {
-  const header = blockHeaderToJSON(block.header);
-  publish('chain_newBlock', { blockHeader: header });
-  publish('network_newBlock', { blockHeader: header });
+  const event = blockHeaderEvent(block);
+  publish('chain_newBlock', event);
+  publish('network_newBlock', event);
   if (nextValidators !== undefined) {
     publish('chain_validatorsChanged', {
       nextValidators: nextValidators.validators.map((v) => ({

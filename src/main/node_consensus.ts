@@ -9,7 +9,6 @@ import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
 import type { SignatureVerifier } from '../engine/pools/signature_verifier.js';
 import type { TransactionPool } from '../engine/txpool/index.js';
 import type { Block } from '../lib/chain/block.js';
-import { blockHeaderToJSON } from '../lib/chain/block.js';
 import type { ApplicationConfig } from './config/types.js';
 
 /** What the node does when the chain changes, whoever changed it (a generated block, a peer's, a deletion). */
@@ -73,9 +72,6 @@ export const createConsensus = ({
   });
   return { commitPool, receiver };
 };
-
-/** The data of Klayr Core's RPC events about one block (chain_forked, chain_deleteBlock, network_newBlock). */
-export const blockHeaderEvent = (block: Block) => ({ blockHeader: blockHeaderToJSON(block.header) });
 
 /** A committed block's transactions leave the pool; a deleted block's return to it where still valid. */
 export const syncPoolWithChain = (pool: TransactionPool) => ({
