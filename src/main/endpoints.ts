@@ -10,10 +10,10 @@ import type { LegacyStore } from '../engine/legacy/legacy_store.js';
 import type { OnionGenerator } from '../engine/pools/onion_generator.js';
 import type { StateProver } from '../engine/pools/state_prover.js';
 import { CommittedView } from '../engine/state/committed_view.js';
-import type { StateDB } from '../engine/state/state_db.js';
+import type { StateBase, StateDB } from '../engine/state/state_db.js';
 import { SubStore } from '../engine/state/substore.js';
 import { moduleEndpoints, modulesMetadata } from '../engine/state_machine/metadata.js';
-import type { EndpointServices, Module } from '../engine/state_machine/module.js';
+import type { EndpointServices, Module, StoreAccess } from '../engine/state_machine/module.js';
 import type { Block } from '../lib/chain/block.js';
 import { blockHeaderID } from '../lib/chain/block.js';
 import type { RPCMetrics } from '../rpc/metrics.js';
@@ -43,13 +43,18 @@ export interface ChainParts {
   syncing?: () => boolean;
 }
 
+/** A fresh view of committed state for each endpoint call (EndpointServices.state). */
+export const committedStateAccess =
+  (state: StateBase): (() => StoreAccess) =>
+  () => {
+    const committed = new CommittedView(state);
+    return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
+  };
+
 /** What module endpoints are given: a fresh view of committed state on every call, the tip, the off-chain store. */
 const endpointServices = ({ config, chain, state, offchain, onions }: ChainParts): EndpointServices => ({
   chainID: Buffer.from(config.genesis.chainID, 'hex'),
-  state: () => {
-    const committed = new CommittedView(state);
-    return { store: (p: Buffer, sp: Buffer) => new SubStore(committed, p, sp) };
-  },
+  state: committedStateAccess(state),
   lastHeader: () => chain.lastBlock().header,
   offchain,
   onions,

@@ -41,6 +41,7 @@ import { PeerNetwork } from './peer_network.js';
 import { buildPendingTree } from './pending_tree.js';
 import type { NodePlugins } from './plugins.js';
 import { startPlugins } from './plugins_start.js';
+import { frontThreadStarter, rpcFrontThread } from './rpc_front/front_thread.js';
 import { KESTREL_VERSION } from './version.js';
 
 /** klayr-framework's limit on postSingleCommitMessages per peer in 10 s. */
@@ -177,6 +178,18 @@ export class KestrelNode {
       logger,
       metrics,
       version: KESTREL_VERSION,
+      ...(rpcFrontThread()
+        ? {
+            startHttpWs: frontThreadStarter({
+              config,
+              dbs,
+              metrics,
+              allowedMethods: config.rpc.allowedMethods ?? [],
+              version: KESTREL_VERSION,
+              logger,
+            }),
+          }
+        : {}),
     });
     this.#rpc = rpc;
 

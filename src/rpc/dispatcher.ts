@@ -15,16 +15,17 @@ import {
   success,
   successWithJSON,
 } from './jsonrpc.js';
-import type { RPCMetrics, SuccessRecorder } from './metrics.js';
+import type { RequestMetrics, SuccessRecorder } from './metrics.js';
 import { OPENRPC_METHOD, openRPCDocument } from './openrpc.js';
 import type { EndpointRegistry, RegisteredEndpoint, Transport } from './registry.js';
 import { METHOD_NAME } from './registry.js';
+import type { RequestHandler } from './request_handler.js';
 
 export interface DispatcherOptions {
   registry: EndpointRegistry;
   allowedMethods?: readonly string[];
-  metrics?: RPCMetrics;
-  logger?: Logger;
+  metrics?: RequestMetrics;
+  logger?: Pick<Logger, 'debug'>;
   /** Most requests one batch may hold. */
   maxBatchSize?: number;
   /** Version reported by rpc.discover. */
@@ -69,11 +70,11 @@ const paramsOnlyFault = (r: unknown): r is { id: RequestID } =>
   isObject(r) && 'params' in r && wellFormed({ ...r, params: {} });
 
 /** Turns a raw request body (one request or a batch) into the response text, answering like Klayr Core. */
-export class Dispatcher {
+export class Dispatcher implements RequestHandler {
   readonly #registry: EndpointRegistry;
   readonly #allowed: (namespace: string, method: string) => boolean;
-  readonly #metrics?: RPCMetrics;
-  readonly #logger?: Logger;
+  readonly #metrics?: RequestMetrics;
+  readonly #logger?: Pick<Logger, 'debug'>;
   readonly #maxBatch: number;
   readonly #version: string;
   /** name -> endpoint for names already seen valid, allowed and registered (a registered endpoint never changes). */
@@ -200,7 +201,7 @@ export class Dispatcher {
     return successWithJSON(id, resultJSON);
   }
 
-  #recorder(metrics: RPCMetrics, route: Route, transport: Transport): SuccessRecorder {
+  #recorder(metrics: RequestMetrics, route: Route, transport: Transport): SuccessRecorder {
     let recorder = route.recorders[transport];
     if (recorder === undefined) {
       recorder = metrics.successRecorder(route.endpoint.name, transport);

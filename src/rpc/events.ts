@@ -13,7 +13,11 @@ export class EventHub {
   }
 
   publish(name: string, data: unknown): void {
-    const text = notification(name, data);
+    this.publishText(name, notification(name, data));
+  }
+
+  /** An event whose notification text is made already (by the hub of another thread). */
+  publishText(name: string, text: string): void {
     for (const sink of this.#sinks) sink(name, text);
   }
 }

@@ -1,4 +1,4 @@
-import type { RPCMetrics } from './metrics.js';
+import type { FrontMetrics } from './metrics.js';
 
 export interface HttpAnswer {
   status: string;
@@ -16,7 +16,7 @@ export const WS_PATH = '/rpc-ws';
 export const routeHttp = async (
   method: string,
   url: string,
-  metrics: RPCMetrics | undefined,
+  metrics: FrontMetrics | undefined,
   health: () => unknown,
 ): Promise<HttpAnswer | 'rpc'> => {
   const path = url.split('?')[0];

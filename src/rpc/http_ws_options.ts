@@ -1,16 +1,16 @@
 import type { Logger } from 'pino';
-import type { Dispatcher } from './dispatcher.js';
 import type { EventHub } from './events.js';
-import type { RPCMetrics } from './metrics.js';
+import type { FrontMetrics } from './metrics.js';
+import type { RequestHandler } from './request_handler.js';
 
 export interface HttpWsOptions {
   host: string;
   port: number;
   http: boolean;
   ws: boolean;
-  dispatcher: Dispatcher;
+  dispatcher: RequestHandler;
   hub: EventHub;
-  metrics?: RPCMetrics;
+  metrics?: FrontMetrics;
   logger: Logger;
   /** Largest request body (HTTP) or message (WS) in bytes. */
   maxBodySize: number;

@@ -4,8 +4,22 @@ import { CounterByLabels, HistogramByLabel } from './request_stats.js';
 
 export type SuccessRecorder = (seconds: number) => void;
 
+/** What the dispatcher records of the requests it answers. */
+export interface RequestMetrics {
+  successRecorder(method: string, transport: string): SuccessRecorder;
+  countRequest(method: string, transport: string, outcome: string): void;
+  observeDuration(method: string, seconds: number): void;
+}
+
+/** What the HTTP and WS servers use of the metrics: GET /metrics's text, and the open WebSockets. */
+export interface FrontMetrics {
+  readonly contentType: string;
+  text(): Promise<string>;
+  readonly wsClients: { inc(): void; dec(): void };
+}
+
 /** Prometheus metrics of the RPC front (served at GET /metrics). */
-export class RPCMetrics {
+export class RPCMetrics implements RequestMetrics, FrontMetrics {
   readonly registry = new Registry();
   readonly requests: CounterByLabels;
   readonly duration: HistogramByLabel;

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import { Dispatcher } from './dispatcher.js';
 import { EventHub } from './events.js';
-import type { RunningHttpWs } from './http_ws_options.js';
+import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
+import type { HttpWsEngine } from './http_ws_start.js';
+import { startHttpWs } from './http_ws_start.js';
 import type { RPCMetrics } from './metrics.js';
 import type { EndpointRegistry } from './registry.js';
 import type { RunningIPC } from './server_ipc.js';
 import { startIPC } from './server_ipc.js';
-import { startNodeHttpWs } from './server_node.js';
-import { loadUWS, startUWS } from './server_uws.js';
 
 /** The `rpc` section of the application config. */
 export interface RPCConfig {
@@ -27,9 +27,14 @@ export interface RPCServerOptions {
   logger: Logger;
   metrics?: RPCMetrics;
   /** 'auto' uses uWebSockets.js and falls back to node:http + ws when its binary cannot load. */
-  engine?: 'auto' | 'uws' | 'node';
+  engine?: HttpWsEngine;
   health?: () => unknown;
   version?: string;
+  /**
+   * Starts the HTTP/WS server somewhere else than on this thread (the node's RPC front thread,
+   * src/main/rpc_front): given the settings, the dispatcher and hub included, and the engine.
+   */
+  startHttpWs?: (settings: HttpWsOptions, engine: HttpWsEngine) => Promise<RunningHttpWs>;
 }
 
 export const DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
@@ -79,12 +84,10 @@ export class RPCServer {
         ...(this.options.metrics !== undefined ? { metrics: this.options.metrics } : {}),
       };
       const engine = this.options.engine ?? 'auto';
-      const uws = engine === 'node' ? undefined : loadUWS();
-      if (uws === undefined && engine === 'uws') throw new Error('uWebSockets.js cannot be loaded on this platform');
-      if (uws === undefined && engine === 'auto') {
-        logger.warn('uWebSockets.js could not be loaded: serving HTTP and WS with node:http + ws (slower)');
-      }
-      this.#httpWs = uws !== undefined ? await startUWS(uws, settings) : await startNodeHttpWs(settings);
+      this.#httpWs =
+        this.options.startHttpWs !== undefined
+          ? await this.options.startHttpWs(settings, engine)
+          : await startHttpWs(settings, engine, (message) => logger.warn(message));
       logger.info(
         { host: rpc.host, port: this.#httpWs.port, engine: this.#httpWs.kind, http: settings.http, ws: settings.ws },
         'RPC HTTP/WS server listening',

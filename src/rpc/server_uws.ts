@@ -221,6 +221,8 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
           removeSink();
           uws.us_listen_socket_close(token);
           for (const ws of [...sockets]) ws.end(1001, 'server shutting down');
+          // and every HTTP connection still open (keep-alive): a thread that runs the server ends only with none
+          (app as TemplatedApp & { close(): void }).close(); // missing from the typings
         },
       });
     });

@@ -1,5 +1,5 @@
-import type { Dispatcher } from './dispatcher.js';
 import { invalidRequest, MSG_PARSE_FAILED, success } from './jsonrpc.js';
+import type { RequestHandler } from './request_handler.js';
 
 /**
  * One WebSocket connection, independent of the server library: subscribe/unsubscribe
@@ -10,7 +10,7 @@ export class WSSession {
   closed = false;
 
   constructor(
-    private readonly dispatcher: Dispatcher,
+    private readonly dispatcher: RequestHandler,
     private readonly send: (text: string) => void,
   ) {}
 
@@ -48,7 +48,7 @@ export class WSSession {
       this.#reply(success(id, { topics: [...this.topics] }));
       return;
     }
-    const out = this.dispatcher.handleValue(parsed, 'ws');
+    const out = this.dispatcher.handleValue(parsed, 'ws', text);
     if (typeof out === 'string') this.#reply(out);
     else void out.then((text) => this.#reply(text));
   }

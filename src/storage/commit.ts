@@ -2,6 +2,22 @@ import { releaseCommittedReads } from './committed_reads.js';
 import type { KestrelDatabases } from './database.js';
 import { writeBehindOf } from './write_behind.js';
 
+const directCommitListeners = new WeakMap<object, Set<() => void>>();
+
+/**
+ * Calls `listener` after each commit of the environment that went to LMDB in a transaction of its
+ * own (not recorded by write-behind, whose flushes have listeners of their own). Returns its removal.
+ */
+export const onDirectCommit = (dbs: Pick<KestrelDatabases, 'root'>, listener: () => void): (() => void) => {
+  let listeners = directCommitListeners.get(dbs.root);
+  if (listeners === undefined) {
+    listeners = new Set();
+    directCommitListeners.set(dbs.root, listeners);
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
 /** Writes to any of the environment's databases, run inside one write transaction. */
 export type Writes = (dbs: KestrelDatabases) => void;
 
@@ -27,4 +43,6 @@ export const commitWrites = (dbs: KestrelDatabases, ...writes: readonly (Writes 
     // committed reads held since before this commit would not see it
     releaseCommittedReads(dbs);
   }
+  const listeners = directCommitListeners.get(dbs.root);
+  if (listeners !== undefined) for (const listener of listeners) listener();
 };

@@ -1,6 +1,6 @@
 import type { Transaction } from 'lmdb';
 import type { BinaryDB, KestrelDatabases } from './database.js';
-import { writeBehindOf } from './write_behind.js';
+import { pendingReadsOf } from './pending_reads.js';
 
 /**
  * One LMDB read transaction per environment for point reads of committed data, kept until the next
@@ -21,10 +21,11 @@ const readOptions = (root: KestrelDatabases['root']): { transaction: Transaction
 
 /**
  * The committed value of `key` in `db` (one of `dbs`' databases); inside a write transaction, what
- * it has written so far; in write-behind mode, a pending write first (the held transaction is LMDB's).
+ * it has written so far; a pending write first (write-behind mode, or a mirror of another thread's: the held
+ * transaction is LMDB's).
  */
 export const getCommitted = (dbs: Pick<KestrelDatabases, 'root'>, db: BinaryDB, key: Buffer): Buffer | undefined => {
-  const pending = writeBehindOf(dbs.root)?.lookupIn(db, key);
+  const pending = pendingReadsOf(dbs.root)?.lookupIn(db, key);
   return pending === undefined ? db.get(key, readOptions(dbs.root)) : pending.value;
 };
 

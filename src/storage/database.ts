@@ -14,8 +14,18 @@ export type KestrelDatabases = { readonly root: RootDatabase<Buffer, Buffer> } &
   readonly [name in DatabaseName]: BinaryDB;
 };
 
+export interface OpenOptions {
+  readOnly?: boolean;
+  /**
+   * false: the handles of a thread beside the node's writer (the RPC front's reads): opened as the
+   * writer opens them (one LMDB environment per process, shared by lmdb-js), without the writer's
+   * write-behind layer; the writer's pending sets reach them through a PendingMirror.
+   */
+  writer?: boolean;
+}
+
 /** Opens (creating unless read-only) the environment at `<dataPath>/data/kestrel.lmdb`. */
-export const openDatabases = (dataPath: string, options: { readOnly?: boolean } = {}): KestrelDatabases => {
+export const openDatabases = (dataPath: string, options: OpenOptions = {}): KestrelDatabases => {
   const dir = join(dataPath, 'data');
   if (options.readOnly !== true) mkdirSync(dir, { recursive: true });
   const root = open<Buffer, Buffer>({
@@ -36,7 +46,8 @@ export const openDatabases = (dataPath: string, options: { readOnly?: boolean } 
   );
   const opened = { root, ...dbs } as KestrelDatabases;
   // a flush renews the held read transaction: committed reads then see what it wrote
-  if (options.readOnly !== true) installWriteBehind(opened, () => releaseCommittedReads(opened));
+  if (options.readOnly !== true && options.writer !== false)
+    installWriteBehind(opened, () => releaseCommittedReads(opened));
   return opened;
 };
 

@@ -1,6 +1,7 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { PendingEntry, StringRange } from './pending_layer.js';
-import { inStringRange, keyString, mergeRange, PendingLayer } from './pending_layer.js';
+import { inStringRange, keyString, PendingLayer } from './pending_layer.js';
+import { pendingReadOverrides, registerPendingReads } from './pending_reads.js';
 import type { DatabaseName } from './tables.js';
 import { DATABASE_NAMES } from './tables.js';
 
@@ -25,6 +26,8 @@ export interface WriteBehindOptions {
 
 /** One commit's writes, the last per key of each database (what one transaction would have left). */
 type SetWrites = Map<DatabaseName, Map<string, PendingEntry>>;
+/** A recorded set's writes as listeners see them: by database, by key (keyString). */
+export type RecordedWrites = ReadonlyMap<DatabaseName, ReadonlyMap<string, PendingEntry>>;
 interface WriteSet {
   readonly seq: number;
   readonly writes: SetWrites;
@@ -73,7 +76,8 @@ export class WriteBehind {
   #failure: { error: unknown } | undefined;
   #flushes = 0;
   #flushedSets = 0;
-  readonly #flushListeners: (() => void)[] = [];
+  readonly #flushListeners: ((lastSet: number) => void)[] = [];
+  readonly #recordListeners: ((set: number, writes: RecordedWrites) => void)[] = [];
   /** Callbacks to run once LMDB holds exactly the set `seq` (a flush ends at it), oldest first. */
   #stored: { seq: number; callback: () => void }[] = [];
 
@@ -154,6 +158,7 @@ export class WriteBehind {
     }
     this.#queued.push({ seq, writes: recording, bytes });
     this.#pendingBytes += bytes;
+    for (const listener of this.#recordListeners) listener(seq, recording);
     if (this.#queued.length >= this.#flushEvery()) this.#startFlush();
   }
 
@@ -171,9 +176,22 @@ export class WriteBehind {
     this.#startFlush();
   }
 
-  /** Calls `listener` after each flush has committed (what LMDB holds then is read with an explicit read transaction). */
-  onFlush(listener: () => void): void {
-    this.#flushListeners.push(listener);
+  /**
+   * Calls `listener` after each flush has committed, with the number of the last set it wrote (what
+   * LMDB holds then is read with an explicit read transaction).
+   */
+  onFlush(listener: (lastSet: number) => void): () => void {
+    return listen(this.#flushListeners, listener);
+  }
+
+  /** The sets recorded and not yet flushed (in flight, then queued), oldest first. */
+  recordedSets(): { set: number; writes: RecordedWrites }[] {
+    return [...this.#inFlight, ...this.#queued].map(({ seq, writes }) => ({ set: seq, writes }));
+  }
+
+  /** Calls `listener` with each set recorded (numbered from 1, in order), before any flush writes it. */
+  onRecord(listener: (set: number, writes: RecordedWrites) => void): () => void {
+    return listen(this.#recordListeners, listener);
   }
 
   /** Waits while more sets or bytes are pending than allowed (call between commits). */
@@ -310,7 +328,7 @@ export class WriteBehind {
     this.#flushedSets += sets.length;
     this.#flushing = undefined;
     this.#onFlushed();
-    for (const listener of this.#flushListeners) listener();
+    for (const listener of this.#flushListeners) listener(last);
     while (this.#stored[0] !== undefined && this.#stored[0].seq <= last) this.#stored.shift()?.callback();
     if (this.#queued.length >= this.#flushEvery() || this.#stored.length > 0) this.#startFlush();
   }
@@ -331,39 +349,14 @@ export class WriteBehind {
 
   #wrap(name: DatabaseName, db: BinaryDB): void {
     const get = db.get.bind(db);
-    const getRange = db.getRange.bind(db);
     const putSync = db.putSync.bind(db) as (key: Buffer, value: Buffer, ...rest: unknown[]) => boolean;
     const removeSync = db.removeSync.bind(db) as (key: Buffer, ...rest: unknown[]) => boolean;
-    type GetOptions = Parameters<BinaryDB['get']>[1];
-    type RangeOptions = NonNullable<Parameters<BinaryDB['getRange']>[0]>;
     const overrides = {
-      get: (key: Buffer, options?: GetOptions): Buffer | undefined => {
-        if (options?.transaction === undefined) {
-          const pending = this.lookup(name, key);
-          if (pending !== undefined) return pending.value;
-        }
-        return get(key, options);
-      },
-      // lmdb-js's getKeys is getRange with values: false, so it comes through here too
-      getRange: (options: RangeOptions & { values?: boolean } = {}) => {
-        if (options.transaction !== undefined || !this.#hasPending(name)) return getRange(options);
-        const { limit, ...unlimited } = checkedRange(options);
-        const pending = this.#range(name, stringRange(options));
-        const reverse = options.reverse === true;
-        if (reverse) pending.reverse();
-        if (options.values !== false) return mergeRange(getRange(unlimited), pending, reverse, limit, (entry) => entry);
-        const storedKeys = getRange(unlimited) as unknown as Iterable<Buffer>;
-        return mapIterable(
-          mergeRange(
-            mapIterable(storedKeys, (key) => ({ key })),
-            pending,
-            reverse,
-            limit,
-            ({ key }) => ({ key }),
-          ),
-          ({ key }) => key,
-        );
-      },
+      ...pendingReadOverrides(db, {
+        lookup: (key) => this.lookup(name, key),
+        hasPending: () => this.#hasPending(name),
+        range: (range) => this.#range(name, range),
+      }),
       // lmdb-js answers false for a put it refused (an append out of order): the caller must see it
       putSync: (key: Buffer, value: Buffer, ...rest: unknown[]): boolean => {
         if (this.#recording === undefined) return putSync(key, value, ...rest);
@@ -384,47 +377,13 @@ export class WriteBehind {
   }
 }
 
-function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
-  for (const item of items) yield map(item);
-}
-
-/** Range options the merge implements; anything else is refused while writes are pending. */
-const checkedRange = <
-  T extends {
-    limit?: number;
-    offset?: number;
-    versions?: boolean;
-    onlyCount?: boolean;
-    start?: unknown;
-    end?: unknown;
-  },
->(
-  options: T,
-): T => {
-  if (options.offset !== undefined || options.versions === true || options.onlyCount === true)
-    throw new Error('Write-behind: ranges with offset, versions or counts are not supported while writes are pending');
-  for (const bound of [options.start, options.end]) {
-    if (bound !== undefined && !Buffer.isBuffer(bound))
-      throw new Error('Write-behind: range bounds must be Buffers while writes are pending');
-  }
-  return options;
-};
-
-/** lmdb-js range semantics as string bounds: forward [start, end), reverse (end, start]; the flags flip one end. */
-const stringRange = (options: {
-  start?: unknown;
-  end?: unknown;
-  reverse?: boolean;
-  inclusiveEnd?: boolean;
-  exclusiveStart?: boolean;
-}): StringRange => {
-  const start = Buffer.isBuffer(options.start) ? keyString(options.start) : undefined;
-  const end = Buffer.isBuffer(options.end) ? keyString(options.end) : undefined;
-  const startExclusive = options.exclusiveStart === true;
-  const endInclusive = options.inclusiveEnd === true;
-  return options.reverse === true
-    ? { low: end, lowExclusive: !endInclusive, high: start, highInclusive: !startExclusive }
-    : { low: start, lowExclusive: startExclusive, high: end, highInclusive: endInclusive };
+/** Adds `listener` to `listeners`; returns its removal. */
+const listen = <L>(listeners: L[], listener: L): (() => void) => {
+  listeners.push(listener);
+  return () => {
+    const at = listeners.indexOf(listener);
+    if (at >= 0) listeners.splice(at, 1);
+  };
 };
 
 const registry = new WeakMap<object, WriteBehind>();
@@ -436,6 +395,7 @@ export const installWriteBehind = (dbs: Databases, onFlushed: () => void): Write
   const behind = new WriteBehind(dbs, onFlushed);
   behind.install();
   registry.set(dbs.root, behind);
+  registerPendingReads(dbs.root, behind);
   return behind;
 };
 

@@ -25,8 +25,13 @@ export class FakeP2P extends EventEmitter<P2PEvents> implements P2PNode {
     options: { height: 0, maxHeightPrevoted: 0, blockVersion: 0, lastBlockID: Buffer.alloc(32), legacy: [] },
   };
 
-  async start(): Promise<void> {}
-  async stop(): Promise<void> {}
+  isActive = false;
+  async start(): Promise<void> {
+    this.isActive = true;
+  }
+  async stop(): Promise<void> {
+    this.isActive = false;
+  }
   applyNodeInfo(nodeInfo: Omit<NodeInfo, 'nonce'>): void {
     this.nodeInfo = { ...nodeInfo, nonce: this.nodeInfo.nonce };
   }

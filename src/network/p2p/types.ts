@@ -121,6 +121,8 @@ export interface P2PEvents {
 export interface P2PNode extends EventEmitter<P2PEvents> {
   start(): Promise<void>; // binds hostIp:port exclusively (a port in use rejects), dials seeds/fixed/previous peers
   stop(): Promise<void>; // closes every socket and the server, clears every timer
+  /** Between a start and a stop (stop() refuses otherwise, as @klayr/p2p's does). */
+  readonly isActive: boolean;
   readonly nodeInfo: NodeInfo;
   applyNodeInfo(nodeInfo: Omit<NodeInfo, 'nonce'>): void; // and postNodeInfo to every connected peer
   applyPenalty(penalty: { readonly peerId: string; readonly penalty: number }): void;

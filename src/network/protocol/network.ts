@@ -45,9 +45,10 @@ export class Network implements Peers {
     await this.p2p.start();
   }
 
+  /** Stops what runs: a network whose start never came (a node whose start failed) has nothing to stop. */
   async stop(): Promise<void> {
     this.rateLimiter.stop();
-    await this.p2p.stop();
+    if (this.p2p.isActive) await this.p2p.stop();
   }
 
   request(procedure: string, data?: Buffer): Promise<PeerResponse> {

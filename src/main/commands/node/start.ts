@@ -147,5 +147,13 @@ const startNode = async (options: Record<string, unknown>, context: StartContext
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  await started;
+  try {
+    await started;
+  } catch (e) {
+    // what the start had running stops before the process exits (a thread serving RPC must not be cut off)
+    await node
+      .stop()
+      .catch((err: unknown) => logger.error({ err }, 'The node did not stop cleanly after its failed start'));
+    throw e;
+  }
 };

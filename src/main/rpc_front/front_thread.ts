@@ -1,0 +1,167 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { applyMetricRecords } from '../../rpc/forwarded_metrics.js';
+import type { HttpWsOptions, RunningHttpWs } from '../../rpc/http_ws_options.js';
+import type { HttpWsEngine } from '../../rpc/http_ws_start.js';
+import { PortInUseError } from '../../rpc/listen_guard.js';
+import type { RPCMetrics } from '../../rpc/metrics.js';
+import type { CommitNews } from '../../storage/commit_feed.js';
+import { feedCommits } from '../../storage/commit_feed.js';
+import type { KestrelDatabases } from '../../storage/database.js';
+import type { ApplicationConfig } from '../config/types.js';
+import { FRONT_THREAD_METHODS } from './local_methods.js';
+import type { FromFront, FrontThreadData, ToFront } from './protocol.js';
+
+export interface FrontThreadOptions {
+  config: ApplicationConfig;
+  /** The node's environment (the writer): its commits are handed to the thread's reads. */
+  dbs: KestrelDatabases;
+  metrics?: RPCMetrics;
+  allowedMethods: readonly string[];
+  version: string;
+  logger: Logger;
+  /** The methods the thread answers itself (default: FRONT_THREAD_METHODS). */
+  localMethods?: readonly string[];
+}
+
+/** Whether the node serves HTTP and WS from the RPC front thread: yes unless KESTREL_RPC_THREAD=off (A/B measurements). */
+export const rpcFrontThread = (): boolean => process.env.KESTREL_RPC_THREAD !== 'off';
+
+/** How long a stopping thread may take to close its server and its handles before it is terminated. */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * RPCServer's startHttpWs for a node: the HTTP/WS server runs in a thread of its own (thread.ts), so
+ * that requests are read and answered while this thread executes blocks and collects its garbage.
+ * The thread answers FRONT_THREAD_METHODS from its own handles on LMDB, seeing each commit of this
+ * thread (write-behind sets included) before the events that announce it; it hands every other
+ * request, GET /health and GET /metrics to this thread's dispatcher, health and metrics, and this
+ * thread hands it every event.
+ */
+export const frontThreadStarter =
+  (o: FrontThreadOptions) =>
+  (settings: HttpWsOptions, engine: HttpWsEngine): Promise<RunningHttpWs> => {
+    const data: FrontThreadData = {
+      config: o.config,
+      settings: {
+        host: settings.host,
+        port: settings.port,
+        http: settings.http,
+        ws: settings.ws,
+        maxBodySize: settings.maxBodySize,
+        bodyTimeoutMs: settings.bodyTimeoutMs,
+        maxBackpressure: settings.maxBackpressure,
+        accessControlAllowOrigin: settings.accessControlAllowOrigin,
+      },
+      engine,
+      allowedMethods: o.allowedMethods,
+      version: o.version,
+      localMethods: o.localMethods ?? FRONT_THREAD_METHODS,
+      metricsContentType: settings.metrics?.contentType,
+    };
+    const worker = new Worker(new URL('./thread.js', import.meta.url), { workerData: data });
+    const post = (message: ToFront, transfer: ArrayBuffer[] = []): void => worker.postMessage(message, transfer);
+    // from now on: messages wait on the port until the thread listens, so it misses no commit and no event
+    const stopFeed = feedCommits(o.dbs, ['state'], (news: CommitNews) =>
+      post({ t: 'news', news }, news.kind === 'set' ? [news.packed.buffer as ArrayBuffer] : []),
+    );
+    const removeSink = settings.hub.addSink((name, text) => post({ t: 'event', name, text }));
+    let closing: Promise<void> | undefined;
+    let closed: () => void = () => undefined;
+    const stop = (): void => {
+      stopFeed();
+      removeSink();
+    };
+
+    const answer = (id: number, out: unknown): void => {
+      void Promise.resolve(out).then(
+        (value) => post(typeof value === 'string' ? { t: 'answer', id, text: value } : { t: 'value', id, value }),
+        (error: unknown) => post({ t: 'refused', id, message: error instanceof Error ? error.message : String(error) }),
+      );
+    };
+
+    return new Promise((resolve, reject) => {
+      let started = false;
+      worker.on('message', (message: FromFront) => {
+        switch (message.t) {
+          case 'request': {
+            const out = settings.dispatcher.handle(message.text, message.transport);
+            if (typeof out === 'string') post({ t: 'answer', id: message.id, text: out });
+            else answer(message.id, out);
+            return;
+          }
+          case 'health':
+            answer(
+              message.id,
+              (async () => ({ value: await settings.health() }))().then(({ value }) => value),
+            );
+            return;
+          case 'metrics':
+            answer(message.id, settings.metrics?.text() ?? Promise.reject(new Error('The node serves no metrics')));
+            return;
+          case 'records':
+            if (o.metrics !== undefined) applyMetricRecords(o.metrics, message.records);
+            return;
+          case 'wsClients':
+            if (message.delta > 0) settings.metrics?.wsClients.inc();
+            else settings.metrics?.wsClients.dec();
+            return;
+          case 'handlerFailed':
+            o.logger.debug({ method: message.method, err: message.error }, 'RPC handler failed');
+            return;
+          case 'warn':
+            o.logger.warn(message.message);
+            return;
+          case 'listening':
+            started = true;
+            resolve({
+              kind: message.kind,
+              port: message.port,
+              close: () => {
+                closing ??= new Promise<void>((done) => {
+                  closed = done;
+                  const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+                  worker.once('exit', () => {
+                    clearTimeout(timer);
+                    stop();
+                    done();
+                  });
+                  post({ t: 'close' });
+                });
+                return closing;
+              },
+            });
+            return;
+          case 'failed':
+            stop();
+            void worker.terminate();
+            reject(
+              message.error.name === 'PortInUseError'
+                ? new PortInUseError(settings.host, settings.port)
+                : new Error(message.error.message),
+            );
+            return;
+          case 'closed':
+            closed();
+            return;
+        }
+      });
+      worker.on('error', (error) => {
+        if (!started) {
+          stop();
+          reject(error);
+          return;
+        }
+        o.logger.error({ err: error }, 'The RPC front thread failed: HTTP and WS are not served');
+      });
+      worker.on('exit', (code) => {
+        if (!started) {
+          stop();
+          reject(new Error(`The RPC front thread exited (code ${code}) before it listened`));
+        } else if (closing === undefined) {
+          stop();
+          o.logger.error({ code }, 'The RPC front thread stopped: HTTP and WS are not served');
+        }
+      });
+    });
+  };

@@ -1,0 +1,50 @@
+import type { MetricRecord } from '../../rpc/forwarded_metrics.js';
+import type { HttpWsEngine } from '../../rpc/http_ws_start.js';
+import type { Transport } from '../../rpc/registry.js';
+import type { CommitNews } from '../../storage/commit_feed.js';
+import type { ApplicationConfig } from '../config/types.js';
+
+/** What the RPC front thread is started with. */
+export interface FrontThreadData {
+  readonly config: ApplicationConfig;
+  /** The HTTP/WS settings that are data (the dispatcher, hub, metrics and health stay on the main thread). */
+  readonly settings: {
+    host: string;
+    port: number;
+    http: boolean;
+    ws: boolean;
+    maxBodySize: number;
+    bodyTimeoutMs: number;
+    maxBackpressure: number;
+    accessControlAllowOrigin: string;
+  };
+  readonly engine: HttpWsEngine;
+  readonly allowedMethods: readonly string[];
+  readonly version: string;
+  /** The methods the thread answers itself (local_methods.ts). */
+  readonly localMethods: readonly string[];
+  /** GET /metrics's content type; undefined when the node serves no metrics. */
+  readonly metricsContentType: string | undefined;
+}
+
+/** What the RPC front thread asks or tells the main thread. */
+export type FromFront =
+  | { t: 'listening'; port: number; kind: 'uws' | 'node' }
+  | { t: 'failed'; error: { name: string; message: string } }
+  | { t: 'warn'; message: string }
+  | { t: 'request'; id: number; text: string; transport: Transport }
+  | { t: 'health'; id: number }
+  | { t: 'metrics'; id: number }
+  | { t: 'records'; records: MetricRecord[] }
+  | { t: 'wsClients'; delta: 1 | -1 }
+  | { t: 'handlerFailed'; method: string; error: string }
+  | { t: 'closed' };
+
+/** What the main thread answers or tells the RPC front thread. */
+export type ToFront =
+  | { t: 'answer'; id: number; text: string }
+  | { t: 'value'; id: number; value: unknown }
+  | { t: 'refused'; id: number; message: string }
+  | { t: 'event'; name: string; text: string }
+  | { t: 'news'; news: CommitNews }
+  | { t: 'close' };

@@ -1,0 +1,166 @@
+// Entry of the RPC front thread (front_thread.ts): the HTTP/WS server, with its own heap and event loop.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { StateBase } from '../../engine/state/state_db.js';
+import { readRange } from '../../engine/state/state_db.js';
+import { moduleEndpoints } from '../../engine/state_machine/metadata.js';
+import type { EndpointServices } from '../../engine/state_machine/module.js';
+import { required } from '../../lib/required.js';
+import { Dispatcher } from '../../rpc/dispatcher.js';
+import { EventHub } from '../../rpc/events.js';
+import { ForwardedMetrics } from '../../rpc/forwarded_metrics.js';
+import { ForwardingHandler } from '../../rpc/forwarding_handler.js';
+import type { RunningHttpWs } from '../../rpc/http_ws_options.js';
+import { startHttpWs } from '../../rpc/http_ws_start.js';
+import { EndpointRegistry } from '../../rpc/registry.js';
+import { applyCommitNews } from '../../storage/commit_feed.js';
+import { getCommitted } from '../../storage/committed_reads.js';
+import { closeDatabases, openDatabases } from '../../storage/database.js';
+import { PendingMirror } from '../../storage/pending_mirror.js';
+import { committedStateAccess } from '../endpoints.js';
+import { applicationModules } from '../modules.js';
+import type { FromFront, FrontThreadData, ToFront } from './protocol.js';
+
+const data = workerData as FrontThreadData;
+const port = required(parentPort, 'The parent port of the RPC front thread');
+const post = (message: FromFront): void => port.postMessage(message);
+
+/** A message that waits for an answer, without its id. */
+type Question = FromFront extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
+
+const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+let nextID = 0;
+/** Asks the main thread; resolves with its answer. */
+const ask = (message: Question): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    const id = ++nextID;
+    waiting.set(id, { resolve, reject });
+    post({ ...message, id } as FromFront);
+  });
+
+const dbs = openDatabases(data.config.system.dataPath, { writer: false });
+const mirror = new PendingMirror(dbs, ['state']);
+const committed: StateBase = {
+  get: (key) => getCommitted(dbs, dbs.state, key),
+  iterate: (options) => readRange(dbs.state, options),
+};
+
+const unavailable = (what: string) => (): never => {
+  throw new Error(`${what} is not available in the RPC front thread`);
+};
+
+/** The local methods' endpoints, built by their modules from the node's config, over this thread's reads of committed state. */
+const localRegistry = (): EndpointRegistry => {
+  const chainID = Buffer.from(data.config.genesis.chainID, 'hex');
+  const services: EndpointServices = {
+    chainID,
+    state: committedStateAccess(committed),
+    lastHeader: unavailable('The last block header'),
+    offchain: dbs.generator,
+    onions: {
+      generate: unavailable('Hash onion generation'),
+      stats: unavailable('Hash onion generation'),
+      close: unavailable('Hash onion generation'),
+    },
+  };
+  const registry = new EndpointRegistry();
+  const wanted = new Set(data.localMethods);
+  for (const module of applicationModules(data.config)) {
+    if (!data.localMethods.some((name) => name.startsWith(`${module.name}_`))) continue;
+    for (const [method, definition] of Object.entries(moduleEndpoints(module, services))) {
+      const name = `${module.name}_${method}`;
+      if (wanted.delete(name)) registry.register(name, definition);
+    }
+  }
+  if (wanted.size > 0) throw new Error(`The RPC front thread has no endpoint for ${[...wanted].join(', ')}`);
+  return registry;
+};
+
+let running: RunningHttpWs | undefined;
+const hub = new EventHub();
+
+const start = async (): Promise<void> => {
+  const metrics =
+    data.metricsContentType === undefined
+      ? undefined
+      : new ForwardedMetrics(
+          data.metricsContentType,
+          (records) => post({ t: 'records', records }),
+          () => ask({ t: 'metrics' }) as Promise<string>,
+          (delta) => post({ t: 'wsClients', delta }),
+        );
+  const logger = {
+    debug: (fields: { method: string; err: unknown }) =>
+      post({
+        t: 'handlerFailed',
+        method: fields.method,
+        error: fields.err instanceof Error ? fields.err.message : String(fields.err),
+      }),
+  } as unknown as Pick<Logger, 'debug'>;
+  const local = new Dispatcher({
+    registry: localRegistry(),
+    allowedMethods: data.allowedMethods,
+    version: data.version,
+    logger,
+    ...(metrics !== undefined ? { metrics } : {}),
+  });
+  const handler = new ForwardingHandler(
+    local,
+    new Set(data.localMethods),
+    (text, transport) => ask({ t: 'request', text, transport }) as Promise<string>,
+  );
+  running = await startHttpWs(
+    {
+      ...data.settings,
+      dispatcher: handler,
+      hub,
+      // the servers log nothing themselves
+      logger: undefined as unknown as Logger,
+      health: () => ask({ t: 'health' }),
+      ...(metrics !== undefined ? { metrics } : {}),
+    },
+    data.engine,
+    (message) => post({ t: 'warn', message }),
+  );
+  post({ t: 'listening', port: running.port, kind: running.kind });
+};
+
+const close = async (): Promise<void> => {
+  await running?.close();
+  running = undefined;
+  await closeDatabases(dbs);
+  post({ t: 'closed' });
+  port.close();
+};
+
+port.on('message', (message: ToFront) => {
+  switch (message.t) {
+    case 'news':
+      applyCommitNews(dbs, mirror, message.news);
+      return;
+    case 'event':
+      hub.publishText(message.name, message.text);
+      return;
+    case 'answer':
+      waiting.get(message.id)?.resolve(message.text);
+      waiting.delete(message.id);
+      return;
+    case 'value':
+      waiting.get(message.id)?.resolve(message.value);
+      waiting.delete(message.id);
+      return;
+    case 'refused':
+      waiting.get(message.id)?.reject(new Error(message.message));
+      waiting.delete(message.id);
+      return;
+    case 'close':
+      void close();
+      return;
+  }
+});
+
+start().catch((error: unknown) => {
+  const { name, message } = error instanceof Error ? error : new Error(String(error));
+  post({ t: 'failed', error: { name, message } });
+});

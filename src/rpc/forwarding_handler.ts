@@ -1,0 +1,41 @@
+import type { Dispatcher } from './dispatcher.js';
+import type { Transport } from './registry.js';
+import type { RequestHandler } from './request_handler.js';
+
+/** Sends a request's text to the dispatcher that answers it (the main thread's), and resolves with its answer. */
+export type Forward = (text: string, transport: Transport) => Promise<string>;
+
+/**
+ * The RPC front thread's handler: a single request for one of `local`'s methods is answered here,
+ * by a dispatcher of those methods alone (the same code, so the same answers and errors); anything
+ * else (other methods, batches, bodies that do not parse) goes, as its text, to the dispatcher of
+ * every method.
+ */
+export class ForwardingHandler implements RequestHandler {
+  constructor(
+    private readonly local: Dispatcher,
+    private readonly localMethods: ReadonlySet<string>,
+    private readonly forward: Forward,
+  ) {}
+
+  handle(raw: string, transport: Transport): string | Promise<string> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return this.forward(raw, transport);
+    }
+    return this.#isLocal(parsed) ? this.local.handleParsed(parsed, transport) : this.forward(raw, transport);
+  }
+
+  handleValue(parsed: unknown, transport: Transport, raw?: string): string | Promise<string> {
+    if (this.#isLocal(parsed)) return this.local.handleParsed(parsed, transport);
+    return this.forward(raw ?? JSON.stringify(parsed), transport);
+  }
+
+  #isLocal(parsed: unknown): boolean {
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+    const { method } = parsed as { method?: unknown };
+    return typeof method === 'string' && this.localMethods.has(method);
+  }
+}

@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
+import { SubStore } from '../../src/engine/state/substore.js';
+import { codec } from '../../src/lib/codec/index.js';
+import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
+import { ed25519KeyPairFromPassphraseAndPath } from '../../src/lib/crypto/index.js';
+import { FRONT_THREAD_METHODS } from '../../src/main/rpc_front/local_methods.js';
+import { userStoreSchema } from '../../src/modules/token/schemas.js';
+import { tokenStore, userKey } from '../../src/modules/token/stores.js';
+import type { Dispatcher } from '../../src/rpc/dispatcher.js';
+import { commitWrites } from '../../src/storage/commit.js';
+import type { KestrelDatabases } from '../../src/storage/database.js';
+import { writeBehindOf } from '../../src/storage/write_behind.js';
+import { devnetPassphrase } from '../helpers/devnet.js';
+import { rpc as jsonRPC, post } from '../helpers/rpc.js';
+import type { RPCNode } from '../helpers/rpc_node.js';
+import { startRPCNode } from '../helpers/rpc_node.js';
+
+const genesisAccount = ed25519KeyPairFromPassphraseAndPath(devnetPassphrase(), "m/44'/134'/0'");
+const genesisAddress = addressToKlayr32(addressFromPublicKey(genesisAccount.publicKey));
+const unseen = Buffer.alloc(20, 9);
+const unseenAddress = addressToKlayr32(unseen);
+const TOKEN = '0400000000000000';
+const tokenID = Buffer.from(TOKEN, 'hex');
+
+/** Params per local method: answers, errors of the handler and refused params. */
+const CASES: Record<string, unknown[]> = {
+  token_getBalance: [
+    { address: genesisAddress, tokenID: TOKEN },
+    { address: unseenAddress, tokenID: TOKEN },
+    { address: 'kly123', tokenID: TOKEN },
+    { address: genesisAddress, tokenID: '04' },
+    {},
+  ],
+  token_getBalances: [{ address: genesisAddress }, { address: unseenAddress }, { address: genesisAddress, extra: 1 }],
+  token_getTotalSupply: [{}, { tokenID: TOKEN }],
+  token_getSupportedTokens: [{}],
+  token_isSupported: [{ tokenID: TOKEN }, { tokenID: '0500000000000000' }, { tokenID: 'zz' }],
+  token_getEscrowedAmounts: [{}],
+  token_getInitializationFees: [{}, {}],
+  token_hasUserAccount: [
+    { address: genesisAddress, tokenID: TOKEN },
+    { address: unseenAddress, tokenID: TOKEN },
+  ],
+  token_hasEscrowAccount: [{ tokenID: TOKEN, escrowChainID: '04000001' }, { tokenID: TOKEN }],
+  auth_getAuthAccount: [{ address: genesisAddress }, { address: unseenAddress }, { address: 7 }],
+};
+
+const dispatcherOf = (rpc: RPCNode): Dispatcher => {
+  const dispatcher = rpc.node.rpc?.dispatcher;
+  assert.ok(dispatcher !== undefined);
+  return dispatcher;
+};
+
+/** The main thread's answer to `body`, as its dispatcher gives it. */
+const mainAnswer = async (rpc: RPCNode, body: string): Promise<string> => dispatcherOf(rpc).handle(body, 'http');
+
+const dbsOf = (rpc: RPCNode): KestrelDatabases =>
+  (rpc.node.chain as unknown as { options: { dbs: KestrelDatabases } }).options.dbs;
+
+/** The full state key of the unseen address's token account. */
+const unseenUserKey = (): Buffer => {
+  let full: Buffer | undefined;
+  const recorder = {
+    get: () => undefined,
+    has: () => false,
+    set: (key: Buffer) => {
+      full = key;
+    },
+    del: () => undefined,
+    snapshot: () => 0,
+    restoreSnapshot: () => undefined,
+    iterate: () => [],
+  };
+  tokenStore({ store: (p: Buffer, sp: Buffer) => new SubStore(recorder, p, sp) }, 'user').set(
+    userKey(unseen, tokenID),
+    Buffer.alloc(0),
+  );
+  assert.ok(full !== undefined);
+  return full;
+};
+
+const account = (balance: bigint): Buffer =>
+  codec.encode(userStoreSchema, { availableBalance: balance, lockedBalances: [] });
+
+describe('RPC front thread (src/main/rpc_front)', () => {
+  let rpc: RPCNode;
+
+  before(async () => {
+    rpc = await startRPCNode((config) => {
+      delete config.generator; // no generation: the state changes only as the tests change it
+    });
+  });
+  after(() => rpc.stop());
+
+  it('answers every local method as the main thread does: results, handler errors, refused params', async () => {
+    assert.deepEqual(Object.keys(CASES).sort(), [...FRONT_THREAD_METHODS].sort(), 'a case list per local method');
+    for (const [method, cases] of Object.entries(CASES)) {
+      for (const params of cases) {
+        const body = jsonRPC(method, params, 5);
+        const answer = await post(rpc.url, body);
+        assert.equal(answer.text, await mainAnswer(rpc, body), `${method} ${JSON.stringify(params)}`);
+      }
+    }
+  });
+
+  it('forwards batches, other methods, unknown methods and bodies that do not parse', async () => {
+    for (const body of [
+      `[${jsonRPC('token_getBalance', { address: genesisAddress, tokenID: TOKEN })},${jsonRPC('system_getNodeInfo')}]`,
+      jsonRPC('chain_getLastBlock'),
+      jsonRPC('token_noSuchMethod'),
+      '{"jsonrpc":"2.0","id":1,"method":"token_getBalance"',
+      '{"jsonrpc":"2.0","id":1e400,"method":"token_getBalance","params":{}}',
+    ]) {
+      const answer = await post(rpc.url, body);
+      assert.equal(answer.text, await mainAnswer(rpc, body), body);
+    }
+  });
+
+  it('sees a write-behind set before LMDB has it, the flush after it, and a direct commit before any later answer of the main thread', async () => {
+    const dbs = dbsOf(rpc);
+    const behind = writeBehindOf(dbs.root);
+    assert.ok(behind !== undefined);
+    const key = unseenUserKey();
+    const balance = async (): Promise<unknown> =>
+      (
+        (await post(rpc.url, jsonRPC('token_getBalance', { address: unseenAddress, tokenID: TOKEN }))).json as {
+          result: { availableBalance: string };
+        }
+      ).result.availableBalance;
+    // an answer of the main thread reaches the front thread after every commit made before it
+    const afterMain = async (): Promise<void> => {
+      await post(rpc.url, jsonRPC('system_getNodeInfo'));
+    };
+    assert.equal(await balance(), '0');
+    behind.begin({ flushWith: 'transaction', flushEvery: 1000 });
+    try {
+      commitWrites(dbs, (d) => d.state.putSync(key, account(123n)));
+      assert.equal(dbs.state.get(key, { transaction: dbs.root.useReadTransaction() }), undefined, 'not in LMDB');
+      await afterMain();
+      assert.equal(await balance(), '123');
+      commitWrites(dbs, (d) => d.state.putSync(key, account(456n)));
+      await afterMain();
+      assert.equal(await balance(), '456');
+    } finally {
+      await behind.end();
+    }
+    assert.equal(behind.pendingSets, 0);
+    await afterMain();
+    assert.equal(await balance(), '456');
+    commitWrites(dbs, (d) => d.state.putSync(key, account(789n)));
+    await afterMain();
+    assert.equal(await balance(), '789');
+    commitWrites(dbs, (d) => d.state.removeSync(key));
+    await afterMain();
+    assert.equal(await balance(), '0');
+  });
+
+  it("counts its requests in the main thread's /metrics", async () => {
+    const metricsURL = rpc.url.replace('/rpc', '/metrics');
+    const count = async (): Promise<number> => {
+      const text = await (await fetch(metricsURL)).text();
+      const line = text
+        .split('\n')
+        .find((l) =>
+          l.startsWith('kestrel_rpc_requests_total{method="token_getTotalSupply",transport="http",outcome="success"}'),
+        );
+      return line === undefined ? 0 : Number(line.split(' ').pop());
+    };
+    const before = await count();
+    for (let i = 0; i < 3; i++) await post(rpc.url, jsonRPC('token_getTotalSupply'));
+    assert.equal(await count(), before + 3);
+  });
+
+  it('answers local and forwarded requests over WebSocket, and delivers events', async () => {
+    const ws = new WebSocket(rpc.url.replace('http', 'ws').replace('/rpc', '/rpc-ws'));
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const answers: string[] = [];
+    ws.on('message', (data) => answers.push(String(data)));
+    const next = async (): Promise<string> => {
+      for (let waited = 0; answers.length === 0; waited += 10) {
+        assert.ok(waited < 5000, 'an answer within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return answers.shift() as string;
+    };
+    for (const body of [
+      jsonRPC('token_getBalance', { address: genesisAddress, tokenID: TOKEN }, 'w1'),
+      jsonRPC('system_getNodeInfo', undefined, 'w2'),
+      '{"jsonrpc":"2.0","id":1e400,"method":"token_getBalance","params":{}}',
+    ]) {
+      ws.send(body);
+      const answer = await next();
+      const expected = await mainAnswer(rpc, body);
+      if (body.includes('system_getNodeInfo')) assert.match(answer, /"id":"w2","result":\{"version"/);
+      else assert.equal(answer, expected, body);
+    }
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'subscribe', params: { topics: ['test_front'] } }));
+    assert.match(await next(), /"topics":\["test_front"\]/);
+    rpc.node.rpc?.publish('test_front_event', { n: 1 });
+    assert.equal(await next(), '{"jsonrpc":"2.0","method":"test_front_event","params":{"n":1}}');
+    ws.close();
+  });
+});
