@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { EventHub } from './events.js';
 import type { FrontMetrics } from './metrics.js';
 import type { RequestHandler } from './request_handler.js';
@@ -11,7 +10,6 @@ export interface HttpWsOptions {
   dispatcher: RequestHandler;
   hub: EventHub;
   metrics?: FrontMetrics;
-  logger: Logger;
   /** Largest request body (HTTP) or message (WS) in bytes. */
   maxBodySize: number;
   /** A client that has not sent its whole body in this time is disconnected. */

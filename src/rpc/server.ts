@@ -75,7 +75,6 @@ export class RPCServer {
         ws: modes.has('ws'),
         dispatcher: this.dispatcher,
         hub: this.hub,
-        logger,
         maxBodySize: rpc.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
         bodyTimeoutMs: 10_000,
         maxBackpressure: 4 * 1024 * 1024,

@@ -67,7 +67,6 @@ export const frontThreadStarter =
     );
     const removeSink = settings.hub.addSink((name, text) => post({ t: 'event', name, text }));
     let closing: Promise<void> | undefined;
-    let closed: () => void = () => undefined;
     const stop = (): void => {
       stopFeed();
       removeSink();
@@ -91,9 +90,10 @@ export const frontThreadStarter =
             return;
           }
           case 'health':
+            // a health check that throws is answered as one that rejects
             answer(
               message.id,
-              (async () => ({ value: await settings.health() }))().then(({ value }) => value),
+              Promise.resolve().then(() => settings.health()),
             );
             return;
           case 'metrics':
@@ -118,8 +118,8 @@ export const frontThreadStarter =
               kind: message.kind,
               port: message.port,
               close: () => {
+                // the thread closes its server and its LMDB handles, then ends
                 closing ??= new Promise<void>((done) => {
-                  closed = done;
                   const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
                   worker.once('exit', () => {
                     clearTimeout(timer);
@@ -140,9 +140,6 @@ export const frontThreadStarter =
                 ? new PortInUseError(settings.host, settings.port)
                 : new Error(message.error.message),
             );
-            return;
-          case 'closed':
-            closed();
             return;
         }
       });

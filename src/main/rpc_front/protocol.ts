@@ -37,8 +37,7 @@ export type FromFront =
   | { t: 'metrics'; id: number }
   | { t: 'records'; records: MetricRecord[] }
   | { t: 'wsClients'; delta: 1 | -1 }
-  | { t: 'handlerFailed'; method: string; error: string }
-  | { t: 'closed' };
+  | { t: 'handlerFailed'; method: string; error: string };
 
 /** What the main thread answers or tells the RPC front thread. */
 export type ToFront =

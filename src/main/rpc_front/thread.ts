@@ -115,8 +115,6 @@ const start = async (): Promise<void> => {
       ...data.settings,
       dispatcher: handler,
       hub,
-      // the servers log nothing themselves
-      logger: undefined as unknown as Logger,
       health: () => ask({ t: 'health' }),
       ...(metrics !== undefined ? { metrics } : {}),
     },
@@ -130,7 +128,6 @@ const close = async (): Promise<void> => {
   await running?.close();
   running = undefined;
   await closeDatabases(dbs);
-  post({ t: 'closed' });
   port.close();
 };
 
