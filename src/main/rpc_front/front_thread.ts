@@ -83,10 +83,14 @@ export const frontThreadStarter =
       let started = false;
       worker.on('message', (message: FromFront) => {
         switch (message.t) {
-          case 'request': {
-            const out = settings.dispatcher.handle(message.text, message.transport);
-            if (typeof out === 'string') post({ t: 'answer', id: message.id, text: out });
-            else answer(message.id, out);
+          case 'requests': {
+            const answers: [number, string][] = [];
+            for (const { id, text, transport } of message.batch) {
+              const out = settings.dispatcher.handle(text, transport);
+              if (typeof out === 'string') answers.push([id, out]);
+              else answer(id, out);
+            }
+            if (answers.length > 0) post({ t: 'answers', answers });
             return;
           }
           case 'health':

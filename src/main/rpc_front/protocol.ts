@@ -32,7 +32,8 @@ export type FromFront =
   | { t: 'listening'; port: number; kind: 'uws' | 'node' }
   | { t: 'failed'; error: { name: string; message: string } }
   | { t: 'warn'; message: string }
-  | { t: 'request'; id: number; text: string; transport: Transport }
+  /** Requests for the main thread's dispatcher, gathered over one turn of the thread's event loop (one message, not one each). */
+  | { t: 'requests'; batch: { id: number; text: string; transport: Transport }[] }
   | { t: 'health'; id: number }
   | { t: 'metrics'; id: number }
   | { t: 'records'; records: MetricRecord[] }
@@ -42,6 +43,8 @@ export type FromFront =
 /** What the main thread answers or tells the RPC front thread. */
 export type ToFront =
   | { t: 'answer'; id: number; text: string }
+  /** The answers the dispatcher gave at once to one `requests` message (the others come one by one as `answer`). */
+  | { t: 'answers'; answers: [id: number, text: string][] }
   | { t: 'value'; id: number; value: unknown }
   | { t: 'refused'; id: number; message: string }
   | { t: 'event'; name: string; text: string }

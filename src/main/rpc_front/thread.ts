@@ -13,6 +13,7 @@ import { ForwardedMetrics } from '../../rpc/forwarded_metrics.js';
 import { ForwardingHandler } from '../../rpc/forwarding_handler.js';
 import type { RunningHttpWs } from '../../rpc/http_ws_options.js';
 import { startHttpWs } from '../../rpc/http_ws_start.js';
+import type { Transport } from '../../rpc/registry.js';
 import { EndpointRegistry } from '../../rpc/registry.js';
 import { applyCommitNews } from '../../storage/commit_feed.js';
 import { getCommitted } from '../../storage/committed_reads.js';
@@ -77,6 +78,21 @@ const localRegistry = (): EndpointRegistry => {
   return registry;
 };
 
+/** Requests for the main thread waiting for the end of this turn of the event loop (setImmediate): one message for them all. */
+let forwarding: { id: number; text: string; transport: Transport }[] = [];
+const forward = (text: string, transport: Transport): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const id = ++nextID;
+    waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    if (forwarding.length === 0)
+      setImmediate(() => {
+        const batch = forwarding;
+        forwarding = [];
+        post({ t: 'requests', batch });
+      });
+    forwarding.push({ id, text, transport });
+  });
+
 let running: RunningHttpWs | undefined;
 const hub = new EventHub();
 
@@ -105,11 +121,7 @@ const start = async (): Promise<void> => {
     logger,
     ...(metrics !== undefined ? { metrics } : {}),
   });
-  const handler = new ForwardingHandler(
-    local,
-    new Set(data.localMethods),
-    (text, transport) => ask({ t: 'request', text, transport }) as Promise<string>,
-  );
+  const handler = new ForwardingHandler(local, new Set(data.localMethods), forward);
   running = await startHttpWs(
     {
       ...data.settings,
@@ -142,6 +154,12 @@ port.on('message', (message: ToFront) => {
     case 'answer':
       waiting.get(message.id)?.resolve(message.text);
       waiting.delete(message.id);
+      return;
+    case 'answers':
+      for (const [id, text] of message.answers) {
+        waiting.get(id)?.resolve(text);
+        waiting.delete(id);
+      }
       return;
     case 'value':
       waiting.get(message.id)?.resolve(message.value);
