@@ -11,6 +11,7 @@ import { poolBench } from './pool.bench.js';
 import { propagationBench } from './propagation.bench.js';
 import { rpcBench } from './rpc.bench.js';
 import { rpcBalanceBench } from './rpc_balance.bench.js';
+import { rpcFrontBench } from './rpc_front.bench.js';
 import { startTimeBench } from './start_time.js';
 import { stateBench } from './state.bench.js';
 import { syncBench } from './sync.bench.js';
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   state: stateBench,
   rpc: rpcBench,
   'rpc-balance': rpcBalanceBench,
+  'rpc-front': rpcFrontBench,
   pool: poolBench,
   chain: chainBench,
   execute: executionBench,
