@@ -1,18 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
 import { WebSocket } from 'ws';
 import { SubStore } from '../../src/engine/state/substore.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { ed25519KeyPairFromPassphraseAndPath } from '../../src/lib/crypto/index.js';
+import { frontThreadStarter } from '../../src/main/rpc_front/front_thread.js';
 import { FRONT_THREAD_METHODS } from '../../src/main/rpc_front/local_methods.js';
 import { userStoreSchema } from '../../src/modules/token/schemas.js';
 import { tokenStore, userKey } from '../../src/modules/token/stores.js';
 import type { Dispatcher } from '../../src/rpc/dispatcher.js';
+import { PortInUseError } from '../../src/rpc/listen_guard.js';
+import { RPCServer } from '../../src/rpc/server.js';
 import { commitWrites } from '../../src/storage/commit.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { writeBehindOf } from '../../src/storage/write_behind.js';
 import { devnetPassphrase } from '../helpers/devnet.js';
+import { freePort } from '../helpers/ports.js';
 import { rpc as jsonRPC, post } from '../helpers/rpc.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
 import { startRPCNode } from '../helpers/rpc_node.js';
@@ -204,5 +209,42 @@ describe('RPC front thread (src/main/rpc_front)', () => {
     rpc.node.rpc?.publish('test_front_event', { n: 1 });
     assert.equal(await next(), '{"jsonrpc":"2.0","method":"test_front_event","params":{"n":1}}');
     ws.close();
+  });
+
+  it('runs on node:http where uWebSockets.js is not used, and reports a port in use as the main thread does', async () => {
+    const serverOn = async (port: number) => {
+      const server = new RPCServer({
+        rpc: { modes: ['http'], host: '127.0.0.1', port, allowedMethods: ['*'] },
+        dataPath: rpc.config.system.dataPath,
+        registry: rpc.node.registry,
+        logger: pino({ level: 'silent' }),
+        engine: 'node',
+        startHttpWs: frontThreadStarter({
+          config: rpc.config,
+          dbs: dbsOf(rpc),
+          allowedMethods: ['*'],
+          version: 'test',
+          logger: pino({ level: 'silent' }),
+        }),
+      });
+      await server.start();
+      return server;
+    };
+    const server = await serverOn(await freePort());
+    try {
+      assert.equal(server.httpEngine, 'node');
+      const url = `http://127.0.0.1:${server.port}/rpc`;
+      for (const body of [
+        jsonRPC('token_getBalance', { address: genesisAddress, tokenID: TOKEN }),
+        jsonRPC('token_getBalance', { address: 'kly1' }),
+      ]) {
+        const answer = await post(url, body);
+        assert.equal(answer.text, await mainAnswer(rpc, body));
+      }
+      assert.match((await post(url, jsonRPC('system_getNodeInfo'))).text, /"result":\{"version"/);
+      await assert.rejects(serverOn(server.port as number), PortInUseError);
+    } finally {
+      await server.stop();
+    }
   });
 });
