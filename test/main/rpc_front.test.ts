@@ -6,11 +6,12 @@ import { SubStore } from '../../src/engine/state/substore.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { ed25519KeyPairFromPassphraseAndPath } from '../../src/lib/crypto/index.js';
-import { frontThreadStarter } from '../../src/main/rpc_front/front_thread.js';
+import { FrontThread, frontThreadStarter, MAX_RESTARTS } from '../../src/main/rpc_front/front_thread.js';
 import { FRONT_THREAD_METHODS } from '../../src/main/rpc_front/local_methods.js';
 import { userStoreSchema } from '../../src/modules/token/schemas.js';
 import { tokenStore, userKey } from '../../src/modules/token/stores.js';
 import type { Dispatcher } from '../../src/rpc/dispatcher.js';
+import { EventHub } from '../../src/rpc/events.js';
 import { PortInUseError } from '../../src/rpc/listen_guard.js';
 import { RPCServer } from '../../src/rpc/server.js';
 import { commitWrites } from '../../src/storage/commit.js';
@@ -245,6 +246,76 @@ describe('RPC front thread (src/main/rpc_front)', () => {
       await assert.rejects(serverOn(server.port as number), PortInUseError);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('starts the thread again on the same port after it fails, and gives up after too many failures in a minute', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const thread = new FrontThread(
+      { config: rpc.config, dbs: dbsOf(rpc), allowedMethods: ['*'], version: 'test', logger },
+      {
+        host: '127.0.0.1',
+        port: await freePort(),
+        http: true,
+        ws: false,
+        dispatcher: dispatcherOf(rpc),
+        hub: new EventHub(),
+        maxBodySize: 1 << 20,
+        bodyTimeoutMs: 10_000,
+        maxBackpressure: 1 << 22,
+        accessControlAllowOrigin: '*',
+        health: () => ({ status: 'ok' }),
+      },
+      'auto',
+    );
+    const running = await thread.start();
+    const url = `http://127.0.0.1:${running.port}/rpc`;
+    const local = jsonRPC('token_getBalance', { address: genesisAddress, tokenID: TOKEN });
+    const answers = async (): Promise<boolean> => {
+      try {
+        return (
+          (await post(url, local)).text === (await mainAnswer(rpc, local)) &&
+          /"result":\{"version"/.test((await post(url, jsonRPC('system_getNodeInfo'))).text)
+        );
+      } catch {
+        return false;
+      }
+    };
+    const waitFor = async (what: string, done: () => Promise<boolean> | boolean): Promise<void> => {
+      for (let waited = 0; !(await done()); waited += 50) {
+        assert.ok(waited < 10_000, `${what} within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      assert.ok(await answers());
+      // garbage news (a truncated set) is an uncaught error in the thread
+      const fail = (): void =>
+        thread.worker?.postMessage({
+          t: 'news',
+          news: { kind: 'set', set: 1, name: 'state', packed: new Uint8Array(3) },
+        });
+      for (let failure = 1; failure <= MAX_RESTARTS; failure++) {
+        const before = lines.filter((l) => l.includes('RPC front thread started again')).length;
+        fail();
+        await waitFor(
+          `restarted after failure ${failure}`,
+          () => lines.filter((l) => l.includes('RPC front thread started again')).length > before,
+        );
+        assert.ok(await answers(), `answers after failure ${failure}`);
+      }
+      fail();
+      await waitFor('the thread given up', () => lines.some((l) => l.includes('times within a minute')));
+      assert.equal(thread.worker, undefined);
+      assert.equal(await answers(), false, 'no server after it is given up');
+      assert.equal(lines.filter((l) => l.includes('starting it again')).length, MAX_RESTARTS);
+      assert.ok(
+        lines.some((l) => l.includes('Packed writes: truncated')),
+        'the failure is logged',
+      );
+    } finally {
+      await running.close();
     }
   });
 });

@@ -29,6 +29,9 @@ export const rpcFrontThread = (): boolean => process.env.KESTREL_RPC_THREAD !== 
 
 /** How long a stopping thread may take to close its server and its handles before it is terminated. */
 const CLOSE_TIMEOUT_MS = 5000;
+/** A thread that ends unexpectedly is started again, at most this many times in RESTART_WINDOW_MS; then HTTP and WS stay down. */
+export const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
 
 /**
  * RPCServer's startHttpWs for a node: the HTTP/WS server runs in a thread of its own (thread.ts), so
@@ -40,8 +43,23 @@ const CLOSE_TIMEOUT_MS = 5000;
  */
 export const frontThreadStarter =
   (o: FrontThreadOptions) =>
-  (settings: HttpWsOptions, engine: HttpWsEngine): Promise<RunningHttpWs> => {
-    const data: FrontThreadData = {
+  (settings: HttpWsOptions, engine: HttpWsEngine): Promise<RunningHttpWs> =>
+    new FrontThread(o, settings, engine).start();
+
+/** The RPC front thread of one server: started, restarted after an unexpected end, closed. */
+export class FrontThread {
+  readonly #o: FrontThreadOptions;
+  readonly #settings: HttpWsOptions;
+  readonly #data: FrontThreadData;
+  #worker: Worker | undefined;
+  #alive = false;
+  #closing: Promise<void> | undefined;
+  #restarts: number[] = [];
+
+  constructor(o: FrontThreadOptions, settings: HttpWsOptions, engine: HttpWsEngine) {
+    this.#o = o;
+    this.#settings = settings;
+    this.#data = {
       config: o.config,
       settings: {
         host: settings.host,
@@ -59,19 +77,56 @@ export const frontThreadStarter =
       localMethods: o.localMethods ?? FRONT_THREAD_METHODS,
       metricsContentType: settings.metrics?.contentType,
     };
-    const worker = new Worker(new URL('./thread.js', import.meta.url), { workerData: data });
+  }
+
+  /** The running thread. */
+  get worker(): Worker | undefined {
+    return this.#alive ? this.#worker : undefined;
+  }
+
+  async start(): Promise<RunningHttpWs> {
+    const { port, kind } = await this.#spawn(this.#settings.port);
+    return { port, kind, close: () => this.close() };
+  }
+
+  /** Ends the thread: it closes its server and its LMDB handles (terminated after CLOSE_TIMEOUT_MS). */
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((done) => {
+      const worker = this.#worker;
+      if (worker === undefined || !this.#alive) {
+        done();
+        return;
+      }
+      // the last resort: terminating a thread whose server is still open aborts the process
+      const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        done();
+      });
+      worker.postMessage({ t: 'close' } satisfies ToFront);
+    });
+    return this.#closing;
+  }
+
+  /** A thread listening on `port`; resolves once it listens (with the port it got), rejects if it cannot. */
+  #spawn(port: number): Promise<{ port: number; kind: 'uws' | 'node' }> {
+    const settings = this.#settings;
+    const o = this.#o;
+    const worker = new Worker(new URL('./thread.js', import.meta.url), {
+      workerData: { ...this.#data, settings: { ...this.#data.settings, port } } satisfies FrontThreadData,
+    });
+    this.#worker = worker;
+    this.#alive = true;
     const post = (message: ToFront, transfer: ArrayBuffer[] = []): void => worker.postMessage(message, transfer);
     // from now on: messages wait on the port until the thread listens, so it misses no commit and no event
     const stopFeed = feedCommits(o.dbs, ['state'], (news: CommitNews) =>
       post({ t: 'news', news }, news.kind === 'set' ? [news.packed.buffer as ArrayBuffer] : []),
     );
     const removeSink = settings.hub.addSink((name, text) => post({ t: 'event', name, text }));
-    let closing: Promise<void> | undefined;
-    const stop = (): void => {
+    const detach = (): void => {
       stopFeed();
       removeSink();
     };
-
     const answer = (id: number, out: unknown): void => {
       void Promise.resolve(out).then(
         (value) => post(typeof value === 'string' ? { t: 'answer', id, text: value } : { t: 'value', id, value }),
@@ -80,7 +135,7 @@ export const frontThreadStarter =
     };
 
     return new Promise((resolve, reject) => {
-      let started = false;
+      let listening: number | undefined;
       worker.on('message', (message: FromFront) => {
         switch (message.t) {
           case 'requests': {
@@ -116,53 +171,55 @@ export const frontThreadStarter =
           case 'warn':
             o.logger.warn(message.message);
             return;
+          case 'crashed':
+            o.logger.error({ err: message.message }, 'The RPC front thread failed: it closes');
+            return;
           case 'listening':
-            started = true;
-            resolve({
-              kind: message.kind,
-              port: message.port,
-              close: () => {
-                // the thread closes its server and its LMDB handles, then ends
-                closing ??= new Promise<void>((done) => {
-                  const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-                  worker.once('exit', () => {
-                    clearTimeout(timer);
-                    stop();
-                    done();
-                  });
-                  post({ t: 'close' });
-                });
-                return closing;
-              },
-            });
+            listening = message.port;
+            resolve({ port: message.port, kind: message.kind });
             return;
           case 'failed':
-            stop();
+            detach();
             void worker.terminate();
             reject(
               message.error.name === 'PortInUseError'
-                ? new PortInUseError(settings.host, settings.port)
+                ? new PortInUseError(settings.host, port)
                 : new Error(message.error.message),
             );
             return;
         }
       });
       worker.on('error', (error) => {
-        if (!started) {
-          stop();
-          reject(error);
-          return;
-        }
-        o.logger.error({ err: error }, 'The RPC front thread failed: HTTP and WS are not served');
+        if (listening === undefined) reject(error);
+        else o.logger.error({ err: error }, 'The RPC front thread failed');
       });
       worker.on('exit', (code) => {
-        if (!started) {
-          stop();
-          reject(new Error(`The RPC front thread exited (code ${code}) before it listened`));
-        } else if (closing === undefined) {
-          stop();
-          o.logger.error({ code }, 'The RPC front thread stopped: HTTP and WS are not served');
-        }
+        if (this.#worker === worker) this.#alive = false;
+        detach();
+        if (listening === undefined) reject(new Error(`The RPC front thread exited (code ${code}) before it listened`));
+        else if (this.#closing === undefined) this.#restart(code, listening);
       });
     });
-  };
+  }
+
+  /** After an unexpected end: the thread again on the same port, unless it ended too often lately. */
+  #restart(code: number, port: number): void {
+    const { logger } = this.#o;
+    if (this.#closing !== undefined) return;
+    const now = Date.now();
+    this.#restarts = this.#restarts.filter((at) => now - at < RESTART_WINDOW_MS);
+    if (this.#restarts.length >= MAX_RESTARTS) {
+      logger.error(
+        { code, restarts: this.#restarts.length },
+        `The RPC front thread stopped (code ${code}) ${MAX_RESTARTS} times within a minute: HTTP and WS are not served`,
+      );
+      return;
+    }
+    this.#restarts.push(now);
+    logger.error({ code }, `The RPC front thread stopped (code ${code}): starting it again`);
+    this.#spawn(port).then(
+      () => logger.info({ port }, 'RPC front thread started again'),
+      (err: unknown) => logger.error({ err }, 'The RPC front thread could not start again: HTTP and WS are not served'),
+    );
+  }
+}

@@ -38,7 +38,9 @@ export type FromFront =
   | { t: 'metrics'; id: number }
   | { t: 'records'; records: MetricRecord[] }
   | { t: 'wsClients'; delta: 1 | -1 }
-  | { t: 'handlerFailed'; method: string; error: string };
+  | { t: 'handlerFailed'; method: string; error: string }
+  /** An uncaught error: the thread closes and ends (the main thread starts it again). */
+  | { t: 'crashed'; message: string };
 
 /** What the main thread answers or tells the RPC front thread. */
 export type ToFront =

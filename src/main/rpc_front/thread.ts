@@ -136,11 +136,17 @@ const start = async (): Promise<void> => {
   post({ t: 'listening', port: running.port, kind: running.kind });
 };
 
-const close = async (): Promise<void> => {
-  await running?.close();
-  running = undefined;
-  await closeDatabases(dbs);
-  port.close();
+let stopping: Promise<void> | undefined;
+/** Closes the server (once its start is over, if it is still starting) and this thread's LMDB handles; the thread then ends. */
+const close = (): Promise<void> => {
+  stopping ??= (async () => {
+    await starting.catch(() => undefined);
+    await running?.close();
+    running = undefined;
+    await closeDatabases(dbs);
+    port.close();
+  })();
+  return stopping;
 };
 
 port.on('message', (message: ToFront) => {
@@ -175,7 +181,16 @@ port.on('message', (message: ToFront) => {
   }
 });
 
-start().catch((error: unknown) => {
+// A worker thread that ends on an uncaught error with its server open aborts the whole process (Node checks
+// that a thread's event loop closes with no handle open, and uWebSockets.js's are): the thread closes its
+// server and handles first and ends, and the main thread starts it again.
+process.on('uncaughtException', (error) => {
+  post({ t: 'crashed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  void close();
+});
+
+const starting = start();
+starting.catch((error: unknown) => {
   const { name, message } = error instanceof Error ? error : new Error(String(error));
   post({ t: 'failed', error: { name, message } });
 });
