@@ -17,7 +17,7 @@ import { RPCServer } from '../../src/rpc/server.js';
 import { commitWrites } from '../../src/storage/commit.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { writeBehindOf } from '../../src/storage/write_behind.js';
-import { devnetPassphrase } from '../helpers/devnet.js';
+import { devnetPassphrase, devValidator } from '../helpers/devnet.js';
 import { freePort } from '../helpers/ports.js';
 import { rpc as jsonRPC, post } from '../helpers/rpc.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
@@ -28,6 +28,7 @@ const genesisAddress = addressToKlayr32(addressFromPublicKey(genesisAccount.publ
 const unseen = Buffer.alloc(20, 9);
 const unseenAddress = addressToKlayr32(unseen);
 const TOKEN = '0400000000000000';
+const validatorAddress = devValidator(0).address;
 const tokenID = Buffer.from(TOKEN, 'hex');
 
 /** Params per local method: answers, errors of the handler and refused params. */
@@ -51,6 +52,18 @@ const CASES: Record<string, unknown[]> = {
   ],
   token_hasEscrowAccount: [{ tokenID: TOKEN, escrowChainID: '04000001' }, { tokenID: TOKEN }],
   auth_getAuthAccount: [{ address: genesisAddress }, { address: unseenAddress }, { address: 7 }],
+  pos_getValidator: [{ address: validatorAddress }, { address: unseenAddress }, {}],
+  pos_getAllValidators: [{}],
+  pos_getValidatorsByStake: [{}, { limit: 3 }, { limit: -1 }, { limit: -2 }, { limit: 'x' }],
+  pos_getStaker: [{ address: validatorAddress }, { address: unseenAddress }],
+  pos_getLockedStakedAmount: [{ address: validatorAddress }, { address: unseenAddress }],
+  pos_getLockedReward: [{ address: validatorAddress, tokenID: TOKEN }, { address: validatorAddress }],
+  pos_getClaimableRewards: [{ address: validatorAddress }, { address: unseenAddress }],
+  pos_getExpectedSharedRewards: [
+    { validatorAddress, validatorReward: '100000000', stake: '1000000000' },
+    { validatorAddress: unseenAddress, validatorReward: '1', stake: '1' },
+    { validatorAddress, validatorReward: '-1', stake: '1' },
+  ],
 };
 
 const dispatcherOf = (rpc: RPCNode): Dispatcher => {
