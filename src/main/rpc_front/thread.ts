@@ -149,6 +149,14 @@ const close = (): Promise<void> => {
   return stopping;
 };
 
+/** Settles what waits for answer `id`: with `outcome`, or rejected when it is an Error (a refusal). */
+const settle = (id: number, outcome: unknown): void => {
+  const entry = waiting.get(id);
+  waiting.delete(id);
+  if (outcome instanceof Error) entry?.reject(outcome);
+  else entry?.resolve(outcome);
+};
+
 port.on('message', (message: ToFront) => {
   switch (message.t) {
     case 'news':
@@ -158,22 +166,16 @@ port.on('message', (message: ToFront) => {
       hub.publishText(message.name, message.text);
       return;
     case 'answer':
-      waiting.get(message.id)?.resolve(message.text);
-      waiting.delete(message.id);
+      settle(message.id, message.text);
       return;
     case 'answers':
-      for (const [id, text] of message.answers) {
-        waiting.get(id)?.resolve(text);
-        waiting.delete(id);
-      }
+      for (const [id, text] of message.answers) settle(id, text);
       return;
     case 'value':
-      waiting.get(message.id)?.resolve(message.value);
-      waiting.delete(message.id);
+      settle(message.id, message.value);
       return;
     case 'refused':
-      waiting.get(message.id)?.reject(new Error(message.message));
-      waiting.delete(message.id);
+      settle(message.id, new Error(message.message));
       return;
     case 'close':
       void close();
