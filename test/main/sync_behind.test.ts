@@ -255,7 +255,10 @@ describe('a node several hundred blocks behind', { timeout: 240_000 }, () => {
         .filter((l) => SYNC_STARTS_AND_ENDS.has(l.msg))
         .map((l) => l.msg),
       [],
-      'one synchronization: the killed peer replaced within it, no restart or new start',
+      `one synchronization: the killed peer replaced within it, no restart or new start (log: ${lines
+        .map((l, i) => (SYNC_STARTS_AND_ENDS.has(l.msg) || i === killedAt || i === finished ? `${i} ${l.msg}` : ''))
+        .filter((l) => l !== '')
+        .join('; ')}; the kill at ${killedAt})`,
     );
     assert.ok(!lines.some((l) => l.msg === 'Restarting block synchronization'));
     assert.ok(!lines.some((l) => l.msg === 'Applying penalty and restarting synchronization'));
