@@ -6,15 +6,15 @@ import type { RequestHandler } from './request_handler.js';
 export type Forward = (text: string, transport: Transport) => Promise<string>;
 
 /**
- * The RPC front thread's handler: a single request for one of `local`'s methods is answered here,
- * by a dispatcher of those methods alone (the same code, so the same answers and errors); anything
+ * The RPC front thread's handler: a single request for a method `isLocal` names (those `local` serves) is
+ * answered here, by a dispatcher of those methods alone (the same code, so the same answers and errors); anything
  * else (other methods, batches, bodies that do not parse) goes, as its text, to the dispatcher of
  * every method.
  */
 export class ForwardingHandler implements RequestHandler {
   constructor(
     private readonly local: Dispatcher,
-    private readonly localMethods: ReadonlySet<string>,
+    private readonly isLocal: (method: string) => boolean,
     private readonly forward: Forward,
   ) {}
 
@@ -25,17 +25,17 @@ export class ForwardingHandler implements RequestHandler {
     } catch {
       return this.forward(raw, transport);
     }
-    return this.#isLocal(parsed) ? this.local.handleParsed(parsed, transport) : this.forward(raw, transport);
+    return this.#servedHere(parsed) ? this.local.handleParsed(parsed, transport) : this.forward(raw, transport);
   }
 
   handleValue(parsed: unknown, transport: Transport, raw?: string): string | Promise<string> {
-    if (this.#isLocal(parsed)) return this.local.handleParsed(parsed, transport);
+    if (this.#servedHere(parsed)) return this.local.handleParsed(parsed, transport);
     return this.forward(raw ?? JSON.stringify(parsed), transport);
   }
 
-  #isLocal(parsed: unknown): boolean {
+  #servedHere(parsed: unknown): boolean {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
     const { method } = parsed as { method?: unknown };
-    return typeof method === 'string' && this.localMethods.has(method);
+    return typeof method === 'string' && this.isLocal(method);
   }
 }

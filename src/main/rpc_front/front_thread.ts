@@ -9,7 +9,6 @@ import type { CommitNews } from '../../storage/commit_feed.js';
 import { feedCommits } from '../../storage/commit_feed.js';
 import type { KestrelDatabases } from '../../storage/database.js';
 import type { ApplicationConfig } from '../config/types.js';
-import { FRONT_THREAD_METHODS } from './local_methods.js';
 import type { FromFront, FrontThreadData, ToFront } from './protocol.js';
 
 export interface FrontThreadOptions {
@@ -20,8 +19,6 @@ export interface FrontThreadOptions {
   allowedMethods: readonly string[];
   version: string;
   logger: Logger;
-  /** The methods the thread answers itself (default: FRONT_THREAD_METHODS). */
-  localMethods?: readonly string[];
 }
 
 /** Whether the node serves HTTP and WS from the RPC front thread: yes unless KESTREL_RPC_THREAD=off (A/B measurements). */
@@ -74,7 +71,6 @@ export class FrontThread {
       engine,
       allowedMethods: o.allowedMethods,
       version: o.version,
-      localMethods: o.localMethods ?? FRONT_THREAD_METHODS,
       metricsContentType: settings.metrics?.contentType,
     };
   }

@@ -21,8 +21,6 @@ export interface FrontThreadData {
   readonly engine: HttpWsEngine;
   readonly allowedMethods: readonly string[];
   readonly version: string;
-  /** The methods the thread answers itself (local_methods.ts). */
-  readonly localMethods: readonly string[];
   /** GET /metrics's content type; undefined when the node serves no metrics. */
   readonly metricsContentType: string | undefined;
 }

@@ -21,6 +21,7 @@ import { closeDatabases, openDatabases } from '../../storage/database.js';
 import { PendingMirror } from '../../storage/pending_mirror.js';
 import { committedStateAccess } from '../endpoints.js';
 import { applicationModules } from '../modules.js';
+import { FRONT_THREAD_METHODS } from './local_methods.js';
 import type { FromFront, FrontThreadData, ToFront } from './protocol.js';
 
 const data = workerData as FrontThreadData;
@@ -66,9 +67,9 @@ const localRegistry = (): EndpointRegistry => {
     },
   };
   const registry = new EndpointRegistry();
-  const wanted = new Set(data.localMethods);
+  const wanted = new Set(FRONT_THREAD_METHODS);
   for (const module of applicationModules(data.config)) {
-    if (!data.localMethods.some((name) => name.startsWith(`${module.name}_`))) continue;
+    if (!FRONT_THREAD_METHODS.some((name) => name.startsWith(`${module.name}_`))) continue;
     for (const [method, definition] of Object.entries(moduleEndpoints(module, services))) {
       const name = `${module.name}_${method}`;
       if (wanted.delete(name)) registry.register(name, definition);
@@ -114,14 +115,15 @@ const start = async (): Promise<void> => {
         error: fields.err instanceof Error ? fields.err.message : String(fields.err),
       }),
   } as unknown as Pick<Logger, 'debug'>;
+  const registry = localRegistry();
   const local = new Dispatcher({
-    registry: localRegistry(),
+    registry,
     allowedMethods: data.allowedMethods,
     version: data.version,
     logger,
     ...(metrics !== undefined ? { metrics } : {}),
   });
-  const handler = new ForwardingHandler(local, new Set(data.localMethods), forward);
+  const handler = new ForwardingHandler(local, (method) => registry.get(method) !== undefined, forward);
   running = await startHttpWs(
     {
       ...data.settings,
