@@ -125,7 +125,7 @@ export class FrontThread {
     };
     const answer = (id: number, out: unknown): void => {
       void Promise.resolve(out).then(
-        (value) => post(typeof value === 'string' ? { t: 'answer', id, text: value } : { t: 'value', id, value }),
+        (value) => post({ t: 'value', id, value }),
         (error: unknown) => post({ t: 'refused', id, message: error instanceof Error ? error.message : String(error) }),
       );
     };

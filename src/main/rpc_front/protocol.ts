@@ -42,9 +42,9 @@ export type FromFront =
 
 /** What the main thread answers or tells the RPC front thread. */
 export type ToFront =
-  | { t: 'answer'; id: number; text: string }
-  /** The answers the dispatcher gave at once to one `requests` message (the others come one by one as `answer`). */
+  /** The answers the dispatcher gave at once to one `requests` message (the others come one by one as `value`). */
   | { t: 'answers'; answers: [id: number, text: string][] }
+  /** One answer: a request's text that came later, health's value, GET /metrics's text. */
   | { t: 'value'; id: number; value: unknown }
   | { t: 'refused'; id: number; message: string }
   | { t: 'event'; name: string; text: string }

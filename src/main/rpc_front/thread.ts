@@ -167,9 +167,6 @@ port.on('message', (message: ToFront) => {
     case 'event':
       hub.publishText(message.name, message.text);
       return;
-    case 'answer':
-      settle(message.id, message.text);
-      return;
     case 'answers':
       for (const [id, text] of message.answers) settle(id, text);
       return;
