@@ -28,9 +28,9 @@ export class ForwardingHandler implements RequestHandler {
     return this.#servedHere(parsed) ? this.local.handleParsed(parsed, transport) : this.forward(raw, transport);
   }
 
-  handleValue(parsed: unknown, transport: Transport, raw?: string): string | Promise<string> {
-    if (this.#servedHere(parsed)) return this.local.handleParsed(parsed, transport);
-    return this.forward(raw ?? JSON.stringify(parsed), transport);
+  /** `raw` is what goes to the main thread: its text as the client sent it (a re-serialized value can differ). */
+  handleValue(parsed: unknown, transport: Transport, raw: string): string | Promise<string> {
+    return this.#servedHere(parsed) ? this.local.handleParsed(parsed, transport) : this.forward(raw, transport);
   }
 
   #servedHere(parsed: unknown): boolean {

@@ -4,6 +4,6 @@ import type { Transport } from './registry.js';
 export interface RequestHandler {
   /** A raw body: one request or a batch. */
   handle(raw: string, transport: Transport): string | Promise<string>;
-  /** A body parsed already (a WebSocket message that is no subscription); `raw` is its text when the caller has it. */
-  handleValue(parsed: unknown, transport: Transport, raw?: string): string | Promise<string>;
+  /** A body parsed already (a WebSocket message that is no subscription), and its text. */
+  handleValue(parsed: unknown, transport: Transport, raw: string): string | Promise<string>;
 }
