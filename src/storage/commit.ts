@@ -1,3 +1,4 @@
+import { getOrCreate } from '../lib/collections.js';
 import { releaseCommittedReads } from './committed_reads.js';
 import type { KestrelDatabases } from './database.js';
 import { writeBehindOf } from './write_behind.js';
@@ -9,11 +10,7 @@ const directCommitListeners = new WeakMap<object, Set<() => void>>();
  * own (not recorded by write-behind, whose flushes have listeners of their own). Returns its removal.
  */
 export const onDirectCommit = (dbs: Pick<KestrelDatabases, 'root'>, listener: () => void): (() => void) => {
-  let listeners = directCommitListeners.get(dbs.root);
-  if (listeners === undefined) {
-    listeners = new Set();
-    directCommitListeners.set(dbs.root, listeners);
-  }
+  const listeners = getOrCreate(directCommitListeners, dbs.root, () => new Set<() => void>());
   listeners.add(listener);
   return () => listeners.delete(listener);
 };

@@ -76,8 +76,8 @@ export class WriteBehind {
   #failure: { error: unknown } | undefined;
   #flushes = 0;
   #flushedSets = 0;
-  readonly #flushListeners: ((lastSet: number) => void)[] = [];
-  readonly #recordListeners: ((set: number, writes: RecordedWrites) => void)[] = [];
+  readonly #flushListeners = new Set<(lastSet: number) => void>();
+  readonly #recordListeners = new Set<(set: number, writes: RecordedWrites) => void>();
   /** Callbacks to run once LMDB holds exactly the set `seq` (a flush ends at it), oldest first. */
   #stored: { seq: number; callback: () => void }[] = [];
 
@@ -181,7 +181,8 @@ export class WriteBehind {
    * LMDB holds then is read with an explicit read transaction).
    */
   onFlush(listener: (lastSet: number) => void): () => void {
-    return listen(this.#flushListeners, listener);
+    this.#flushListeners.add(listener);
+    return () => this.#flushListeners.delete(listener);
   }
 
   /** The sets recorded and not yet flushed (in flight, then queued), oldest first. */
@@ -191,7 +192,8 @@ export class WriteBehind {
 
   /** Calls `listener` with each set recorded (numbered from 1, in order), before any flush writes it. */
   onRecord(listener: (set: number, writes: RecordedWrites) => void): () => void {
-    return listen(this.#recordListeners, listener);
+    this.#recordListeners.add(listener);
+    return () => this.#recordListeners.delete(listener);
   }
 
   /** Waits while more sets or bytes are pending than allowed (call between commits). */
@@ -376,15 +378,6 @@ export class WriteBehind {
     Object.assign(db, overrides as unknown as Partial<BinaryDB>);
   }
 }
-
-/** Adds `listener` to `listeners`; returns its removal. */
-const listen = <L>(listeners: L[], listener: L): (() => void) => {
-  listeners.push(listener);
-  return () => {
-    const at = listeners.indexOf(listener);
-    if (at >= 0) listeners.splice(at, 1);
-  };
-};
 
 const registry = new WeakMap<object, WriteBehind>();
 
