@@ -1,7 +1,7 @@
 import { addressFromPublicKey, addressToKlayr32 } from '../src/lib/crypto/address.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import type { ComparisonResult } from './harness.js';
-import { printAndSave } from './harness.js';
+import { medianBy, printAndSave } from './harness.js';
 import { cpuSecondsOf, freshDataPath, removeDataPath, startNodeProcess } from './node_process.js';
 import type { Load } from './rpc_load.js';
 import { freePort, load, onCPU } from './rpc_load.js';
@@ -56,17 +56,14 @@ const measureNode = async (thread: boolean): Promise<Record<string, Measured>> =
   }
 };
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
+const median = (values: number[]): number => medianBy(values, (v) => v);
 
 /**
  * `npm run bench -- rpc-front`: what serving HTTP from the RPC front thread costs an idle node. A devnet node started
  * as an operator starts it, pinned to one CPU (its main thread and its front thread share it), the C loader on the
  * other; token_getBalance (answered in the front thread) and system_getNodeInfo (handed to the main thread) loaded
  * in turn, with the thread and without it (KESTREL_RPC_THREAD=off), alternating, `KESTREL_BENCH_ROUNDS` rounds each
- * (default 2); the median round counts. The ratio is with / without: requests per second, and CPU per request
+ * (default 2); each figure is the median of its rounds. The ratio is with / without: requests per second, and CPU per request
  * (without / with). What the thread is for, the p99 while a sync runs, is measured by `npm run bench -- sync`.
  */
 export const rpcFrontBench = async (): Promise<ComparisonResult[]> => {
