@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { WebSocket } from 'ws';
-import { SubStore } from '../../src/engine/state/substore.js';
 import { codec } from '../../src/lib/codec/index.js';
 import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { ed25519KeyPairFromPassphraseAndPath } from '../../src/lib/crypto/index.js';
+import { computeStorePrefix, computeSubstorePrefix } from '../../src/lib/state/keys.js';
 import { FrontThread, frontThreadStarter, MAX_RESTARTS } from '../../src/main/rpc_front/front_thread.js';
 import { FRONT_THREAD_METHODS } from '../../src/main/rpc_front/local_methods.js';
 import { userStoreSchema } from '../../src/modules/token/schemas.js';
-import { tokenStore, userKey } from '../../src/modules/token/stores.js';
+import { TOKEN_STORES, userKey } from '../../src/modules/token/stores.js';
 import type { Dispatcher } from '../../src/rpc/dispatcher.js';
 import { EventHub } from '../../src/rpc/events.js';
 import { PortInUseError } from '../../src/rpc/listen_guard.js';
@@ -78,27 +78,9 @@ const mainAnswer = async (rpc: RPCNode, body: string): Promise<string> => dispat
 const dbsOf = (rpc: RPCNode): KestrelDatabases =>
   (rpc.node.chain as unknown as { options: { dbs: KestrelDatabases } }).options.dbs;
 
-/** The full state key of the unseen address's token account. */
-const unseenUserKey = (): Buffer => {
-  let full: Buffer | undefined;
-  const recorder = {
-    get: () => undefined,
-    has: () => false,
-    set: (key: Buffer) => {
-      full = key;
-    },
-    del: () => undefined,
-    snapshot: () => 0,
-    restoreSnapshot: () => undefined,
-    iterate: () => [],
-  };
-  tokenStore({ store: (p: Buffer, sp: Buffer) => new SubStore(recorder, p, sp) }, 'user').set(
-    userKey(unseen, tokenID),
-    Buffer.alloc(0),
-  );
-  assert.ok(full !== undefined);
-  return full;
-};
+/** The full state key of the unseen address's token account: store prefix || substore prefix || address || token ID. */
+const unseenUserKey = (): Buffer =>
+  Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(TOKEN_STORES.user), userKey(unseen, tokenID)]);
 
 const account = (balance: bigint): Buffer =>
   codec.encode(userStoreSchema, { availableBalance: balance, lockedBalances: [] });
