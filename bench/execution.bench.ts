@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { assertSignatures } from '../src/engine/execution/deferred_signatures.js';
+import type { EventRootComputer } from '../src/engine/pools/event_root_computer.js';
 import { checkingAhead } from '../src/engine/pools/signature_prefetch.js';
 import type { SignatureVerifier } from '../src/engine/pools/signature_verifier.js';
 import type { Block, BlockHeader } from '../src/lib/chain/block.js';
@@ -15,6 +16,7 @@ import { loadConfig } from '../src/main/config/index.js';
 import { randomAssetCodec } from '../src/modules/random/method.js';
 import { transferParamsSchema } from '../src/modules/token/commands/transfer.js';
 import { openDatabases } from '../src/storage/database.js';
+import { createPooledEventRootComputer } from '../src/workers/event_root_pool.js';
 import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
 import { devValidators } from '../test/helpers/devnet.js';
 import { tempDataPath } from '../test/helpers/state.js';
@@ -47,10 +49,13 @@ export const devnetTransfers = (): TransactionObject[] =>
       return signTransaction({ ...base, fee, signatures: [] }, chainID, Buffer.from(v.privateKey, 'hex'));
     });
 
-/** A devnet chain at genesis and a block of TRANSFERS transfers at height 1 on top of it (never committed). */
-export const executionFixture = () => {
+/**
+ * A devnet chain at genesis and a block of TRANSFERS transfers at height 1 on top of it (never committed).
+ * `eventRoots`: where a received block's event root is computed (a node's `roots` pool).
+ */
+export const executionFixture = (eventRoots?: EventRootComputer) => {
   const config = loadConfig({ dataPath: tempDataPath() });
-  const opened = openChain(config, openDatabases(tempDataPath()));
+  const opened = openChain(config, openDatabases(tempDataPath()), eventRoots !== undefined ? { eventRoots } : {});
   const { chain, genesis } = opened;
   const txs = devnetTransfers();
   if (txs.some((tx) => addressFromPublicKey(tx.senderPublicKey).equals(Buffer.alloc(20))))
@@ -94,20 +99,21 @@ export const executionComparison = (fixture: ReturnType<typeof executionFixture>
 
 /**
  * The same block as a node applies one received (BlockProcessor.executeVerified without the commit): its
- * signature checks started in the `verify` pool first, executed with them deferred, its roots, then the
- * verdicts awaited. The pool's threads run beside the main thread, so the wall ratio counts cores the
+ * signature checks started in the `verify` pool first, executed with them deferred (its event root in the
+ * `roots` pool when the fixture has one, while the state root is computed here), its roots, then the
+ * verdicts awaited. The pools' threads run beside the main thread, so the wall ratio counts cores the
  * baseline does not use; the CPU ratio counts every thread's time.
  */
 export const pooledExecutionComparison = (fixture: ReturnType<typeof executionFixture>, pool: SignatureVerifier) => {
   const { executor, block } = fixture;
   return {
-    name: `execute a block of ${TRANSFERS} transfers as a received block (signatures in the verify pool meanwhile)`,
+    name: `execute a block of ${TRANSFERS} transfers as a received block (signatures in the verify pool, event root in the roots pool)`,
     ours: async () => {
       const prepared = block.transactions.map((tx) => prepareTransaction(tx));
       const signatures = checkingAhead(pool, prepared);
       const executed = executor.execute(block, undefined, prepared, true);
-      executor.rootsOf(executed);
       await assertSignatures(executed.signatureChecks ?? [], signatures);
+      await executor.roots(executed);
     },
     baseline: executionComparison(fixture).baseline,
     baselineName: `${TRANSFERS} raw ed25519 verifies, one core (sodium)`,
@@ -126,7 +132,8 @@ export const measureExecution = (fixture: ReturnType<typeof executionFixture>): 
  * threads beside it), `KESTREL_BENCH_ROUNDS` rounds each (default 3), alternating; the median round counts.
  */
 export const executionBench = async (): Promise<ComparisonResult[]> => {
-  const fixture = executionFixture();
+  const eventRoots = createPooledEventRootComputer();
+  const fixture = executionFixture(eventRoots);
   const pool = createPooledSignatureVerifier(fixture.chainID);
   const rounds = Number(process.env.KESTREL_BENCH_ROUNDS ?? 3);
   const inline: ComparisonResult[] = [];
@@ -135,7 +142,7 @@ export const executionBench = async (): Promise<ComparisonResult[]> => {
     inline.push(await measureExecution(fixture));
     pooled.push(await comparePaired(pooledExecutionComparison(fixture, pool), PAIRED));
   }
-  await pool.close();
+  await Promise.all([pool.close(), eventRoots.close()]);
   const medians = [medianBy(inline, (r) => r.ratio), medianBy(pooled, (r) => r.ratio)];
   printAndSave('execute', medians, { rounds: inline.map((r) => r.ratio), pooledRounds: pooled.map((r) => r.ratio) });
   for (const m of medians) console.log(`${m.name}: ${m.oursOpsPerSec * TRANSFERS} transfers/s`);

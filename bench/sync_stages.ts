@@ -52,7 +52,7 @@ export const syncStages = () => {
     wrap(BlockProcessor.prototype, 'verify', 'verify header and aggregate commit');
     wrap(BlockProcessor.prototype, 'executeVerified', 'executeVerified');
     wrap(BlockExecutor.prototype, 'execute', 'execute (transactions, hooks, state)');
-    wrap(BlockExecutor.prototype, 'rootsOf', 'roots (state, event, validators)');
+    wrap(BlockExecutor.prototype, 'roots', 'roots (state, event, validators)');
     wrap(Chain.prototype, 'commit', 'commit (LMDB)');
   }
   return {

@@ -11,6 +11,7 @@ import { BlockProcessor } from '../engine/consensus/block_processor.js';
 import { BlockExecutor } from '../engine/execution/block_executor.js';
 import { processGenesisBlock } from '../engine/genesis.js';
 import type { BlsVerifier } from '../engine/pools/bls_verifier.js';
+import type { EventRootComputer } from '../engine/pools/event_root_computer.js';
 import { prefetchProofsOfPossession } from '../engine/pools/pop_prefetch.js';
 import { StateDB } from '../engine/state/state_db.js';
 import type { Module } from '../engine/state_machine/module.js';
@@ -110,12 +111,14 @@ export interface OpenChainOptions {
    * Only for a genesis block whose header is known to match its state (a pinned preset: deferGenesisTreeFrom).
    */
   deferTreeFrom?: number;
+  /** Where the event roots of received and generated blocks are computed (BlockExecutorOptions.eventRoots). */
+  eventRoots?: EventRootComputer;
 }
 
 export const openChain = (
   config: ApplicationConfig,
   dbs: KestrelDatabases,
-  { logger, now, genesis = readGenesisBlock(config), deferTreeFrom }: OpenChainOptions = {},
+  { logger, now, genesis = readGenesisBlock(config), deferTreeFrom, eventRoots }: OpenChainOptions = {},
 ): OpenedChain => {
   const chainID = Buffer.from(config.genesis.chainID, 'hex');
   const state = new StateDB(dbs);
@@ -139,7 +142,14 @@ export const openChain = (
       keepForHeights: config.system.keepInclusionProofsForHeights,
     },
   });
-  const executor = new BlockExecutor({ chain, stateDB: state, machine, bft, chainID });
+  const executor = new BlockExecutor({
+    chain,
+    stateDB: state,
+    machine,
+    bft,
+    chainID,
+    ...(eventRoots !== undefined ? { eventRoots } : {}),
+  });
   const aggregateCommits = new AggregateCommitVerifier({ bft: bft.method, blocks, chainID, minimumCertifyHeight });
   const processor = new BlockProcessor({
     chain,

@@ -20,6 +20,7 @@ import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import { closeDatabases, openDatabases } from '../storage/database.js';
+import { createPooledEventRootComputer } from '../workers/event_root_pool.js';
 import { startStateTreeThread } from '../workers/state_tree_builder.js';
 import { watchBackupHeight } from './backup_height.js';
 import { blockHeaderEvent, publishBlock } from './block_events.js';
@@ -110,17 +111,20 @@ export class KestrelNode {
     let blsPool: BlsVerifier | undefined;
     const blsOnce = (): BlsVerifier => {
       blsPool ??= createBlsPool();
-      this.#pools = { bls: blsPool };
+      this.#pools = { ...this.#pools, bls: blsPool };
       return blsPool;
     };
     await prefetchGenesisChecks(config, configGenesis, dbs, blsOnce);
     const deferTreeFrom = genesisTreeDeferral(configGenesis, dbs);
     // the thread that builds a deferred genesis tree loads its code while the genesis block is processed
     const treeThread = deferTreeFrom === undefined ? undefined : startStateTreeThread();
+    const eventRoots = createPooledEventRootComputer();
+    this.#pools = { ...this.#pools, eventRoots };
     let opened: ReturnType<typeof openChain>;
     try {
       opened = openChain(config, dbs, {
         logger,
+        eventRoots,
         genesis: configGenesis,
         ...(deferTreeFrom === undefined ? {} : { deferTreeFrom }),
       });
@@ -136,7 +140,7 @@ export class KestrelNode {
     watchBackupHeight({ config, chain, dbs, logger });
     const last = chain.lastBlock();
     logger.info({ height: last.header.height, id: blockHeaderID(last.header).toString('hex') }, 'Chain loaded');
-    const pools = createNodePools(bls, chainID);
+    const pools = createNodePools(bls, eventRoots, chainID);
     this.#pools = pools;
     const metrics = new RPCMetrics();
     const unconfirmed = () => this.#pool?.size ?? 0;

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { BlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
+import type { EventRootComputer } from '../../src/engine/pools/event_root_computer.js';
+import { createLocalEventRootComputer } from '../../src/engine/pools/event_root_computer.js';
 import type { OnionGenerator } from '../../src/engine/pools/onion_generator.js';
 import { createLocalOnionGenerator } from '../../src/engine/pools/onion_generator.js';
 import { prefetchProofsOfPossession } from '../../src/engine/pools/pop_prefetch.js';
@@ -18,6 +20,7 @@ import {
   singleCertificateSignatureRequest,
   sortByBLSKey,
 } from '../../src/lib/chain/certificate.js';
+import { computeEventRoot, encodeEvent } from '../../src/lib/chain/events.js';
 import { createAggSig } from '../../src/lib/crypto/aggregate.js';
 import { blsPopVerify } from '../../src/lib/crypto/bls.js';
 import { hashOnion } from '../../src/lib/crypto/hash_onion.js';
@@ -33,6 +36,7 @@ import {
 } from '../../src/lib/transaction/index.js';
 import { verifySMTProof } from '../../src/lib/tree/index.js';
 import { createPooledBlsVerifier } from '../../src/workers/bls_verifier.js';
+import { createPooledEventRootComputer, POOLED_EVENT_ROOT_MIN_LEAVES } from '../../src/workers/event_root_pool.js';
 import { createPooledOnionGenerator } from '../../src/workers/onion_pool.js';
 import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';
 import { createPooledStateProver } from '../../src/workers/state_prover.js';
@@ -333,4 +337,76 @@ describe('OnionGenerator', () => {
       });
     },
   );
+});
+
+describe('EventRootComputer', () => {
+  /** `count` events of a block: a transaction's ID and an address or two on each, as a block of transfers has. */
+  const blockEvents = (rng: Rng, count: number, topicsEach: number) => {
+    const ids = Array.from({ length: Math.ceil(count / 5) }, () => rng.bytes(32));
+    const addresses = Array.from({ length: 8 }, () => rng.bytes(20));
+    return Array.from({ length: count }, (_, index) => ({
+      module: 'token',
+      name: 'transfer',
+      data: rng.bytes(40),
+      topics: [ids[Math.floor(index / 5)]!, ...Array.from({ length: topicsEach - 1 }, () => rng.pick(addresses))],
+      height: 7,
+      index,
+    }));
+  };
+  const encodings = (events: ReturnType<typeof blockEvents>) => events.map((e) => encodeEvent(e));
+
+  overBoth<EventRootComputer>(
+    { local: () => createLocalEventRootComputer(), pooled: () => createPooledEventRootComputer() },
+    (roots) => {
+      it("answers computeEventRoot's root, as a Buffer, for blocks below and above the pool's threshold", async () => {
+        const rng = new Rng(31);
+        for (const [count, topicsEach] of [
+          [0, 1],
+          [3, 2],
+          [POOLED_EVENT_ROOT_MIN_LEAVES / 2 - 1, 2],
+          [POOLED_EVENT_ROOT_MIN_LEAVES, 1],
+          [600, 3],
+        ] as const) {
+          const events = blockEvents(rng, count, topicsEach);
+          const root = await roots().root(events, encodings(events));
+          assert.ok(Buffer.isBuffer(root));
+          assert.equal(root.toString('hex'), computeEventRoot(events).toString('hex'), `${count} events`);
+        }
+      });
+
+      it('answers roots asked for at once, each its own', async () => {
+        const rng = new Rng(32);
+        const blocks = Array.from({ length: 6 }, (_, i) => blockEvents(rng, 100 + 50 * i, 2));
+        const answers = await Promise.all(blocks.map((events) => roots().root(events, encodings(events))));
+        assert.deepEqual(
+          answers.map((r) => r.toString('hex')),
+          blocks.map((events) => computeEventRoot(events).toString('hex')),
+        );
+      });
+    },
+  );
+
+  it('the pool hashes large blocks in its thread and small ones on the calling thread', async () => {
+    const pool = createPooledEventRootComputer();
+    try {
+      const rng = new Rng(33);
+      const small = blockEvents(rng, POOLED_EVENT_ROOT_MIN_LEAVES / 2 - 1, 2);
+      await pool.root(small, encodings(small));
+      assert.equal(pool.stats().completed, 0);
+      const large = blockEvents(rng, POOLED_EVENT_ROOT_MIN_LEAVES / 2, 2);
+      const before = pool.stats();
+      await pool.root(large, encodings(large));
+      assertCounted(before, pool.stats());
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a closed pool still answers the right root, on the calling thread', async () => {
+    const pool = createPooledEventRootComputer();
+    await pool.close();
+    const events = blockEvents(new Rng(34), 300, 2);
+    const root = await pool.root(events, encodings(events));
+    assert.equal(root.toString('hex'), computeEventRoot(events).toString('hex'));
+  });
 });

@@ -62,6 +62,31 @@ describe('ThreadPool', () => {
     }
   });
 
+  it('with weightAhead, a busy thread takes tasks beyond TASKS_PER_THREAD while the weight it holds is below it', async () => {
+    /** How many of 10 short tasks of `weight` finished after a long one the first thread runs. */
+    const behindLong = async (weightAhead: number, weight: number): Promise<number> => {
+      const pool = new ThreadPool<ThreadTaskPayload, number>(task, 2, { weightAhead });
+      try {
+        await Promise.all([1, 2].map((value) => pool.run({ op: 'double', value })));
+        const done: string[] = [];
+        const long = pool.run({ op: 'busy', ms: 400 }).then(() => done.push('long'));
+        const short = Array.from({ length: 10 }, (_, i) =>
+          pool.run({ op: 'busy', ms: 5 }, [], weight).then(() => done.push(`short ${i}`)),
+        );
+        await Promise.all([long, ...short]);
+        return 10 - done.indexOf('long');
+      } finally {
+        await pool.close();
+      }
+    };
+    // the two threads share the short tasks by weight: about half wait behind the long one
+    assert.ok((await behindLong(64, 8)) >= 4);
+    // tasks heavier than the weight ahead: TASKS_PER_THREAD rules
+    assert.ok((await behindLong(64, 100)) <= TASKS_PER_THREAD - 1);
+    assert.throws(() => new ThreadPool(task, 1, { weightAhead: -1 }), /weightAhead/);
+    assert.throws(() => new ThreadPool(task, 1, { weightAhead: Number.NaN }), /weightAhead/);
+  });
+
   it('runs its threads nicer by the niceness asked for (Linux keeps it per thread)', {
     skip: process.platform !== 'linux',
   }, async () => {

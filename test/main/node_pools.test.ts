@@ -24,7 +24,7 @@ describe("a devnet node's worker pools on /metrics", () => {
     try {
       const scrape = async () => (await fetch(`http://127.0.0.1:${config.rpc.port}/metrics`)).text();
       const first = await scrape();
-      for (const pool of ['verify', 'bls', 'onion', 'proofs']) {
+      for (const pool of ['verify', 'bls', 'onion', 'proofs', 'roots']) {
         assert.match(first, new RegExp(`kestrel_pool_queue_depth\\{pool="${pool}"\\} 0`));
         assert.match(first, new RegExp(`kestrel_pool_task_seconds_total\\{pool="${pool}"\\}`));
       }

@@ -2,7 +2,7 @@ import type { Block } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
-import type { BlockExecutor } from '../execution/block_executor.js';
+import type { BlockExecutor, BlockRoots } from '../execution/block_executor.js';
 import { assertSignatures } from '../execution/deferred_signatures.js';
 import type { ExecutedBlock } from '../execution/executed_block.js';
 import { prefetchAggregateSignatures } from '../pools/aggregate_prefetch.js';
@@ -47,7 +47,7 @@ export class BlockProcessor {
     const prepared = validatedTransactions(block, this.options.maxTransactionsSize);
     this.#headers.verify(block.header, options.aggregateCommitVerified === true);
     const executed = executor.execute(block, undefined, prepared);
-    this.#checkRoots(executed);
+    this.#checkRoots(executed, executor.rootsOf(executed));
     chain.commit(executed);
     return executed;
   }
@@ -115,8 +115,9 @@ export class BlockProcessor {
     const executed = executor.execute(block, undefined, prepared, true);
     await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);
     await pause?.();
+    const roots = await executor.roots(executed);
     this.#assertTip(tip);
-    this.#checkRoots(executed);
+    this.#checkRoots(executed, roots);
     await pause?.();
     this.#assertTip(tip);
     chain.commit(executed, extra);
@@ -124,9 +125,8 @@ export class BlockProcessor {
   }
 
   /** An executed block received: its header must claim the roots it executed to. */
-  #checkRoots(executed: ExecutedBlock): void {
+  #checkRoots(executed: ExecutedBlock, roots: BlockRoots): void {
     const { block } = executed;
-    const roots = this.options.executor.rootsOf(executed);
     const id = blockHeaderID(block.header).toString('hex');
     if (!roots.validatorsHash.equals(block.header.validatorsHash))
       throw new Error(

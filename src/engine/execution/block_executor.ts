@@ -7,6 +7,7 @@ import { prepareTransaction } from '../../lib/transaction/index.js';
 import { merkleRoot } from '../../lib/tree/index.js';
 import type { BFTModule } from '../bft/index.js';
 import type { Chain } from '../chain/chain.js';
+import type { EventRootComputer } from '../pools/event_root_computer.js';
 import type { StateDB } from '../state/state_db.js';
 import { SubStore } from '../state/substore.js';
 import type { StateMachine, TransactionSelection } from '../state_machine/state_machine.js';
@@ -28,6 +29,8 @@ export interface BlockExecutorOptions {
   machine: StateMachine;
   bft: BFTModule;
   chainID: Buffer;
+  /** Where a deferred execution's event root is computed (in a node, the `roots` pool); on this thread when left out. */
+  eventRoots?: EventRootComputer;
 }
 
 /**
@@ -65,20 +68,22 @@ export class BlockExecutor {
   /**
    * BFT's vote update, the modules' hooks and transactions, the validator-set change. With
    * `selection`, the transactions are chosen while executing (generation) and the returned block
-   * carries them. With `deferSignatures`, the transactions' signatures are not checked here: the
-   * returned `signatureChecks` must pass before committing.
+   * carries them. With `deferred` (a caller that awaits before committing), the transactions'
+   * signatures are not checked here (the returned `signatureChecks` must pass before committing), and
+   * the event root is started in the executor's `eventRoots`, before the state root is computed here
+   * (`roots` awaits it).
    */
   execute(
     block: Block,
     selection?: TransactionSelection,
     prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx)),
-    deferSignatures = false,
+    deferred = false,
   ): ExecutedBlock {
-    const { chain, stateDB, machine, bft, chainID } = this.options;
+    const { chain, stateDB, machine, bft, chainID, eventRoots } = this.options;
     const engine = chain.engineView();
     bft.beforeTransactionsExecute(engine, block.header, chain.maxRemovalHeight());
     const state = stateDB.newOverlay(true);
-    const recorder = deferSignatures ? new SignatureRecorder() : undefined;
+    const recorder = deferred ? new SignatureRecorder() : undefined;
     const result = machine.executeBlock(
       { header: block.header, assets: block.assets, transactions: prepared },
       chainID,
@@ -92,11 +97,16 @@ export class BlockExecutor {
       const { precommitThreshold, certificateThreshold, validators } = result.nextValidators;
       bft.method.setBFTParameters(engine, precommitThreshold, certificateThreshold, validators);
     }
+    const encodedEvents = eventEncodings(result.events);
+    const eventRoot = deferred ? eventRoots?.root(result.events, encodedEvents()) : undefined;
+    // a block dropped before its roots are asked for (a signature failed) leaves no unhandled rejection
+    eventRoot?.catch(() => undefined);
     return {
       block: { ...block, transactions: result.transactions.map((p) => p.transaction) },
       transactionIDs: result.transactions.map((p) => p.id),
       events: result.events,
-      encodedEvents: eventEncodings(result.events),
+      encodedEvents,
+      ...(eventRoot !== undefined ? { eventRoot } : {}),
       prepared: stateDB.prepare(state),
       engine,
       ...(result.nextValidators !== undefined ? { nextValidators: result.nextValidators } : {}),
@@ -104,12 +114,25 @@ export class BlockExecutor {
     };
   }
 
-  /** The roots a header must carry for an executed block. */
+  /** The roots a header must carry for an executed block, all computed on this thread. */
   rootsOf(executed: ExecutedBlock): BlockRoots {
+    return {
+      ...this.#rootsBesidesEvents(executed),
+      eventRoot: computeEventRoot(executed.events, executed.encodedEvents()),
+    };
+  }
+
+  /** rootsOf, with the event root a deferred execution started elsewhere, awaited after the others are computed. */
+  async roots(executed: ExecutedBlock): Promise<BlockRoots> {
+    const roots = this.#rootsBesidesEvents(executed);
+    const eventRoot = await (executed.eventRoot ?? computeEventRoot(executed.events, executed.encodedEvents()));
+    return { ...roots, eventRoot };
+  }
+
+  #rootsBesidesEvents(executed: ExecutedBlock): Omit<BlockRoots, 'eventRoot'> {
     const { height } = executed.block.header;
     return {
       stateRoot: executed.prepared.root,
-      eventRoot: computeEventRoot(executed.events, executed.encodedEvents()),
       validatorsHash: this.options.bft.method.getBFTParameters(executed.engine, height + 1).validatorsHash,
       transactionRoot: merkleRoot(executed.transactionIDs),
       assetRoot: computeAssetRoot(executed.block.assets),

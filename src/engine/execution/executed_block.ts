@@ -12,6 +12,8 @@ export interface ExecutedBlock {
   events: BlockEvent[];
   /** The events' encodings, made once (for the event root and the event store alike). */
   encodedEvents: () => readonly Buffer[];
+  /** The event root, when a deferred execution started it in the executor's `eventRoots` (BlockExecutor.roots awaits it). */
+  eventRoot?: Promise<Buffer>;
   prepared: PreparedState;
   engine: BlockState;
   nextValidators?: NextValidators;

@@ -310,8 +310,9 @@ export class Generator {
       onCommit: (write) => onCommit.push(write),
     });
     const executed = await this.#executeVerified({ header: draft, transactions: [], assets });
+    const roots = await executor.roots(executed);
     this.#assertTip(tipBlock);
-    const { signature: _unsigned, ...unsigned } = { ...draft, ...executor.rootsOf(executed) };
+    const { signature: _unsigned, ...unsigned } = { ...draft, ...roots };
     const header = signBlockHeader(unsigned, chainID, keys.generatorPrivateKey);
     const block: Block = { header, transactions: executed.block.transactions, assets };
     const final = { ...executed, block };

@@ -15,6 +15,9 @@ export interface BlockEvent {
   index: number;
 }
 
+/** What of an event its tree keys are made of; its encoding gives the value. */
+export type EventKeySource = Pick<BlockEvent, 'topics' | 'index'>;
+
 export const EVENT_TOPIC_HASH_LENGTH_BYTES = 8;
 export const EVENT_TOPIC_INDEX_LENGTH_BITS = 2;
 export const EVENT_INDEX_LENGTH_BITS = 30;
@@ -49,7 +52,7 @@ const checkEvent = (event: BlockEvent): void => {
 };
 
 /** The event-tree key of an event's topic: 8 bytes of the topic's hash || (event index << 2 | topic index). */
-const eventKey = (event: BlockEvent, topicIndex: number, hashOfTopic: Buffer): Buffer => {
+const eventKey = (event: EventKeySource, topicIndex: number, hashOfTopic: Buffer): Buffer => {
   const key = Buffer.allocUnsafe(EVENT_KEY_LENGTH);
   // eight bytes by hand: a native copy call costs more than they do
   for (let i = 0; i < EVENT_TOPIC_HASH_LENGTH_BYTES; i++) key[i] = hashOfTopic[i];
@@ -75,7 +78,10 @@ export const eventKeyPairs = (event: BlockEvent): { key: Buffer; value: Buffer }
 export const computeEventRoot = (
   events: readonly BlockEvent[],
   encodings: readonly Buffer[] = eventEncodings(events)(),
-): Buffer => {
+): Buffer => eventRootOf(events, encodings);
+
+/** computeEventRoot from the events' topics, indexes and encodings alone (checked by eventEncodings already). */
+export const eventRootOf = (events: readonly EventKeySource[], encodings: readonly Buffer[]): Buffer => {
   if (encodings.length !== events.length) throw new Error('One encoding per event is needed');
   // the same topic is mostly the same Buffer (a transaction's ID, an account's address): looked up by identity first
   const byBuffer = new Map<Buffer, number>();
