@@ -1,7 +1,7 @@
-import type { EventRootComputer } from '../engine/pools/event_root_computer.js';
 import { packEventRootInput } from '../lib/chain/event_root_input.js';
 import type { EventKeySource } from '../lib/chain/events.js';
 import { eventRootOf } from '../lib/chain/events.js';
+import type { PoolStats } from '../lib/pool_stats.js';
 import { TaskTally } from '../lib/pool_stats.js';
 import { ThreadPool } from './thread_pool.js';
 
@@ -19,14 +19,14 @@ const leavesOf = (events: readonly EventKeySource[]): number => {
 };
 
 /**
- * The `roots` pool: one thread computing the event roots of large blocks while the main thread computes
+ * The `roots` pool (an EventRootComputer): one thread computing the event roots of large blocks while the main thread computes
  * their state roots. Not niced: a block's commit waits for it.
  */
-export const createPooledEventRootComputer = (): EventRootComputer => {
+export const createPooledEventRootComputer = () => {
   const pool = new ThreadPool<Uint8Array, Uint8Array>('event_root_task.js', 1);
   const tally = new TaskTally();
   return {
-    root: async (events, encodings) => {
+    root: async (events: readonly EventKeySource[], encodings: readonly Buffer[]): Promise<Buffer> => {
       if (leavesOf(events) < POOLED_EVENT_ROOT_MIN_LEAVES) return eventRootOf(events, encodings);
       const packed = packEventRootInput(events, encodings);
       try {
@@ -37,7 +37,7 @@ export const createPooledEventRootComputer = (): EventRootComputer => {
         return eventRootOf(events, encodings);
       }
     },
-    stats: () => tally.stats(pool.queueSize),
+    stats: (): PoolStats => tally.stats(pool.queueSize),
     close: () => pool.close(),
   };
 };
