@@ -6,7 +6,7 @@
  *
  * Exports: supported (whether this CPU has SHA-NI; the functions must not be called otherwise),
  * pairs(memory, jobsOffset, count, prefix, constant, kind), inputs(memory, jobsOffset, count, prefix, length),
- * many(memory, jobsOffset, count). Offsets and counts are checked against the memory before any hashing.
+ * many(memory, jobsOffset, count), chains(memory, jobsOffset, count, prefix, constant). Offsets and counts are checked against the memory before any hashing.
  */
 #include <node_api.h>
 #include <stdint.h>
@@ -197,6 +197,74 @@ TARGET static void run_many(uint8_t *memory, const int32_t *jobs, size_t count) 
   }
 }
 
+/* A chain job's words: its input's offset, its output's, its key's, the top depth and the parting depth. */
+#define CHAIN_JOB_WORDS 5
+
+static inline int key_bit(const uint8_t *key, int32_t depth) { return (key[depth >> 3] >> (7 - (depth & 7))) & 1; }
+
+/* The digest's 32 bytes, big-endian, by shuffles (store_digest's bytes). */
+TARGET static inline void store_digest_fast(uint8_t *out, State s) {
+  /* abef holds lanes (F, E, B, A) low to high, cdgh (H, G, D, C): A B C D E F G H is abef[3] abef[2] cdgh[3] cdgh[2] ... */
+  const __m128i abcd = _mm_unpackhi_epi64(s.cdgh, s.abef);  /* lanes D C B A */
+  const __m128i efgh = _mm_unpacklo_epi64(s.cdgh, s.abef);  /* lanes H G F E */
+  const __m128i reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(abcd, reverse));
+  _mm_storeu_si128((__m128i *)(out + 16), _mm_shuffle_epi8(efgh, reverse));
+}
+
+/*
+ * Chains of branches with one empty child: from the node at `input` (the branch where the chain's keys part,
+ * at the parting depth), each level up to the top depth hashes prefix || child || constant when the key's
+ * bit at that depth is 0, prefix || constant || child when it is 1; the top's hash goes to `output`. Two
+ * chains are hashed at once, each lane taking the next chain when its own ends.
+ */
+TARGET static void run_chains(uint8_t *memory, const int32_t *jobs, size_t count, const uint8_t *prefix,
+                              size_t prefix_length, const uint8_t *constant) {
+  uint8_t m[2][128], h[2][32];
+  const int32_t *job[2] = {NULL, NULL};
+  int32_t depth[2] = {0, 0};
+  const size_t length = prefix_length + 64;
+  const int blocks = length + 9 <= 64 ? 1 : 2;
+  for (int lane = 0; lane < 2; lane++) {
+    memcpy(m[lane], prefix, prefix_length);
+    pad_message(m[lane], length);
+  }
+  size_t next = 0;
+  for (;;) {
+    for (int lane = 0; lane < 2; lane++)
+      while (job[lane] == NULL && next < count) {
+        const int32_t *j = jobs + CHAIN_JOB_WORDS * next++;
+        if (j[3] == j[4]) { /* no level: the top is the input */
+          memmove(memory + j[1], memory + j[0], 32);
+          continue;
+        }
+        job[lane] = j;
+        depth[lane] = j[4] - 1;
+        memcpy(h[lane], memory + j[0], 32);
+      }
+    if (job[0] == NULL && job[1] == NULL) return;
+    for (int lane = 0; lane < 2; lane++) {
+      if (job[lane] == NULL) continue;
+      const int bit = key_bit(memory + job[lane][2], depth[lane]);
+      memcpy(m[lane] + prefix_length, bit ? constant : h[lane], 32);
+      memcpy(m[lane] + prefix_length + 32, bit ? h[lane] : constant, 32);
+    }
+    const uint8_t *m0 = job[0] != NULL ? m[0] : m[1];
+    const uint8_t *m1 = job[1] != NULL ? m[1] : m[0];
+    State s0 = initial_state(), s1 = initial_state();
+    for (int b = 0; b < blocks; b++) compress2(&s0, &s1, m0 + 64 * b, m1 + 64 * b);
+    const State done[2] = {s0, s1};
+    for (int lane = 0; lane < 2; lane++) {
+      if (job[lane] == NULL) continue;
+      store_digest_fast(h[lane], done[lane]);
+      if (depth[lane]-- == job[lane][3]) {
+        memcpy(memory + job[lane][1], h[lane], 32);
+        job[lane] = NULL;
+      }
+    }
+  }
+}
+
 #endif /* KESTREL_X86 */
 
 /* ---- Node-API glue ---- */
@@ -309,6 +377,36 @@ static napi_value many(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+static napi_value chains(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value args[5];
+  napi_get_cb_info(env, info, &argc, args, NULL, NULL);
+  void *data;
+  size_t length, prefix_length, constant_length;
+  uint32_t offset, count;
+  const uint8_t *prefix, *constant;
+  if (argc < 5 || napi_get_arraybuffer_info(env, args[0], &data, &length) != napi_ok ||
+      napi_get_value_uint32(env, args[1], &offset) != napi_ok || napi_get_value_uint32(env, args[2], &count) != napi_ok ||
+      !read_bytes(env, args[3], &prefix, &prefix_length) || !read_bytes(env, args[4], &constant, &constant_length))
+    return throw_error(env, "chains(memory, jobsOffset, count, prefix, constant): bad arguments");
+  if (prefix_length > MAX_PREFIX || constant_length != 32)
+    return throw_error(env, "chains: prefix longer than 55 bytes or constant not 32 bytes");
+  if ((offset & 3) != 0 || (uint64_t)offset + (uint64_t)count * CHAIN_JOB_WORDS * 4 > length)
+    return throw_error(env, "chains: the jobs lie outside the memory");
+  const int32_t *jobs = (const int32_t *)((uint8_t *)data + offset);
+  for (size_t j = 0; j < count; j++) {
+    const int32_t *job = jobs + CHAIN_JOB_WORDS * j;
+    if (job[0] < 0 || (uint64_t)job[0] + 32 > length || job[1] < 0 || (uint64_t)job[1] + 32 > length)
+      return throw_error(env, "chains: a job's input or output lies outside the memory");
+    if (job[3] < 0 || job[4] < job[3] || job[2] < 0 || (job[4] > job[3] && (uint64_t)job[2] + (((uint64_t)job[4] - 1) >> 3) >= length))
+      return throw_error(env, "chains: a job's depths are out of order or its key lies outside the memory");
+  }
+#ifdef KESTREL_X86
+  run_chains((uint8_t *)data, jobs, count, prefix, prefix_length, constant);
+#endif
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
 #ifdef KESTREL_X86
   const int supported = has_sha_ni();
@@ -323,8 +421,9 @@ static napi_value init(napi_env env, napi_value exports) {
       {"pairs", NULL, pairs, NULL, NULL, NULL, napi_default, NULL},
       {"inputs", NULL, inputs, NULL, NULL, NULL, napi_default, NULL},
       {"many", NULL, many, NULL, NULL, NULL, napi_default, NULL},
+      {"chains", NULL, chains, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 3, functions);
+  napi_define_properties(env, exports, 4, functions);
   return exports;
 }
 

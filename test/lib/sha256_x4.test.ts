@@ -228,6 +228,38 @@ describe('SHA-NI code: what it refuses', { skip: nativeSha256 === undefined }, (
     unchanged(() => native.many(memory, 0, 1), /outside the memory/);
   });
 
+  it("hashes chains: each level's child on the side of the key's bit, the top written; refuses bad chain jobs, writing nothing", () => {
+    const bytes = Buffer.from(memory);
+    const constant = Buffer.alloc(32, 9);
+    const input = Buffer.alloc(32, 5);
+    const key = Buffer.from([0b10110010, 0b01000000]);
+    const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+    // depths 9 down to 2 (parting 10, top 2), then a chain of no level: its top is its input
+    bytes.set(input, 1024);
+    bytes.set(key, 2048);
+    words.set([1024, 1536, 2048, 2, 10, 1024, 1600, 2048, 4, 4], 0);
+    native.chains(memory, 0, 2, prefix, constant);
+    let h = input;
+    for (let depth = 9; depth >= 2; depth--) {
+      const bit = (key[depth >> 3]! >> (7 - (depth & 7))) & 1;
+      h = bit === 0 ? sha(prefix, h, constant) : sha(prefix, constant, h);
+    }
+    assert.equal(bytes.subarray(1536, 1568).toString('hex'), h.toString('hex'));
+    assert.equal(bytes.subarray(1600, 1632).toString('hex'), input.toString('hex'));
+    const unchanged = (job: number[], error: RegExp) => {
+      words.set(job, 0);
+      const before = bytes.toString('hex');
+      assert.throws(() => native.chains(memory, 0, 1, prefix, constant), error);
+      assert.equal(bytes.toString('hex'), before, 'nothing written');
+    };
+    unchanged([1024, 4090, 2048, 2, 10], /outside the memory/);
+    unchanged([-32, 1536, 2048, 2, 10], /outside the memory/);
+    unchanged([1024, 1536, 2048, 10, 2], /out of order/);
+    unchanged([1024, 1536, 4095, 0, 16], /key lies outside/);
+    assert.throws(() => native.chains(memory, 4096 - 16, 1, prefix, constant), /jobs lie outside/);
+    assert.throws(() => native.chains(memory, 0, 1, prefix, Buffer.alloc(31)), /constant/);
+  });
+
   it('refuses a prefix over 55 bytes, a constant that is not 32 bytes, an unknown kind and missing arguments', () => {
     words.set([0, 32, 64], 0);
     assert.throws(() => native.pairs(memory, 0, 1, Buffer.alloc(56), Buffer.alloc(32), 0), /prefix/);

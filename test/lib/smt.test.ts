@@ -15,7 +15,7 @@ import {
   smtRootOfSorted,
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
-import { smtRootWithin } from '../../src/lib/tree/smt_root.js';
+import { SHARED_HASHER_MEMORY_BYTES, smtRootWithin } from '../../src/lib/tree/smt_root.js';
 import { Rng } from '../helpers/random.js';
 
 interface Vectors {
@@ -181,6 +181,34 @@ describe('sparse Merkle tree (LIP 0039)', () => {
       ).root.toString('hex');
       assert.equal(smtRootWithin(entries, 0).toString('hex'), expected, `round ${round}, own hasher`);
       assert.equal(smtRootOf(entries).toString('hex'), expected, `round ${round}, shared hasher`);
+    }
+  });
+
+  it("smtRootOf's chains of one-child branches (the SHA-NI code) give the roots of their branches hashed one by one", () => {
+    const rng = new Rng(13);
+    for (let round = 0; round < 60; round++) {
+      const keyLength = [1, 2, 12, 32, 38][round % 5]!;
+      const keys = new Map<string, Buffer>();
+      const groups = Array.from({ length: 1 + rng.int(12) }, () => rng.bytes(keyLength));
+      const target = Math.min(2 + rng.int(300), 2 ** (keyLength * 8) / 2);
+      while (keys.size < target) {
+        // keys of a few shared prefixes, parting only in their last bits (an event tree's shape), or anywhere
+        const key = round % 3 === 0 ? rng.bytes(keyLength) : Buffer.from(rng.pick(groups));
+        key[keyLength - 1] = rng.int(256);
+        keys.set(key.toString('hex'), key);
+      }
+      const entries = [...keys.values()].map((key) => ({
+        key,
+        value: rng.bytes(round % 2 === 0 ? 32 : 1 + rng.int(60)),
+      }));
+      const expected = new SparseMerkleTree(keyLength, new InMemorySMTStore()).update(EMPTY_HASH, entries).root;
+      for (const chains of [true, false])
+        for (const limit of [SHARED_HASHER_MEMORY_BYTES, 0])
+          assert.equal(
+            smtRootWithin(entries, limit, chains).toString('hex'),
+            expected.toString('hex'),
+            `round ${round}, chains ${chains}, limit ${limit}`,
+          );
     }
   });
 

@@ -14,6 +14,12 @@ export interface NativeSha256 {
   inputs(memory: ArrayBuffer, jobs: number, count: number, prefix: Uint8Array, length: number): void;
   /** SHA-256 of messages padded in memory, per job (message offset, block count, output offset). */
   many(memory: ArrayBuffer, jobs: number, count: number): void;
+  /**
+   * Per job (input, output and key offsets; top and parting depths): from the hash at input, for each depth from
+   * parting - 1 up to top, SHA-256(prefix || child || constant) or, where the key's bit is 1, (prefix || constant ||
+   * child); the last at output.
+   */
+  chains(memory: ArrayBuffer, jobs: number, count: number, prefix: Uint8Array, constant: Uint8Array): void;
 }
 
 /** Where the addon is built, from dist/src/lib/crypto/ (compiled) or src/lib/crypto/ (sources). */

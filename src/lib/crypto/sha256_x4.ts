@@ -28,6 +28,8 @@ const LANE_BYTES = 128;
 const LANES = 4;
 /** One job: three i32 byte offsets into memory (left input, right input, output digest). */
 export const PAIR_JOB_BYTES = 12;
+/** One chain job of Sha256PairHasher.hashChains: five i32 (input, output and key offsets; top and parting depths). */
+export const CHAIN_JOB_BYTES = 20;
 /** Where the lanes' messages of the one-input function (hashInputs) are assembled, after those of the pair functions. */
 const INPUT_LANES_AT = LANES * LANE_BYTES;
 /** Memory below this offset belongs to the hasher. */
@@ -556,6 +558,22 @@ export class Sha256PairHasher {
       return;
     }
     (this.#wasm as Required<PairHasherExports>).inputs(jobs, this.#padJobs(jobs, count));
+  }
+
+  /** Whether hashChains runs here: the SHA-NI code has it, the WebAssembly code does not. */
+  get hasChains(): boolean {
+    return this.native !== undefined;
+  }
+
+  /**
+   * Runs `count` chain jobs written at byte offset `jobs` (a multiple of 4), CHAIN_JOB_BYTES each: the hashes of
+   * a run of branches with one child each, from the branch at the input's slot (at the parting depth) up to the
+   * top depth, the child on the side of the key's bit at each depth and `constant` on the other. Only the top's
+   * hash is written, at the output. Only where hasChains; no job may read another's output.
+   */
+  hashChains(jobs: number, count: number): void {
+    if (this.native === undefined) throw new Error('Chains are hashed by the SHA-NI code only');
+    if (count > 0) this.native.chains(this.#memory.buffer, jobs, count, this.prefix, this.constant);
   }
 
   #padJobs(jobs: number, count: number): number {

@@ -1,5 +1,6 @@
+import { nativeSha256 } from '../crypto/sha256_native.js';
 import type { InputForm, PairKind } from '../crypto/sha256_x4.js';
-import { PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
+import { CHAIN_JOB_BYTES, PAIR_HASHER_RESERVED_BYTES, PAIR_JOB_BYTES, Sha256PairHasher } from '../crypto/sha256_x4.js';
 import { EMPTY_HASH } from './hash.js';
 import {
   BRANCH_DATA_BYTES,
@@ -81,13 +82,31 @@ const PAIR = 0;
 const EMPTY_LEFT = 1;
 const EMPTY_RIGHT = 2;
 
+/** Where write puts a tree's chain jobs, when its branches with one child are hashed as chains. */
+interface ChainJobs {
+  /** Word index of the first chain job. */
+  firstWord: number;
+  /** Per top depth, the index of its run's next job. */
+  cursor: Int32Array;
+  /** Byte offset where the chains' keys are copied (their bits choose each level's side). */
+  keys: number;
+}
+
+const CHAIN_JOB_WORDS = CHAIN_JOB_BYTES / 4;
+
 /**
  * One tree's branch hashes as jobs for the hasher, grouped by depth and kind. A first walk over the sorted
  * keys finds where each range of keys parts (and so how many branches of each kind each depth holds); the
- * second walk numbers the nodes, hashes the leaves and writes every branch's job into its run.
+ * second walk numbers the nodes, hashes the leaves and writes every branch's job into its run. With `chains`,
+ * the branches with one child above a range's parting are one chain job (hashChains) instead of a job each,
+ * and only the chain's top has a slot: an event tree has about 18 of them per leaf (keys that share their
+ * 8-byte topic hash part only in their index bits).
  */
 class TreeJobs {
   readonly #keys: readonly Uint8Array[];
+  readonly chains: boolean;
+  /** With chains: chains per top depth. */
+  readonly chainCounts: Int32Array;
   /** Per range of two or more keys, in walk order: the depth where its keys part, and the first key on the right. */
   readonly #parting: Int32Array;
   readonly #split: Int32Array;
@@ -97,13 +116,16 @@ class TreeJobs {
   branches = 0;
   #ranges = 0;
   #nodes = 0;
+  #chainKeys = 0;
 
-  constructor(keys: readonly Uint8Array[]) {
+  constructor(keys: readonly Uint8Array[], chains: boolean) {
     this.#keys = keys;
+    this.chains = chains;
     this.#parting = new Int32Array(keys.length - 1);
     this.#split = new Int32Array(keys.length - 1);
     this.depths = keys[0].length * 8 + 1;
     this.counts = new Int32Array(KINDS.length * this.depths);
+    this.chainCounts = new Int32Array(chains ? this.depths : 0);
     this.#shape(0, keys.length, 0);
   }
 
@@ -124,8 +146,14 @@ class TreeJobs {
     const { counts, depths } = this;
     counts[PAIR * depths + parting]++;
     // above the parting, a chain of branches with the subtree on the side of the keys' bit
-    for (let d = depth; d < parting; d++) counts[(keyBit(keys[lo], d) === 0 ? EMPTY_RIGHT : EMPTY_LEFT) * depths + d]++;
-    this.branches += 1 + parting - depth;
+    if (!this.chains) {
+      for (let d = depth; d < parting; d++)
+        counts[(keyBit(keys[lo], d) === 0 ? EMPTY_RIGHT : EMPTY_LEFT) * depths + d]++;
+      this.branches += 1 + parting - depth;
+    } else if (parting > depth) {
+      this.chainCounts[depth]++;
+      this.branches += 2;
+    } else this.branches += 1;
     this.#shape(lo, split, parting + 1);
     this.#shape(split, hi, parting + 1);
   }
@@ -142,9 +170,11 @@ class TreeJobs {
     cursor: Int32Array,
     leaves?: { inputs: number; stride: number; firstWord: number },
     leafSlots?: Int32Array,
+    chainJobs?: ChainJobs,
   ): number {
     this.#ranges = 0;
     this.#nodes = 0;
+    this.#chainKeys = 0;
     const { depths } = this;
     const job = (run: number, left: number, right: number): number => {
       const out = slotOf(this.#nodes++);
@@ -178,6 +208,19 @@ class TreeJobs {
       const left = walk(lo, split, parting + 1);
       let node = job(PAIR * depths + parting, left, walk(split, hi, parting + 1));
       const key = this.#keys[lo];
+      if (chainJobs !== undefined) {
+        if (parting === depth) return node;
+        const top = slotOf(this.#nodes++);
+        const keyAt = chainJobs.keys + this.#chainKeys++ * key.length;
+        heap.set(key, keyAt);
+        const w = chainJobs.firstWord + CHAIN_JOB_WORDS * chainJobs.cursor[depth]++;
+        words[w] = node;
+        words[w + 1] = top;
+        words[w + 2] = keyAt;
+        words[w + 3] = depth;
+        words[w + 4] = parting;
+        return top;
+      }
       for (let d = parting - 1; d >= depth; d--)
         node =
           keyBit(key, d) === 0
@@ -248,13 +291,21 @@ const sortedEntries = (entries: readonly { key: Buffer; value: Buffer }[]): { ke
   return order.map((i) => entries[i]);
 };
 
-/** Hashes the tree of two or more entries in key order (see smtRootOf). */
+/**
+ * Hashes the tree of two or more entries in key order (see smtRootOf). `rootOnly`: only the root is read
+ * afterwards, so the runs of one-child branches may be hashed as chains (where the SHA-NI code runs: the
+ * hashers' default), which give their tops' hashes only.
+ */
 const hashTree = (
   sorted: readonly { key: Buffer; value: Buffer }[],
   sharedLimit: number,
   keepLeafSlots: boolean,
+  rootOnly = !keepLeafSlots,
 ): HashedTree => {
-  const tree = new TreeJobs(sorted.map((e) => e.key));
+  const tree = new TreeJobs(
+    sorted.map((e) => e.key),
+    rootOnly && nativeSha256 !== undefined,
+  );
   // runs deepest first, each kind's run of a depth starting on a whole group of four (the hasher pads a run up to one)
   const { counts, depths } = tree;
   const cursor = new Int32Array(counts.length);
@@ -265,6 +316,14 @@ const hashTree = (
       jobs += (counts[kind * depths + d] + 3) & ~3;
     }
   const starts = Int32Array.from(cursor);
+  const { chainCounts } = tree;
+  const chainCursor = new Int32Array(chainCounts.length);
+  let chains = 0;
+  for (let d = chainCounts.length - 1; d >= 0; d--) {
+    chainCursor[d] = chains;
+    chains += chainCounts[d];
+  }
+  const chainStarts = Int32Array.from(chainCursor);
   // the leaves' inputs (whole 16-byte pieces, and one spare piece read past the last), then the branch jobs, then the leaf jobs
   const keyLength = sorted[0].key.length;
   const form = leafForm(keyLength);
@@ -272,28 +331,41 @@ const hashTree = (
   const stride = form === undefined ? 0 : Math.ceil(form.length / 16) * 16;
   const inputsAt = slotOf(sorted.length + tree.branches);
   const jobsAt = inputsAt + (batchLeaves ? stride * sorted.length + 16 : 0);
-  const leafJobsAt = jobsAt + jobs * PAIR_JOB_BYTES;
+  const chainJobsAt = jobsAt + jobs * PAIR_JOB_BYTES;
+  const chainKeysAt = chainJobsAt + chains * CHAIN_JOB_BYTES;
+  const leafJobsAt = chainKeysAt + ((chains * keyLength + 3) & ~3);
   const bytes = leafJobsAt + (batchLeaves ? ((sorted.length + 3) & ~3) * PAIR_JOB_BYTES : 0);
   const h = treeHasher(keyLength, bytes, sharedLimit);
   const heap = h.heap;
   const leaves = batchLeaves ? { inputs: inputsAt, stride, firstWord: leafJobsAt >> 2 } : undefined;
   const leafSlots = keepLeafSlots ? new Int32Array(sorted.length) : undefined;
-  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor, leaves, leafSlots);
+  const chainJobs = tree.chains ? { firstWord: chainJobsAt >> 2, cursor: chainCursor, keys: chainKeysAt } : undefined;
+  const root = tree.write(sorted, heap, h.words, jobsAt >> 2, cursor, leaves, leafSlots, chainJobs);
   if (batchLeaves) h.hashInputs(leafJobsAt, sorted.length);
-  for (let d = depths - 1; d >= 0; d--)
+  for (let d = depths - 1; d >= 0; d--) {
     for (let kind = 0; kind < KINDS.length; kind++) {
       const run = kind * depths + d;
       h.hashPairs(jobsAt + starts[run] * PAIR_JOB_BYTES, counts[run], KINDS[kind]);
     }
+    // a chain's input is a branch deeper than its top; its top is read by the branches of the next depth up
+    if (tree.chains) h.hashChains(chainJobsAt + chainStarts[d] * CHAIN_JOB_BYTES, chainCounts[d]);
+  }
   return { root, heap, words: h.words, firstWord: jobsAt >> 2, starts, counts, leafSlots };
 };
 
-/** smtRootOf with the shared hasher's memory limit given (tests take the other path with a small one). */
-export const smtRootWithin = (entries: readonly { key: Buffer; value: Buffer }[], sharedLimit: number): Buffer => {
+/**
+ * smtRootOf with the shared hasher's memory limit given (tests take the other path with a small one), and
+ * whether chains may be hashed as such (tests compare both ways).
+ */
+export const smtRootWithin = (
+  entries: readonly { key: Buffer; value: Buffer }[],
+  sharedLimit: number,
+  chains = true,
+): Buffer => {
   if (entries.length === 0) return EMPTY_HASH;
   const sorted = sortedEntries(entries);
   if (sorted.length === 1) return smtLeafHash(sorted[0].key, sorted[0].value);
-  const { heap, root } = hashTree(sorted, sharedLimit, false);
+  const { heap, root } = hashTree(sorted, sharedLimit, false, chains);
   return Buffer.from(heap.subarray(root, root + SLOT));
 };
 
