@@ -86,6 +86,8 @@ interface LogLine {
   replaced?: boolean;
   blockId?: string;
   height?: number;
+  reason?: string;
+  err?: { message?: string };
 }
 
 /** What starts a synchronization or ends one before its finish (src/engine/sync/synchronizer.ts). */
@@ -256,7 +258,11 @@ describe('a node several hundred blocks behind', { timeout: 240_000 }, () => {
         .map((l) => l.msg),
       [],
       `one synchronization: the killed peer replaced within it, no restart or new start (log: ${lines
-        .map((l, i) => (SYNC_STARTS_AND_ENDS.has(l.msg) || i === killedAt || i === finished ? `${i} ${l.msg}` : ''))
+        .map((l, i) =>
+          SYNC_STARTS_AND_ENDS.has(l.msg) || i === killedAt || i === finished
+            ? `${i} ${l.msg}${l.err?.message !== undefined ? ` (${l.err.message})` : ''}`
+            : '',
+        )
         .filter((l) => l !== '')
         .join('; ')}; the kill at ${killedAt})`,
     );
