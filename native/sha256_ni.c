@@ -90,18 +90,43 @@ TARGET static inline void compress2(State *s0, State *s1, const uint8_t *block0,
   s1->cdgh = _mm_add_epi32(s1->cdgh, b1);
 }
 
-/* The digest's 32 bytes, big-endian words A..H. */
-TARGET static inline void store_digest(uint8_t *out, State s) {
-  uint32_t abef[4], cdgh[4];
-  _mm_storeu_si128((__m128i *)abef, s.abef);
-  _mm_storeu_si128((__m128i *)cdgh, s.cdgh);
-  const uint32_t words[8] = {abef[3], abef[2], cdgh[3], cdgh[2], abef[1], abef[0], cdgh[1], cdgh[0]};
-  for (int i = 0; i < 8; i++) {
-    out[4 * i] = (uint8_t)(words[i] >> 24);
-    out[4 * i + 1] = (uint8_t)(words[i] >> 16);
-    out[4 * i + 2] = (uint8_t)(words[i] >> 8);
-    out[4 * i + 3] = (uint8_t)words[i];
+#define LANES4 4
+
+/* One 64-byte block of each of four messages: four dependency chains of sha256rnds2 fill its latency better than two. */
+TARGET static inline void compress4(State *s, const uint8_t *const *block) {
+  enum { L = 4 };
+  const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i a[L], b[L], x[L][4];
+  for (int l = 0; l < L; l++) {
+    a[l] = s[l].abef;
+    b[l] = s[l].cdgh;
+    for (int j = 0; j < 4; j++) x[l][j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block[l] + 16 * j)), swap);
   }
+  for (int i = 0; i < 16; i++) {
+    const __m128i k = _mm_loadu_si128((const __m128i *)&K[4 * i]);
+    __m128i t[L];
+    for (int l = 0; l < L; l++) {
+      if (i >= 4) x[l][i & 3] = SCHEDULE(x[l][i & 3], x[l][(i + 1) & 3], x[l][(i + 2) & 3], x[l][(i + 3) & 3]);
+      t[l] = _mm_add_epi32(x[l][i & 3], k);
+    }
+    for (int l = 0; l < L; l++) b[l] = _mm_sha256rnds2_epu32(b[l], a[l], t[l]);
+    for (int l = 0; l < L; l++) t[l] = _mm_shuffle_epi32(t[l], 0x0e);
+    for (int l = 0; l < L; l++) a[l] = _mm_sha256rnds2_epu32(a[l], b[l], t[l]);
+  }
+  for (int l = 0; l < L; l++) {
+    s[l].abef = _mm_add_epi32(s[l].abef, a[l]);
+    s[l].cdgh = _mm_add_epi32(s[l].cdgh, b[l]);
+  }
+}
+
+/* The digest's 32 bytes: big-endian words A..H, by shuffles. */
+TARGET static inline void store_digest(uint8_t *out, State s) {
+  /* abef holds lanes (F, E, B, A) low to high, cdgh (H, G, D, C): A B C D E F G H is abef[3] abef[2] cdgh[3] cdgh[2] ... */
+  const __m128i abcd = _mm_unpackhi_epi64(s.cdgh, s.abef);  /* lanes D C B A */
+  const __m128i efgh = _mm_unpacklo_epi64(s.cdgh, s.abef);  /* lanes H G F E */
+  const __m128i reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(abcd, reverse));
+  _mm_storeu_si128((__m128i *)(out + 16), _mm_shuffle_epi8(efgh, reverse));
 }
 
 static int has_sha_ni(void) {
@@ -116,26 +141,22 @@ static int has_sha_ni(void) {
 /* A message of one or two blocks per job: `fill` writes job j's padded message into `buf` (128 bytes). */
 typedef void (*Fill)(const uint8_t *memory, const int32_t *job, const void *form, uint8_t *buf);
 
-/* Jobs of one or two blocks each; a job's third word is its output's offset. */
+/* Jobs of one or two blocks each; a job's third word is its output's offset. Four at once. */
 TARGET static void run_jobs(uint8_t *memory, const int32_t *jobs, size_t count, int blocks, Fill fill,
                             const void *form) {
-  uint8_t m0[128], m1[128];
-  size_t j = 0;
-  for (; j + 1 < count; j += 2) {
-    const int32_t *job0 = jobs + JOB_WORDS * j, *job1 = job0 + JOB_WORDS;
-    fill(memory, job0, form, m0);
-    fill(memory, job1, form, m1);
-    State s0 = initial_state(), s1 = initial_state();
-    for (int b = 0; b < blocks; b++) compress2(&s0, &s1, m0 + 64 * b, m1 + 64 * b);
-    store_digest(memory + job0[2], s0);
-    store_digest(memory + job1[2], s1);
-  }
-  if (j < count) {
-    const int32_t *job = jobs + JOB_WORDS * j;
-    fill(memory, job, form, m0);
-    State s0 = initial_state(), s1 = initial_state();
-    for (int b = 0; b < blocks; b++) compress2(&s0, &s1, m0 + 64 * b, m0 + 64 * b);
-    store_digest(memory + job[2], s0);
+  uint8_t m[LANES4][128];
+  for (size_t j = 0; j < count; j += LANES4) {
+    const size_t lanes = count - j < LANES4 ? count - j : LANES4;
+    for (size_t l = 0; l < lanes; l++) fill(memory, jobs + JOB_WORDS * (j + l), form, m[l]);
+    State s[LANES4];
+    for (int l = 0; l < LANES4; l++) s[l] = initial_state();
+    for (int b = 0; b < blocks; b++) {
+      /* lanes past the last job hash the first lane's message again, unused */
+      const uint8_t *block[LANES4];
+      for (size_t l = 0; l < LANES4; l++) block[l] = m[l < lanes ? l : 0] + 64 * b;
+      compress4(s, block);
+    }
+    for (size_t l = 0; l < lanes; l++) store_digest(memory + jobs[JOB_WORDS * (j + l) + 2], s[l]);
   }
 }
 
@@ -202,36 +223,28 @@ TARGET static void run_many(uint8_t *memory, const int32_t *jobs, size_t count) 
 
 static inline int key_bit(const uint8_t *key, int32_t depth) { return (key[depth >> 3] >> (7 - (depth & 7))) & 1; }
 
-/* The digest's 32 bytes, big-endian, by shuffles (store_digest's bytes). */
-TARGET static inline void store_digest_fast(uint8_t *out, State s) {
-  /* abef holds lanes (F, E, B, A) low to high, cdgh (H, G, D, C): A B C D E F G H is abef[3] abef[2] cdgh[3] cdgh[2] ... */
-  const __m128i abcd = _mm_unpackhi_epi64(s.cdgh, s.abef);  /* lanes D C B A */
-  const __m128i efgh = _mm_unpacklo_epi64(s.cdgh, s.abef);  /* lanes H G F E */
-  const __m128i reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(abcd, reverse));
-  _mm_storeu_si128((__m128i *)(out + 16), _mm_shuffle_epi8(efgh, reverse));
-}
 
 /*
  * Chains of branches with one empty child: from the node at `input` (the branch where the chain's keys part,
  * at the parting depth), each level up to the top depth hashes prefix || child || constant when the key's
- * bit at that depth is 0, prefix || constant || child when it is 1; the top's hash goes to `output`. Two
+ * bit at that depth is 0, prefix || constant || child when it is 1; the top's hash goes to `output`. Four
  * chains are hashed at once, each lane taking the next chain when its own ends.
  */
 TARGET static void run_chains(uint8_t *memory, const int32_t *jobs, size_t count, const uint8_t *prefix,
                               size_t prefix_length, const uint8_t *constant) {
-  uint8_t m[2][128], h[2][32];
-  const int32_t *job[2] = {NULL, NULL};
-  int32_t depth[2] = {0, 0};
+  uint8_t m[LANES4][128], h[LANES4][32];
+  const int32_t *job[LANES4] = {NULL};
+  int32_t depth[LANES4] = {0};
   const size_t length = prefix_length + 64;
   const int blocks = length + 9 <= 64 ? 1 : 2;
-  for (int lane = 0; lane < 2; lane++) {
+  for (int lane = 0; lane < LANES4; lane++) {
     memcpy(m[lane], prefix, prefix_length);
     pad_message(m[lane], length);
   }
   size_t next = 0;
   for (;;) {
-    for (int lane = 0; lane < 2; lane++)
+    int busy = 0;
+    for (int lane = 0; lane < LANES4; lane++) {
       while (job[lane] == NULL && next < count) {
         const int32_t *j = jobs + CHAIN_JOB_WORDS * next++;
         if (j[3] == j[4]) { /* no level: the top is the input */
@@ -242,21 +255,31 @@ TARGET static void run_chains(uint8_t *memory, const int32_t *jobs, size_t count
         depth[lane] = j[4] - 1;
         memcpy(h[lane], memory + j[0], 32);
       }
-    if (job[0] == NULL && job[1] == NULL) return;
-    for (int lane = 0; lane < 2; lane++) {
       if (job[lane] == NULL) continue;
+      busy++;
       const int bit = key_bit(memory + job[lane][2], depth[lane]);
       memcpy(m[lane] + prefix_length, bit ? constant : h[lane], 32);
       memcpy(m[lane] + prefix_length + 32, bit ? h[lane] : constant, 32);
     }
-    const uint8_t *m0 = job[0] != NULL ? m[0] : m[1];
-    const uint8_t *m1 = job[1] != NULL ? m[1] : m[0];
-    State s0 = initial_state(), s1 = initial_state();
-    for (int b = 0; b < blocks; b++) compress2(&s0, &s1, m0 + 64 * b, m1 + 64 * b);
-    const State done[2] = {s0, s1};
-    for (int lane = 0; lane < 2; lane++) {
+    if (busy == 0) return;
+    /* an idle lane hashes a busy lane's message again, unused */
+    const uint8_t *any = NULL;
+    for (int lane = 0; lane < LANES4 && any == NULL; lane++)
+      if (job[lane] != NULL) any = m[lane];
+    State st[LANES4];
+    const uint8_t *msg[LANES4];
+    for (int lane = 0; lane < LANES4; lane++) {
+      st[lane] = initial_state();
+      msg[lane] = job[lane] != NULL ? m[lane] : any;
+    }
+    for (int b = 0; b < blocks; b++) {
+      const uint8_t *block[LANES4];
+      for (int lane = 0; lane < LANES4; lane++) block[lane] = msg[lane] + 64 * b;
+      compress4(st, block);
+    }
+    for (int lane = 0; lane < LANES4; lane++) {
       if (job[lane] == NULL) continue;
-      store_digest_fast(h[lane], done[lane]);
+      store_digest(h[lane], st[lane]);
       if (depth[lane]-- == job[lane][3]) {
         memcpy(memory + job[lane][1], h[lane], 32);
         job[lane] = NULL;
