@@ -15,6 +15,7 @@ import {
   smtRootOfSorted,
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
+import { keyBit, NODE_BRANCH } from '../../src/lib/tree/smt_node.js';
 import { SHARED_HASHER_MEMORY_BYTES, smtRootWithin } from '../../src/lib/tree/smt_root.js';
 import { Rng } from '../helpers/random.js';
 
@@ -319,6 +320,35 @@ describe('sparse Merkle tree (LIP 0039)', () => {
         );
       }
       for (const [k, v] of data) assert.deepEqual(tree.get(root, buf(k)), v);
+    }
+  });
+
+  it("an update reads the nodes on its keys' paths only, not the untouched subtrees beside them", () => {
+    const rng = new Rng(78);
+    const keys = Array.from({ length: 1024 }, () => rng.bytes(32));
+    const { store, tree, root } = build(
+      32,
+      keys,
+      keys.map(() => rng.bytes(8)),
+    );
+    let reads = 0;
+    const counting = new SparseMerkleTree(32, {
+      get: (hash) => {
+        reads++;
+        return store.get(hash);
+      },
+    });
+    for (const key of keys.slice(0, 20)) {
+      reads = 0;
+      let depth = 0;
+      for (let node = root; ; depth++) {
+        const data = store.get(node);
+        if (data === undefined || data[0] !== NODE_BRANCH) break;
+        node = data.subarray(keyBit(key, depth) === 0 ? 1 : 33, keyBit(key, depth) === 0 ? 33 : 65);
+      }
+      const updated = counting.update(root, [{ key, value: Buffer.from('new') }]);
+      assert.equal(reads, depth + 1, 'the root, each branch on the path and the leaf');
+      assert.deepEqual(updated.root, tree.update(root, [{ key, value: Buffer.from('new') }]).root);
     }
   });
 

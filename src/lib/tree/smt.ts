@@ -118,7 +118,11 @@ export class SparseMerkleTree {
       }
       return lo;
     };
+    // a subtree no change reached is read only when its sibling became empty (a leaf there moves up)
+    const resolved = (ref: TreeRef): TreeRef => (ref.kind === 'stored' ? this.#load(ref.hash) : ref);
     const join = (left: TreeRef, right: TreeRef): TreeRef => {
+      if (left.kind === 'empty') right = resolved(right);
+      if (right.kind === 'empty') left = resolved(left);
       if (left.kind === 'empty' && right.kind !== 'branch') return right;
       if (right.kind === 'empty' && left.kind === 'leaf') return left;
       const node: NewNode = {
@@ -131,6 +135,10 @@ export class SparseMerkleTree {
       created.push(node);
       return node;
     };
+    const child = (hash: Buffer, lo: number, hi: number, height: number): TreeRef => {
+      if (lo < hi) return visit(this.#load(hash), lo, hi, height);
+      return hash.equals(EMPTY_HASH) ? EMPTY_NODE : { kind: 'stored', hash };
+    };
     const visit = (node: SMTNode, lo: number, hi: number, height: number): TreeRef => {
       if (lo === hi) return node;
       if (hi - lo === 1) {
@@ -140,14 +148,13 @@ export class SparseMerkleTree {
         if (node.kind === 'leaf' && value.length === 0) return node;
       }
       const split = splitAt(lo, hi, height);
+      if (node.kind === 'branch')
+        return join(child(node.left, lo, split, height + 1), child(node.right, split, hi, height + 1));
       let left: SMTNode = EMPTY_NODE;
       let right: SMTNode = EMPTY_NODE;
       if (node.kind === 'leaf') {
         if (keyBit(node.key, height) === 0) left = node;
         else right = node;
-      } else if (node.kind === 'branch') {
-        left = this.#load(node.left);
-        right = this.#load(node.right);
       } else if (onlyDeletions(lo, hi)) {
         return node; // deleting keys under an empty subtree changes nothing
       }

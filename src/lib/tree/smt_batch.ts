@@ -15,8 +15,17 @@ export type NewNode =
       readonly right: TreeRef;
     };
 
+/**
+ * A subtree that exists and that no change reaches: only its hash is needed, unless a change empties its
+ * sibling (then whether it is a leaf decides where that leaf moves), so it is not read from storage.
+ */
+export interface StoredRef {
+  readonly kind: 'stored';
+  readonly hash: Buffer;
+}
+
 /** A child as an update sees it: a node that exists (its hash known), the empty subtree, or a new node. */
-export type TreeRef = SMTNode | NewNode;
+export type TreeRef = SMTNode | StoredRef | NewNode;
 
 export const isNew = (ref: TreeRef): ref is NewNode => 'id' in ref;
 
