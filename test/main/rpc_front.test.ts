@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { WebSocket } from 'ws';
 import { codec } from '../../src/lib/codec/index.js';
@@ -241,6 +243,22 @@ describe('RPC front thread (src/main/rpc_front)', () => {
       await assert.rejects(serverOn(server.port as number), PortInUseError);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('a process that ends with the thread serving (process.exit, an uncaught error) exits with its code, not aborted', async () => {
+    const helper = fileURLToPath(new URL('../helpers/exit_with_rpc_open.js', import.meta.url));
+    for (const [how, code] of [
+      ['exit', 3],
+      ['throw', 1],
+    ] as const) {
+      const ended = spawnSync(process.execPath, [helper, how], { encoding: 'utf8', timeout: 60_000 });
+      assert.match(ended.stdout, /started/, `${how}: the node started (${ended.stderr.slice(-400)})`);
+      assert.deepEqual(
+        { status: ended.status, signal: ended.signal },
+        { status: code, signal: null },
+        `${how}: ${ended.stderr.slice(-400)}`,
+      );
     }
   });
 

@@ -26,6 +26,8 @@ export const rpcFrontThread = (): boolean => process.env.KESTREL_RPC_THREAD !== 
 
 /** How long a stopping thread may take to close its server and its handles before it is terminated. */
 const CLOSE_TIMEOUT_MS = 5000;
+/** How long an exiting process waits for the thread to close its server (a thread ended with it open aborts the process). */
+const EXIT_CLOSE_TIMEOUT_MS = 2000;
 /** A thread that ends unexpectedly is started again, at most this many times in RESTART_WINDOW_MS; then HTTP and WS stay down. */
 export const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
@@ -47,7 +49,7 @@ export const frontThreadStarter =
 export class FrontThread {
   readonly #o: FrontThreadOptions;
   readonly #settings: HttpWsOptions;
-  readonly #data: FrontThreadData;
+  readonly #data: Omit<FrontThreadData, 'serverClosed'>;
   #worker: Worker | undefined;
   #alive = false;
   #closing: Promise<void> | undefined;
@@ -108,11 +110,21 @@ export class FrontThread {
   #spawn(port: number): Promise<{ port: number; kind: 'uws' | 'node' }> {
     const settings = this.#settings;
     const o = this.#o;
+    const serverClosed = new SharedArrayBuffer(4);
     const worker = new Worker(new URL('./thread.js', import.meta.url), {
-      workerData: { ...this.#data, settings: { ...this.#data.settings, port } } satisfies FrontThreadData,
+      workerData: { ...this.#data, settings: { ...this.#data.settings, port }, serverClosed } satisfies FrontThreadData,
     });
     this.#worker = worker;
     this.#alive = true;
+    // a process that exits with the thread's uWebSockets.js server open aborts (Node finds the thread's
+    // loop with handles open when it ends the thread): whatever makes it exit (process.exit, an uncaught
+    // error), the thread closes its server first, while this thread waits
+    const closeOnExit = (): void => {
+      if (this.#worker !== worker || !this.#alive) return;
+      worker.postMessage({ t: 'closeServerNow' } satisfies ToFront);
+      Atomics.wait(new Int32Array(serverClosed), 0, 0, EXIT_CLOSE_TIMEOUT_MS);
+    };
+    process.on('exit', closeOnExit);
     const post = (message: ToFront, transfer: ArrayBuffer[] = []): void => worker.postMessage(message, transfer);
     // from now on: messages wait on the port until the thread listens, so it misses no commit and no event
     const stopFeed = feedCommits(o.dbs, ['state'], (news: CommitNews) =>
@@ -190,6 +202,7 @@ export class FrontThread {
         else o.logger.error({ err: error }, 'The RPC front thread failed');
       });
       worker.on('exit', (code) => {
+        process.off('exit', closeOnExit);
         if (this.#worker === worker) this.#alive = false;
         detach();
         if (listening === undefined) reject(new Error(`The RPC front thread exited (code ${code}) before it listened`));

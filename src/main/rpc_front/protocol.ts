@@ -23,6 +23,8 @@ export interface FrontThreadData {
   readonly version: string;
   /** GET /metrics's content type; undefined when the node serves no metrics. */
   readonly metricsContentType: string | undefined;
+  /** One int32 the thread sets to 1 once it has closed its server on `closeServerNow` (the main thread waits on it). */
+  readonly serverClosed: SharedArrayBuffer;
 }
 
 /** What the RPC front thread asks or tells the main thread. */
@@ -49,4 +51,6 @@ export type ToFront =
   | { t: 'refused'; id: number; message: string }
   | { t: 'event'; name: string; text: string }
   | { t: 'news'; news: CommitNews }
-  | { t: 'close' };
+  | { t: 'close' }
+  /** The process is exiting: close the server at once and say so in `serverClosed` (no turn of the main thread's loop is left). */
+  | { t: 'closeServerNow' };

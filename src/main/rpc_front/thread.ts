@@ -151,6 +151,15 @@ const close = (): Promise<void> => {
   return stopping;
 };
 
+/** The process is exiting: the server closes now (its close does its work before it first awaits), then the main thread goes on. */
+const closeServerNow = (): void => {
+  void running?.close();
+  running = undefined;
+  const closed = new Int32Array(data.serverClosed);
+  Atomics.store(closed, 0, 1);
+  Atomics.notify(closed, 0);
+};
+
 /** Settles what waits for answer `id`: with `outcome`, or rejected when it is an Error (a refusal). */
 const settle = (id: number, outcome: unknown): void => {
   const entry = waiting.get(id);
@@ -178,6 +187,9 @@ port.on('message', (message: ToFront) => {
       return;
     case 'close':
       void close();
+      return;
+    case 'closeServerNow':
+      closeServerNow();
       return;
   }
 });
