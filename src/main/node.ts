@@ -20,7 +20,6 @@ import { EndpointRegistry } from '../rpc/registry.js';
 import { RPCServer } from '../rpc/server.js';
 import type { KestrelDatabases } from '../storage/database.js';
 import { closeDatabases, openDatabases } from '../storage/database.js';
-import { createPooledEventRootComputer } from '../workers/event_root_pool.js';
 import { startStateTreeThread } from '../workers/state_tree_builder.js';
 import { watchBackupHeight } from './backup_height.js';
 import { blockHeaderEvent, publishBlock } from './block_events.js';
@@ -35,7 +34,7 @@ import type { ChainListeners } from './node_consensus.js';
 import { createConsensus, syncPoolWithChain } from './node_consensus.js';
 import { logMissingNodeFlags } from './node_flags.js';
 import type { NodePools } from './node_pools.js';
-import { closePools, createBlsPool, createNodePools, watchPools } from './node_pools.js';
+import { closePools, createBlsPool, createNodePools, eventRootPool, watchPools } from './node_pools.js';
 import { assertPortsFree } from './node_ports.js';
 import { createTransactionPool } from './node_transaction_pool.js';
 import { PeerNetwork } from './peer_network.js';
@@ -118,13 +117,13 @@ export class KestrelNode {
     const deferTreeFrom = genesisTreeDeferral(configGenesis, dbs);
     // the thread that builds a deferred genesis tree loads its code while the genesis block is processed
     const treeThread = deferTreeFrom === undefined ? undefined : startStateTreeThread();
-    const eventRoots = createPooledEventRootComputer();
-    this.#pools = { ...this.#pools, eventRoots };
+    const eventRoots = eventRootPool();
+    if (eventRoots !== undefined) this.#pools = { ...this.#pools, eventRoots };
     let opened: ReturnType<typeof openChain>;
     try {
       opened = openChain(config, dbs, {
         logger,
-        eventRoots,
+        ...(eventRoots !== undefined ? { eventRoots } : {}),
         genesis: configGenesis,
         ...(deferTreeFrom === undefined ? {} : { deferTreeFrom }),
       });
