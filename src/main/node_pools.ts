@@ -25,10 +25,10 @@ export interface NodePools {
 
 /**
  * The `roots` pool, on machines of more than two cores. On two, the `verify` threads already fill the core the
- * main thread leaves, and a received block of 100 transfers applied 0.39x-0.49x the rate of 100 raw verifies with
- * the pool against 0.50x-0.56x without it (four alternating rounds, bench/README.md, session 13); with a core more,
- * the verifies are over before the execution ends and the thread hashes the event tree while the main thread
- * computes the state root (not measured here: no machine of more cores was lent).
+ * main thread leaves: a received block of 100 transfers applied at the same rate with the pool and without it
+ * (medians of 15 alternating rounds each, 0.49x the rate of its 100 raw verifies both) for more CPU (bench/README.md,
+ * session 13); with a core more, the verifies are over before the execution ends and the thread hashes the event
+ * tree while the main thread computes the state root (not measured here: no machine of more cores was lent).
  */
 export const eventRootPool = (cores = availableParallelism()): EventRootComputer | undefined =>
   cores > 2 ? createPooledEventRootComputer() : undefined;
