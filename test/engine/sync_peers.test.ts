@@ -7,10 +7,13 @@ import { BlockSynchronization } from '../../src/engine/sync/block_synchronizatio
 import { ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
 import type { MechanismPeerBlocks } from '../../src/engine/sync/mechanism.js';
 import type { Block } from '../../src/lib/chain/block.js';
+import { blockHeaderID } from '../../src/lib/chain/block.js';
 import { PENALTY_BAN } from '../../src/lib/chain/p2p_penalties.js';
 import { chainFrom, idOf, ids, MemoryChain, peerServing } from '../helpers/sync_fakes.js';
 
 type Peer = ReturnType<typeof peerServing>;
+
+const blockID = (block: Block): Buffer => blockHeaderID(block.header);
 
 /** Several fake peers: requests go to the one named, each recorded as `peer procedure`; penalties recorded. */
 const network = (peers: readonly Peer[]) => {
@@ -114,6 +117,25 @@ describe('BlockSynchronizationMechanism with several peers of the same chain', (
     await sync.mechanism.run(received);
     assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 221)));
     assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'c', 'a', 'b']);
+  });
+
+  it('takes in a peer that announces the best peer’s tip only after the best peer moved on to it', async () => {
+    const { ours, theirs } = world(230, []);
+    const received = theirs[220] as Block;
+    // the best peer announces block 225, c (a block behind it) 224: neither the received block nor the best's tip
+    const a = peerServing(ours, theirs, theirs[225], 'a');
+    const c = peerServing(ours, theirs, theirs[224], 'c');
+    const served = a.peerBlocks.blocksFrom;
+    answering(a, async (peerId, fromID) => {
+      // both on block 226 now, as a generator and its follower a moment later
+      for (const peer of [a, c])
+        Object.assign(peer.info, { options: { ...peer.info.options, lastBlockID: blockID(theirs[226] as Block) } });
+      return served(peerId, fromID);
+    });
+    const sync = syncOver(ours, [a, c]);
+    await sync.mechanism.run(received);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 221)));
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'a', 'c', 'a', 'c'], 'c in the turns from the batch after the move');
   });
 
   it('replaces a peer whose request times out: the batch comes from another, the peer is asked no more', async () => {

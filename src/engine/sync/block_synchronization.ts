@@ -103,14 +103,25 @@ export class BlockSynchronization implements SyncMechanism {
     await this.#requestAndValidateLastBlock(best.peerId);
     const common = await this.#revertToLastCommonBlock(best.peerId);
     const tips = [best.options.lastBlockID, blockHeaderID(received.header)];
-    await this.#applyBlocksUpTo(received, common, new BatchPeers(best.peerId, () => this.#peersAnnouncing(tips)));
+    await this.#applyBlocksUpTo(
+      received,
+      common,
+      new BatchPeers(best.peerId, () => this.#peersAnnouncing(best.peerId, tips)),
+    );
   }
 
-  /** The connected peers whose announced tip is one of `tips`: they hold the chain up to it. */
-  #peersAnnouncing(tips: readonly Buffer[]): string[] {
-    return this.parts.peers.connectedPeers().flatMap(({ peerId, options }) => {
+  /**
+   * The connected peers whose announced tip is one of `tips` or the one the best peer announces now (its
+   * chain, grown since the start: a peer that follows it a block behind announces its tips a moment later):
+   * they hold the best peer's chain up to it.
+   */
+  #peersAnnouncing(best: string, tips: readonly Buffer[]): string[] {
+    const connected = this.parts.peers.connectedPeers();
+    const bestNow = connected.find(({ peerId }) => peerId === best)?.options?.lastBlockID;
+    const chainTips = bestNow === undefined ? tips : [...tips, bestNow];
+    return connected.flatMap(({ peerId, options }) => {
       const tip = options?.lastBlockID;
-      return tip !== undefined && tips.some((id) => id.equals(tip)) ? [peerId] : [];
+      return tip !== undefined && chainTips.some((id) => id.equals(tip)) ? [peerId] : [];
     });
   }
 
