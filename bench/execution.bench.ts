@@ -4,50 +4,32 @@ import type { EventRootComputer } from '../src/engine/pools/event_root_computer.
 import { checkingAhead } from '../src/engine/pools/signature_prefetch.js';
 import type { SignatureVerifier } from '../src/engine/pools/signature_verifier.js';
 import type { Block, BlockHeader } from '../src/lib/chain/block.js';
-import { codec } from '../src/lib/codec/index.js';
 import { addressFromPublicKey } from '../src/lib/crypto/address.js';
 import { signingDigest, verifyDetached } from '../src/lib/crypto/ed25519.js';
 import { MESSAGE_TAG_TRANSACTION } from '../src/lib/crypto/tags.js';
 import type { TransactionObject } from '../src/lib/transaction/index.js';
-import { computeMinFee, prepareTransaction, signingBytes, signTransaction } from '../src/lib/transaction/index.js';
+import { prepareTransaction, signingBytes } from '../src/lib/transaction/index.js';
 import { EMPTY_HASH } from '../src/lib/tree/index.js';
 import { openChain } from '../src/main/chain_setup.js';
 import { loadConfig } from '../src/main/config/index.js';
 import { randomAssetCodec } from '../src/modules/random/method.js';
-import { transferParamsSchema } from '../src/modules/token/commands/transfer.js';
 import { openDatabases } from '../src/storage/database.js';
 import { createPooledEventRootComputer } from '../src/workers/event_root_pool.js';
 import { createPooledSignatureVerifier } from '../src/workers/signature_verifier.js';
 import { devValidators } from '../test/helpers/devnet.js';
+import { transferToNewAccount } from '../test/helpers/devnet_transfers.js';
 import { tempDataPath } from '../test/helpers/state.js';
 import type { ComparisonResult } from './harness.js';
 import { comparePaired, medianBy, printAndSave } from './harness.js';
 
 export const TRANSFERS = 100;
 const chainID = Buffer.from('04000000', 'hex');
-const USER_ACCOUNT_INITIALIZATION_FEE = 5_000_000n;
 
 /** Transfers to new accounts from the dev validators' accounts (one nonce each), successful on the devnet genesis state. */
 export const devnetTransfers = (): TransactionObject[] =>
   devValidators()
     .slice(0, TRANSFERS)
-    .map((v) => {
-      const base = {
-        module: 'token',
-        command: 'transfer',
-        nonce: 0n,
-        senderPublicKey: Buffer.from(v.publicKey, 'hex'),
-        params: codec.encode(transferParamsSchema, {
-          tokenID: Buffer.from('0400000000000000', 'hex'),
-          amount: 1000n,
-          recipientAddress: randomBytes(20),
-          data: '',
-        }),
-      };
-      // the fee pays for the recipient's account too (token's userAccountInitializationFee on the devnet)
-      const fee = computeMinFee(base, { additionalFee: USER_ACCOUNT_INITIALIZATION_FEE });
-      return signTransaction({ ...base, fee, signatures: [] }, chainID, Buffer.from(v.privateKey, 'hex'));
-    });
+    .map((v) => transferToNewAccount(v, randomBytes(20)));
 
 /**
  * A devnet chain at genesis and a block of TRANSFERS transfers at height 1 on top of it (never committed).

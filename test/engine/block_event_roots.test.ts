@@ -6,40 +6,22 @@ import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { signBlockHeader } from '../../src/lib/chain/block.js';
 import { computeEventRoot } from '../../src/lib/chain/events.js';
-import { codec } from '../../src/lib/codec/index.js';
 import type { TransactionObject } from '../../src/lib/transaction/index.js';
-import { computeMinFee, signTransaction } from '../../src/lib/transaction/index.js';
 import { openChain } from '../../src/main/chain_setup.js';
 import { loadConfig } from '../../src/main/config/index.js';
-import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { openDatabases } from '../../src/storage/database.js';
 import { createPooledEventRootComputer, POOLED_EVENT_ROOT_MIN_LEAVES } from '../../src/workers/event_root_pool.js';
 import { createPooledSignatureVerifier } from '../../src/workers/signature_verifier.js';
 import { devValidators } from '../helpers/devnet.js';
+import { transferToNewAccount } from '../helpers/devnet_transfers.js';
 import { devnetGenerator } from '../helpers/generator.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const chainID = Buffer.from('04000000', 'hex');
 const TRANSFERS = 16;
 
-/** A transfer to a new account from devnet validator `sender` (its fee pays the account's initialization). */
-const transfer = (sender: number): TransactionObject => {
-  const v = devValidators()[sender]!;
-  const base = {
-    module: 'token',
-    command: 'transfer',
-    nonce: 0n,
-    senderPublicKey: Buffer.from(v.publicKey, 'hex'),
-    params: codec.encode(transferParamsSchema, {
-      tokenID: Buffer.from('0400000000000000', 'hex'),
-      amount: 1000n,
-      recipientAddress: Buffer.alloc(20, sender + 1),
-      data: '',
-    }),
-  };
-  const fee = computeMinFee(base, { additionalFee: 5_000_000n });
-  return signTransaction({ ...base, fee, signatures: [] }, chainID, Buffer.from(v.privateKey, 'hex'));
-};
+const transfer = (sender: number): TransactionObject =>
+  transferToNewAccount(devValidators()[sender]!, Buffer.alloc(20, sender + 1));
 
 describe('event roots in the roots pool', () => {
   const signatures = createPooledSignatureVerifier(chainID, 1);

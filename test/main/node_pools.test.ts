@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { codec } from '../../src/lib/codec/index.js';
-import { computeMinFee, encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
+import { encodeTransaction } from '../../src/lib/transaction/index.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { eventRootPool } from '../../src/main/node_pools.js';
-import { transferParamsSchema } from '../../src/modules/token/commands/transfer.js';
 import { devValidators } from '../helpers/devnet.js';
+import { transferToNewAccount } from '../helpers/devnet_transfers.js';
 import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -46,25 +45,7 @@ describe("a devnet node's worker pools on /metrics", () => {
       );
       assert.equal(tasks(first, 'verify'), 0);
 
-      const v = devValidators()[0]!;
-      const chainID = Buffer.from(config.genesis.chainID, 'hex');
-      const base = {
-        module: 'token',
-        command: 'transfer',
-        nonce: 0n,
-        senderPublicKey: Buffer.from(v.publicKey, 'hex'),
-        params: codec.encode(transferParamsSchema, {
-          tokenID: Buffer.from('0400000000000000', 'hex'),
-          amount: 1n,
-          recipientAddress: Buffer.alloc(20, 1),
-          data: '',
-        }),
-      };
-      const tx = signTransaction(
-        { ...base, fee: computeMinFee(base) + 5000000n, signatures: [] },
-        chainID,
-        Buffer.from(v.privateKey, 'hex'),
-      );
+      const tx = transferToNewAccount(devValidators()[0]!, Buffer.alloc(20, 1));
       const reply = await fetch(`http://127.0.0.1:${config.rpc.port}/rpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
