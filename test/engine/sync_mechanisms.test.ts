@@ -16,6 +16,7 @@ const blockSync = (chain: MemoryChain, peer: ReturnType<typeof peerServing>) =>
     chain,
     peerBlocks: peer.peerBlocks,
     peers: { connectedPeers: () => [peer.info], applyPenalty: () => undefined },
+    lastPeerRetryMs: 0,
   });
 
 describe('BlockSynchronizationMechanism', () => {

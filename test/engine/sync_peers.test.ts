@@ -36,8 +36,8 @@ const network = (peers: readonly Peer[]) => {
   return { peerBlocks, requests, penalties, blocksFromBy };
 };
 
-/** Block synchronization over `peers`, the first of them the best peer. */
-const syncOver = (chain: MemoryChain, peers: readonly Peer[]) => {
+/** Block synchronization over `peers`, the first of them the best peer (a failed last peer asked again at once unless `retryMs`). */
+const syncOver = (chain: MemoryChain, peers: readonly Peer[], retryMs = 0) => {
   const net = network(peers);
   const mechanism = new BlockSynchronization({
     chain,
@@ -48,6 +48,7 @@ const syncOver = (chain: MemoryChain, peers: readonly Peer[]) => {
     },
     // the first of the group
     random: () => 0,
+    lastPeerRetryMs: retryMs,
   });
   return { mechanism, ...net };
 };
@@ -225,6 +226,32 @@ describe('BlockSynchronizationMechanism with one peer (as Klayr)', () => {
       (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'a' && /didn't return any block/.test(e.reason),
     );
     assert.equal(failing.blocksFromBy().length, 10);
+  });
+
+  it('waits before asking a failed last peer again: a peer that announces the chain meanwhile takes over, nobody penalised', async () => {
+    const { ours, theirs } = world(230, []);
+    const received = theirs[220] as Block;
+    const a = peerServing(ours, theirs, received, 'a');
+    // c is a block behind at the start; the best peer dies after its first batch
+    const c = peerServing(ours, theirs, theirs[219], 'c');
+    const served = a.peerBlocks.blocksFrom;
+    let batches = 0;
+    answering(a, async (peerId, fromID) => {
+      if (batches++ > 0) {
+        // c announces the received block a moment after a's requests began to fail
+        setTimeout(() => Object.assign(c.info, { options: { ...c.info.options, lastBlockID: blockID(received) } }), 30);
+        throw new Error('Peer is not connected');
+      }
+      return served(peerId, fromID);
+    });
+    const sync = syncOver(ours, [a, c], 20);
+    await sync.mechanism.run(received);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 221)));
+    assert.deepEqual(sync.penalties, []);
+    const asked = sync.blocksFromBy();
+    assert.equal(asked[0], 'a');
+    assert.ok(asked.includes('c'), `c served batches: ${asked.join(', ')}`);
+    assert.ok(asked.filter((p) => p === 'a').length < 10, 'fewer than ten failed requests to a');
   });
 
   it('an answer without blocks counts as a failed request', async () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Block, BlockHeader } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
 import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
@@ -64,6 +65,13 @@ const COMMON_BLOCK_REQUEST_LIMIT = 3;
 const hex = (id: Buffer): string => id.toString('hex');
 
 /**
+ * Between two requests to the last peer of a synchronization after it failed: ten failed requests in a row end
+ * the synchronization with the peer penalised (Klayr's rule), which a dead peer reaches in milliseconds; a peer
+ * of the same chain announces its tip at most every 2.5 s, so it gets the time to join first.
+ */
+export const LAST_PEER_RETRY_MS = 500;
+
+/**
  * klayr-framework's BlockSynchronizationMechanism: from the best connected peer, its tip checked,
  * back to the last common block (the blocks above it deleted and saved), then the peer's blocks
  * applied in batches up to the received block. When a batch fails, the old chain is restored
@@ -83,6 +91,8 @@ export class BlockSynchronization implements SyncMechanism {
       peers: Pick<Peers, 'connectedPeers' | 'applyPenalty'>;
       /** Picks the best peer among equals; Math.random by default. */
       random?: () => number;
+      /** The pause before asking the last peer left again after it failed (LAST_PEER_RETRY_MS by default). */
+      lastPeerRetryMs?: number;
     },
   ) {}
 
@@ -245,6 +255,9 @@ export class BlockSynchronization implements SyncMechanism {
         lastFailed = batch.peerId;
         const replaced = peers.setAside(batch.peerId);
         chain.logger.debug({ err: batch.error, peerId: batch.peerId, replaced }, 'Blocks request failed');
+        // the last peer left failed: a peer that announces the chain a moment later joins before it is asked again
+        if (!replaced && failedAttempts < MAX_FAILED_BLOCK_REQUESTS)
+          await sleep(this.parts.lastPeerRetryMs ?? LAST_PEER_RETRY_MS);
         continue;
       }
       const fault = batch.kind === 'invalid' ? batch.error : batch.unlinked;
@@ -261,6 +274,10 @@ export class BlockSynchronization implements SyncMechanism {
         throw new BatchProcessingError(batch.peerId, batch.error);
       }
       lastFetchedID = blockHeaderID(batch.last.header);
+      chain.logger.debug(
+        { peerId: batch.peerId, blocks: batch.blocks.length, lastHeight: batch.last.header.height },
+        'Blocks received',
+      );
       if (!batch.reached) ahead = this.#fetchBatch(peers.next(), lastFetchedID, toID);
       try {
         for (const [i, block] of batch.blocks.entries()) {
