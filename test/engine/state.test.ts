@@ -290,6 +290,32 @@ describe('state commit, root and revert', () => {
     }
   });
 
+  it("a prepared state's inclusion proofs, block after block (the last proofs' nodes kept), equal proofs from the committed tree", () => {
+    const rng = new Rng(5);
+    const db = openState(tempDataPath());
+    const keys: Buffer[] = [];
+    const newKey = () =>
+      Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(rng.int(3)), rng.bytes(1 + rng.int(24))]);
+    for (let height = 0; height < 25; height++) {
+      const state = db.newOverlay();
+      for (let i = 0; i < 30; i++) {
+        const key = keys.length > 0 && rng.next() < 0.4 ? rng.pick(keys) : newKey();
+        if (keys.length > 4 && rng.next() < 0.2) state.del(key);
+        else {
+          keys.push(key);
+          state.set(key, rng.bytes(1 + rng.int(40)));
+        }
+      }
+      const prepared = db.prepare(state);
+      // the same few keys every block (a node's inclusionProofKeys), and one absent key
+      const queried = [...keys.slice(0, 3), newKey()];
+      const proof = db.provePrepared(prepared, queried);
+      db.commit(prepared, height);
+      assert.deepEqual(proof, db.prove(db.root, queried), `height ${height}`);
+      assert.ok(verifySMTProof(queried.map(stateSMTKey), proof, db.root, 38), `height ${height}`);
+    }
+  });
+
   it('an error during commit writes nothing; commits must be sequential; a stale prepared state is refused', () => {
     const db = openState(tempDataPath());
     const state = db.newOverlay();

@@ -147,6 +147,11 @@ export const readRange = (db: BinaryDB, options: IterateOptions): Entry[] => {
 /** Committed state in LMDB with its state tree; blocks execute on overlays and commit atomically. */
 export class StateDB {
   readonly #tree: SparseMerkleTree;
+  /**
+   * The nodes the last inclusion proofs read (provePrepared): the next block's proofs walk the same paths, changed
+   * only where that block changed the tree, and a node's hash fixes its content, so they are never stale.
+   */
+  #proofNodes = new Map<string, Buffer>();
 
   constructor(readonly dbs: KestrelDatabases) {
     this.#tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => dbs.smt.get(hash) });
@@ -331,10 +336,19 @@ export class StateDB {
     prepared.smt.nodes.forEach((hash, data) => {
       created.set(hash.toString('latin1'), data);
     });
+    const recent = this.#proofNodes;
+    const read = new Map<string, Buffer>();
     const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, {
-      get: (hash) => created.get(hash.toString('latin1')) ?? this.dbs.smt.get(hash),
+      get: (hash) => {
+        const id = hash.toString('latin1');
+        const data = created.get(id) ?? recent.get(id) ?? this.dbs.smt.get(hash);
+        if (data !== undefined) read.set(id, data);
+        return data;
+      },
     });
-    return tree.prove(prepared.root, storeKeys.map(stateSMTKey));
+    const proof = tree.prove(prepared.root, storeKeys.map(stateSMTKey));
+    this.#proofNodes = read;
+    return proof;
   }
 }
 
