@@ -95,8 +95,9 @@ export const pooledExecutionComparison = (fixture: ReturnType<typeof executionFi
       const prepared = block.transactions.map((tx) => prepareTransaction(tx));
       const signatures = checkingAhead(pool, prepared);
       const executed = executor.execute(block, undefined, prepared, true);
+      const roots = executor.roots(executed);
       await assertSignatures(executed.signatureChecks ?? [], signatures);
-      await executor.roots(executed);
+      await roots;
     },
     baseline: executionComparison(fixture).baseline,
     baselineName: `${TRANSFERS} raw ed25519 verifies, one core (sodium)`,

@@ -113,9 +113,14 @@ export class BlockProcessor {
     await prefetchAggregateSignatures(executor.aggregateSignatureChecks(block.transactions), verifiers.bls);
     this.#assertTip(tip);
     const executed = executor.execute(block, undefined, prepared, true);
+    // the roots are computed while the `verify` pool finishes the signatures, and checked after them (a bad
+    // signature is the error a block with both gets, as on the synchronous path)
+    const computing = executor.roots(executed);
+    // a block whose signatures fail never asks for them: their failure, if any, is not unhandled
+    computing.catch(() => undefined);
     await assertSignatures(executed.signatureChecks ?? [], verifiers.signatures);
     await pause?.();
-    const roots = await executor.roots(executed);
+    const roots = await computing;
     this.#assertTip(tip);
     this.#checkRoots(executed, roots);
     await pause?.();
