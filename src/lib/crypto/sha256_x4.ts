@@ -560,16 +560,12 @@ export class Sha256PairHasher {
     (this.#wasm as Required<PairHasherExports>).inputs(jobs, this.#padJobs(jobs, count));
   }
 
-  /** Whether hashChains runs here: the SHA-NI code has it, the WebAssembly code does not. */
-  get hasChains(): boolean {
-    return this.native !== undefined;
-  }
-
   /**
    * Runs `count` chain jobs written at byte offset `jobs` (a multiple of 4), CHAIN_JOB_BYTES each: the hashes of
    * a run of branches with one child each, from the branch at the input's slot (at the parting depth) up to the
    * top depth, the child on the side of the key's bit at each depth and `constant` on the other. Only the top's
-   * hash is written, at the output. Only where hasChains; no job may read another's output.
+   * hash is written, at the output. Only with the SHA-NI code (`native`): the WebAssembly code has no chains. No job
+   * may read another's output.
    */
   hashChains(jobs: number, count: number): void {
     if (this.native === undefined) throw new Error('Chains are hashed by the SHA-NI code only');
