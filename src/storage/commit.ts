@@ -1,6 +1,7 @@
 import { getOrCreate } from '../lib/collections.js';
 import { releaseCommittedReads } from './committed_reads.js';
 import type { KestrelDatabases } from './database.js';
+import { forgetPrunedHeights } from './prune.js';
 import { writeBehindOf } from './write_behind.js';
 
 const directCommitListeners = new WeakMap<object, Set<() => void>>();
@@ -27,15 +28,23 @@ export type Writes = (dbs: KestrelDatabases) => void;
 export const commitWrites = (dbs: KestrelDatabases, ...writes: readonly (Writes | undefined)[]): void => {
   const behind = writeBehindOf(dbs.root);
   if (behind?.recordsCommits === true) {
-    behind.record(() => {
-      for (const write of writes) write?.(dbs);
-    });
+    try {
+      behind.record(() => {
+        for (const write of writes) write?.(dbs);
+      });
+    } catch (error) {
+      forgetPrunedHeights(dbs);
+      throw error;
+    }
     return;
   }
   try {
     dbs.root.transactionSync(() => {
       for (const write of writes) write?.(dbs);
     });
+  } catch (error) {
+    forgetPrunedHeights(dbs);
+    throw error;
   } finally {
     // committed reads held since before this commit would not see it
     releaseCommittedReads(dbs);

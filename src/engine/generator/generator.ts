@@ -167,7 +167,8 @@ export class Generator {
     const { chain, commitPool } = this.options;
     const finalized = chain.finalizedHeight();
     this.#finalizedSeen = Math.max(this.#finalizedSeen, finalized);
-    if (commitPool === undefined) return 0;
+    // most blocks move no finality, and a node with no validator enabled signs nothing: no header read for them
+    if (commitPool === undefined || finalizedBefore >= finalized || this.#enabled.size === 0) return 0;
     const from = Math.max(finalizedBefore, chain.maxRemovalHeight());
     if (from >= finalized) return 0;
     let signed = 0;

@@ -152,6 +152,11 @@ export class StateDB {
    * only where that block changed the tree, and a node's hash fixes its content, so they are never stale.
    */
   #proofNodes = new Map<string, Buffer>();
+  /**
+   * The pending-tree record was read absent: only this StateDB's commit of a state prepared without its tree
+   * writes one (the tree thread only removes it), so every block need not read it again.
+   */
+  #treeKnownBuilt = false;
 
   constructor(readonly dbs: KestrelDatabases) {
     this.#tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => dbs.smt.get(hash) });
@@ -193,7 +198,10 @@ export class StateDB {
 
   /** The committed state whose tree is still to be built (buildPendingStateTree), if any. */
   get pendingTree(): CommittedState | undefined {
-    return readPendingTree(this.dbs);
+    if (this.#treeKnownBuilt) return undefined;
+    const pending = readPendingTree(this.dbs);
+    this.#treeKnownBuilt = pending === undefined;
+    return pending;
   }
 
   /** Refuses what needs the tree while its nodes are not stored (a block on top, a proof). */
@@ -280,7 +288,10 @@ export class StateDB {
         // state): its diff would be pruned in this same transaction
         if (prepared.onEmpty !== true) dbs.meta.putSync(diffKey(height), diffCodec.encode(diff()));
         writeCommittedState(dbs, { height, root: prepared.root });
-        if (prepared.treePending === true) writePendingTree(dbs, { height, root: prepared.root });
+        if (prepared.treePending === true) {
+          this.#treeKnownBuilt = false;
+          writePendingTree(dbs, { height, root: prepared.root });
+        }
       },
       extra,
     );
