@@ -44,6 +44,9 @@ export class Chain {
   readonly #proofs: InclusionProofs;
   readonly #committedListeners: ((block: Block) => void)[] = [];
   #tip?: Block;
+  /** finalizedHeight() as of the last commit: only this chain's commits and deletions change what it reads. */
+  #finalized: number | undefined;
+  #removal: { finalized: number; height: number } | undefined;
 
   constructor(private readonly options: ChainOptions) {
     this.engineDB = new PlainStateDB(options.dbs.engine);
@@ -78,7 +81,8 @@ export class Chain {
    * even when deleting blocks reverts the BFT state that finalized it.
    */
   finalizedHeight(): number {
-    return this.#finalizedHeightOf(this.engineView());
+    this.#finalized ??= this.#finalizedHeightOf(this.engineView());
+    return this.#finalized;
   }
 
   /** The finalized height with `engine`'s BFT state (a block being committed). */
@@ -89,8 +93,13 @@ export class Chain {
 
   /** Klayr's max removal height: BFT parameters and commits below the finalized block's certified height may be deleted. */
   maxRemovalHeight(): number {
-    const certified = this.options.blocks.headerByHeight(this.finalizedHeight())?.aggregateCommit.height ?? 0;
-    return Math.max(certified, this.options.minimumCertifyHeight - 1);
+    const finalized = this.finalizedHeight();
+    // a finalized block is never deleted: its header, read once, stands for as long as it is the finalized one
+    if (this.#removal?.finalized !== finalized) {
+      const certified = this.options.blocks.headerByHeight(finalized)?.aggregateCommit.height ?? 0;
+      this.#removal = { finalized, height: Math.max(certified, this.options.minimumCertifyHeight - 1) };
+    }
+    return this.#removal.height;
   }
 
   inclusionProofsAt(height: number): SMTProof {
@@ -179,6 +188,7 @@ export class Chain {
     // proved before the transaction, against the root it commits, so the write transaction stays short
     const proof = withProofs ? this.#proofs.prove(prepared) : undefined;
     const precommitted = () => this.bft.getBFTHeights(engine).maxHeightPrecommitted;
+    let finalizedNow = 0;
     this.options.stateDB.commit(prepared, height, (dbs) => {
       dbs.meta.putSync(engineUndoKey(height), encodeUndo(this.engineDB.writeSync(engine)));
       this.options.blocks.save(dbs, block, executed.transactionIDs);
@@ -190,12 +200,13 @@ export class Chain {
       }
       if (proof !== undefined) this.#proofs.save(dbs, height, proof, precommitted());
       // final blocks are never deleted: what would undo them can go
-      const finalized = this.#finalizedHeightOf(engine);
-      dbs.meta.putSync(FINALIZED_KEY, encodeHeight(finalized));
-      this.options.stateDB.pruneDiffsBelow(dbs, finalized + 1);
-      removeHeightsBelow(dbs.meta, TABLES.engineUndo, finalized + 1);
+      finalizedNow = this.#finalizedHeightOf(engine);
+      dbs.meta.putSync(FINALIZED_KEY, encodeHeight(finalizedNow));
+      this.options.stateDB.pruneDiffsBelow(dbs, finalizedNow + 1);
+      removeHeightsBelow(dbs.meta, TABLES.engineUndo, finalizedNow + 1);
       extra?.(dbs);
     });
+    this.#finalized = finalizedNow;
     this.#tip = block;
     for (const listener of this.#committedListeners) listener(block);
   }
@@ -234,6 +245,7 @@ export class Chain {
       extra?.(dbs);
     });
     this.#tip = undefined;
+    this.#finalized = undefined;
     return block;
   }
 }
