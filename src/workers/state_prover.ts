@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { PoolStats } from '../lib/pool_stats.js';
 import { TaskTally } from '../lib/pool_stats.js';
 import type { SMTProof } from '../lib/tree/index.js';
-import { workerPool } from './piscina_pool.js';
+import { destroyLoaded, workerPool } from './piscina_pool.js';
 
 interface Request {
   dataPath: string;
@@ -27,6 +27,6 @@ export const createPooledStateProver = (threads = Math.max(1, availableParalleli
     prove: async (request: Request) =>
       revive(await tally.time(() => pool.run(request) as Promise<SMTProof & { root: Uint8Array }>)),
     stats: (): PoolStats => tally.stats(pool.queueSize),
-    close: () => pool.destroy(),
+    close: () => destroyLoaded(pool),
   };
 };

@@ -1,10 +1,13 @@
 import { Worker } from 'node:worker_threads';
+import { terminateStarted } from './startup.js';
 
 interface Thread {
   worker: Worker;
   /** Its task module loaded. A thread that dies before that is not replaced: the module cannot load. */
   ready: boolean;
   inFlight: Map<number, Queued>;
+  /** Settles once its task module loaded or it ended: a close terminates it only then (see startup.ts). */
+  started: Promise<void>;
 }
 
 /** The weights of a thread's tasks in flight (e.g. transactions in a batch), for picking the least loaded thread. */
@@ -142,7 +145,7 @@ export class ThreadPool<T, R> {
   async close(): Promise<void> {
     this.#closed = true;
     this.#failQueued(new Error('The thread pool is closed'));
-    await Promise.all(this.#threads.map((t) => t.worker.terminate()));
+    await Promise.all(this.#threads.map((t) => terminateStarted(t.worker, t.started)));
   }
 
   #failQueued(error: Error): void {
@@ -156,11 +159,14 @@ export class ThreadPool<T, R> {
     const worker = new Worker(new URL('./thread_entry.js', import.meta.url), {
       workerData: { task: this.#task.href, niceness: this.#niceness } satisfies ThreadData,
     });
-    const thread: Thread = { worker, ready: false, inFlight: new Map() };
+    let started = (): void => undefined;
+    const thread: Thread = { worker, ready: false, inFlight: new Map(), started: new Promise((r) => (started = r)) };
     worker.unref();
+    worker.once('exit', started);
     worker.on('message', (reply: Reply | typeof READY) => {
       if (reply === READY) {
         thread.ready = true;
+        started();
         return;
       }
       const pending = thread.inFlight.get(reply.id);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { getPriority } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { destroyLoaded, LOADED_TASK, workerPool } from '../../src/workers/piscina_pool.js';
 import { TASKS_PER_THREAD, ThreadPool } from '../../src/workers/thread_pool.js';
 import type { ThreadTaskPayload } from '../helpers/thread_task.js';
 
@@ -98,5 +101,33 @@ describe('ThreadPool', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('ThreadPool: threads are never ended while their modules load (src/workers/startup.ts)', () => {
+  const slowTask = new URL('../helpers/slow_loading_task.js', import.meta.url);
+  const markerPath = (): { dir: string; marker: string } => {
+    const dir = mkdtempSync(join(tmpdir(), 'kestrel-startup-'));
+    return { dir, marker: join(dir, 'loaded') };
+  };
+
+  it('a pool closed right after it started lets its thread finish loading, then ends it', async () => {
+    const { dir, marker } = markerPath();
+    process.env.KESTREL_TEST_LOADED_MARKER = marker;
+    try {
+      const pool = new ThreadPool<number, number>(slowTask, 1);
+      await pool.close();
+      assert.ok(existsSync(marker), 'the task module finished loading before its thread was terminated');
+      await assert.rejects(pool.run(1), /closed/);
+    } finally {
+      delete process.env.KESTREL_TEST_LOADED_MARKER;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the state prover task module answers the loaded task a Piscina pool is destroyed after', async () => {
+    const pool = workerPool('state_proof_task.js', 1);
+    assert.equal(await pool.run(undefined, { name: LOADED_TASK }), true);
+    await destroyLoaded(pool);
   });
 });
