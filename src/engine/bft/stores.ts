@@ -31,21 +31,51 @@ const missingVotes = (): Error => {
   return new Error(`Specified key ${key.toString('hex')} does not exist`);
 };
 
+const votesCodec = compile<BFTVotes>(bftVotesSchema);
+
+const copyVotes = (votes: Readonly<BFTVotes>): BFTVotes => ({
+  maxHeightPrevoted: votes.maxHeightPrevoted,
+  maxHeightPrecommitted: votes.maxHeightPrecommitted,
+  maxHeightCertified: votes.maxHeightCertified,
+  blockBFTInfos: votes.blockBFTInfos.map((info) => ({ ...info })),
+  activeValidatorsVoteInfo: votes.activeValidatorsVoteInfo.map((info) => ({ ...info })),
+});
+
+const frozenCopy = (votes: Readonly<BFTVotes>): Readonly<BFTVotes> => {
+  const copy = copyVotes(votes);
+  for (const info of copy.blockBFTInfos) Object.freeze(info);
+  for (const info of copy.activeValidatorsVoteInfo) Object.freeze(info);
+  Object.freeze(copy.blockBFTInfos);
+  Object.freeze(copy.activeValidatorsVoteInfo);
+  return Object.freeze(copy);
+};
+
+/**
+ * The record as this thread last wrote it, with (a frozen copy of) the value it encodes: the next block reads
+ * exactly these bytes back, in its header's checks and in BFT's vote update, and a record of a few kilobytes
+ * was decoded for each. Keyed by content, so it answers for whichever state holds those bytes.
+ */
+let lastWritten: { bytes: Buffer; votes: Readonly<BFTVotes> } | undefined;
+
+const writtenLast = (bytes: Uint8Array): Readonly<BFTVotes> | undefined =>
+  lastWritten?.bytes.equals(bytes) === true ? lastWritten.votes : undefined;
+
 /** The BFT votes record, decoded for the caller to change and write back. */
 export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
-  const votes = bftVotesStore(state).getWithSchema<BFTVotes>(EMPTY_KEY, bftVotesSchema);
-  if (votes === undefined) throw missingVotes();
-  return votes;
+  const bytes = bftVotesStore(state).get(EMPTY_KEY);
+  if (bytes === undefined) throw missingVotes();
+  const known = writtenLast(bytes);
+  return known === undefined ? votesCodec.decode(bytes) : copyVotes(known);
 };
 
 // a received block's header checks read the record twice, as it stands before the block
-const sharedVotes = new RecentDecodes<BFTVotes>(compile<BFTVotes>(bftVotesSchema), 2);
+const sharedVotes = new RecentDecodes<BFTVotes>(votesCodec, 2);
 
 /** The BFT votes record to read only (frozen, shared with other readers of the same record). */
 export const readBFTVotesShared = (state: StateReadWriter): Readonly<BFTVotes> => {
   const bytes = bftVotesStore(state).get(EMPTY_KEY);
   if (bytes === undefined) throw missingVotes();
-  return sharedVotes.decode(bytes);
+  return writtenLast(bytes) ?? sharedVotes.decode(bytes);
 };
 
 /**
@@ -68,5 +98,7 @@ export const readBFTHeights = (state: StateReadWriter): BFTHeights => {
 };
 
 export const writeBFTVotes = (state: StateReadWriter, votes: BFTVotes): void => {
-  bftVotesStore(state).setWithSchema(EMPTY_KEY, votes, bftVotesSchema);
+  const bytes = votesCodec.encode(votes);
+  bftVotesStore(state).set(EMPTY_KEY, bytes);
+  lastWritten = { bytes, votes: frozenCopy(votes) };
 };
