@@ -90,7 +90,12 @@ export class BFTMethod {
 
   /** The validator whose slot contains `timestamp`, in the set that applies at `height`. */
   getGeneratorAtTimestamp(state: StateReadWriter, height: number, timestamp: number): BFTValidator {
-    const { validators } = this.getBFTParameters(state, height);
+    return this.generatorIn(this.getBFTParameters(state, height), height, timestamp);
+  }
+
+  /** getGeneratorAtTimestamp with the parameters that apply at `height` read already. */
+  generatorIn(parameters: BFTParameters, height: number, timestamp: number): BFTValidator {
+    const { validators } = parameters;
     const generator = validators[this.getSlotNumber(timestamp) % validators.length];
     if (generator === undefined)
       throw new Error(`No validator for the slot of timestamp ${timestamp} at height ${height}`);

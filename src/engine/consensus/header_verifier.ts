@@ -32,7 +32,9 @@ export class HeaderVerifier {
       throw new Error(
         `Invalid length of generatorAddress ${header.generatorAddress.toString('hex')} of the block with id: ${id}`,
       );
-    const expected = bft.getGeneratorAtTimestamp(engine, header.height, header.timestamp);
+    // read once: the generator's slot and its keys below come from the same parameters
+    const parameters = bft.getBFTParameters(engine, header.height);
+    const expected = bft.generatorIn(parameters, header.height, header.timestamp);
     if (!header.generatorAddress.equals(expected.address)) {
       throw new Error(
         `Generator with address ${header.generatorAddress.toString('hex')} of the block with id: ${id} is ineligible to generate block for the current slot`,
@@ -44,9 +46,7 @@ export class HeaderVerifier {
       throw new Error(`Contradicting headers for the block with id: ${id}`);
     if (header.impliesMaxPrevotes !== bft.impliesMaximalPrevotes(engine, header))
       throw new Error('Invalid imply max prevote.');
-    const generator = bft
-      .getBFTParameters(engine, header.height)
-      .validators.find((v) => v.address.equals(header.generatorAddress));
+    const generator = parameters.validators.find((v) => v.address.equals(header.generatorAddress));
     if (generator === undefined)
       throw new Error(
         `Validator with address ${header.generatorAddress.toString('hex')} does not exist for height ${header.height}`,
