@@ -1,4 +1,4 @@
-import { compile, RecentDecodes } from '../../lib/codec/index.js';
+import { compile, LastWritten, RecentDecodes } from '../../lib/codec/index.js';
 import { readUInt32 } from '../../lib/codec/varint.js';
 import { SubStore } from '../state/substore.js';
 import type { StateReadWriter } from '../state/types.js';
@@ -32,40 +32,14 @@ const missingVotes = (): Error => {
 };
 
 const votesCodec = compile<BFTVotes>(bftVotesSchema);
-
-const copyVotes = (votes: Readonly<BFTVotes>): BFTVotes => ({
-  maxHeightPrevoted: votes.maxHeightPrevoted,
-  maxHeightPrecommitted: votes.maxHeightPrecommitted,
-  maxHeightCertified: votes.maxHeightCertified,
-  blockBFTInfos: votes.blockBFTInfos.map((info) => ({ ...info })),
-  activeValidatorsVoteInfo: votes.activeValidatorsVoteInfo.map((info) => ({ ...info })),
-});
-
-const frozenCopy = (votes: Readonly<BFTVotes>): Readonly<BFTVotes> => {
-  const copy = copyVotes(votes);
-  for (const info of copy.blockBFTInfos) Object.freeze(info);
-  for (const info of copy.activeValidatorsVoteInfo) Object.freeze(info);
-  Object.freeze(copy.blockBFTInfos);
-  Object.freeze(copy.activeValidatorsVoteInfo);
-  return Object.freeze(copy);
-};
-
-/**
- * The record as this thread last wrote it, with (a frozen copy of) the value it encodes: the next block reads
- * exactly these bytes back, in its header's checks and in BFT's vote update, and a record of a few kilobytes
- * was decoded for each. Keyed by content, so it answers for whichever state holds those bytes.
- */
-let lastWritten: { bytes: Buffer; votes: Readonly<BFTVotes> } | undefined;
-
-const writtenLast = (bytes: Uint8Array): Readonly<BFTVotes> | undefined =>
-  lastWritten?.bytes.equals(bytes) === true ? lastWritten.votes : undefined;
+/** The next block reads the record back twice (its header's checks, BFT's vote update): 14 KB decoded for each. */
+const lastWritten = new LastWritten<BFTVotes>(votesCodec);
 
 /** The BFT votes record, decoded for the caller to change and write back. */
 export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
   const bytes = bftVotesStore(state).get(EMPTY_KEY);
   if (bytes === undefined) throw missingVotes();
-  const known = writtenLast(bytes);
-  return known === undefined ? votesCodec.decode(bytes) : copyVotes(known);
+  return lastWritten.decode(bytes);
 };
 
 // a received block's header checks read the record twice, as it stands before the block
@@ -75,7 +49,7 @@ const sharedVotes = new RecentDecodes<BFTVotes>(votesCodec, 2);
 export const readBFTVotesShared = (state: StateReadWriter): Readonly<BFTVotes> => {
   const bytes = bftVotesStore(state).get(EMPTY_KEY);
   if (bytes === undefined) throw missingVotes();
-  return writtenLast(bytes) ?? sharedVotes.decode(bytes);
+  return lastWritten.shared(bytes) ?? sharedVotes.decode(bytes);
 };
 
 /**
@@ -98,7 +72,5 @@ export const readBFTHeights = (state: StateReadWriter): BFTHeights => {
 };
 
 export const writeBFTVotes = (state: StateReadWriter, votes: BFTVotes): void => {
-  const bytes = votesCodec.encode(votes);
-  bftVotesStore(state).set(EMPTY_KEY, bytes);
-  lastWritten = { bytes, votes: frozenCopy(votes) };
+  bftVotesStore(state).set(EMPTY_KEY, lastWritten.encode(votes));
 };

@@ -7,7 +7,13 @@ import type {
   Module,
 } from '../../engine/state_machine/module.js';
 import { RANDOM_ENDPOINTS, randomEndpoints } from './endpoint.js';
-import { getValidatorReveals, isSeedValidInput, randomAssetCodec, randomAssetSchema } from './method.js';
+import {
+  getValidatorReveals,
+  isSeedValidInput,
+  randomAssetCodec,
+  randomAssetSchema,
+  setValidatorReveals,
+} from './method.js';
 import { nextSeedReveal } from './next_reveal.js';
 import { HashOnionStores } from './offchain.js';
 import { hashOnionEndpoints } from './onion_endpoint.js';
@@ -74,6 +80,6 @@ export class RandomModule implements Module {
     const valid = isSeedValidInput(generatorAddress, seedReveal, reveals);
     const next = reveals.length === this.maxLengthReveals ? reveals.slice(1) : reveals;
     next.push({ seedReveal, generatorAddress, height, valid });
-    validatorRevealsStore(ctx).setWithSchema(EMPTY_KEY, { validatorReveals: next }, seedRevealSchema);
+    setValidatorReveals(ctx, next);
   }
 }

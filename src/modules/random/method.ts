@@ -1,6 +1,6 @@
 import type { StoreAccess } from '../../engine/state_machine/module.js';
 import type { CompiledSchema, Schema } from '../../lib/codec/index.js';
-import { compile } from '../../lib/codec/index.js';
+import { compile, LastWritten } from '../../lib/codec/index.js';
 import { sha256 } from '../../lib/crypto/hash.js';
 import type { ValidatorReveal } from './stores.js';
 import { EMPTY_KEY, SEED_LENGTH, seedRevealSchema, validatorRevealsStore } from './stores.js';
@@ -15,9 +15,20 @@ export const randomAssetCodec: CompiledSchema<{ seedReveal: Buffer }> = compile<
   randomAssetSchema,
 );
 
-export const getValidatorReveals = (ctx: StoreAccess): ValidatorReveal[] =>
-  validatorRevealsStore(ctx).getWithSchema<{ validatorReveals: ValidatorReveal[] }>(EMPTY_KEY, seedRevealSchema)
-    ?.validatorReveals ?? [];
+/** The reveals are written again by every block and read back by the next (its seed check, then its update). */
+const lastReveals = new LastWritten<{ validatorReveals: ValidatorReveal[] }>(
+  compile<{ validatorReveals: ValidatorReveal[] }>(seedRevealSchema),
+);
+
+/** The validators' reveals, the caller's own to change. */
+export const getValidatorReveals = (ctx: StoreAccess): ValidatorReveal[] => {
+  const bytes = validatorRevealsStore(ctx).get(EMPTY_KEY);
+  return bytes === undefined ? [] : lastReveals.decode(bytes).validatorReveals;
+};
+
+export const setValidatorReveals = (ctx: StoreAccess, validatorReveals: ValidatorReveal[]): void => {
+  validatorRevealsStore(ctx).set(EMPTY_KEY, lastReveals.encode({ validatorReveals }));
+};
 
 /**
  * A reveal is valid when it hashes to the generator's last reveal; with no earlier reveal
