@@ -47,7 +47,7 @@ describe('BFT votes record (engine/bft/stores.ts)', () => {
     assert.deepEqual(readBFTVotesShared(older), votesAt(50));
   });
 
-  it('neither the writer nor a reader changing its value changes what is read next; shared reads are frozen', () => {
+  it('neither the writer nor a reader changing its value changes what is read next', () => {
     const state = new BlockState(EMPTY_STATE);
     const votes = votesAt(200);
     writeBFTVotes(state, votes);
@@ -59,13 +59,9 @@ describe('BFT votes record (engine/bft/stores.ts)', () => {
     read.blockBFTInfos[1].maxHeightPrevoted = 0;
     read.blockBFTInfos.push({ ...votesAt(1).blockBFTInfos[0] });
     assert.deepEqual(readBFTVotes(state), votesAt(200));
-    const shared = readBFTVotesShared(state);
+    const shared = readBFTVotesShared(state) as BFTVotes;
     assert.deepEqual(shared, votesAt(200));
-    assert.ok(
-      Object.isFrozen(shared) && Object.isFrozen(shared.blockBFTInfos) && Object.isFrozen(shared.blockBFTInfos[0]),
-    );
-    assert.throws(() => {
-      (shared.blockBFTInfos as unknown as unknown[]).push(1);
-    }, TypeError);
+    shared.blockBFTInfos.length = 0;
+    assert.deepEqual(readBFTVotesShared(state), votesAt(200));
   });
 });

@@ -32,8 +32,17 @@ const missingVotes = (): Error => {
 };
 
 const votesCodec = compile<BFTVotes>(bftVotesSchema);
+
+const copyVotes = (votes: BFTVotes): BFTVotes => ({
+  maxHeightPrevoted: votes.maxHeightPrevoted,
+  maxHeightPrecommitted: votes.maxHeightPrecommitted,
+  maxHeightCertified: votes.maxHeightCertified,
+  blockBFTInfos: votes.blockBFTInfos.map((info) => ({ ...info })),
+  activeValidatorsVoteInfo: votes.activeValidatorsVoteInfo.map((info) => ({ ...info })),
+});
+
 /** The next block reads the record back twice (its header's checks, BFT's vote update): 14 KB decoded for each. */
-const lastWritten = new LastWritten<BFTVotes>(votesCodec);
+const lastWritten = new LastWritten<BFTVotes>(votesCodec, copyVotes);
 
 /** The BFT votes record, decoded for the caller to change and write back. */
 export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
@@ -45,11 +54,11 @@ export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
 // a received block's header checks read the record twice, as it stands before the block
 const sharedVotes = new RecentDecodes<BFTVotes>(votesCodec, 2);
 
-/** The BFT votes record to read only (frozen, shared with other readers of the same record). */
+/** The BFT votes record to read only (a copy of the last written, else frozen and shared with other readers of the same record). */
 export const readBFTVotesShared = (state: StateReadWriter): Readonly<BFTVotes> => {
   const bytes = bftVotesStore(state).get(EMPTY_KEY);
   if (bytes === undefined) throw missingVotes();
-  return lastWritten.shared(bytes) ?? sharedVotes.decode(bytes);
+  return lastWritten.copyOf(bytes) ?? sharedVotes.decode(bytes);
 };
 
 /**

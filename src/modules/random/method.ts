@@ -18,6 +18,7 @@ export const randomAssetCodec: CompiledSchema<{ seedReveal: Buffer }> = compile<
 /** The reveals are written again by every block and read back by the next (its seed check, then its update). */
 const lastReveals = new LastWritten<{ validatorReveals: ValidatorReveal[] }>(
   compile<{ validatorReveals: ValidatorReveal[] }>(seedRevealSchema),
+  ({ validatorReveals }) => ({ validatorReveals: validatorReveals.map((reveal) => ({ ...reveal })) }),
 );
 
 /** The validators' reveals, the caller's own to change. */
