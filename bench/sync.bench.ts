@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -112,7 +112,21 @@ interface KestrelSync extends SyncRate {
   stages: Record<string, number>;
   /** This process over blocks 1..tip: the main thread's event-loop utilization. */
   mainThreadUtilization: number;
+  /** CPU seconds of this process's main thread alone over blocks 1..tip (Linux; else undefined). */
+  mainThreadCpuSeconds: number | undefined;
 }
+
+/** The main thread's CPU seconds so far (user + system, from /proc/self/task/<pid>/stat; Linux only). */
+const mainThreadCpu = (): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields 14 and 15 of stat (utime, stime) in clock ticks, 100 a second on Linux
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+};
 
 /** The Kestrel follower's sync with its stages timed and this process's CPU over the synced blocks. */
 const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatures): Promise<KestrelSync> => {
@@ -123,11 +137,13 @@ const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatu
     await reach(follower, serving, 1, 'Kestrel follower');
     const elu = performance.eventLoopUtilization();
     const cpu = follower.cpuSeconds();
+    const mainCpu = mainThreadCpu();
     await reach(follower, serving, sigs.blocks, 'Kestrel follower');
     return {
       ...rateOf(follower, sigs, follower.cpuSeconds() - cpu),
       stages: stages.totals(),
       mainThreadUtilization: fixed(performance.eventLoopUtilization(elu).utilization),
+      mainThreadCpuSeconds: mainCpu === undefined ? undefined : fixed((mainThreadCpu() ?? mainCpu) - mainCpu),
     };
   } finally {
     await follower.stop();
@@ -369,7 +385,7 @@ const kestrelOnly = async (loader: string): Promise<ComparisonResult[]> => {
       const k = await kestrelSync(serving, '127.0.0.2', sigs);
       console.log(
         `round ${round + 1}: Kestrel ${k.blocksPerSecond} blocks/s, ${k.blocksPerCpuSecond} blocks per CPU s ` +
-          `(main thread ${k.mainThreadUtilization} busy, load ${loadavg().map(fixed).join(' ')}); stages ms ${JSON.stringify(k.stages)}`,
+          `(main thread ${k.mainThreadUtilization} busy, ${k.mainThreadCpuSeconds} CPU s; load ${loadavg().map(fixed).join(' ')}); stages ms ${JSON.stringify(k.stages)}`,
       );
       const { syncing, idle, bare, syncUnderLoad } = await rpcDuringSync(loader, serving, '127.0.0.4', sigs);
       console.log(
