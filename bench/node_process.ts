@@ -41,9 +41,15 @@ export interface RunningNode {
 }
 
 /** CPU seconds (user + system, all threads) a process has used, from /proc (Linux); undefined elsewhere. */
-export const cpuSecondsOf = (pid: number | undefined): number | undefined => {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
+export const cpuSecondsOf = (pid: number | undefined): number | undefined =>
+  pid === undefined ? undefined : cpuSecondsIn(`/proc/${pid}/stat`);
+
+/** CPU seconds a process's main thread alone has used (its own task entry in /proc); undefined elsewhere. */
+export const mainThreadCpuSecondsOf = (pid: number): number | undefined =>
+  cpuSecondsIn(`/proc/${pid}/task/${pid}/stat`);
+
+const cpuSecondsIn = (file: string): number | undefined => {
+  if (!existsSync(file)) return undefined;
   const stat = readFileSync(file, 'utf8');
   // the fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

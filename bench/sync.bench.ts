@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { startBareServer } from './bare_server.js';
 import type { ComparisonResult } from './harness.js';
 import { medianBy, printAndSave } from './harness.js';
 import { nativeLoader } from './native_load.js';
+import { mainThreadCpuSecondsOf } from './node_process.js';
 import type { RawVerifyBatch } from './raw_verify_task.js';
 import type { ChainSignatures, SyncChainParams } from './sync_chain.js';
 import { chainSignatures, copyChain, syncChain } from './sync_chain.js';
@@ -116,18 +117,6 @@ interface KestrelSync extends SyncRate {
   mainThreadCpuSeconds: number | undefined;
 }
 
-/** The main thread's CPU seconds so far (user + system, from /proc/self/task/<pid>/stat; Linux only). */
-const mainThreadCpu = (): number | undefined => {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields 14 and 15 of stat (utime, stime) in clock ticks, 100 a second on Linux
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-};
-
 /** The Kestrel follower's sync with its stages timed and this process's CPU over the synced blocks. */
 const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatures): Promise<KestrelSync> => {
   const stages = syncStages();
@@ -137,13 +126,14 @@ const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatu
     await reach(follower, serving, 1, 'Kestrel follower');
     const elu = performance.eventLoopUtilization();
     const cpu = follower.cpuSeconds();
-    const mainCpu = mainThreadCpu();
+    const mainCpu = mainThreadCpuSecondsOf(process.pid);
     await reach(follower, serving, sigs.blocks, 'Kestrel follower');
     return {
       ...rateOf(follower, sigs, follower.cpuSeconds() - cpu),
       stages: stages.totals(),
       mainThreadUtilization: fixed(performance.eventLoopUtilization(elu).utilization),
-      mainThreadCpuSeconds: mainCpu === undefined ? undefined : fixed((mainThreadCpu() ?? mainCpu) - mainCpu),
+      mainThreadCpuSeconds:
+        mainCpu === undefined ? undefined : fixed((mainThreadCpuSecondsOf(process.pid) ?? mainCpu) - mainCpu),
     };
   } finally {
     await follower.stop();
