@@ -320,7 +320,7 @@ export const writeSyntheticSnapshot = (dataPath: string, options: SyntheticSnaps
       dbs.blocks.putSync(tableHeightKey(TABLES.blockIDsByHeight, block.header.height), id);
       dbs.blocks.putSync(tableKey(TABLES.blocksByID, id), encodeBlock(block));
     }
-    writeCommittedState(dbs, { height, root: stateRoot });
+    writeCommittedState(dbs, { height, root: stateRoot, rootVersion: 0 });
     // the old node held keys for validators 0 and 1; validator 0 generated at the snapshot height
     for (const v of validators.slice(0, 2))
       dbs.generator.putSync(tableKey(TABLES.generatorKeys, v), Buffer.from('synthetic keys'));

@@ -58,7 +58,7 @@ export const klayrSyncConfigFile = (dir: string): string => {
 /** The cached chain's data path (generated on first use, a minute or two); never write into it: copy it. */
 export const syncChain = async (p: SyncChainParams): Promise<string> => {
   const certificates = p.certificates === true ? '-certs' : '';
-  const name = `sync-chain-v1-b${p.blocks}-e${p.transferEvery}-t${p.transfersPerBlock}-bt${BLOCK_TIME}-mts${MAX_TRANSACTIONS_SIZE}${certificates}`;
+  const name = `sync-chain-v2-b${p.blocks}-e${p.transferEvery}-t${p.transfersPerBlock}-bt${BLOCK_TIME}-mts${MAX_TRANSACTIONS_SIZE}${certificates}`;
   return (
     await offlineChain({ ...p, maxTransactionsSize: MAX_TRANSACTIONS_SIZE }, join('kestrel-bench', name), console.log)
   ).dataPath;

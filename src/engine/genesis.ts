@@ -6,7 +6,7 @@ import { computeValidatorsHash } from '../lib/chain/validators_hash.js';
 import type { Schema } from '../lib/codec/index.js';
 import { codec } from '../lib/codec/index.js';
 import { stateSMTLeaves } from '../lib/state/keys.js';
-import { buildSMT, EMPTY_HASH, smtNodeList, smtRootOf } from '../lib/tree/index.js';
+import { buildSMT, EMPTY_HASH, nodeRef, smtNodeList, smtRootOf } from '../lib/tree/index.js';
 import type { GenesisTree, StateBase } from './state/state_db.js';
 import { BlockState, EMPTY_STATE } from './state/state_db.js';
 import { executeGenesis } from './state_machine/genesis.js';
@@ -59,7 +59,9 @@ const genesisTree = (
   const entries = changes.flatMap(({ key, value }) => (value === undefined ? [] : [{ key, value }]));
   if (deferTreeFrom !== undefined && entries.length >= deferTreeFrom) return { root: headerRoot, deferred: true };
   const leaves = stateSMTLeaves(entries);
-  return keepTreeNodes ? buildSMT(leaves) : { root: smtRootOf(leaves), nodes: smtNodeList([]) };
+  if (keepTreeNodes) return buildSMT(leaves);
+  const root = smtRootOf(leaves);
+  return { root, rootRef: nodeRef(0, root), nodes: smtNodeList([]) };
 };
 
 /** Runs the modules' genesis over the block's assets and computes the three roots it implies. */

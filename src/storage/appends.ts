@@ -7,15 +7,15 @@ export const appendSync = (db: BinaryDB, key: Buffer, value: Buffer): boolean =>
     append: true,
   }) === true;
 
-/** Tree nodes written into an empty tree database: as appends when they come in hash order; inside a write transaction. */
+/** Tree nodes written into an empty tree database: as appends when they come in reference order; inside a write transaction. */
 export const appendTreeNodes = (dbs: Pick<KestrelDatabases, 'smt'>, nodes: SMTNodeList): void => {
   if (!nodes.ascending)
-    nodes.forEach((hash, data) => {
-      dbs.smt.putSync(hash, data);
+    nodes.forEach((ref, data) => {
+      dbs.smt.putSync(ref, data);
     });
   else
-    nodes.forEach((hash, data) => {
-      if (!appendSync(dbs.smt, hash, data))
-        throw new Error(`Tree node ${hash.toString('hex')} is out of order, or the tree database is not empty`);
+    nodes.forEach((ref, data) => {
+      if (!appendSync(dbs.smt, ref, data))
+        throw new Error(`Tree node ${ref.toString('hex')} is out of order, or the tree database is not empty`);
     });
 };

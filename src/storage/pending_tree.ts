@@ -29,7 +29,7 @@ export const buildPendingStateTree = (dbs: KestrelDatabases): Buffer | undefined
     );
   const entries: { key: Uint8Array; value: Uint8Array }[] = [];
   for (const { key, value } of dbs.state.getRange()) entries.push({ key, value });
-  const tree = buildSMT(stateSMTLeaves(entries));
+  const tree = buildSMT(stateSMTLeaves(entries), pending.rootVersion);
   if (!tree.root.equals(pending.root))
     throw new StateTreeMismatchError(
       `The state committed at height ${pending.height} gives the state root ${tree.root.toString('hex')}, not ${pending.root.toString('hex')} as its block header says`,

@@ -1,10 +1,10 @@
 import { getOrCreate } from '../lib/collections.js';
 import { STATE_SMT_KEY_LENGTH, stateSMTKey } from '../lib/state/keys.js';
 import type { SMTProof } from '../lib/tree/index.js';
-import { EMPTY_HASH, SparseMerkleTree } from '../lib/tree/index.js';
+import { EMPTY_ROOT_REF, refHash, SparseMerkleTree } from '../lib/tree/index.js';
 import type { KestrelDatabases } from './database.js';
 import { openDatabases } from './database.js';
-import { readCommittedState, readRootAt } from './state_roots.js';
+import { readLatestRootRef, readRootRefAt } from './state_roots.js';
 
 /** Committed state as a worker reads it: a root it checked, and proofs against that root. */
 export interface StateSnapshot {
@@ -19,17 +19,16 @@ export class SnapshotMismatchError extends Error {
 /** The state tree over each environment's `smt` database, made once. */
 const trees = new WeakMap<KestrelDatabases['smt'], SparseMerkleTree>();
 
-/** Inclusion/non-inclusion proof of store keys against a committed root (tree nodes are never overwritten, so older roots stay provable). */
-export const proveStateKeys = (
-  dbs: Pick<KestrelDatabases, 'smt'>,
-  root: Buffer,
-  storeKeys: readonly Buffer[],
-): SMTProof =>
+/**
+ * Inclusion/non-inclusion proof of store keys against a committed root, given by its reference (tree nodes are
+ * never overwritten, so older roots stay provable).
+ */
+const proveStateKeys = (dbs: Pick<KestrelDatabases, 'smt'>, rootRef: Buffer, storeKeys: readonly Buffer[]): SMTProof =>
   getOrCreate(
     trees,
     dbs.smt,
-    (smt) => new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => smt.get(hash) }),
-  ).prove(root, storeKeys.map(stateSMTKey));
+    (smt) => new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (ref) => smt.get(ref) }),
+  ).prove(rootRef, storeKeys.map(stateSMTKey));
 
 /**
  * The committed state at `height` (the last committed one when undefined), checked against the
@@ -40,13 +39,14 @@ export const checkedSnapshot = (
   height: number | undefined,
   expectedRoot: Buffer,
 ): StateSnapshot => {
-  const root = (height === undefined ? readCommittedState(dbs)?.root : readRootAt(dbs, height)) ?? EMPTY_HASH;
+  const rootRef = (height === undefined ? readLatestRootRef(dbs) : readRootRefAt(dbs, height)) ?? EMPTY_ROOT_REF;
+  const root = refHash(rootRef);
   if (!root.equals(expectedRoot)) {
     throw new SnapshotMismatchError(
       `Snapshot mismatch at height ${String(height)}: the store has root ${root.toString('hex')}, expected ${expectedRoot.toString('hex')}`,
     );
   }
-  return { root, prove: (storeKeys) => proveStateKeys(dbs, root, storeKeys) };
+  return { root, prove: (storeKeys) => proveStateKeys(dbs, rootRef, storeKeys) };
 };
 
 const readOnly = new Map<string, KestrelDatabases>();

@@ -1,20 +1,26 @@
 import type { GetOptions } from 'lmdb';
 import type { Schema } from '../lib/codec/index.js';
 import { compile } from '../lib/codec/index.js';
+import { nodeRef, refHash } from '../lib/tree/index.js';
 import type { KestrelDatabases } from './database.js';
 import { TABLES, tableHeightKey, tableKey } from './tables.js';
 
-/** The last committed state: its height and root. */
+/** The last committed state: its height, root, and the version its root node is stored under (its reference's). */
 export interface CommittedState {
   height: number;
   root: Buffer;
+  rootVersion: number;
 }
 
 const currentSchema = {
   $id: '/kestrel/state/current',
   type: 'object',
-  required: ['height', 'root'],
-  properties: { height: { dataType: 'uint32', fieldNumber: 1 }, root: { dataType: 'bytes', fieldNumber: 2 } },
+  required: ['height', 'root', 'rootVersion'],
+  properties: {
+    height: { dataType: 'uint32', fieldNumber: 1 },
+    root: { dataType: 'bytes', fieldNumber: 2 },
+    rootVersion: { dataType: 'uint32', fieldNumber: 3 },
+  },
 } as const satisfies Schema;
 const currentCodec = compile<CommittedState>(currentSchema);
 
@@ -29,13 +35,35 @@ export const readCommittedState = (
   return raw === undefined ? undefined : currentCodec.decode(raw);
 };
 
-/** The state root committed at `height`, if it is still known. */
-export const readRootAt = (dbs: Pick<KestrelDatabases, 'meta'>, height: number): Buffer | undefined =>
+/** The reference (`version || hash`) of the state root committed at `height`, if it is still known. */
+export const readRootRefAt = (dbs: Pick<KestrelDatabases, 'meta'>, height: number): Buffer | undefined =>
   dbs.meta.get(tableHeightKey(TABLES.stateRoots, height));
 
-/** Records `state` as the last committed one, with its root by height; inside the commit's transaction. */
+/** The state root committed at `height`, if it is still known. */
+export const readRootAt = (dbs: Pick<KestrelDatabases, 'meta'>, height: number): Buffer | undefined => {
+  const ref = readRootRefAt(dbs, height);
+  return ref === undefined ? undefined : refHash(ref);
+};
+
+/** The reference of a committed state's root node. */
+export const rootRefOf = (state: CommittedState): Buffer => nodeRef(state.rootVersion, state.root);
+
+/** The reference of the last committed state's root, undefined before the first commit. */
+export const readLatestRootRef = (dbs: Pick<KestrelDatabases, 'meta'>): Buffer | undefined => {
+  const state = readCommittedState(dbs);
+  return state === undefined ? undefined : rootRefOf(state);
+};
+
+/** The committed state whose root has the reference `ref`. */
+export const committedStateOf = (height: number, ref: Buffer): CommittedState => ({
+  height,
+  root: refHash(ref),
+  rootVersion: ref.readUInt32BE(0),
+});
+
+/** Records `state` as the last committed one, with its root's reference by height; inside the commit's transaction. */
 export const writeCommittedState = (dbs: Pick<KestrelDatabases, 'meta'>, state: CommittedState): void => {
-  dbs.meta.putSync(tableHeightKey(TABLES.stateRoots, state.height), state.root);
+  dbs.meta.putSync(tableHeightKey(TABLES.stateRoots, state.height), rootRefOf(state));
   dbs.meta.putSync(CURRENT_KEY, currentCodec.encode(state));
 };
 

@@ -29,9 +29,17 @@ export const TABLES = {
     '',
     "storePrefix(4) || substorePrefix(2) || key -> value (the modules' substores, Lisk SDK v6 keys)",
   ),
-  smtNodes: table('smt', '', 'node hash -> encoded state tree node'),
-  stateCurrent: table('meta', 'current', '-> { height, root } of the last committed state'),
-  stateRoots: table('meta', 'root:', 'height -> state root committed at that height'),
+  smtNodes: table(
+    'smt',
+    '',
+    'version (uint32 BE, the height of the commit that wrote the node) || node hash -> encoded state tree node (leaf 0x00 || key || value, branch 0x01 || left version || left hash || right version || right hash)',
+  ),
+  stateCurrent: table('meta', 'current', '-> { height, root, rootVersion } of the last committed state'),
+  stateRoots: table(
+    'meta',
+    'root:',
+    'height -> the reference (version || hash) of the state root committed at that height',
+  ),
   pendingStateTree: table(
     'meta',
     'pending-tree',

@@ -57,18 +57,18 @@ describe('a genesis state committed before its tree (deferTreeFrom)', () => {
     const { state, genesis } = opened;
     const root = genesis.header.stateRoot;
     try {
-      assert.deepEqual(state.pendingTree, { height: 0, root });
+      assert.deepEqual(state.pendingTree, { height: 0, root, rootVersion: 0 });
       assert.ok(state.root.equals(root));
       assert.equal(count(dbs.smt), 0, 'no tree node stored yet');
       assert.ok(count(dbs.state) > 0, 'the state is committed');
       const reference = await referenceTree();
       assert.throws(() => state.prepare(state.newOverlay()), StateTreePendingError);
-      assert.throws(() => state.prove(root, reference.keys), StateTreePendingError);
+      assert.throws(() => state.prove(0, root, reference.keys), StateTreePendingError);
 
       assert.equal(buildPendingStateTree(dbs)?.toString('hex'), root.toString('hex'));
       assert.equal(state.pendingTree, undefined);
       assert.equal(digestOf(dbs.smt), reference.smt, 'the same nodes as a commit with the tree');
-      const proof = state.prove(root, reference.keys);
+      const proof = state.prove(0, root, reference.keys);
       assert.ok(verifySMTProof(reference.keys.map(stateSMTKey), proof, root, 38));
       assert.equal(buildPendingStateTree(dbs), undefined, 'nothing pending: nothing done');
     } finally {
@@ -90,7 +90,7 @@ describe('a genesis state committed before its tree (deferTreeFrom)', () => {
       let now = 0;
       const opened = openChain(first.config, dbs, { logger, now: () => now });
       assert.equal(lines.filter((l) => l.includes('Processing the genesis block')).length, 0);
-      assert.deepEqual(opened.state.pendingTree, { height: 0, root });
+      assert.deepEqual(opened.state.pendingTree, { height: 0, root, rootVersion: 0 });
 
       // built by a thread of its own in the environment this thread has open
       assert.equal((await startStateTreeThread().build(first.dataPath))?.toString('hex'), root.toString('hex'));
@@ -119,7 +119,7 @@ describe('a genesis state committed before its tree (deferTreeFrom)', () => {
         assert.match(e.message, /gives the state root [0-9a-f]{64}, not [0-9a-f]{64} as its block header says/);
         return true;
       });
-      assert.deepEqual(opened.state.pendingTree, { height: 0, root: opened.genesis.header.stateRoot });
+      assert.deepEqual(opened.state.pendingTree, { height: 0, root: opened.genesis.header.stateRoot, rootVersion: 0 });
       assert.equal(count(dbs.smt), 0);
     } finally {
       await closeDatabases(dbs);

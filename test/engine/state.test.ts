@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { StateOverlay } from '../../src/engine/state/overlay.js';
+import { StateDB } from '../../src/engine/state/state_db.js';
 import { SubStore } from '../../src/engine/state/substore.js';
 import {
   computeStorePrefix,
@@ -13,6 +14,8 @@ import {
   stateSMTValues,
 } from '../../src/lib/state/keys.js';
 import { buildSMT, EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
+import { openDatabases } from '../../src/storage/database.js';
+import { readCommittedState } from '../../src/storage/state_roots.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
@@ -290,6 +293,60 @@ describe('state commit, root and revert', () => {
     }
   });
 
+  it("stores each commit's tree nodes under its height (version || hash), finds older roots by their reference for proofs and reverts, and refuses a data path keyed by hash alone", () => {
+    const rng = new Rng(9);
+    const dataPath = tempDataPath();
+    const db = openState(dataPath);
+    const keys: Buffer[] = [];
+    const roots: Buffer[] = [];
+    for (let height = 0; height < 12; height++) {
+      const state = db.newOverlay();
+      // height 5 changes nothing: its root is height 4's, under height 4's version
+      if (height !== 5)
+        for (let i = 0; i < 20; i++) {
+          const key = Buffer.concat([computeStorePrefix('token'), computeSubstorePrefix(0), rng.bytes(8)]);
+          keys.push(key);
+          state.set(key, rng.bytes(1 + rng.int(40)));
+        }
+      const prepared = db.prepare(state);
+      const refs: Buffer[] = [];
+      prepared.smt.nodes.forEach((ref) => {
+        refs.push(Buffer.from(ref));
+      });
+      assert.equal(refs.length === 0, height === 5, `height ${height}: nodes written`);
+      for (const ref of refs) {
+        assert.equal(ref.length, 36);
+        assert.equal(ref.readUInt32BE(0), height, `height ${height}: the node's version`);
+      }
+      roots.push(db.commit(prepared, height));
+      for (const ref of refs) assert.ok(db.dbs.smt.get(ref) !== undefined, 'stored under its reference');
+      const version = height === 5 ? 4 : height;
+      assert.deepEqual(readCommittedState(db.dbs), { height, root: roots[height], rootVersion: version });
+    }
+    const sorted = [...db.dbs.smt.getKeys()].map((key) => key.readUInt32BE(0));
+    assert.deepEqual(
+      sorted,
+      [...sorted].sort((a, b) => a - b),
+      'the store holds the nodes in commit order',
+    );
+    for (const height of [0, 4, 5, 11]) {
+      const proof = db.prove(height, roots[height]!, keys.slice(0, 30));
+      assert.ok(verifySMTProof(keys.slice(0, 30).map(stateSMTKey), proof, roots[height]!, 38), `proof at ${height}`);
+    }
+    assert.throws(() => db.prove(3, roots[4]!, keys), /not [0-9a-f]{64}/, 'a root the height did not commit');
+    db.revertLast();
+    db.revertLast();
+    assert.deepEqual(readCommittedState(db.dbs), { height: 9, root: roots[9], rootVersion: 9 });
+    const state = db.newOverlay();
+    state.set(keys[0]!, Buffer.from('after the revert'));
+    db.commit(db.prepare(state), 10);
+    assert.equal(db.root.toString('hex'), recomputeRoot(db).toString('hex'));
+
+    const legacy = openDatabases(tempDataPath());
+    legacy.smt.putSync(Buffer.alloc(32, 1), Buffer.from([0]));
+    assert.throws(() => new StateDB(legacy), /earlier Kestrel, which stored state tree nodes by hash alone/);
+  });
+
   it("a prepared state's inclusion proofs, block after block (the last proofs' nodes kept), equal proofs from the committed tree", () => {
     const rng = new Rng(5);
     const db = openState(tempDataPath());
@@ -311,7 +368,7 @@ describe('state commit, root and revert', () => {
       const queried = [...keys.slice(0, 3), newKey()];
       const proof = db.provePrepared(prepared, queried);
       db.commit(prepared, height);
-      assert.deepEqual(proof, db.prove(db.root, queried), `height ${height}`);
+      assert.deepEqual(proof, db.prove(height, db.root, queried), `height ${height}`);
       assert.ok(verifySMTProof(queried.map(stateSMTKey), proof, db.root, 38), `height ${height}`);
     }
   });
@@ -371,7 +428,7 @@ describe('state commit, root and revert', () => {
     assert.equal(recomputeRoot(db).toString('hex'), expected.toString('hex'));
     const some = changes.slice(0, 5).map((c) => c.key);
     assert.ok(
-      verifySMTProof(some.map(stateSMTKey), db.prove(expected, some), expected, 38),
+      verifySMTProof(some.map(stateSMTKey), db.prove(0, expected, some), expected, 38),
       'proofs read the appended nodes',
     );
     assert.throws(() => db.prepareOnEmpty(changes, tree), /nothing committed/);

@@ -15,7 +15,7 @@ import {
   smtRootOfSorted,
   verifySMTProof,
 } from '../../src/lib/tree/index.js';
-import { keyBit, NODE_BRANCH } from '../../src/lib/tree/smt_node.js';
+import { keyBit, NODE_BRANCH, NODE_REF_BYTES } from '../../src/lib/tree/smt_node.js';
 import { SHARED_HASHER_MEMORY_BYTES, smtRootWithin } from '../../src/lib/tree/smt_root.js';
 import { Rng } from '../helpers/random.js';
 
@@ -236,7 +236,7 @@ describe('sparse Merkle tree (LIP 0039)', () => {
       assert.deepEqual(
         visited,
         expected.nodes
-          .map(({ hash, data }): [string, string] => [hash.toString('hex'), data.toString('hex')])
+          .map(({ ref, data }): [string, string] => [ref.toString('hex'), data.toString('hex')])
           .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
         `round ${round}: nodes`,
       );
@@ -258,13 +258,13 @@ describe('sparse Merkle tree (LIP 0039)', () => {
     // every tenth hash repeats the leading bytes of the one before it (ties broken on later bytes)
     for (let i = 10; i < count; i += 10) hashes.copy(hashes, i * 32, (i - 1) * 32, (i - 1) * 32 + 4 + (i % 7));
     const ends = Int32Array.from({ length: count + 1 }, (_, i) => i);
-    const nodes = new PackedSMTNodes(hashes, Buffer.alloc(count), ends);
+    const nodes = new PackedSMTNodes(hashes, Buffer.alloc(count), ends, 0x01020304);
     const visited: string[] = [];
-    nodes.forEach((hash) => {
-      visited.push(hash.toString('hex'));
+    nodes.forEach((ref) => {
+      visited.push(ref.toString('hex'));
     });
-    const expected = Array.from({ length: count }, (_, i) => hashes.toString('hex', i * 32, (i + 1) * 32)).sort();
-    assert.deepEqual(visited, expected);
+    const expected = Array.from({ length: count }, (_, i) => `01020304${hashes.toString('hex', i * 32, (i + 1) * 32)}`);
+    assert.deepEqual(visited, expected.sort());
     assert.throws(() => new PackedSMTNodes(Buffer.alloc(33), Buffer.alloc(0), [0, 0]), /one 32-byte hash/);
   });
 
@@ -344,7 +344,8 @@ describe('sparse Merkle tree (LIP 0039)', () => {
       for (let node = root; ; depth++) {
         const data = store.get(node);
         if (data === undefined || data[0] !== NODE_BRANCH) break;
-        node = data.subarray(keyBit(key, depth) === 0 ? 1 : 33, keyBit(key, depth) === 0 ? 33 : 65);
+        const at = keyBit(key, depth) === 0 ? 1 : 1 + NODE_REF_BYTES;
+        node = data.subarray(at, at + NODE_REF_BYTES);
       }
       const updated = counting.update(root, [{ key, value: Buffer.from('new') }]);
       assert.equal(reads, depth + 1, 'the root, each branch on the path and the leaf');

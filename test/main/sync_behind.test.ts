@@ -24,7 +24,7 @@ const CHAIN: OfflineChainParams = {
   stops: [20],
 };
 const STOPPED_AT = 20;
-const CACHE = `kestrel-test/behind-v1-b${CHAIN.blocks}-e${CHAIN.transferEvery}-t${CHAIN.transfersPerBlock}-s${STOPPED_AT}`;
+const CACHE = `kestrel-test/behind-v2-b${CHAIN.blocks}-e${CHAIN.transferEvery}-t${CHAIN.transfersPerBlock}-s${STOPPED_AT}`;
 
 interface Header {
   id: string;

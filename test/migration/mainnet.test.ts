@@ -41,7 +41,7 @@ describe("migrating the state of Klayr's real mainnet genesis (76,424 accounts, 
         if (value !== undefined) dbs.state.putSync(key, value);
       dbs.blocks.putSync(tableHeightKey(TABLES.blockIDsByHeight, 0), id);
       dbs.blocks.putSync(tableKey(TABLES.blocksByID, id), encodeBlock(old));
-      writeCommittedState(dbs, { height: 0, root: processed.stateRoot });
+      writeCommittedState(dbs, { height: 0, root: processed.stateRoot, rootVersion: 0 });
     });
     await dbs.root.close();
     writeFileSync(

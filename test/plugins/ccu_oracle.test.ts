@@ -20,7 +20,7 @@ import {
 } from '../../src/plugins/chain_connector/certificate_choice.js';
 import { CHAIN_CONNECTOR_DEFAULTS } from '../../src/plugins/chain_connector/config.js';
 import type { OwnChainView, PluginLogger, RemoteChainClient } from '../../src/plugins/types.js';
-import { openReadOnly, proveStateKeys } from '../../src/storage/snapshot.js';
+import { checkedSnapshot, openReadOnly } from '../../src/storage/snapshot.js';
 import { createPooledCCUBuilder } from '../../src/workers/ccu_builder.js';
 import { klayrCodec } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
@@ -288,7 +288,9 @@ describe('the whole CCU', () => {
         getChannelAccount: async () => ({ outbox: { size: outboxSize } }),
         getBFTHeights: async () => ({ maxHeightCertified: 18 }),
         getSavedInclusionProofAtHeight: async (height: number) => ({
-          proof: proveStateKeys(dbs, chain.headers.get(height)!.stateRoot, [outboxRootStoreKey(RECEIVING_CHAIN_ID)]),
+          proof: checkedSnapshot(dbs, height, chain.headers.get(height)!.stateRoot).prove([
+            outboxRootStoreKey(RECEIVING_CHAIN_ID),
+          ]),
         }),
       },
       interoperabilityMetadata: {

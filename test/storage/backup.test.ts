@@ -84,7 +84,7 @@ describe('writeBackup: a copy of the environment as committed at the backup heig
         root,
         "the state entries hash to the backup height's root",
       );
-      assert.deepEqual(readCommittedState(backup.dbs), { height, root });
+      assert.deepEqual(readCommittedState(backup.dbs), { height, root, rootVersion: height });
       assert.throws(() => backup.dbs.state.putSync(Buffer.from('00'), Buffer.from('00')), 'opened read-only');
     } finally {
       await backup.close();

@@ -103,7 +103,7 @@ describe('system.backup.height on a running devnet node', () => {
         chainID: '04000000',
         createdAt: backup.manifest.createdAt,
       });
-      assert.deepEqual(readCommittedState(backup.dbs), { height: 3, root: header3.stateRoot });
+      assert.deepEqual(readCommittedState(backup.dbs), { height: 3, root: header3.stateRoot, rootVersion: 3 });
       const backupState = new StateDB(backup.dbs);
       assert.deepEqual(
         recomputeRoot(backupState),

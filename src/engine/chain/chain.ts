@@ -106,9 +106,9 @@ export class Chain {
     return this.#proofs.at(height);
   }
 
-  /** A proof of store keys against a committed root, on this thread (it sees commits not yet written to LMDB). */
-  proveState(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
-    return this.options.stateDB.prove(root, storeKeys);
+  /** A proof of store keys against the root committed at `height`, on this thread (it sees commits not yet written to LMDB). */
+  proveState(height: number, root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+    return this.options.stateDB.prove(height, root, storeKeys);
   }
 
   #writeBehind(): WriteBehind | undefined {

@@ -30,7 +30,7 @@ export const stateEndpoints = (
       if (keys.some((k) => k.length < 6))
         throw new Error('A state key is at least 6 bytes: store prefix and substore prefix.');
       // the pool's threads read LMDB: while synced blocks are still being written behind, this thread proves
-      if (chain.hasPendingWrites()) return { proof: proofToJSON(chain.proveState(stateRoot, keys)) };
+      if (chain.hasPendingWrites()) return { proof: proofToJSON(chain.proveState(height, stateRoot, keys)) };
       const { siblingHashes, queries } = await prover.prove({ dataPath, height, expectedRoot: stateRoot, keys });
       return { proof: proofToJSON({ siblingHashes, queries }) };
     },

@@ -2,7 +2,7 @@ import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
 import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTKeys, stateSMTValues } from '../../lib/state/keys.js';
 import type { SMTNodeList, SMTProof } from '../../lib/tree/index.js';
-import { EMPTY_HASH, SparseMerkleTree, smtNodeList } from '../../lib/tree/index.js';
+import { EMPTY_HASH, EMPTY_ROOT_REF, nodeRef, refHash, SparseMerkleTree, smtNodeList } from '../../lib/tree/index.js';
 import { appendSync, appendTreeNodes } from '../../storage/appends.js';
 import type { Writes } from '../../storage/commit.js';
 import { commitWrites } from '../../storage/commit.js';
@@ -11,14 +11,18 @@ import type { BinaryDB, KestrelDatabases } from '../../storage/database.js';
 import { removeHeightsBelow } from '../../storage/prune.js';
 import type { CommittedState } from '../../storage/state_roots.js';
 import {
+  committedStateOf,
   readCommittedState,
   readPendingTree,
   readRootAt,
+  readRootRefAt,
   removeCommittedState,
+  rootRefOf,
   writeCommittedState,
   writePendingTree,
 } from '../../storage/state_roots.js';
 import { TABLES, tableHeightKey } from '../../storage/tables.js';
+import { assertVersionedTree } from '../../storage/tree_layout.js';
 import { StateOverlay } from './overlay.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
@@ -81,8 +85,8 @@ export interface PreparedState {
   readonly baseRoot: Buffer;
   readonly root: Buffer;
   readonly changes: readonly { key: Buffer; value: Buffer | undefined; previous: Buffer | undefined }[];
-  /** The tree's new root and the nodes that give it. */
-  readonly smt: { readonly root: Buffer; readonly nodes: SMTNodeList };
+  /** The tree's new root, its reference (`version || hash`), and the nodes that give it. */
+  readonly smt: { readonly root: Buffer; readonly rootRef: Buffer; readonly nodes: SMTNodeList };
   /**
    * Prepared on a state holding nothing (prepareOnEmpty): the changes (key order) and, when the list is
    * ascending, the tree nodes are written as appends, LMDB's cheapest insert.
@@ -97,7 +101,7 @@ export interface PreparedState {
  * is known (a pinned genesis header's), the nodes are built from the committed state afterwards.
  */
 export type GenesisTree =
-  | { readonly root: Buffer; readonly nodes: SMTNodeList }
+  | { readonly root: Buffer; readonly rootRef: Buffer; readonly nodes: SMTNodeList }
   | { readonly root: Buffer; readonly deferred: true };
 
 /** Thrown by what reads or extends the state tree while a committed state's tree is still being built. */
@@ -159,7 +163,8 @@ export class StateDB {
   #treeKnownBuilt = false;
 
   constructor(readonly dbs: KestrelDatabases) {
-    this.#tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (hash) => dbs.smt.get(hash) });
+    assertVersionedTree(dbs);
+    this.#tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (ref) => dbs.smt.get(ref) });
   }
 
   #current(): CommittedState | undefined {
@@ -222,19 +227,29 @@ export class StateDB {
       .filter(
         ({ value, previous }) => !(value === undefined ? previous === undefined : previous?.equals(value) === true),
       );
-    const baseRoot = this.root;
+    const current = this.#current();
+    const baseRoot = current?.root ?? EMPTY_HASH;
     const smtKeys = stateSMTKeys(changes.map(({ key }) => key));
     const written = changes.flatMap(({ value }) => (value === undefined ? [] : [value]));
     const smtValues = stateSMTValues(written);
     let v = 0;
-    const { root, nodes } = this.#tree.update(
-      baseRoot,
+    // the new nodes' version is the height they are committed at (any value would do: it places them in storage)
+    const { root, rootRef, nodes } = this.#tree.update(
+      current === undefined ? EMPTY_ROOT_REF : rootRefOf(current),
       changes.map(({ value }, i) => ({
         key: smtKeys[i],
         value: value === undefined ? Buffer.alloc(0) : smtValues[v++],
       })),
+      true,
+      current === undefined ? 0 : current.height + 1,
     );
-    return { baseHeight: this.height, baseRoot, root, changes, smt: { root, nodes: smtNodeList(nodes) } };
+    return {
+      baseHeight: current?.height,
+      baseRoot,
+      root,
+      changes,
+      smt: { root, rootRef, nodes: smtNodeList(nodes) },
+    };
   }
 
   /**
@@ -249,7 +264,13 @@ export class StateDB {
       .filter(({ value }) => value !== undefined)
       .map(({ key, value }) => ({ key, value, previous: undefined }));
     const base = { baseHeight: undefined, baseRoot: EMPTY_HASH, root: tree.root, changes, onEmpty: true } as const;
-    if ('deferred' in tree) return { ...base, smt: { root: tree.root, nodes: smtNodeList([]) }, treePending: true };
+    // a deferred tree is built from scratch later (buildPendingStateTree), at version 0 as buildSMT builds it
+    if ('deferred' in tree)
+      return {
+        ...base,
+        smt: { root: tree.root, rootRef: nodeRef(0, tree.root), nodes: smtNodeList([]) },
+        treePending: true,
+      };
     if (changes.length > 0 && tree.nodes.size === 0)
       throw new Error('prepareOnEmpty needs the tree built with its nodes kept');
     return { ...base, smt: tree };
@@ -280,17 +301,18 @@ export class StateDB {
             if (value === undefined) dbs.state.removeSync(key);
             else dbs.state.putSync(key, value);
           }
-          prepared.smt.nodes.forEach((hash, data) => {
-            dbs.smt.putSync(hash, data);
+          prepared.smt.nodes.forEach((ref, data) => {
+            dbs.smt.putSync(ref, data);
           });
         }
         // a state prepared on the empty state is a genesis block's, final as it is committed (BFT's genesis
         // state): its diff would be pruned in this same transaction
         if (prepared.onEmpty !== true) dbs.meta.putSync(diffKey(height), diffCodec.encode(diff()));
-        writeCommittedState(dbs, { height, root: prepared.root });
+        const committed = committedStateOf(height, prepared.smt.rootRef);
+        writeCommittedState(dbs, committed);
         if (prepared.treePending === true) {
           this.#treeKnownBuilt = false;
-          writePendingTree(dbs, { height, root: prepared.root });
+          writePendingTree(dbs, committed);
         }
       },
       extra,
@@ -310,10 +332,8 @@ export class StateDB {
     if (current === undefined) throw new Error('Nothing to revert');
     const diff = this.diffAt(current.height);
     if (diff === undefined) throw new Error(`No diff stored for height ${current.height}`);
-    const previous =
-      current.height === 0 || this.rootAt(current.height - 1) === undefined
-        ? undefined
-        : { height: current.height - 1, root: diff.previousRoot };
+    const previousRef = current.height === 0 ? undefined : readRootRefAt(this.dbs, current.height - 1);
+    const previous = previousRef === undefined ? undefined : committedStateOf(current.height - 1, previousRef);
     commitWrites(
       this.dbs,
       (dbs) => {
@@ -334,30 +354,36 @@ export class StateDB {
     removeHeightsBelow(dbs.meta, TABLES.stateDiffs, height);
   }
 
-  /** Inclusion/non-inclusion proof of store keys against a committed root (nodes are never overwritten, so older roots stay provable). */
-  prove(root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+  /**
+   * Inclusion/non-inclusion proof of store keys against the root committed at `height`, which must be `root`
+   * (nodes are never overwritten, so older roots stay provable).
+   */
+  prove(height: number, root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
     this.#assertTreeBuilt('prove state keys');
-    return this.#tree.prove(root, storeKeys.map(stateSMTKey));
+    const rootRef = readRootRefAt(this.dbs, height);
+    if (rootRef === undefined || !refHash(rootRef).equals(root))
+      throw new Error(`The state root committed at height ${height} is not ${root.toString('hex')}`);
+    return this.#tree.prove(rootRef, storeKeys.map(stateSMTKey));
   }
 
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
   provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
     this.#assertTreeBuilt('prove state keys');
     const created = new Map<string, Buffer>();
-    prepared.smt.nodes.forEach((hash, data) => {
-      created.set(hash.toString('latin1'), data);
+    prepared.smt.nodes.forEach((ref, data) => {
+      created.set(ref.toString('latin1'), data);
     });
     const recent = this.#proofNodes;
     const read = new Map<string, Buffer>();
     const tree = new SparseMerkleTree(STATE_SMT_KEY_LENGTH, {
-      get: (hash) => {
-        const id = hash.toString('latin1');
-        const data = created.get(id) ?? recent.get(id) ?? this.dbs.smt.get(hash);
+      get: (ref) => {
+        const id = ref.toString('latin1');
+        const data = created.get(id) ?? recent.get(id) ?? this.dbs.smt.get(ref);
         if (data !== undefined) read.set(id, data);
         return data;
       },
     });
-    const proof = tree.prove(prepared.root, storeKeys.map(stateSMTKey));
+    const proof = tree.prove(prepared.smt.rootRef, storeKeys.map(stateSMTKey));
     this.#proofNodes = read;
     return proof;
   }

@@ -2,11 +2,22 @@ import { EMPTY_HASH } from './hash.js';
 import type { NewNode, TreeRef } from './smt_batch.js';
 import { hashNewNodes, isNew, levelOf } from './smt_batch.js';
 import type { SMTNode } from './smt_node.js';
-import { decodeNode, EMPTY_NODE, encodeNode, keyBit, smtBranchHash, smtLeafHash } from './smt_node.js';
+import {
+  asNodeRef,
+  decodeNode,
+  EMPTY_NODE,
+  encodeBranch,
+  encodeLeaf,
+  keyBit,
+  nodeRef,
+  refHash,
+  smtBranchHash,
+  smtLeafHash,
+} from './smt_node.js';
 
-/** Where tree nodes come from: encoded node by hash (undefined when absent). */
+/** Where tree nodes come from: the encoded node stored under a reference (`version || hash`), undefined when absent. */
 export interface SMTNodeReader {
-  get(hash: Buffer): Buffer | undefined;
+  get(ref: Buffer): Buffer | undefined;
 }
 
 export interface SMTQuery {
@@ -23,12 +34,14 @@ export interface SMTProof {
 
 export interface SMTUpdateResult {
   root: Buffer;
+  /** The root's reference: the next update's and proofs' starting point. */
+  rootRef: Buffer;
   /**
-   * Nodes created by the update, encoded for storage, each once (a node's hash covers its keys, so
-   * no two are alike). A list, not a map by hash: a genesis block creates 300,000 of them, and
-   * hashing each key into a map cost more than building the node.
+   * Nodes created by the update, encoded for storage under their references (`ref`, the update's version and
+   * the node's hash), each once (a node's hash covers its keys, so no two are alike). A list, not a map: a
+   * genesis block creates 300,000 of them, and hashing each key into a map cost more than building the node.
    */
-  nodes: { hash: Buffer; data: Buffer }[];
+  nodes: { ref: Buffer; data: Buffer }[];
 }
 
 const hashKey = (hash: Buffer): string => hash.toString('latin1');
@@ -68,11 +81,13 @@ export class SparseMerkleTree {
   }
 
   /** Updates only ever load nodes that existed before them (new nodes are built bottom-up), so the reader is enough. */
-  #load(hash: Buffer): SMTNode {
+  #load(ref: Buffer): SMTNode {
+    const hash = refHash(ref);
     if (hash.equals(EMPTY_HASH)) return EMPTY_NODE;
-    const data = this.reader.get(hash);
-    if (data === undefined) throw new Error(`Missing sparse Merkle tree node ${hash.toString('hex')}`);
-    return decodeNode(hash, data, this.keyLength);
+    const data = this.reader.get(ref);
+    if (data === undefined)
+      throw new Error(`Missing sparse Merkle tree node ${hash.toString('hex')} (version ${ref.readUInt32BE(0)})`);
+    return decodeNode(ref, data, this.keyLength);
   }
 
   #checkKey(key: Uint8Array): void {
@@ -84,11 +99,17 @@ export class SparseMerkleTree {
   }
 
   /**
-   * Applies a batch of changes (an empty value deletes the key). Keys must be distinct.
-   * Only the paths of changed keys are visited; the result is the canonical tree of the final data.
+   * Applies a batch of changes (an empty value deletes the key) to the tree under `root` (a reference, or a
+   * bare hash read as version 0). Keys must be distinct. Only the paths of changed keys are visited; the
+   * result is the canonical tree of the final data, its new nodes referenced under `version`.
    * Without `collectNodes` only the root is wanted: the created nodes are not encoded or returned.
    */
-  update(root: Buffer, changes: readonly { key: Buffer; value: Buffer }[], collectNodes = true): SMTUpdateResult {
+  update(
+    root: Buffer,
+    changes: readonly { key: Buffer; value: Buffer }[],
+    collectNodes = true,
+    version = 0,
+  ): SMTUpdateResult {
     for (const c of changes) this.#checkKey(c.key);
     // latin1 strings order as their bytes do and compare several times faster than Buffers
     const byKey = changes.map((c) => ({ order: c.key.toString('latin1'), change: c }));
@@ -119,7 +140,7 @@ export class SparseMerkleTree {
       return lo;
     };
     // a subtree no change reached is read only when its sibling became empty (a leaf there moves up)
-    const resolved = (ref: TreeRef): TreeRef => (ref.kind === 'stored' ? this.#load(ref.hash) : ref);
+    const resolved = (ref: TreeRef): TreeRef => (ref.kind === 'stored' ? this.#load(ref.ref) : ref);
     const join = (left: TreeRef, right: TreeRef): TreeRef => {
       if (left.kind === 'empty') right = resolved(right);
       if (right.kind === 'empty') left = resolved(left);
@@ -135,9 +156,10 @@ export class SparseMerkleTree {
       created.push(node);
       return node;
     };
-    const child = (hash: Buffer, lo: number, hi: number, height: number): TreeRef => {
-      if (lo < hi) return visit(this.#load(hash), lo, hi, height);
-      return hash.equals(EMPTY_HASH) ? EMPTY_NODE : { kind: 'stored', hash };
+    const child = (ref: Buffer, lo: number, hi: number, height: number): TreeRef => {
+      if (lo < hi) return visit(this.#load(ref), lo, hi, height);
+      const hash = refHash(ref);
+      return hash.equals(EMPTY_HASH) ? EMPTY_NODE : { kind: 'stored', hash, ref };
     };
     const visit = (node: SMTNode, lo: number, hi: number, height: number): TreeRef => {
       if (lo === hi) return node;
@@ -160,25 +182,24 @@ export class SparseMerkleTree {
       }
       return join(visit(left, lo, split, height + 1), visit(right, split, hi, height + 1));
     };
-    const result = visit(this.#load(root), 0, sorted.length, 0);
+    const result = visit(this.#load(asNodeRef(root)), 0, sorted.length, 0);
     const hashes = hashNewNodes(created, this.keyLength);
-    const hashOf = (ref: TreeRef): Buffer => (isNew(ref) ? hashes[ref.id] : ref.hash);
-    const nodes: { hash: Buffer; data: Buffer }[] = [];
+    const refs = collectNodes ? created.map((node) => nodeRef(version, hashes[node.id])) : [];
+    const refOf = (ref: TreeRef): Buffer => (isNew(ref) ? (refs[ref.id] ?? nodeRef(version, hashes[ref.id])) : ref.ref);
+    const nodes: { ref: Buffer; data: Buffer }[] = [];
     if (collectNodes)
       for (const node of created) {
-        const stored: SMTNode =
-          node.kind === 'leaf'
-            ? { kind: 'leaf', hash: hashes[node.id], key: node.key, value: node.value }
-            : { kind: 'branch', hash: hashes[node.id], left: hashOf(node.left), right: hashOf(node.right) };
-        nodes.push({ hash: stored.hash, data: encodeNode(stored) });
+        const data =
+          node.kind === 'leaf' ? encodeLeaf(node.key, node.value) : encodeBranch(refOf(node.left), refOf(node.right));
+        nodes.push({ ref: refs[node.id], data });
       }
-    return { root: hashOf(result), nodes };
+    return { root: isNew(result) ? hashes[result.id] : result.hash, rootRef: refOf(result), nodes };
   }
 
   /** The value stored under `key`, or undefined. */
   get(root: Buffer, key: Buffer): Buffer | undefined {
     this.#checkKey(key);
-    let node = this.#load(root);
+    let node = this.#load(asNodeRef(root));
     for (let h = 0; node.kind === 'branch'; h++) node = this.#load(keyBit(key, h) === 0 ? node.left : node.right);
     return node.kind === 'leaf' && node.key.equals(key) ? node.value : undefined;
   }
@@ -191,11 +212,11 @@ export class SparseMerkleTree {
       this.#checkKey(key);
       const siblings: Buffer[] = [];
       const bits: boolean[] = [];
-      let node = this.#load(root);
+      let node = this.#load(asNodeRef(root));
       for (let h = 0; node.kind === 'branch'; h++) {
         ancestors.add(hashKey(node.hash));
         const goRight = keyBit(key, h) === 1;
-        const sibling = goRight ? node.left : node.right;
+        const sibling = refHash(goRight ? node.left : node.right);
         node = this.#load(goRight ? node.right : node.left);
         const nonEmpty = !sibling.equals(EMPTY_HASH);
         bits.unshift(nonEmpty);
@@ -366,14 +387,17 @@ export const verifySMTProof = (
 export const isInclusionProofForKey = (key: Buffer, query: SMTQuery): boolean =>
   key.equals(query.key) && query.value.length > 0;
 
-/** In-memory node store, for tests, tools and workers that build a tree from scratch. */
+/**
+ * In-memory node store, for tests, tools and workers that build a tree from scratch: nodes by hash, whatever
+ * their version (a node's hash fixes its content), so a bare root hash reads as well as its reference.
+ */
 export class InMemorySMTStore implements SMTNodeReader {
   readonly #nodes = new Map<string, Buffer>();
-  get(hash: Buffer): Buffer | undefined {
-    return this.#nodes.get(hashKey(hash));
+  get(ref: Buffer): Buffer | undefined {
+    return this.#nodes.get(hashKey(refHash(ref)));
   }
   apply(result: SMTUpdateResult): Buffer {
-    for (const { hash, data } of result.nodes) this.#nodes.set(hashKey(hash), data);
+    for (const { ref, data } of result.nodes) this.#nodes.set(hashKey(refHash(ref)), data);
     return result.root;
   }
   get size(): number {

@@ -22,6 +22,7 @@ export type NewNode =
 export interface StoredRef {
   readonly kind: 'stored';
   readonly hash: Buffer;
+  readonly ref: Buffer;
 }
 
 /** A child as an update sees it: a node that exists (its hash known), the empty subtree, or a new node. */

@@ -7,15 +7,48 @@ export const LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
 export const BRANCH_PREFIX = Buffer.from('LSK_SMTB_', 'ascii');
 const NODE_LEAF = 0;
 export const NODE_BRANCH = 1;
-/** A branch's stored form: its kind and its two children's hashes. */
-export const BRANCH_DATA_BYTES = 65;
+const HASH_BYTES = 32;
+/** A node's version: the uint32 BE that precedes its hash in its reference (the height of the commit that wrote it). */
+export const VERSION_BYTES = 4;
+/**
+ * A stored node's reference, its key in storage: `version || hash`. Nodes written by one commit share the
+ * version, so they sit side by side in a store ordered by key, where keys by hash alone would scatter them
+ * over the whole store. The version is not part of the tree: a node's hash and content are the protocol's.
+ */
+export const NODE_REF_BYTES = VERSION_BYTES + HASH_BYTES;
+/** A branch's stored form: its kind and its two children's references. */
+export const BRANCH_DATA_BYTES = 1 + 2 * NODE_REF_BYTES;
 
+/** The reference of the node `hash` written at `version`. */
+export const nodeRef = (version: number, hash: Uint8Array): Buffer => {
+  const ref = Buffer.allocUnsafe(NODE_REF_BYTES);
+  ref.writeUInt32BE(version, 0);
+  ref.set(hash, VERSION_BYTES);
+  return ref;
+};
+
+/** The hash a reference names; a bare 32-byte hash names itself. */
+export const refHash = (ref: Buffer): Buffer => (ref.length === HASH_BYTES ? ref : ref.subarray(VERSION_BYTES));
+
+/** A reference as given, or a bare hash as the reference of version 0 (in-memory stores ignore versions). */
+export const asNodeRef = (refOrHash: Buffer): Buffer =>
+  refOrHash.length === HASH_BYTES ? nodeRef(0, refOrHash) : refOrHash;
+
+/** `ref` (the node's storage key) is what its parent stores: its version and hash. */
 export type SMTNode =
-  | { readonly kind: 'empty'; readonly hash: Buffer }
-  | { readonly kind: 'leaf'; readonly hash: Buffer; readonly key: Buffer; readonly value: Buffer }
-  | { readonly kind: 'branch'; readonly hash: Buffer; readonly left: Buffer; readonly right: Buffer };
+  | { readonly kind: 'empty'; readonly hash: Buffer; readonly ref: Buffer }
+  | { readonly kind: 'leaf'; readonly hash: Buffer; readonly ref: Buffer; readonly key: Buffer; readonly value: Buffer }
+  | {
+      readonly kind: 'branch';
+      readonly hash: Buffer;
+      readonly ref: Buffer;
+      readonly left: Buffer;
+      readonly right: Buffer;
+    };
 
-export const EMPTY_NODE: SMTNode = { kind: 'empty', hash: EMPTY_HASH };
+/** The empty tree's root reference (the empty subtree is never stored: its version is always 0). */
+export const EMPTY_ROOT_REF = nodeRef(0, EMPTY_HASH);
+export const EMPTY_NODE: SMTNode = { kind: 'empty', hash: EMPTY_HASH, ref: EMPTY_ROOT_REF };
 
 // Branch inputs have a fixed size: hash them from one scratch buffer without allocating.
 const branchInput = Buffer.alloc(BRANCH_PREFIX.length + 64);
@@ -50,19 +83,6 @@ export const smtLeafHash = (key: Uint8Array, value: Uint8Array): Buffer => {
   return out;
 };
 
-export const leafNode = (key: Buffer, value: Buffer): SMTNode => ({
-  kind: 'leaf',
-  key,
-  value,
-  hash: smtLeafHash(key, value),
-});
-export const branchNode = (left: Buffer, right: Buffer): SMTNode => ({
-  kind: 'branch',
-  left,
-  right,
-  hash: smtBranchHash(left, right),
-});
-
 /** A leaf's stored form `0x00 || key || value` written at `at`; returns its length. */
 export const encodeLeafInto = (out: Uint8Array, at: number, key: Uint8Array, value: Uint8Array): number => {
   out[at] = NODE_LEAF;
@@ -80,26 +100,30 @@ export const encodeLeaf = (key: Uint8Array, value: Uint8Array): Buffer => {
   return out;
 };
 
-/** Stored form: leaf `0x00 || key || value`, branch `0x01 || left || right`. */
-export const encodeNode = (node: SMTNode): Buffer => {
-  if (node.kind === 'leaf') return encodeLeaf(node.key, node.value);
-  if (node.kind === 'branch') {
-    const out = Buffer.allocUnsafe(BRANCH_DATA_BYTES);
-    out[0] = NODE_BRANCH;
-    out.set(node.left, 1);
-    out.set(node.right, 33);
-    return out;
-  }
-  throw new Error('The empty node is never stored');
+/** A branch's stored form `0x01 || left ref || right ref`. */
+export const encodeBranch = (left: Uint8Array, right: Uint8Array): Buffer => {
+  const out = Buffer.allocUnsafe(BRANCH_DATA_BYTES);
+  out[0] = NODE_BRANCH;
+  out.set(left, 1);
+  out.set(right, 1 + NODE_REF_BYTES);
+  return out;
 };
 
-export const decodeNode = (hash: Buffer, data: Buffer, keyLength: number): SMTNode => {
+/** The node stored under `ref`: a leaf `0x00 || key || value` or a branch `0x01 || left ref || right ref`. */
+export const decodeNode = (ref: Buffer, data: Buffer, keyLength: number): SMTNode => {
+  const hash = refHash(ref);
   if (data[0] === NODE_LEAF && data.length > 1 + keyLength) {
-    return { kind: 'leaf', hash, key: data.subarray(1, 1 + keyLength), value: data.subarray(1 + keyLength) };
+    return { kind: 'leaf', hash, ref, key: data.subarray(1, 1 + keyLength), value: data.subarray(1 + keyLength) };
   }
   if (data[0] === NODE_BRANCH && data.length === BRANCH_DATA_BYTES)
-    return { kind: 'branch', hash, left: data.subarray(1, 33), right: data.subarray(33) };
-  throw new Error(`Corrupt sparse Merkle tree node ${hash.toString('hex')}`);
+    return {
+      kind: 'branch',
+      hash,
+      ref,
+      left: data.subarray(1, 1 + NODE_REF_BYTES),
+      right: data.subarray(1 + NODE_REF_BYTES),
+    };
+  throw new Error(`Corrupt sparse Merkle tree node ${hash.toString('hex')} (version ${ref.readUInt32BE(0)})`);
 };
 
 /** Bit i of a key, most significant bit of byte 0 first. */

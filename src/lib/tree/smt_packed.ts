@@ -1,23 +1,28 @@
+import { NODE_REF_BYTES, VERSION_BYTES } from './smt_node.js';
+
 const HASH_BYTES = 32;
 
-/** Tree nodes to store, each in stored form under its hash. */
+/** Tree nodes to store, each in stored form under its reference (`version || hash`). */
 export interface SMTNodeList {
   readonly size: number;
-  /** True when forEach visits the hashes in ascending byte order (a store holding none of them can append them). */
+  /** True when forEach visits the references in ascending byte order (a store holding none of them can append them). */
   readonly ascending: boolean;
-  forEach(visit: (hash: Buffer, data: Buffer) => void): void;
+  forEach(visit: (ref: Buffer, data: Buffer) => void): void;
 }
 
 /** An update's node list (`SparseMerkleTree.update`), in the order the update created them. */
-export const smtNodeList = (nodes: readonly { hash: Buffer; data: Buffer }[]): SMTNodeList => ({
+export const smtNodeList = (nodes: readonly { ref: Buffer; data: Buffer }[]): SMTNodeList => ({
   size: nodes.length,
   ascending: false,
   forEach: (visit) => {
-    for (const { hash, data } of nodes) visit(hash, data);
+    for (const { ref, data } of nodes) visit(ref, data);
   },
 });
 
-/** Nodes packed in two buffers: node i's hash at hashes[32 i, 32 i + 32), its stored form at data[ends[i], ends[i + 1]). */
+/**
+ * Nodes of one version packed in two buffers: node i's hash at hashes[32 i, 32 i + 32), its stored form at
+ * data[ends[i], ends[i + 1]).
+ */
 export class PackedSMTNodes implements SMTNodeList {
   readonly ascending = true;
   readonly #order: Uint32Array;
@@ -26,6 +31,7 @@ export class PackedSMTNodes implements SMTNodeList {
     readonly hashes: Buffer,
     readonly data: Buffer,
     readonly ends: ArrayLike<number>,
+    readonly version = 0,
   ) {
     if (hashes.length % HASH_BYTES !== 0 || ends.length !== hashes.length / HASH_BYTES + 1)
       throw new Error('Packed tree nodes need one 32-byte hash and one end offset per node');
@@ -36,16 +42,22 @@ export class PackedSMTNodes implements SMTNodeList {
     return this.#order.length;
   }
 
-  /** Visits the nodes in ascending hash order. */
-  forEach(visit: (hash: Buffer, data: Buffer) => void): void {
+  /** Visits the nodes in ascending hash order, which with one version is ascending reference order. */
+  forEach(visit: (ref: Buffer, data: Buffer) => void): void {
     const { hashes, data, ends } = this;
-    for (const i of this.#order)
-      visit(hashes.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES), data.subarray(ends[i], ends[i + 1]));
+    const refs = Buffer.allocUnsafe(this.#order.length * NODE_REF_BYTES);
+    let at = 0;
+    for (const i of this.#order) {
+      refs.writeUInt32BE(this.version, at);
+      hashes.copy(refs, at + VERSION_BYTES, i * HASH_BYTES, (i + 1) * HASH_BYTES);
+      visit(refs.subarray(at, at + NODE_REF_BYTES), data.subarray(ends[i], ends[i + 1]));
+      at += NODE_REF_BYTES;
+    }
   }
 }
 
-export const packSMTNodes = (hashes: Buffer, data: Buffer, ends: ArrayLike<number>): PackedSMTNodes =>
-  new PackedSMTNodes(hashes, data, ends);
+export const packSMTNodes = (hashes: Buffer, data: Buffer, ends: ArrayLike<number>, version = 0): PackedSMTNodes =>
+  new PackedSMTNodes(hashes, data, ends, version);
 
 /**
  * Node indexes in ascending order of their 32-byte hashes. Each hash's leading bits and its index share one

@@ -5,11 +5,14 @@ import { EMPTY_HASH } from './hash.js';
 import {
   BRANCH_DATA_BYTES,
   BRANCH_PREFIX,
+  EMPTY_ROOT_REF,
   encodeLeaf,
   encodeLeafInto,
   keyBit,
   LEAF_PREFIX,
   NODE_BRANCH,
+  NODE_REF_BYTES,
+  nodeRef,
   smtLeafHash,
   smtLeafHashInto,
 } from './smt_node.js';
@@ -395,22 +398,41 @@ const copySlot = (from: Uint8Array, at: number, to: Uint8Array, toAt: number): v
 };
 
 /**
+ * A reference `version || hash` written at `at`, the hash copied from `heap` at `slot`; the empty subtree,
+ * never stored, has version 0 whatever the tree's (as EMPTY_NODE.ref).
+ */
+const writeRef = (version: number, heap: Uint8Array, slot: number, data: Buffer, at: number): void => {
+  data.writeUInt32BE(slot === EMPTY_SLOT ? 0 : version, at);
+  copySlot(heap, slot, data, at + 4);
+};
+
+/**
  * The tree holding exactly `entries`, built on the empty tree as smtRootOf builds it, with every node
- * it holds in stored form: what `SparseMerkleTree.update(EMPTY_HASH, entries)` creates, packed in two
- * buffers instead of an object per node, and in hash order, so a tree built from scratch (a genesis
- * block's state) is stored as appends.
+ * it holds in stored form: what `SparseMerkleTree.update(EMPTY_HASH, entries, true, version)` creates,
+ * packed in two buffers instead of an object per node, and in hash order, so a tree built from scratch (a
+ * genesis block's state) is stored as appends.
  */
 export const buildSMT = (
   entries: readonly { key: Buffer; value: Buffer }[],
-): { root: Buffer; nodes: PackedSMTNodes } => {
-  if (entries.length === 0) return { root: EMPTY_HASH, nodes: packSMTNodes(Buffer.alloc(0), Buffer.alloc(0), [0]) };
+  version = 0,
+): { root: Buffer; rootRef: Buffer; nodes: PackedSMTNodes } => {
+  if (entries.length === 0)
+    return {
+      root: EMPTY_HASH,
+      rootRef: EMPTY_ROOT_REF,
+      nodes: packSMTNodes(Buffer.alloc(0), Buffer.alloc(0), [0], version),
+    };
   const sorted = sortedEntries(entries);
   let leafBytes = 0;
   for (const { key, value } of sorted) leafBytes += 1 + key.length + value.length;
   if (sorted.length === 1) {
     const { key, value } = sorted[0];
     const root = smtLeafHash(key, value);
-    return { root, nodes: packSMTNodes(root, encodeLeaf(key, value), [0, leafBytes]) };
+    return {
+      root,
+      rootRef: nodeRef(version, root),
+      nodes: packSMTNodes(root, encodeLeaf(key, value), [0, leafBytes], version),
+    };
   }
   // a hasher of its own: a tree built from scratch is large, and its memory goes with it
   const t = hashTree(sorted, 0, true);
@@ -434,11 +456,12 @@ export const buildSMT = (
     for (let j = 0, w = firstWord + 3 * starts[run]; j < counts[run]; j++, w += 3) {
       copySlot(heap, words[w + 2], hashes, node * SLOT);
       data[at] = NODE_BRANCH;
-      copySlot(heap, words[w], data, at + 1);
-      copySlot(heap, words[w + 1], data, at + 1 + SLOT);
+      writeRef(version, heap, words[w], data, at + 1);
+      writeRef(version, heap, words[w + 1], data, at + 1 + NODE_REF_BYTES);
       at += BRANCH_DATA_BYTES;
       ends[++node] = at;
     }
   }
-  return { root: Buffer.from(heap.subarray(t.root, t.root + SLOT)), nodes: packSMTNodes(hashes, data, ends) };
+  const root = Buffer.from(heap.subarray(t.root, t.root + SLOT));
+  return { root, rootRef: nodeRef(version, root), nodes: packSMTNodes(hashes, data, ends, version) };
 };
