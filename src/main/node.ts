@@ -316,7 +316,7 @@ export class KestrelNode {
       committed: (executed) => {
         publishBlock(publish, executed);
         this.#plugins?.blockCommitted(executed);
-        if (this.#pool !== undefined) syncPoolWithChain(this.#pool).committed(executed.block);
+        if (this.#pool !== undefined) syncPoolWithChain(this.#pool).committed(executed.transactionIDs);
         this.#peers?.tipChanged();
       },
       deleted: async (block) => {

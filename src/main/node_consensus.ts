@@ -75,8 +75,9 @@ export const createConsensus = ({
 
 /** A committed block's transactions leave the pool; a deleted block's return to it where still valid. */
 export const syncPoolWithChain = (pool: TransactionPool) => ({
-  committed: (block: Block): void => {
-    for (const tx of block.transactions) pool.remove(tx);
+  /** By the IDs the execution computed: a block's transactions are not encoded and hashed again. */
+  committed: (transactionIDs: readonly Buffer[]): void => {
+    for (const id of transactionIDs) pool.remove(id);
   },
   deleted: (block: Block): Promise<unknown> => Promise.all(block.transactions.map((tx) => pool.add(tx))),
 });

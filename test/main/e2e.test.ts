@@ -116,6 +116,11 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       const pooled = await client.invoke('txpool_getTransactionsFromPool', { address: sender });
       assert.ok(pooled.length <= 1);
       await included(ok.id);
+      assert.deepEqual(
+        await client.invoke('txpool_getTransactionsFromPool', { address: sender }),
+        [],
+        'a committed transaction leaves the pool',
+      );
       assert.ok(
         (await balanceOf(recipient)) >= recipientBefore + 123456789n,
         'the recipient (a validator) got the amount, and maybe fees',

@@ -17,11 +17,14 @@ import type { ExecutedBlock } from './executed_block.js';
 /** Klayr's MAX_EVENTS_PER_BLOCK. */
 export const MAX_EVENTS_PER_BLOCK = 2 ** EVENT_INDEX_LENGTH_BITS;
 
-/** The roots a header carries for the block it executes to. */
-export type BlockRoots = Pick<
-  BlockHeader,
-  'stateRoot' | 'eventRoot' | 'validatorsHash' | 'transactionRoot' | 'assetRoot'
->;
+/**
+ * The roots only executing a block gives, which a received block's header is checked against (its transaction
+ * and asset roots are checked before, from its content: validateBlock).
+ */
+export type BlockRoots = Pick<BlockHeader, 'stateRoot' | 'eventRoot' | 'validatorsHash'>;
+
+/** The roots of a block's content, which a generated block's header carries beside its BlockRoots. */
+export type ContentRoots = Pick<BlockHeader, 'transactionRoot' | 'assetRoot'>;
 
 export interface BlockExecutorOptions {
   chain: Chain;
@@ -134,6 +137,12 @@ export class BlockExecutor {
     return {
       stateRoot: executed.prepared.root,
       validatorsHash: this.options.bft.method.getBFTParameters(executed.engine, height + 1).validatorsHash,
+    };
+  }
+
+  /** The transaction and asset roots of the block as executed (a generated block's chosen transactions). */
+  contentRoots(executed: ExecutedBlock): ContentRoots {
+    return {
       transactionRoot: merkleRoot(executed.transactionIDs),
       assetRoot: computeAssetRoot(executed.block.assets),
     };

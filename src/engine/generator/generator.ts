@@ -311,7 +311,7 @@ export class Generator {
       onCommit: (write) => onCommit.push(write),
     });
     const executed = await this.#executeVerified({ header: draft, transactions: [], assets });
-    const roots = await executor.roots(executed);
+    const roots = { ...(await executor.roots(executed)), ...executor.contentRoots(executed) };
     this.#assertTip(tipBlock);
     const { signature: _unsigned, ...unsigned } = { ...draft, ...roots };
     const header = signBlockHeader(unsigned, chainID, keys.generatorPrivateKey);
