@@ -132,15 +132,16 @@ export class BlockProcessor {
   /** An executed block received: its header must claim the roots it executed to. */
   #checkRoots(executed: ExecutedBlock, roots: BlockRoots): void {
     const { block } = executed;
-    const id = blockHeaderID(block.header).toString('hex');
+    // computed for an error message only
+    const id = (): string => blockHeaderID(block.header).toString('hex');
     if (!roots.validatorsHash.equals(block.header.validatorsHash))
       throw new Error(
-        `Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id}`,
+        `Invalid validatorsHash ${block.header.validatorsHash.toString('hex')} of the block with id: ${id()}`,
       );
     if (!roots.eventRoot.equals(block.header.eventRoot))
-      throw new Error(`Event root is not valid for the block with id: ${id}`);
+      throw new Error(`Event root is not valid for the block with id: ${id()}`);
     if (!roots.stateRoot.equals(block.header.stateRoot))
-      throw new Error(`State root is not valid for the block with id: ${id}`);
+      throw new Error(`State root is not valid for the block with id: ${id()}`);
   }
 
   /** After waiting on a verifier: the block was checked against this tip, which must still be the chain's. */

@@ -251,15 +251,17 @@ export class SyncChain {
       extra,
       yieldToIO,
     );
-    this.options.logger.info(
-      {
-        id: blockHeaderID(block.header).toString('hex'),
-        height: block.header.height,
-        numberOfTransactions: block.transactions.length,
-        numberOfEvents: executed.events.length,
-      },
-      'Block executed',
-    );
+    // the ID is a header encoding and a hash: only for a logger that writes the line
+    if (this.options.logger.isLevelEnabled('info'))
+      this.options.logger.info(
+        {
+          id: blockHeaderID(block.header).toString('hex'),
+          height: block.header.height,
+          numberOfTransactions: block.transactions.length,
+          numberOfEvents: executed.events.length,
+        },
+        'Block executed',
+      );
     this.options.onBlockCommitted?.(executed);
     // bounded memory: blocks written behind wait here when too many are still to be written
     await this.options.chain.writeBehindRoom();
