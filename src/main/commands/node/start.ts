@@ -7,6 +7,9 @@ import type { Logger } from '../../logger.js';
 import { addConfigFlags, configFlagsOf } from '../flags.js';
 import { ReportedError } from '../reported_error.js';
 
+/** How long a refused start waits for its log lines to be written before it exits. */
+const FLUSH_WAIT_MS = 2000;
+
 /** `kestrel start`: runs a node until SIGINT/SIGTERM. */
 export const startCommand = (): Command =>
   addConfigFlags(new Command('start'))
@@ -41,9 +44,18 @@ export const startCommand = (): Command =>
         const { isatty } = await import('node:tty');
         if (chooseLogFormat(options.logFormat as LogFormat | undefined, isatty(2)) === 'pretty') throw e;
         // through the node's logger when it has one (its lines keep their order), else a logger of its own
-        if (context.logger?.isLevelEnabled('fatal') === true)
-          context.logger.fatal({ err: e }, e instanceof Error ? e.message : String(e));
-        else logFatalError(e);
+        const { logger } = context;
+        if (logger?.isLevelEnabled('fatal') === true) {
+          logger.fatal({ err: e }, e instanceof Error ? e.message : String(e));
+          // its JSON lines are written asynchronously: all of them, the refusal last, before the process exits
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, FLUSH_WAIT_MS);
+            logger.flush(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        } else logFatalError(e);
         throw new ReportedError(e);
       }
     });
