@@ -15,6 +15,7 @@ import { rpcFrontBench } from './rpc_front.bench.js';
 import { startTimeBench } from './start_time.js';
 import { stateBench } from './state.bench.js';
 import { syncBench } from './sync.bench.js';
+import { treeWritesBench } from './tree_writes.bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   codec: codecBench,
@@ -33,6 +34,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   p2p: p2pThroughputBench,
   'start-time': startTimeBench,
   sync: syncBench,
+  'tree-writes': treeWritesBench,
   propagation: propagationBench,
 };
 
