@@ -3,7 +3,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,25 @@ export const cpuSecondsOf = (pid: number | undefined): number | undefined =>
 /** CPU seconds a process's main thread alone has used (its own task entry in /proc); undefined elsewhere. */
 export const mainThreadCpuSecondsOf = (pid: number): number | undefined =>
   cpuSecondsIn(`/proc/${pid}/task/${pid}/stat`);
+
+/**
+ * CPU seconds each thread of a process has used, by thread ID (Linux; empty elsewhere). Thread IDs grow in
+ * creation order: Node's main thread, V8's platform threads, libuv's pool (where lmdb-js writes), then workers.
+ */
+export const threadCpuSecondsOf = (pid: number): Map<number, number> => {
+  const threads = new Map<number, number>();
+  const dir = `/proc/${pid}/task`;
+  if (!existsSync(dir)) return threads;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const seconds = cpuSecondsIn(`${dir}/${tid}/stat`);
+      if (seconds !== undefined) threads.set(Number(tid), seconds);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return threads;
+};
 
 const cpuSecondsIn = (file: string): number | undefined => {
   if (!existsSync(file)) return undefined;

@@ -10,7 +10,7 @@ import { startBareServer } from './bare_server.js';
 import type { ComparisonResult } from './harness.js';
 import { medianBy, printAndSave } from './harness.js';
 import { nativeLoader } from './native_load.js';
-import { mainThreadCpuSecondsOf } from './node_process.js';
+import { mainThreadCpuSecondsOf, threadCpuSecondsOf } from './node_process.js';
 import type { RawVerifyBatch } from './raw_verify_task.js';
 import type { ChainSignatures, SyncChainParams } from './sync_chain.js';
 import { chainSignatures, copyChain, syncChain } from './sync_chain.js';
@@ -115,7 +115,16 @@ interface KestrelSync extends SyncRate {
   mainThreadUtilization: number;
   /** CPU seconds of this process's main thread alone over blocks 1..tip (Linux; else undefined). */
   mainThreadCpuSeconds: number | undefined;
+  /** CPU seconds of each of this process's threads over blocks 1..tip, in creation order (Linux; else empty). */
+  threadCpuSeconds: number[];
 }
+
+/** The CPU seconds each thread used between two readings, in thread creation order, threads under 0.01 s left out. */
+const threadCpuBetween = (before: Map<number, number>, after: Map<number, number>): number[] =>
+  [...after]
+    .sort(([a], [b]) => a - b)
+    .map(([tid, seconds]) => fixed(seconds - (before.get(tid) ?? 0)))
+    .filter((seconds) => seconds >= 0.01);
 
 /** The Kestrel follower's sync with its stages timed and this process's CPU over the synced blocks. */
 const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatures): Promise<KestrelSync> => {
@@ -127,6 +136,7 @@ const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatu
     const elu = performance.eventLoopUtilization();
     const cpu = follower.cpuSeconds();
     const mainCpu = mainThreadCpuSecondsOf(process.pid);
+    const threadsCpu = threadCpuSecondsOf(process.pid);
     await reach(follower, serving, sigs.blocks, 'Kestrel follower');
     return {
       ...rateOf(follower, sigs, follower.cpuSeconds() - cpu),
@@ -134,6 +144,7 @@ const kestrelSync = async (serving: ServingNode, host: string, sigs: SyncSignatu
       mainThreadUtilization: fixed(performance.eventLoopUtilization(elu).utilization),
       mainThreadCpuSeconds:
         mainCpu === undefined ? undefined : fixed((mainThreadCpuSecondsOf(process.pid) ?? mainCpu) - mainCpu),
+      threadCpuSeconds: threadCpuBetween(threadsCpu, threadCpuSecondsOf(process.pid)),
     };
   } finally {
     await follower.stop();
@@ -377,6 +388,7 @@ const kestrelOnly = async (loader: string): Promise<ComparisonResult[]> => {
         `round ${round + 1}: Kestrel ${k.blocksPerSecond} blocks/s, ${k.blocksPerCpuSecond} blocks per CPU s ` +
           `(main thread ${k.mainThreadUtilization} busy, ${k.mainThreadCpuSeconds} CPU s; load ${loadavg().map(fixed).join(' ')}); stages ms ${JSON.stringify(k.stages)}`,
       );
+      console.log(`  CPU s of each thread in creation order (main first): ${k.threadCpuSeconds.join(' ')}`);
       const { syncing, idle, bare, syncUnderLoad } = await rpcDuringSync(loader, serving, '127.0.0.4', sigs);
       console.log(
         `  RPC p50/p99 syncing ${syncing.p50}/${syncing.p99} ms, idle ${idle.p50}/${idle.p99} ms: ` +
