@@ -26,6 +26,7 @@ export interface GenerationParts {
   bls: BlsVerifier;
   signatures: SignatureVerifier;
   logger: Logger;
+  /** A generated block was committed: the node's committed-block listener, which also takes its transactions out of the pool. */
   onBlock: (executed: ExecutedBlock) => void;
   /**
    * The node's commit pool (gossiping through the network, fed by peers' commits). Left out, the
@@ -123,10 +124,7 @@ export const createGenerator = ({
       );
       pool.remove(tx);
     },
-    onBlock: (executed) => {
-      for (const tx of executed.block.transactions) pool.remove(tx);
-      onBlock(executed);
-    },
+    onBlock,
   });
   logGenerationAtStart(logger, keyFile, keys.length, encrypted.length);
   return generator;
