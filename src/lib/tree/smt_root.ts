@@ -15,6 +15,7 @@ import {
   nodeRef,
   smtLeafHash,
   smtLeafHashInto,
+  VERSION_BYTES,
 } from './smt_node.js';
 import type { PackedSMTNodes } from './smt_packed.js';
 import { packSMTNodes } from './smt_packed.js';
@@ -403,7 +404,7 @@ const copySlot = (from: Uint8Array, at: number, to: Uint8Array, toAt: number): v
  */
 const writeRef = (version: number, heap: Uint8Array, slot: number, data: Buffer, at: number): void => {
   data.writeUInt32BE(slot === EMPTY_SLOT ? 0 : version, at);
-  copySlot(heap, slot, data, at + 4);
+  copySlot(heap, slot, data, at + VERSION_BYTES);
 };
 
 /**
