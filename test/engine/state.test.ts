@@ -16,6 +16,7 @@ import {
 import { buildSMT, EMPTY_HASH, verifySMTProof } from '../../src/lib/tree/index.js';
 import { openDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
+import { TABLES, tableKey } from '../../src/storage/tables.js';
 import { klayrFrameworkSchemas } from '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
 import { openState, recomputeRoot, tempDataPath } from '../helpers/state.js';
@@ -345,6 +346,11 @@ describe('state commit, root and revert', () => {
     const legacy = openDatabases(tempDataPath());
     legacy.smt.putSync(Buffer.alloc(32, 1), Buffer.from([0]));
     assert.throws(() => new StateDB(legacy), /earlier Kestrel, which stored state tree nodes by hash alone/);
+    // a committed state whose tree is still pending (no node stored): its record, written before root versions
+    const pendingOnly = openDatabases(tempDataPath());
+    const oldRecord = Buffer.concat([Buffer.from([0x08, 0x05, 0x12, 0x20]), Buffer.alloc(32, 1)]);
+    pendingOnly.meta.putSync(tableKey(TABLES.stateCurrent), oldRecord);
+    assert.throws(() => new StateDB(pendingOnly), /earlier Kestrel.*committed state record does not decode/);
   });
 
   it("a prepared state's inclusion proofs, block after block (the last proofs' nodes kept), equal proofs from the committed tree", () => {
