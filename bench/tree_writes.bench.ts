@@ -35,7 +35,7 @@ const writeFlush = (s: Store, keys: readonly Buffer[], value: Buffer): void => {
   });
 };
 
-/** `count` nodes of random hashes, the versioned store's under `version` and up. */
+/** `count` random 32-byte node hashes. */
 const hashes = (count: number): Buffer[] => Array.from({ length: count }, () => randomBytes(32));
 
 export const treeWritesBench = async (): Promise<void> => {
