@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { UndoEntry } from '../../src/engine/state/state_db.js';
 import { BlockState, inIterationOrder, PlainStateDB } from '../../src/engine/state/state_db.js';
 import type { Entry, IterateOptions } from '../../src/engine/state/types.js';
 import { commitWrites } from '../../src/storage/commit.js';
@@ -94,6 +95,48 @@ describe('state range reads: reverse and limit as LMDB, the block overlay and pe
     check(block, changed, 'overlay inside');
     await behind.end();
     check(committed, reference, 'flushed');
+    await closeDatabases(dbs);
+  });
+
+  it('PlainStateDB holds its records in memory: committed writes and reverts reach its reads, an aborted transaction nothing', async () => {
+    const dbs = openDatabases(tempDataPath());
+    const state = new PlainStateDB(dbs.engine);
+    const all = { gte: b(''), lte: b('zz') };
+    assert.deepEqual(state.iterate(all), []);
+    const first = new BlockState(state);
+    first.set(b('a'), b('1'));
+    first.set(b('b'), b('2'));
+    let undo: UndoEntry[] = [];
+    state.inTransaction(() =>
+      commitWrites(dbs, () => {
+        undo = state.writeSync(first);
+      }),
+    );
+    assert.deepEqual(shown(state.iterate(all)), ['a=1', 'b=2']);
+    const second = new BlockState(state);
+    second.set(b('a'), b('3'));
+    second.del(b('b'));
+    assert.throws(
+      () =>
+        state.inTransaction(() =>
+          commitWrites(dbs, () => {
+            state.writeSync(second);
+            // inside the transaction, its writes
+            assert.deepEqual(shown(state.iterate(all)), ['a=3']);
+            throw new Error('aborted');
+          }),
+        ),
+      /aborted/,
+    );
+    assert.deepEqual(shown(state.iterate(all)), ['a=1', 'b=2']);
+    assert.deepEqual(shown(new PlainStateDB(dbs.engine).iterate(all)), ['a=1', 'b=2'], 'LMDB holds the same');
+    const copy = state.get(b('a')) as Buffer;
+    copy.fill(0);
+    assert.equal(state.get(b('a'))?.toString(), '1', 'a reader cannot change a record');
+    state.inTransaction(() => commitWrites(dbs, () => state.undoSync(undo)));
+    assert.deepEqual(state.iterate(all), []);
+    assert.equal(state.get(b('a')), undefined);
+    assert.throws(() => state.writeSync(second), /inside inTransaction only/);
     await closeDatabases(dbs);
   });
 });

@@ -189,23 +189,25 @@ export class Chain {
     const proof = withProofs ? this.#proofs.prove(prepared) : undefined;
     const precommitted = () => this.bft.getBFTHeights(engine).maxHeightPrecommitted;
     let finalizedNow = 0;
-    this.options.stateDB.commit(prepared, height, (dbs) => {
-      dbs.meta.putSync(engineUndoKey(height), encodeUndo(this.engineDB.writeSync(engine)));
-      this.options.blocks.save(dbs, block, executed.transactionIDs);
-      this.options.events.save(dbs, height, executed.encodedEvents());
-      // as Klayr: events older than keepEventsForHeights go once their block is final
-      if (keep >= 0) {
-        const below = prunableBelow(precommitted(), height, keep);
-        if (below > 0) this.options.events.removeBelow(dbs, below);
-      }
-      if (proof !== undefined) this.#proofs.save(dbs, height, proof, precommitted());
-      // final blocks are never deleted: what would undo them can go
-      finalizedNow = this.#finalizedHeightOf(engine);
-      dbs.meta.putSync(FINALIZED_KEY, encodeHeight(finalizedNow));
-      this.options.stateDB.pruneDiffsBelow(dbs, finalizedNow + 1);
-      removeHeightsBelow(dbs.meta, TABLES.engineUndo, finalizedNow + 1);
-      extra?.(dbs);
-    });
+    this.engineDB.inTransaction(() =>
+      this.options.stateDB.commit(prepared, height, (dbs) => {
+        dbs.meta.putSync(engineUndoKey(height), encodeUndo(this.engineDB.writeSync(engine)));
+        this.options.blocks.save(dbs, block, executed.transactionIDs);
+        this.options.events.save(dbs, height, executed.encodedEvents());
+        // as Klayr: events older than keepEventsForHeights go once their block is final
+        if (keep >= 0) {
+          const below = prunableBelow(precommitted(), height, keep);
+          if (below > 0) this.options.events.removeBelow(dbs, below);
+        }
+        if (proof !== undefined) this.#proofs.save(dbs, height, proof, precommitted());
+        // final blocks are never deleted: what would undo them can go
+        finalizedNow = this.#finalizedHeightOf(engine);
+        dbs.meta.putSync(FINALIZED_KEY, encodeHeight(finalizedNow));
+        this.options.stateDB.pruneDiffsBelow(dbs, finalizedNow + 1);
+        removeHeightsBelow(dbs.meta, TABLES.engineUndo, finalizedNow + 1);
+        extra?.(dbs);
+      }),
+    );
     this.#finalized = finalizedNow;
     this.#tip = block;
     for (const listener of this.#committedListeners) listener(block);
@@ -236,14 +238,16 @@ export class Chain {
       throw new Error(`State is at height ${this.options.stateDB.height}, not at the last block's ${height}`);
     const undo = this.options.dbs.meta.get(engineUndoKey(height));
     if (undo === undefined) throw new Error(`No engine state undo stored for height ${height}`);
-    this.options.stateDB.revertLast((dbs) => {
-      this.engineDB.undoSync(decodeUndo(undo));
-      dbs.meta.removeSync(engineUndoKey(height));
-      this.options.blocks.removeLast(dbs, block);
-      this.options.events.remove(dbs, height);
-      this.#proofs.remove(dbs, height);
-      extra?.(dbs);
-    });
+    this.engineDB.inTransaction(() =>
+      this.options.stateDB.revertLast((dbs) => {
+        this.engineDB.undoSync(decodeUndo(undo));
+        dbs.meta.removeSync(engineUndoKey(height));
+        this.options.blocks.removeLast(dbs, block);
+        this.options.events.remove(dbs, height);
+        this.#proofs.remove(dbs, height);
+        extra?.(dbs);
+      }),
+    );
     this.#tip = undefined;
     this.#finalized = undefined;
     return block;

@@ -24,6 +24,7 @@ import {
 import { TABLES, tableHeightKey } from '../../storage/tables.js';
 import { assertVersionedTree } from '../../storage/tree_layout.js';
 import { StateOverlay } from './overlay.js';
+import { RecordMirror } from './record_mirror.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
 
 const diffKey = (height: number): Buffer => tableHeightKey(TABLES.stateDiffs, height);
@@ -406,22 +407,40 @@ export interface StateBase {
   iterate(options: IterateOptions): Entry[];
 }
 
-/** Key-value state in one LMDB database, outside the state tree (the engine's BFT stores). */
+/**
+ * Key-value state in one LMDB database, outside the state tree (the engine's BFT stores). Those are a few
+ * records read several times a block (the BFT parameters by range, the votes by key), so every record is
+ * also held in memory (RecordMirror) from the first read on: a range read then takes no LMDB cursor and no
+ * merge with write-behind's pending writes. The mirror follows only the writes of writeSync and undoSync,
+ * the one way this database is written: from either to the end of its transaction (inTransaction), reads go
+ * to LMDB (inside the open transaction they see its writes), and the mirror takes the writes once it committed.
+ */
 export class PlainStateDB implements StateBase {
+  #mirror: RecordMirror | undefined;
+  /** The writes of the transaction open (inTransaction): reads go to LMDB meanwhile. */
+  #unsettled: { key: Buffer; value: Buffer | undefined }[] | undefined;
+
   constructor(private readonly db: BinaryDB) {}
 
   get(key: Buffer): Buffer | undefined {
-    return this.db.get(key);
+    return this.#unsettled === undefined ? this.#mirrored().get(key) : this.db.get(key);
   }
 
   iterate(options: IterateOptions): Entry[] {
-    return readRange(this.db, options);
+    return this.#unsettled === undefined ? this.#mirrored().range(options) : readRange(this.db, options);
   }
 
-  /** Writes an overlay's changes; call inside the block's commit transaction. Returns what undoes them. */
+  #mirrored(): RecordMirror {
+    this.#mirror ??= new RecordMirror(this.db.getRange({}));
+    return this.#mirror;
+  }
+
+  /** Writes an overlay's changes inside the block's commit transaction (in inTransaction). Returns what undoes them. */
   writeSync(state: BlockState): UndoEntry[] {
+    const changes = state.overlay.changes();
+    this.#written(changes);
     const undo: UndoEntry[] = [];
-    for (const { key, value } of state.overlay.changes()) {
+    for (const { key, value } of changes) {
       undo.push(undoEntry(key, this.db.get(key)));
       if (value === undefined) this.db.removeSync(key);
       else this.db.putSync(key, value);
@@ -429,11 +448,36 @@ export class PlainStateDB implements StateBase {
     return undo;
   }
 
-  /** Puts back the values writeSync replaced; call inside a write transaction. */
+  /** Puts back the values writeSync replaced, inside a write transaction (in inTransaction). */
   undoSync(entries: readonly UndoEntry[]): void {
+    this.#written(entries.map(({ key, existed, previous }) => ({ key, value: existed ? previous : undefined })));
     for (const { key, existed, previous } of entries) {
       if (existed) this.db.putSync(key, previous);
       else this.db.removeSync(key);
+    }
+  }
+
+  #written(changes: readonly { key: Buffer; value: Buffer | undefined }[]): void {
+    if (this.#unsettled === undefined) throw new Error('The engine state is written inside inTransaction only');
+    this.#unsettled.push(...changes);
+  }
+
+  /**
+   * Runs `transaction`, an LMDB write transaction (commitWrites) in which writeSync or undoSync writes, and
+   * gives the mirror its writes once it committed (none when it threw: LMDB kept nothing of it).
+   */
+  inTransaction<T>(transaction: () => T): T {
+    if (this.#unsettled !== undefined) throw new Error('The engine state has a transaction open already');
+    this.#unsettled = [];
+    let committed = false;
+    try {
+      const result = transaction();
+      committed = true;
+      return result;
+    } finally {
+      const written = this.#unsettled;
+      this.#unsettled = undefined;
+      if (committed) this.#mirror?.apply(written);
     }
   }
 }

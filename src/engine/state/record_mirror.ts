@@ -1,0 +1,59 @@
+import type { Entry, IterateOptions } from './types.js';
+
+/** First index of `sorted` whose key is >= `key` (`after`: > `key`). */
+const boundOf = (sorted: readonly string[], key: string, after: boolean): number => {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const k = sorted[middle] as string;
+    if (k < key || (after && k === key)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+};
+
+/**
+ * Every record of a small database in memory, for point and range reads that need no LMDB cursor: keys as
+ * latin1 strings, whose order is LMDB's byte order. Values go out as copies, so no reader can change them.
+ */
+export class RecordMirror {
+  readonly #values = new Map<string, Buffer>();
+  /** The keys in order, sorted again on the first range read after a change. */
+  #sorted: string[] | undefined;
+
+  constructor(entries: Iterable<{ key: Uint8Array; value: Uint8Array }>) {
+    for (const { key, value } of entries) this.#values.set(Buffer.from(key).toString('latin1'), Buffer.from(value));
+  }
+
+  get(key: Buffer): Buffer | undefined {
+    const value = this.#values.get(key.toString('latin1'));
+    return value === undefined ? undefined : Buffer.from(value);
+  }
+
+  /** Writes (a value) and removals (undefined), in order. */
+  apply(changes: Iterable<{ key: Buffer; value: Buffer | undefined }>): void {
+    for (const { key, value } of changes) {
+      const k = key.toString('latin1');
+      if (value === undefined) this.#values.delete(k);
+      else this.#values.set(k, Buffer.from(value));
+    }
+    this.#sorted = undefined;
+  }
+
+  /** The records with gte <= key <= lte, descending when `reverse`, at most `limit` of them (readRange's reads). */
+  range(options: IterateOptions): Entry[] {
+    const { limit = Number.POSITIVE_INFINITY, reverse } = options;
+    this.#sorted ??= [...this.#values.keys()].sort();
+    const sorted = this.#sorted;
+    const from = boundOf(sorted, options.gte.toString('latin1'), false);
+    const to = boundOf(sorted, options.lte.toString('latin1'), true);
+    const out: Entry[] = [];
+    const take = (k: string): void => {
+      out.push({ key: Buffer.from(k, 'latin1'), value: Buffer.from(this.#values.get(k) as Buffer) });
+    };
+    if (reverse === true) for (let i = to - 1; i >= from && out.length < limit; i--) take(sorted[i] as string);
+    else for (let i = from; i < to && out.length < limit; i++) take(sorted[i] as string);
+    return out;
+  }
+}
