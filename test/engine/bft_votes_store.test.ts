@@ -47,7 +47,7 @@ describe('BFT votes record (engine/bft/stores.ts)', () => {
     assert.deepEqual(readBFTVotesShared(older), votesAt(50));
   });
 
-  it('neither the writer nor a reader changing its value changes what is read next', () => {
+  it('neither the writer nor a reader changing its value changes what is read next (shared reads are frozen)', () => {
     const state = new BlockState(EMPTY_STATE);
     const votes = votesAt(200);
     writeBFTVotes(state, votes);
@@ -61,7 +61,13 @@ describe('BFT votes record (engine/bft/stores.ts)', () => {
     assert.deepEqual(readBFTVotes(state), votesAt(200));
     const shared = readBFTVotesShared(state) as BFTVotes;
     assert.deepEqual(shared, votesAt(200));
-    shared.blockBFTInfos.length = 0;
+    assert.throws(() => {
+      shared.blockBFTInfos.length = 0;
+    }, TypeError);
+    assert.deepEqual(readBFTVotesShared(state), votesAt(200));
+    assert.equal(readBFTVotesShared(state), shared, 'the readers share one frozen value');
+    const own = readBFTVotes(state);
+    own.blockBFTInfos.length = 0;
     assert.deepEqual(readBFTVotesShared(state), votesAt(200));
   });
 });

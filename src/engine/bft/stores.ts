@@ -54,11 +54,11 @@ export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
 // a received block's header checks read the record twice, as it stands before the block
 const sharedVotes = new RecentDecodes<BFTVotes>(votesCodec, 2);
 
-/** The BFT votes record to read only (a copy of the last written, else frozen and shared with other readers of the same record). */
+/** The BFT votes record to read only (frozen, and shared with the other readers of the same record). */
 export const readBFTVotesShared = (state: StateReadWriter): Readonly<BFTVotes> => {
   const bytes = bftVotesStore(state).get(EMPTY_KEY);
   if (bytes === undefined) throw missingVotes();
-  return lastWritten.copyOf(bytes) ?? sharedVotes.decode(bytes);
+  return lastWritten.sharedOf(bytes) ?? sharedVotes.decode(bytes);
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { CompiledSchema } from './codec.js';
+import { freezeDecoded } from './recent_decodes.js';
 
 /**
  * The encoding of one record that is written again every block (BFT's votes, random's reveals), as this
@@ -11,6 +12,8 @@ the record's shape (a generic copy walking any value's fields took 45 µs for th
 export class LastWritten<T> {
   #bytes: Buffer | undefined;
   #value: T | undefined;
+  /** Whether #value is frozen (handed to readers that only read it). */
+  #shared = false;
 
   constructor(
     private readonly codec: CompiledSchema<T>,
@@ -22,12 +25,26 @@ export class LastWritten<T> {
     const bytes = this.codec.encode(value);
     this.#bytes = bytes;
     this.#value = this.copy(value);
+    this.#shared = false;
     return bytes;
   }
 
   /** A copy of the value `bytes` encode when they are the ones last written, else undefined. */
   copyOf(bytes: Uint8Array): T | undefined {
     return this.#value !== undefined && this.#bytes?.equals(bytes) === true ? this.copy(this.#value) : undefined;
+  }
+
+  /**
+   * The value `bytes` encode when they are the ones last written, frozen and shared with every reader that only
+   * reads it (no copy each), else undefined.
+   */
+  sharedOf(bytes: Uint8Array): Readonly<T> | undefined {
+    if (this.#value === undefined || this.#bytes?.equals(bytes) !== true) return undefined;
+    if (!this.#shared) {
+      freezeDecoded(this.#value);
+      this.#shared = true;
+    }
+    return this.#value;
   }
 
   /** The value `bytes` encode, the caller's own to change. */
