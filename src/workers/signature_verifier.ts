@@ -61,6 +61,8 @@ export const createPooledSignatureVerifier = (chainID: Buffer, threads = availab
       const digest = transactionSigningDigest(chainID, signingBytesOfEncoded(tx.transaction, tx.bytes));
       return signatureFailure(plan, await firstInvalid({ digest, pairs: plan.pairs }), tx.id);
     },
+    verifyDigest: async (digest: Buffer, signature: Buffer, key: Buffer): Promise<boolean> =>
+      (await firstInvalid({ digest, pairs: [{ key, signature }] })) === -1,
     stats: (): PoolStats => tally.stats(pool.queueSize),
     close: () => pool.close(),
   };

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { CommitPool } from '../../src/engine/consensus/commit_pool.js';
+import { HeaderVerifier } from '../../src/engine/consensus/header_verifier.js';
 import { Generator } from '../../src/engine/generator/generator.js';
 import { readPlainGeneratorKeys } from '../../src/engine/generator/keys.js';
 import { createLocalBlsVerifier } from '../../src/engine/pools/bls_verifier.js';
@@ -232,6 +233,22 @@ describe('chain: generation, verification and BFT over the devnet', () => {
     );
     assert.equal(b.chain.lastBlock().header.height, tipBefore);
     assert.ok(b.state.root.equals(rootBefore));
+    // a header's signature checked ahead (the verify pool, during a synchronization) is the check's verdict, taken
+    // once, while its key is still the generator's; a verdict under another key is not taken
+    const bls = createLocalBlsVerifier();
+    const lying = { ...createLocalSignatureVerifier(chainID), verifyDigest: async () => false };
+    b.processor.prefetchHeaderSignatures([next.header], lying);
+    await assert.rejects(() => b.processor.verify(next, bls), /Invalid signature/);
+    await b.processor.verify(next, bls);
+    const headers = new HeaderVerifier({
+      chain: b.chain,
+      aggregateCommits: b.aggregateCommits,
+      chainID,
+      now: () => now,
+    });
+    const forgedHeader = { ...next.header, signature: randomBytes(64) };
+    assert.throws(() => headers.verify(forgedHeader, true, { key: randomBytes(32), valid: true }), /Invalid signature/);
+    headers.verify(next.header, true, { key: key.generatorKey, valid: true });
     // a synchronization lets the event loop run between a block's stages: a tip changed meanwhile (here the same block
     // committed by another path after the roots were checked) discards the block before its commit
     const verifiers = { bls: createLocalBlsVerifier(), signatures: createLocalSignatureVerifier(chainID) };

@@ -72,6 +72,7 @@ describe('txpool ingest: state checks here, signatures in the worker pool, in Kl
       seen.push({ id: tx.id.toString('hex'), keys });
       return signatures.verify(tx, keys);
     },
+    verifyDigest: (digest, signature, key) => signatures.verifyDigest(digest, signature, key),
     stats: () => signatures.stats(),
     close: () => signatures.close(),
   });

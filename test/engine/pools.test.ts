@@ -24,7 +24,7 @@ import { computeEventRoot, encodeEvent } from '../../src/lib/chain/events.js';
 import { createAggSig } from '../../src/lib/crypto/aggregate.js';
 import { blsPopVerify } from '../../src/lib/crypto/bls.js';
 import { hashOnion } from '../../src/lib/crypto/hash_onion.js';
-import { keyPairFromSeed } from '../../src/lib/crypto/index.js';
+import { keyPairFromSeed, signDetached } from '../../src/lib/crypto/index.js';
 import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
 import type { MultisigKeys, TransactionObject } from '../../src/lib/transaction/index.js';
 import {
@@ -150,6 +150,18 @@ describe('SignatureVerifier', () => {
           cases.map(([tx, keys]) => verifier().verify(prepareTransaction(tx, encodeTransaction(tx)), keys)),
         );
         assert.deepEqual(verdicts, auth);
+      });
+
+      it("checks a digest's signature (a block header's): valid, another key, a forged signature", async () => {
+        const digest = Buffer.alloc(32, 7);
+        const signature = signDetached(digest, members[0]!.privateKey);
+        const verdicts = await Promise.all([
+          verifier().verifyDigest(digest, signature, members[0]!.publicKey),
+          verifier().verifyDigest(digest, signature, members[1]!.publicKey),
+          verifier().verifyDigest(digest, Buffer.alloc(64, 1), members[0]!.publicKey),
+          verifier().verifyDigest(Buffer.alloc(32, 8), signature, members[0]!.publicKey),
+        ]);
+        assert.deepEqual(verdicts, [true, false, false, false]);
       });
 
       it('counts its tasks and their time', async () => {

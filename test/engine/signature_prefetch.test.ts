@@ -14,6 +14,7 @@ const recordingVerifier = () => {
       calls.push({ id: t.id[0] as number, multisig: keys !== undefined });
       return t.id[0] === 9 ? 'bad signature' : undefined;
     },
+    verifyDigest: async () => true,
     stats: () => ({}) as ReturnType<SignatureVerifier['stats']>,
     close: async () => undefined,
   };
@@ -53,6 +54,7 @@ describe('prefetched signature checks', () => {
     try {
       const failing: SignatureVerifier = {
         verify: () => Promise.reject(new Error('pool closed')),
+        verifyDigest: () => Promise.reject(new Error('pool closed')),
         stats: () => ({}) as ReturnType<SignatureVerifier['stats']>,
         close: async () => undefined,
       };

@@ -115,7 +115,7 @@ export class MemoryChain implements MechanismChain {
   }
   /** Blocks whose aggregate commits were prefetched, by height. */
   readonly prefetchedCommits: number[] = [];
-  prefetchAggregateCommits(blocks: readonly Block[]): void {
+  prefetchHeaderChecks(blocks: readonly Block[]): void {
     for (const b of blocks) this.prefetchedCommits.push(b.header.height);
   }
   clearPrefetched(): void {

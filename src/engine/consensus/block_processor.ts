@@ -1,5 +1,7 @@
 import type { Block } from '../../lib/chain/block.js';
-import { blockHeaderID } from '../../lib/chain/block.js';
+import { blockHeaderID, blockHeaderSigningBytes } from '../../lib/chain/block.js';
+import { signingDigest } from '../../lib/crypto/ed25519.js';
+import { MESSAGE_TAG_BLOCK_HEADER } from '../../lib/crypto/tags.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { BlockExecutor, BlockRoots } from '../execution/block_executor.js';
@@ -12,6 +14,7 @@ import type { SignatureVerifier } from '../pools/signature_verifier.js';
 import type { ExtraWrites } from '../state/state_db.js';
 import type { AggregateCommitVerifier } from './aggregate_commit.js';
 import { validatedTransactions } from './block_rules.js';
+import type { HeaderSignatureAhead } from './header_verifier.js';
 import { HeaderVerifier } from './header_verifier.js';
 
 /** The verifiers of the asynchronous block path (in a node, the `bls` and `verify` pools). */
@@ -35,6 +38,8 @@ export interface BlockProcessorOptions {
  */
 export class BlockProcessor {
   readonly #headers: HeaderVerifier;
+  /** Signature checks of headers about to be applied, started ahead (prefetchHeaderSignatures). */
+  readonly #signaturesAhead = new WeakMap<Block['header'], Promise<HeaderSignatureAhead | undefined>>();
 
   constructor(private readonly options: BlockProcessorOptions) {
     const { chain, aggregateCommits, chainID, now = () => Math.floor(Date.now() / 1000) } = options;
@@ -72,6 +77,28 @@ export class BlockProcessor {
     this.options.aggregateCommits.prefetch(this.options.chain.engineView(), headers, bls);
   }
 
+  /**
+   * Starts the signature checks of headers about to be applied in order in `signatures` (the `verify` pool), each
+   * under the key its generator has in the validator set of the tip's next block; `verify` takes a verdict whose
+   * key is still the generator's then, and checks the others itself.
+   */
+  prefetchHeaderSignatures(headers: readonly Block['header'][], signatures: SignatureVerifier): void {
+    const { chain, chainID } = this.options;
+    const { validators } = chain.bft.getBFTParameters(chain.engineView(), chain.lastBlock().header.height + 1);
+    const keys = new Map(validators.map((v) => [v.address.toString('latin1'), v.generatorKey]));
+    for (const header of headers) {
+      const key = keys.get(header.generatorAddress.toString('latin1'));
+      if (key === undefined || this.#signaturesAhead.has(header)) continue;
+      const digest = signingDigest(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header));
+      const verdict = signatures.verifyDigest(digest, header.signature, key).then(
+        (valid) => ({ key, valid }),
+        // a pool that fails (closed) leaves the check to verify
+        () => undefined,
+      );
+      this.#signaturesAhead.set(header, verdict);
+    }
+  }
+
   /** Forgets prefetched aggregate-commit checks no block asked for. */
   clearPrefetchedAggregateCommits(): void {
     this.options.aggregateCommits.clearPrefetched();
@@ -88,7 +115,9 @@ export class BlockProcessor {
    */
   async verify(block: Block, bls: BlsVerifier): Promise<void> {
     const { chain, aggregateCommits, executor } = this.options;
-    this.#headers.verify(block.header, true);
+    const signatureAhead = await this.#signaturesAhead.get(block.header);
+    this.#signaturesAhead.delete(block.header);
+    this.#headers.verify(block.header, true, signatureAhead);
     if (!(await aggregateCommits.verifyBy(chain.engineView(), block.header.aggregateCommit, bls))) {
       throw new Error(`Invalid aggregateCommit for the block with id: ${blockHeaderID(block.header).toString('hex')}`);
     }

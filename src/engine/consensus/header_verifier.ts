@@ -10,12 +10,21 @@ export interface HeaderVerifierOptions {
   now: () => number;
 }
 
+/** A header's signature checked ahead (in the `verify` pool) under the key its generator had when the check started. */
+export interface HeaderSignatureAhead {
+  readonly key: Buffer;
+  readonly valid: boolean;
+}
+
 /** Consensus checks of a received header against the tip and the committed BFT state (Klayr's Consensus._verify). */
 export class HeaderVerifier {
   constructor(private readonly options: HeaderVerifierOptions) {}
 
-  /** Throws Klayr's message for the first rule the header breaks; the aggregate commit is left out when the caller checks it. */
-  verify(header: BlockHeader, aggregateCommitVerified = false): void {
+  /**
+   * Throws Klayr's message for the first rule the header breaks; the aggregate commit is left out when the caller
+   * checks it. `signatureAhead` answers the signature check when its key is still the generator's.
+   */
+  verify(header: BlockHeader, aggregateCommitVerified = false, signatureAhead?: HeaderSignatureAhead): void {
     const { chain, chainID } = this.options;
     const { bft } = chain;
     // computed for an error message only
@@ -54,8 +63,11 @@ export class HeaderVerifier {
       throw new Error(
         `Validator with address ${header.generatorAddress.toString('hex')} does not exist for height ${header.height}`,
       );
-    if (!verifyBlockHeaderSignature(header, generator.generatorKey, chainID))
-      throw new Error(`Invalid signature ${header.signature.toString('hex')} of the block with id: ${id()}`);
+    const signed =
+      signatureAhead?.key.equals(generator.generatorKey) === true
+        ? signatureAhead.valid
+        : verifyBlockHeaderSignature(header, generator.generatorKey, chainID);
+    if (!signed) throw new Error(`Invalid signature ${header.signature.toString('hex')} of the block with id: ${id()}`);
     if (!aggregateCommitVerified && !this.options.aggregateCommits.verify(engine, header.aggregateCommit))
       throw new Error(`Invalid aggregateCommit for the block with id: ${id()}`);
   }

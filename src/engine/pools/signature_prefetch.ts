@@ -33,6 +33,10 @@ export class PrefetchingSignatureVerifier implements SignatureVerifier {
     return keys === undefined && ahead !== undefined ? ahead : this.inner.verify(tx, keys);
   }
 
+  verifyDigest(digest: Buffer, signature: Buffer, key: Buffer): Promise<boolean> {
+    return this.inner.verifyDigest(digest, signature, key);
+  }
+
   /** Forgets verdicts no execution asked for (a synchronization that ended early). */
   clear(): void {
     this.#ahead.clear();

@@ -1,3 +1,4 @@
+import { verifyDetached } from '../../lib/crypto/ed25519.js';
 import type { PoolStats } from '../../lib/pool_stats.js';
 import { TaskTally } from '../../lib/pool_stats.js';
 import type { MultisigKeys, PreparedTransaction } from '../../lib/transaction/index.js';
@@ -12,6 +13,8 @@ export interface SignatureVerifier {
    * keys (undefined: a single-signature account): undefined when valid, otherwise why not.
    */
   verify(tx: PreparedTransaction, keys: MultisigKeys | undefined): Promise<string | undefined>;
+  /** One ed25519 signature of a 32-byte digest (a block header's): whether it verifies under `key`. */
+  verifyDigest(digest: Buffer, signature: Buffer, key: Buffer): Promise<boolean>;
   stats(): PoolStats;
   close(): Promise<void>;
 }
@@ -35,6 +38,7 @@ export const createLocalSignatureVerifier = (chainID: Uint8Array): SignatureVeri
   const tally = new TaskTally();
   return {
     verify: async (tx, keys) => tally.timeSync(() => signatureCheckFailure(chainID, tx, keys)),
+    verifyDigest: async (digest, signature, key) => tally.timeSync(() => verifyDetached(digest, signature, key)),
     stats: () => tally.stats(),
     close: async () => undefined,
   };

@@ -320,7 +320,7 @@ export class BlockSynchronization implements SyncMechanism {
       return { peerId, kind: 'invalid', error };
     }
     chain.prefetchSignatures(prepared.flat());
-    chain.prefetchAggregateCommits(blocks);
+    chain.prefetchHeaderChecks(blocks);
     return { peerId, kind: 'ready', blocks, prepared, last, reached, unlinked: brokenLink(blocks, fromID) };
   }
 

@@ -15,7 +15,7 @@ export type MechanismChain = Pick<
   | 'idsAtHeights'
   | 'validate'
   | 'prefetchSignatures'
-  | 'prefetchAggregateCommits'
+  | 'prefetchHeaderChecks'
   | 'clearPrefetched'
   | 'apply'
   | 'deleteAfter'

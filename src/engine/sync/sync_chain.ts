@@ -108,12 +108,14 @@ export class SyncChain {
     this.#signatures.prefetch(transactions);
   }
 
-  /** Blocks about to be applied in order: their aggregate commits' signature checks start in the `bls` pool now. */
-  prefetchAggregateCommits(blocks: readonly Block[]): void {
-    this.options.processor.prefetchAggregateCommits(
-      blocks.map((b) => b.header),
-      this.#verifiers.bls,
-    );
+  /**
+   * Blocks about to be applied in order: their aggregate commits' signature checks start in the `bls` pool now,
+   * their headers' signatures in the `verify` pool.
+   */
+  prefetchHeaderChecks(blocks: readonly Block[]): void {
+    const headers = blocks.map((b) => b.header);
+    this.options.processor.prefetchAggregateCommits(headers, this.#verifiers.bls);
+    this.options.processor.prefetchHeaderSignatures(headers, this.#verifiers.signatures);
   }
 
   /** The block's own rules (Klayr's validateBlock); throws when broken. */
