@@ -64,6 +64,37 @@ describe('transactions against @klayr/transactions and @klayr/chain', () => {
     }
   });
 
+  it("a block's transactions prepared at once (IDs and senders in a batch each) equal each prepared alone, with @klayr/chain's IDs", () => {
+    const keys = Array.from({ length: 20 }, (_, i) => keyPairFromSeed(Buffer.alloc(32, i + 1)).publicKey);
+    for (const count of [0, 1, 7, 8, 9, 20, 64]) {
+      const block = Array.from({ length: count }, (_, i) => ({
+        ...unsigned(codec.encode(transferSchema, transferParams()), keys[i % keys.length]),
+        signatures: [rng.bytes(64)],
+      }));
+      const prepared = tx.prepareTransactions(block);
+      assert.deepEqual(
+        prepared,
+        block.map((t) => tx.prepareTransaction(t)),
+        `${count} transactions`,
+      );
+      for (const p of prepared)
+        assert.equal(p.id.toString('hex'), klayrChain.Transaction.fromBytes(p.bytes).id.toString('hex'));
+    }
+    // the first failure in transaction order, as one at a time: a short sender key before a later unencodable one
+    const block = Array.from({ length: 12 }, () => unsigned(codec.encode(transferSchema, transferParams())));
+    block[3] = { ...block[3]!, senderPublicKey: Buffer.alloc(31) };
+    block[6] = { ...block[6]!, nonce: -1n };
+    const alone = (() => {
+      try {
+        block.map((t) => tx.prepareTransaction(t));
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    assert.match(alone ?? '', /publicKey must be 32 bytes/);
+    assert.throws(() => tx.prepareTransactions(block), { message: alone });
+  });
+
   it('min fee equals computeMinFee for random params sizes, signature counts and extra fees', () => {
     const regSchema = klayrFrameworkSchemas().find((s) => s.$id === '/pos/command/registerValidatorParams')!;
     for (let i = 0; i < 200; i++) {

@@ -1,14 +1,14 @@
 import type { Block } from '../../lib/chain/block.js';
 import { validateBlock } from '../../lib/chain/block.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
-import { prepareTransaction, validateTransaction } from '../../lib/transaction/index.js';
+import { prepareTransactions, validateTransaction } from '../../lib/transaction/index.js';
 
 /** Block version of Klayr SDK v6 blocks after genesis. */
 export const BLOCK_VERSION = 2;
 
 /** A received block's own rules (schema, transactions, size, version), before any state is read; its transactions prepared. */
 export const validatedTransactions = (block: Block, maxTransactionsSize: number): PreparedTransaction[] => {
-  const prepared = block.transactions.map((tx) => prepareTransaction(tx));
+  const prepared = prepareTransactions(block.transactions);
   validateBlock(
     block,
     validateTransaction,

@@ -3,7 +3,7 @@ import { computeAssetRoot } from '../../lib/chain/block.js';
 import { computeEventRoot, EVENT_INDEX_LENGTH_BITS, eventEncodings } from '../../lib/chain/events.js';
 import type { AggregateCheck } from '../../lib/interop/aggregate_verdicts.js';
 import type { PreparedTransaction, TransactionObject } from '../../lib/transaction/index.js';
-import { prepareTransaction } from '../../lib/transaction/index.js';
+import { prepareTransactions } from '../../lib/transaction/index.js';
 import { merkleRoot } from '../../lib/tree/index.js';
 import type { BFTModule } from '../bft/index.js';
 import type { Chain } from '../chain/chain.js';
@@ -79,7 +79,7 @@ export class BlockExecutor {
   execute(
     block: Block,
     selection?: TransactionSelection,
-    prepared: readonly PreparedTransaction[] = block.transactions.map((tx) => prepareTransaction(tx)),
+    prepared: readonly PreparedTransaction[] = prepareTransactions(block.transactions),
     deferred = false,
   ): ExecutedBlock {
     const { chain, stateDB, machine, bft, chainID, eventRoots } = this.options;

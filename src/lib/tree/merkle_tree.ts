@@ -1,4 +1,4 @@
-import { branchHash, EMPTY_HASH, leafHash } from './hash.js';
+import { branchHash, branchHashes, EMPTY_HASH, leafHash, leafHashes } from './hash.js';
 import {
   calculatePathNodes,
   compareIndices,
@@ -27,15 +27,16 @@ const buildLayers = (leaves: readonly Buffer[]): Buffer[][] => {
   let current = leaves.slice();
   let waiting: Buffer | undefined;
   while (current.length > 1 || (waiting !== undefined && current.length > 0)) {
-    const parents: Buffer[] = [];
-    for (let i = 0; i + 1 < current.length; i += 2) parents.push(branchHash(current[i], current[i + 1]));
+    const pairs: [Buffer, Buffer][] = [];
+    for (let i = 0; i + 1 < current.length; i += 2) pairs.push([current[i], current[i + 1]]);
     if (current.length % 2 === 1) {
       if (waiting === undefined) waiting = current[current.length - 1];
       else {
-        parents.push(branchHash(current[current.length - 1], waiting));
+        pairs.push([current[current.length - 1], waiting]);
         waiting = undefined;
       }
     }
+    const parents = branchHashes(pairs);
     layers.push(parents);
     current = parents;
   }
@@ -52,7 +53,7 @@ export class MerkleTree {
   #locations?: Map<string, { layerIndex: number; nodeIndex: number }>;
 
   constructor(values: readonly Uint8Array[] = [], options: { preHashed?: boolean } = {}) {
-    this.#leaves = values.map((v) => (options.preHashed === true ? Buffer.from(v) : leafHash(v)));
+    this.#leaves = options.preHashed === true ? values.map((v) => Buffer.from(v)) : leafHashes(values);
   }
 
   get size(): number {
