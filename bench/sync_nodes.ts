@@ -120,12 +120,16 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
+/** KESTREL_SYNC_RPC_NICE=-15: the follower's HTTP thread at that nice value (rpc.threadNice), a diagnostic. */
+const RPC_THREAD_NICE = process.env.KESTREL_SYNC_RPC_NICE;
+
 /** A fresh Kestrel node without generator keys in this process (its RPC over HTTP), following `serving`. */
 export const startKestrelFollower = async (serving: ServingNode, host: string): Promise<Follower> => {
   const dataPath = tempDataPath();
   const rpcPort = await freePort();
   const config = syncConfig(dataPath, rpcPort);
   config.rpc.modes = ['http'];
+  if (RPC_THREAD_NICE !== undefined) config.rpc.threadNice = Number(RPC_THREAD_NICE);
   const keys = join(mkdtempSync(join(tmpdir(), 'kestrel-sync-keys-')), 'keys.json');
   writeFileSync(keys, JSON.stringify({ keys: [] }));
   config.generator = { keys: { fromFile: keys } };

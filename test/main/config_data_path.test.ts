@@ -135,6 +135,18 @@ describe('config keys Kestrel accepts but does not act on', () => {
       'plugins.reportMisbehavior.defaultPassword',
     ]);
   });
+
+  it('rpc.threadNice is reported without an HTTP or WS mode (its thread does not run), accepted in -20..19 only', () => {
+    const withModes = (modes: string[], threadNice: unknown) =>
+      loadConfig({ dataPath: tempDataPath(), config: writeConfigFile({ rpc: { modes, threadNice } }) });
+    assert.deepEqual(
+      unusedConfigKeys(withModes(['ipc'], -5)).map((u) => u.key),
+      ['rpc.threadNice'],
+    );
+    assert.deepEqual(unusedConfigKeys(withModes(['ipc', 'ws'], -5)), []);
+    assert.deepEqual(unusedConfigKeys(withModes(['http'], 19)), []);
+    for (const wrong of [20, -21, 1.5, '5']) assert.throws(() => withModes(['http'], wrong), /threadNice/);
+  });
 });
 
 describe('kestrel start with the saved config', () => {

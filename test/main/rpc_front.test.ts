@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -259,6 +261,44 @@ describe('RPC front thread (src/main/rpc_front)', () => {
         { status: code, signal: null },
         `${how}: ${ended.stderr.slice(-400)}`,
       );
+    }
+  });
+
+  it('rpc.threadNice sets the nice value of the HTTP and WS thread only, and says so', async () => {
+    const niceOfThreads = (): number[] =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const nice = getPriority(0) + 3;
+    assert.ok(!niceOfThreads().includes(nice), 'no thread at that value before');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const config = { ...rpc.config, rpc: { ...rpc.config.rpc, threadNice: nice } };
+    const thread = new FrontThread(
+      { config, dbs: dbsOf(rpc), allowedMethods: ['*'], version: 'test', logger },
+      {
+        host: '127.0.0.1',
+        port: await freePort(),
+        http: true,
+        ws: false,
+        dispatcher: dispatcherOf(rpc),
+        hub: new EventHub(),
+        maxBodySize: 1 << 20,
+        bodyTimeoutMs: 10_000,
+        maxBackpressure: 1 << 22,
+        accessControlAllowOrigin: '*',
+        health: () => ({ status: 'ok' }),
+      },
+      'auto',
+    );
+    const running = await thread.start();
+    try {
+      assert.equal(niceOfThreads().filter((n) => n === nice).length, 1, 'one thread at rpc.threadNice');
+      assert.equal(getPriority(0), nice - 3, 'the main thread keeps its own');
+      assert.ok(lines.some((l) => l.includes('rpc.threadNice') && l.includes(`"nice":${nice}`)));
+    } finally {
+      await running.close();
     }
   });
 

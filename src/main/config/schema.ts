@@ -45,6 +45,7 @@ export const applicationConfigSchema: SchemaProperty = {
         allowedMethods: { type: 'array', items: { type: 'string' }, uniqueItems: true },
         accessControlAllowOrigin: { type: 'string' },
         maxBodySize: { type: 'integer', minimum: 1024, maximum: 64 * 1024 * 1024 },
+        threadNice: { type: 'integer', minimum: -20, maximum: 19 },
       },
     },
     legacy: {

@@ -27,6 +27,8 @@ export interface ApplicationConfig {
     allowedMethods?: string[];
     accessControlAllowOrigin?: string;
     maxBodySize?: number;
+    /** Kestrel's: the nice value of the HTTP and WS thread (Linux; below the process's needs CAP_SYS_NICE). */
+    threadNice?: number;
   };
   legacy?: { sync?: boolean; brackets: { startHeight: number; snapshotHeight: number; snapshotBlockID: string }[] };
   network: { version?: string; port?: number; host?: string; seedPeers: PeerInfo[]; [key: string]: unknown };

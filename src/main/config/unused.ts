@@ -24,6 +24,11 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
       key: 'plugins.reportMisbehavior.defaultPassword',
       reason: "Klayr's reportMisbehavior plugin reads it nowhere either: reportMisbehavior_authorize enables reporting",
     });
+  if (config.rpc.threadNice !== undefined && !config.rpc.modes.some((mode) => mode === 'http' || mode === 'ws'))
+    unused.push({
+      key: 'rpc.threadNice',
+      reason: 'it sets the priority of the HTTP and WS thread, which runs only with rpc.modes "http" or "ws"',
+    });
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
     const module = modules.find((m) => m.name === name);

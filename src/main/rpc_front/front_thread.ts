@@ -183,6 +183,11 @@ export class FrontThread {
             o.logger.error({ err: message.message }, 'The RPC front thread failed: it closes');
             return;
           case 'listening':
+            if (o.config.rpc.threadNice !== undefined)
+              o.logger.info(
+                { nice: message.nice },
+                'The HTTP and WS thread runs at its own nice value (rpc.threadNice)',
+              );
             listening = message.port;
             resolve({ port: message.port, kind: message.kind });
             return;

@@ -29,7 +29,8 @@ export interface FrontThreadData {
 
 /** What the RPC front thread asks or tells the main thread. */
 export type FromFront =
-  | { t: 'listening'; port: number; kind: 'uws' | 'node' }
+  /** `nice`: the thread's nice value as it serves (rpc.threadNice, where applied). */
+  | { t: 'listening'; port: number; kind: 'uws' | 'node'; nice: number }
   | { t: 'failed'; error: { name: string; message: string } }
   | { t: 'warn'; message: string }
   /** Requests for the main thread's dispatcher, gathered over one turn of the thread's event loop (one message, not one each). */

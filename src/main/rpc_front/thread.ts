@@ -1,5 +1,6 @@
 // Entry of the RPC front thread (front_thread.ts): the HTTP/WS server, with its own heap and event loop.
 
+import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { StateBase } from '../../engine/state/state_db.js';
@@ -23,6 +24,7 @@ import { committedStateAccess } from '../endpoints.js';
 import { applicationModules } from '../modules.js';
 import { FRONT_THREAD_METHODS } from './local_methods.js';
 import type { FromFront, FrontThreadData, ToFront } from './protocol.js';
+import { applyThreadNice } from './thread_nice.js';
 
 const data = workerData as FrontThreadData;
 const port = required(parentPort, 'The parent port of the RPC front thread');
@@ -98,6 +100,8 @@ let running: RunningHttpWs | undefined;
 const hub = new EventHub();
 
 const start = async (): Promise<void> => {
+  const niceRefused = applyThreadNice(data.config.rpc.threadNice);
+  if (niceRefused !== undefined) post({ t: 'warn', message: niceRefused });
   const metrics =
     data.metricsContentType === undefined
       ? undefined
@@ -135,7 +139,7 @@ const start = async (): Promise<void> => {
     data.engine,
     (message) => post({ t: 'warn', message }),
   );
-  post({ t: 'listening', port: running.port, kind: running.kind });
+  post({ t: 'listening', port: running.port, kind: running.kind, nice: getPriority(0) });
 };
 
 let stopping: Promise<void> | undefined;
