@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { WebSocket } from 'ws';
 import { codec } from '../../src/lib/codec/index.js';
@@ -264,18 +265,9 @@ describe('RPC front thread (src/main/rpc_front)', () => {
     }
   });
 
-  it('rpc.threadNice sets the nice value of the HTTP and WS thread only, and says so', async () => {
-    const niceOfThreads = (): number[] =>
-      readdirSync('/proc/self/task').map((tid) => {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      });
-    const nice = getPriority(0) + 3;
-    assert.ok(!niceOfThreads().includes(nice), 'no thread at that value before');
-    const lines: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
-    const config = { ...rpc.config, rpc: { ...rpc.config.rpc, threadNice: nice } };
-    const thread = new FrontThread(
+  /** A front thread of its own over `rpc`'s node, HTTP only, on a port of its own. */
+  const httpFrontThread = async (config: typeof rpc.config, logger: Logger): Promise<FrontThread> =>
+    new FrontThread(
       { config, dbs: dbsOf(rpc), allowedMethods: ['*'], version: 'test', logger },
       {
         host: '127.0.0.1',
@@ -292,6 +284,19 @@ describe('RPC front thread (src/main/rpc_front)', () => {
       },
       'auto',
     );
+
+  it('rpc.threadNice sets the nice value of the HTTP and WS thread only, and says so', async () => {
+    const niceOfThreads = (): number[] =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const nice = getPriority(0) + 3;
+    assert.ok(!niceOfThreads().includes(nice), 'no thread at that value before');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const config = { ...rpc.config, rpc: { ...rpc.config.rpc, threadNice: nice } };
+    const thread = await httpFrontThread(config, logger);
     const running = await thread.start();
     try {
       assert.equal(niceOfThreads().filter((n) => n === nice).length, 1, 'one thread at rpc.threadNice');
@@ -305,23 +310,7 @@ describe('RPC front thread (src/main/rpc_front)', () => {
   it('starts the thread again on the same port after it fails, and gives up after too many failures in a minute', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
-    const thread = new FrontThread(
-      { config: rpc.config, dbs: dbsOf(rpc), allowedMethods: ['*'], version: 'test', logger },
-      {
-        host: '127.0.0.1',
-        port: await freePort(),
-        http: true,
-        ws: false,
-        dispatcher: dispatcherOf(rpc),
-        hub: new EventHub(),
-        maxBodySize: 1 << 20,
-        bodyTimeoutMs: 10_000,
-        maxBackpressure: 1 << 22,
-        accessControlAllowOrigin: '*',
-        health: () => ({ status: 'ok' }),
-      },
-      'auto',
-    );
+    const thread = await httpFrontThread(rpc.config, logger);
     const running = await thread.start();
     const url = `http://127.0.0.1:${running.port}/rpc`;
     const local = jsonRPC('token_getBalance', { address: genesisAddress, tokenID: TOKEN });
