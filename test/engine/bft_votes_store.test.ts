@@ -47,7 +47,7 @@ describe('BFT votes record (engine/bft/stores.ts)', () => {
     assert.deepEqual(readBFTVotesShared(older), votesAt(50));
   });
 
-  it('neither the writer nor a reader changing its value changes what is read next (shared reads are frozen)', () => {
+  it('neither the writer nor a reader changing its value changes what is read next', () => {
     const state = new BlockState(EMPTY_STATE);
     const votes = votesAt(200);
     writeBFTVotes(state, votes);
@@ -59,15 +59,11 @@ describe('BFT votes record (engine/bft/stores.ts)', () => {
     read.blockBFTInfos[1].maxHeightPrevoted = 0;
     read.blockBFTInfos.push({ ...votesAt(1).blockBFTInfos[0] });
     assert.deepEqual(readBFTVotes(state), votesAt(200));
-    const shared = readBFTVotesShared(state) as BFTVotes;
+    const shared = readBFTVotesShared(state);
     assert.deepEqual(shared, votesAt(200));
-    assert.throws(() => {
-      shared.blockBFTInfos.length = 0;
-    }, TypeError);
-    assert.deepEqual(readBFTVotesShared(state), votesAt(200));
-    assert.equal(readBFTVotesShared(state), shared, 'the readers share one frozen value');
+    assert.equal(readBFTVotesShared(state), shared, 'the readers that only read share one value');
     const own = readBFTVotes(state);
     own.blockBFTInfos.length = 0;
-    assert.deepEqual(readBFTVotesShared(state), votesAt(200));
+    assert.deepEqual(readBFTVotesShared(state), votesAt(200), "a writer's own value is not the shared one");
   });
 });

@@ -1,4 +1,4 @@
-import type { BFTHeader, BFTVotes } from './types.js';
+import type { BFTHeader, ReadonlyBFTVotes } from './types.js';
 
 export type ImpliesMaxPrevotesHeader = Pick<BFTHeader, 'height' | 'maxHeightGenerated' | 'generatorAddress'>;
 
@@ -7,7 +7,7 @@ export type ImpliesMaxPrevotesHeader = Pick<BFTHeader, 'height' | 'maxHeightGene
  * largest possible set of prevotes, i.e. its generator's previous block (maxHeightGenerated)
  * is either older than every block held or is one of its own blocks.
  */
-export const impliesMaximalPrevotes = (votes: BFTVotes, header: ImpliesMaxPrevotesHeader): boolean => {
+export const impliesMaximalPrevotes = (votes: ReadonlyBFTVotes, header: ImpliesMaxPrevotesHeader): boolean => {
   const [tip] = votes.blockBFTInfos;
   if (tip === undefined) return header.height > header.maxHeightGenerated;
   if (tip.height + 1 !== header.height) {

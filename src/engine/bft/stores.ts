@@ -9,7 +9,7 @@ import {
   STORE_PREFIX_BFT_VOTES,
 } from './constants.js';
 import { bftVotesSchema } from './schemas.js';
-import type { BFTHeights, BFTVotes } from './types.js';
+import type { BFTHeights, BFTVotes, ReadonlyBFTVotes } from './types.js';
 
 export const bftParametersStore = (state: StateReadWriter): SubStore =>
   new SubStore(state, MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_PARAMETERS);
@@ -54,8 +54,8 @@ export const readBFTVotes = (state: StateReadWriter): BFTVotes => {
 // a received block's header checks read the record twice, as it stands before the block
 const sharedVotes = new RecentDecodes<BFTVotes>(votesCodec, 2);
 
-/** The BFT votes record to read only (frozen, and shared with the other readers of the same record). */
-export const readBFTVotesShared = (state: StateReadWriter): Readonly<BFTVotes> => {
+/** The BFT votes record to read only: shared with the other readers of the same record, never to be changed. */
+export const readBFTVotesShared = (state: StateReadWriter): ReadonlyBFTVotes => {
   const bytes = bftVotesStore(state).get(EMPTY_KEY);
   if (bytes === undefined) throw missingVotes();
   return lastWritten.sharedOf(bytes) ?? sharedVotes.decode(bytes);

@@ -40,6 +40,12 @@ export interface BFTVotes {
   activeValidatorsVoteInfo: ActiveValidatorVoteInfo[];
 }
 
+/** The votes record as readers that only read it get it (one value shared between them: never changed). */
+export type ReadonlyBFTVotes = Readonly<Omit<BFTVotes, 'blockBFTInfos' | 'activeValidatorsVoteInfo'>> & {
+  readonly blockBFTInfos: readonly Readonly<BlockBFTInfo>[];
+  readonly activeValidatorsVoteInfo: readonly Readonly<ActiveValidatorVoteInfo>[];
+};
+
 export interface BFTHeights {
   maxHeightPrevoted: number;
   maxHeightPrecommitted: number;

@@ -1,5 +1,4 @@
 import type { CompiledSchema } from './codec.js';
-import { freezeDecoded } from './recent_decodes.js';
 
 /**
  * The encoding of one record that is written again every block (BFT's votes, random's reveals), as this
@@ -12,8 +11,8 @@ the record's shape (a generic copy walking any value's fields took 45 µs for th
 export class LastWritten<T> {
   #bytes: Buffer | undefined;
   #value: T | undefined;
-  /** Whether #value is frozen (handed to readers that only read it). */
-  #shared = false;
+  /** One copy of #value for every reader that only reads it, made on the first such read after a write. */
+  #shared: T | undefined;
 
   constructor(
     private readonly codec: CompiledSchema<T>,
@@ -25,7 +24,7 @@ export class LastWritten<T> {
     const bytes = this.codec.encode(value);
     this.#bytes = bytes;
     this.#value = this.copy(value);
-    this.#shared = false;
+    this.#shared = undefined;
     return bytes;
   }
 
@@ -35,16 +34,14 @@ export class LastWritten<T> {
   }
 
   /**
-   * The value `bytes` encode when they are the ones last written, frozen and shared with every reader that only
-   * reads it (no copy each), else undefined.
+   * The value `bytes` encode when they are the ones last written, one copy shared by every reader that only
+   * reads it (they must not change it: a copy each, or freezing it, cost more than the readers' work), else
+   * undefined.
    */
   sharedOf(bytes: Uint8Array): Readonly<T> | undefined {
     if (this.#value === undefined || this.#bytes?.equals(bytes) !== true) return undefined;
-    if (!this.#shared) {
-      freezeDecoded(this.#value);
-      this.#shared = true;
-    }
-    return this.#value;
+    this.#shared ??= this.copy(this.#value);
+    return this.#shared;
   }
 
   /** The value `bytes` encode, the caller's own to change. */

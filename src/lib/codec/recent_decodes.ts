@@ -1,7 +1,7 @@
 import type { CompiledSchema } from './codec.js';
 
 /** Freezes a decoded value's objects and arrays (byte fields cannot be frozen, and are not). */
-export const freezeDecoded = (value: unknown): void => {
+const freezeDecoded = (value: unknown): void => {
   if (typeof value !== 'object' || value === null || value instanceof Uint8Array || Object.isFrozen(value)) return;
   for (const field of Object.values(value)) freezeDecoded(field);
   Object.freeze(value);
