@@ -411,5 +411,38 @@ describe('pos and random endpoints against klayr-framework on the devnet genesis
     assert.equal(isSeedValidInput(generator, Buffer.alloc(16, 8), reveals), false);
     assert.equal(isSeedValidInput(Buffer.alloc(20, 2), seed, reveals), false);
     assert.equal(isSeedValidInput(Buffer.alloc(20, 2), seed, reveals, false), true);
+    // the generator's latest reveal counts, not an earlier one
+    const next = Buffer.alloc(16, 7);
+    const later = [
+      ...reveals,
+      { generatorAddress: generator, seedReveal: sha256(next).subarray(0, 16), height: 5, valid: true },
+    ];
+    assert.equal(isSeedValidInput(generator, next, later), true);
+    assert.equal(isSeedValidInput(generator, seed, later), false);
+  });
+
+  it("the reveals read only are the last written ones, one value shared by those readers, apart from a writer's copy", async () => {
+    const { getValidatorReveals, readValidatorReveals, setValidatorReveals } = await import(
+      '../../src/modules/random/method.js'
+    );
+    const overlay = new BlockState(EMPTY_STATE);
+    const state = { store: (prefix: Buffer, substore: Buffer) => new SubStore(overlay, prefix, substore) };
+    assert.deepEqual(readValidatorReveals(state), []);
+    const written = Array.from({ length: 5 }, (_, i) => ({
+      generatorAddress: Buffer.alloc(20, i),
+      seedReveal: Buffer.alloc(16, i + 1),
+      height: i + 1,
+      valid: i % 2 === 0,
+    }));
+    setValidatorReveals(state, written);
+    const shared = readValidatorReveals(state);
+    assert.deepEqual(shared, written);
+    assert.equal(readValidatorReveals(state), shared);
+    const own = getValidatorReveals(state);
+    own.pop();
+    own[0]!.height = 99;
+    assert.deepEqual(readValidatorReveals(state), written);
+    setValidatorReveals(state, own);
+    assert.deepEqual(readValidatorReveals(state), own);
   });
 });

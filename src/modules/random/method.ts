@@ -27,6 +27,13 @@ export const getValidatorReveals = (ctx: StoreAccess): ValidatorReveal[] => {
   return bytes === undefined ? [] : lastReveals.decode(bytes).validatorReveals;
 };
 
+/** The validators' reveals to read only: the last written are one copy shared by every such reader, never to be changed. */
+export const readValidatorReveals = (ctx: StoreAccess): readonly Readonly<ValidatorReveal>[] => {
+  const bytes = validatorRevealsStore(ctx).get(EMPTY_KEY);
+  if (bytes === undefined) return [];
+  return (lastReveals.sharedOf(bytes) ?? lastReveals.decode(bytes)).validatorReveals;
+};
+
 export const setValidatorReveals = (ctx: StoreAccess, validatorReveals: ValidatorReveal[]): void => {
   validatorRevealsStore(ctx).set(EMPTY_KEY, lastReveals.encode({ validatorReveals }));
 };
@@ -38,10 +45,15 @@ export const setValidatorReveals = (ctx: StoreAccess, validatorReveals: Validato
 export const isSeedValidInput = (
   generatorAddress: Buffer,
   seedReveal: Buffer,
-  reveals: readonly ValidatorReveal[],
+  reveals: readonly Readonly<ValidatorReveal>[],
   previousSeedRequired = true,
 ): boolean => {
-  const last = [...reveals].reverse().find((r) => r.generatorAddress.equals(generatorAddress));
+  // the generator's latest reveal (reveals are in height order)
+  let last: Readonly<ValidatorReveal> | undefined;
+  for (let i = reveals.length - 1; i >= 0 && last === undefined; i--) {
+    const reveal = reveals[i] as Readonly<ValidatorReveal>;
+    if (reveal.generatorAddress.equals(generatorAddress)) last = reveal;
+  }
   if (last === undefined) return !previousSeedRequired;
   return last.seedReveal.equals(sha256(seedReveal).subarray(0, SEED_LENGTH));
 };
@@ -64,7 +76,7 @@ export const getRandomBytes = (ctx: StoreAccess, height: number, numberOfSeeds: 
   init.writeUInt32BE(height + numberOfSeeds);
   const seeds = [sha256(init).subarray(0, SEED_LENGTH)];
   let inFuture = true;
-  for (const reveal of getValidatorReveals(ctx)) {
+  for (const reveal of readValidatorReveals(ctx)) {
     if (reveal.height >= height) {
       inFuture = false;
       if (reveal.height < height + numberOfSeeds && reveal.valid) seeds.push(reveal.seedReveal);
@@ -84,7 +96,7 @@ export const isSeedRevealValid = (
   return isSeedValidInput(
     generatorAddress,
     randomAssetCodec.decode(randomAsset).seedReveal,
-    getValidatorReveals(ctx),
+    readValidatorReveals(ctx),
     false,
   );
 };
