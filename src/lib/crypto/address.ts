@@ -1,6 +1,6 @@
 import { assertLength } from './bytes.js';
 import { sha256 } from './hash.js';
-import { sha256All } from './sha256_x4.js';
+import { sha256Each } from './sha256_x4.js';
 
 export const ADDRESS_LENGTH = 20;
 export const KLAYR32_PREFIX = 'kly';
@@ -42,14 +42,10 @@ export const assertPublicKey = (publicKey: Uint8Array): Uint8Array => assertLeng
 export const addressFromPublicKey = (publicKey: Uint8Array): Buffer =>
   sha256(assertPublicKey(publicKey)).subarray(0, ADDRESS_LENGTH);
 
-/** From this many keys on, their addresses are hashed in one batch (sha256All) instead of one libsodium call each. */
-const BATCH_KEYS = 8;
-
-/** addressFromPublicKey of each key (a block's senders). */
+/** addressFromPublicKey of each key (a block's senders), hashed in a batch (sha256Each). */
 export const addressesFromPublicKeys = (publicKeys: readonly Uint8Array[]): Buffer[] => {
-  if (publicKeys.length < BATCH_KEYS) return publicKeys.map((key) => addressFromPublicKey(key));
   for (const key of publicKeys) assertPublicKey(key);
-  return sha256All(publicKeys).map((hash) => hash.subarray(0, ADDRESS_LENGTH));
+  return sha256Each(publicKeys).map((hash) => hash.subarray(0, ADDRESS_LENGTH));
 };
 
 export const addressToKlayr32 = (address: Uint8Array, prefix = KLAYR32_PREFIX): string => {

@@ -1,6 +1,6 @@
 import { addressesFromPublicKeys, assertPublicKey } from '../crypto/address.js';
 import { sha256 } from '../crypto/hash.js';
-import { sha256All } from '../crypto/sha256_x4.js';
+import { sha256Each } from '../crypto/sha256_x4.js';
 import type { TransactionObject } from './schema.js';
 import { encodeTransaction, senderAddress } from './transaction.js';
 
@@ -23,19 +23,15 @@ export const prepareTransaction = (
   senderAddress: senderAddress(transaction),
 });
 
-/** From this many transactions on, their IDs are hashed in one batch (sha256All) instead of one libsodium call each. */
-const BATCH_TRANSACTIONS = 8;
-
 /** prepareTransaction of each of a block's transactions, their IDs and their senders' addresses hashed in a batch each. */
 export const prepareTransactions = (transactions: readonly TransactionObject[]): PreparedTransaction[] => {
-  if (transactions.length < BATCH_TRANSACTIONS) return transactions.map((tx) => prepareTransaction(tx));
   const encoded = transactions.map((tx) => {
     const bytes = encodeTransaction(tx);
     // prepareTransaction's order of failures: a transaction's encoding, then its sender's key, then the next one's
     assertPublicKey(tx.senderPublicKey);
     return bytes;
   });
-  const ids = sha256All(encoded);
+  const ids = sha256Each(encoded);
   const senders = addressesFromPublicKeys(transactions.map((tx) => tx.senderPublicKey));
   return transactions.map((transaction, i) => ({
     transaction,

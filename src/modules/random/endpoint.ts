@@ -12,7 +12,7 @@ import {
   uint32Integer,
 } from '../../lib/endpoint/metadata.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
-import { getValidatorReveals, isSeedValidInput } from './method.js';
+import { isSeedValidInput, readValidatorReveals } from './method.js';
 import { MAX_HASH_ONION_COUNT } from './onion_endpoint.js';
 
 const SEED_REVEAL_LENGTH = 16;
@@ -29,7 +29,7 @@ export const randomEndpoints = (state: () => StoreAccess): Endpoints => ({
       valid: isSeedValidInput(
         klayr32ToAddress(params.generatorAddress as string),
         Buffer.from(params.seedReveal as string, 'hex'),
-        getValidatorReveals(state()),
+        readValidatorReveals(state()),
         false,
       ),
     }),
