@@ -1,7 +1,5 @@
 import type { Block } from '../../lib/chain/block.js';
-import { blockHeaderID, blockHeaderSigningBytes } from '../../lib/chain/block.js';
-import { signingDigest } from '../../lib/crypto/ed25519.js';
-import { MESSAGE_TAG_BLOCK_HEADER } from '../../lib/crypto/tags.js';
+import { blockHeaderID, blockHeaderSigningDigest } from '../../lib/chain/block.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { BlockExecutor, BlockRoots } from '../execution/block_executor.js';
@@ -89,8 +87,7 @@ export class BlockProcessor {
     for (const header of headers) {
       const key = keys.get(header.generatorAddress.toString('latin1'));
       if (key === undefined || this.#signaturesAhead.has(header)) continue;
-      const digest = signingDigest(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header));
-      const verdict = signatures.verifyDigest(digest, header.signature, key).then(
+      const verdict = signatures.verifyDigest(blockHeaderSigningDigest(header, chainID), header.signature, key).then(
         (valid) => ({ key, valid }),
         // a pool that fails (closed) leaves the check to verify
         () => undefined,

@@ -1,6 +1,6 @@
 import type { CompiledSchema } from '../codec/index.js';
 import { compile } from '../codec/index.js';
-import { signData, verifyData } from '../crypto/ed25519.js';
+import { signData, signingDigest, verifyDetached } from '../crypto/ed25519.js';
 import { sha256 } from '../crypto/hash.js';
 import { MESSAGE_TAG_BLOCK_HEADER } from '../crypto/tags.js';
 import type { TransactionObject } from '../transaction/schema.js';
@@ -79,12 +79,15 @@ export const signBlockHeader = (
   signature: signData(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header), privateKey),
 });
 
+/** The digest a header's signature signs: sha256(KLY_BH_ || chainID || signing bytes). */
+export const blockHeaderSigningDigest = (header: Omit<BlockHeader, 'signature'>, chainID: Uint8Array): Buffer =>
+  signingDigest(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header));
+
 export const verifyBlockHeaderSignature = (
   header: BlockHeader,
   generatorKey: Uint8Array,
   chainID: Uint8Array,
-): boolean =>
-  verifyData(MESSAGE_TAG_BLOCK_HEADER, chainID, blockHeaderSigningBytes(header), header.signature, generatorKey);
+): boolean => verifyDetached(blockHeaderSigningDigest(header, chainID), header.signature, generatorKey);
 
 export const encodeBlock = (block: Block): Buffer =>
   blockCodec.encode({
