@@ -19,6 +19,9 @@ export interface Writer {
   pos: number;
 }
 
+/** For generated encoders, which write a uint64 above 2^32-1 with it. */
+export { writeUInt64At };
+
 export const createWriter = (size = 1024): Writer => ({ buf: Buffer.allocUnsafe(size), pos: 0 });
 
 export const ensure = (w: Writer, extra: number): void => {
@@ -29,17 +32,7 @@ export const ensure = (w: Writer, extra: number): void => {
   w.buf = next;
 };
 
-export const writeKey = (w: Writer, key: readonly number[]): void => {
-  ensure(w, key.length);
-  for (const b of key) w.buf[w.pos++] = b;
-};
-
-/** Reserves one length byte; `closeLength` fills it in (shifting the body when the length needs more bytes). */
-export const openLength = (w: Writer): number => {
-  ensure(w, 1);
-  return w.pos++;
-};
-
+/** Fills in the length byte reserved at `lengthPos` (shifting the body when the length needs more bytes). */
 export const closeLength = (w: Writer, lengthPos: number): void => {
   const length = w.pos - lengthPos - 1;
   if (length < 0x80) {
