@@ -15,7 +15,9 @@ const boundOf = (sorted: readonly string[], key: string, after: boolean): number
 
 /**
  * Every record of a small database in memory, for point and range reads that need no LMDB cursor: keys as
- * latin1 strings, whose order is LMDB's byte order. Values go out as copies, so no reader can change them.
+ * latin1 strings, whose order is LMDB's byte order. Values go out as the mirror holds them, to read only (as
+ * a StateOverlay's values): a write replaces a record's buffer, never changes it, so a value read earlier
+ * keeps its bytes. Copies cost more than the reads: the BFT votes (14 KB) are read five times a block.
  */
 export class RecordMirror {
   readonly #values = new Map<string, Buffer>();
@@ -27,16 +29,15 @@ export class RecordMirror {
   }
 
   get(key: Buffer): Buffer | undefined {
-    const value = this.#values.get(key.toString('latin1'));
-    return value === undefined ? undefined : Buffer.from(value);
+    return this.#values.get(key.toString('latin1'));
   }
 
-  /** Writes (a value) and removals (undefined), in order. */
+  /** Writes (a value, taken as it is: a block state's values are never changed) and removals (undefined), in order. */
   apply(changes: Iterable<{ key: Buffer; value: Buffer | undefined }>): void {
     for (const { key, value } of changes) {
       const k = key.toString('latin1');
       if (value === undefined) this.#values.delete(k);
-      else this.#values.set(k, Buffer.from(value));
+      else this.#values.set(k, value);
     }
     this.#sorted = undefined;
   }
@@ -50,7 +51,7 @@ export class RecordMirror {
     const to = boundOf(sorted, options.lte.toString('latin1'), true);
     const out: Entry[] = [];
     const take = (k: string): void => {
-      out.push({ key: Buffer.from(k, 'latin1'), value: Buffer.from(this.#values.get(k) as Buffer) });
+      out.push({ key: Buffer.from(k, 'latin1'), value: this.#values.get(k) as Buffer });
     };
     if (reverse === true) for (let i = to - 1; i >= from && out.length < limit; i--) take(sorted[i] as string);
     else for (let i = from; i < to && out.length < limit; i++) take(sorted[i] as string);

@@ -64,10 +64,14 @@ export class SubStore {
   }
 
   setWithSchema<T>(key: Buffer, value: T, schema: Schema): void {
-    const encoded = compile<T>(schema).encode(value);
     // the encoded value is this call's own: the state may keep it without a copy
-    if (this.state.setOwned !== undefined) this.state.setOwned(this.#full(key), encoded);
-    else this.state.set(this.#full(key), encoded);
+    this.setOwned(key, compile<T>(schema).encode(value));
+  }
+
+  /** set without a copy where the state allows it: `value` must never be changed afterwards, by anyone. */
+  setOwned(key: Buffer, value: Buffer): void {
+    if (this.state.setOwned !== undefined) this.state.setOwned(this.#full(key), value);
+    else this.state.set(this.#full(key), value);
   }
 
   /** Entries with gte <= key <= lte (keys relative to the substore). */

@@ -19,7 +19,7 @@ export class LastWritten<T> {
     private readonly copy: (value: T) => T,
   ) {}
 
-  /** The encoding of `value`, remembered with a copy of it (the caller may change `value` afterwards). */
+  /** The encoding of `value` (held here too: never to be changed), remembered with a copy of `value` (the caller may change it afterwards). */
   encode(value: T): Buffer {
     const bytes = this.codec.encode(value);
     this.#bytes = bytes;
@@ -30,7 +30,7 @@ export class LastWritten<T> {
 
   /** A copy of the value `bytes` encode when they are the ones last written, else undefined. */
   copyOf(bytes: Uint8Array): T | undefined {
-    return this.#value !== undefined && this.#bytes?.equals(bytes) === true ? this.copy(this.#value) : undefined;
+    return this.#value !== undefined && this.#written(bytes) ? this.copy(this.#value) : undefined;
   }
 
   /**
@@ -39,9 +39,14 @@ export class LastWritten<T> {
    * undefined.
    */
   sharedOf(bytes: Uint8Array): Readonly<T> | undefined {
-    if (this.#value === undefined || this.#bytes?.equals(bytes) !== true) return undefined;
+    if (this.#value === undefined || !this.#written(bytes)) return undefined;
     this.#shared ??= this.copy(this.#value);
     return this.#shared;
+  }
+
+  /** Whether `bytes` are the ones last written (often the very buffer: the engine's state hands it back). */
+  #written(bytes: Uint8Array): boolean {
+    return this.#bytes !== undefined && (this.#bytes === bytes || this.#bytes.equals(bytes));
   }
 
   /** The value `bytes` encode, the caller's own to change. */

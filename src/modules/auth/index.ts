@@ -60,7 +60,12 @@ export class AuthModule implements Module {
     const account = getAuthAccount(ctx, ctx.senderAddress) ?? DEFAULT_AUTH_ACCOUNT;
     authAccountStore(ctx).setWithSchema(
       ctx.senderAddress,
-      { ...account, nonce: account.nonce + 1n },
+      {
+        nonce: account.nonce + 1n,
+        numberOfSignatures: account.numberOfSignatures,
+        mandatoryKeys: account.mandatoryKeys,
+        optionalKeys: account.optionalKeys,
+      },
       authAccountSchema,
     );
   }
