@@ -10,13 +10,25 @@ import { DATABASE_NAMES, tableHeightKey } from './tables.js';
  */
 const prunedBelow = new WeakMap<BinaryDB, Map<Table, number>>();
 
-/** Removes every key of `table` below `height` (pruning); inside the commit's write transaction. */
+/** Up to this many heights past the mark, their keys are removed one by one instead of read by range. */
+const REMOVE_BY_KEY = 16;
+
+/**
+ * Removes every key of `table` below `height` (pruning); inside the commit's write transaction. The table
+ * holds one key a height (tableHeightKey): past a mark, a block's prune removes the one or two heights it
+ * newly passed by key, without the cursor and the merge with write-behind's pending writes of a range read
+ * (a seventh of an empty block's commit); the first prune of a process, or a long span, reads the range.
+ */
 export const removeHeightsBelow = (db: BinaryDB, table: Table, height: number): void => {
   const marks = getOrCreate(prunedBelow, db, () => new Map<Table, number>());
   const from = marks.get(table) ?? 0;
   if (height <= from) return;
-  for (const key of db.getKeys({ start: tableHeightKey(table, from), end: tableHeightKey(table, height) }))
-    db.removeSync(key);
+  if (from > 0 && height - from <= REMOVE_BY_KEY) {
+    for (let h = from; h < height; h++) db.removeSync(tableHeightKey(table, h));
+  } else {
+    for (const key of db.getKeys({ start: tableHeightKey(table, from), end: tableHeightKey(table, height) }))
+      db.removeSync(key);
+  }
   marks.set(table, height);
 };
 

@@ -34,8 +34,16 @@ describe('pruning by height (storage/prune.ts)', () => {
       writeHeights(dbs, [9]);
       commitWrites(dbs, (d) => removeHeightsBelow(d.meta, table, 9));
       assert.deepEqual(heightsHeld(dbs), [9]);
+      // past the mark, a span of up to 16 heights is removed key by key, a longer one read by range
+      const upTo40 = Array.from({ length: 31 }, (_, i) => 10 + i);
+      writeHeights(dbs, upTo40);
+      commitWrites(dbs, (d) => removeHeightsBelow(d.meta, table, 35));
+      assert.deepEqual(heightsHeld(dbs), [35, 36, 37, 38, 39, 40]);
+      commitWrites(dbs, (d) => removeHeightsBelow(d.meta, table, 36));
+      commitWrites(dbs, (d) => removeHeightsBelow(d.meta, table, 38));
+      assert.deepEqual(heightsHeld(dbs), [38, 39, 40]);
       await writeBehindOf(dbs.root)?.end();
-      assert.deepEqual(heightsHeld(dbs), [9]);
+      assert.deepEqual(heightsHeld(dbs), [38, 39, 40]);
       await closeDatabases(dbs);
     });
 

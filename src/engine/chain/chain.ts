@@ -20,6 +20,8 @@ import { prunableBelow } from './retention.js';
 const engineUndoKey = (height: number): Buffer => tableHeightKey(TABLES.engineUndo, height);
 /** The finalized height, kept apart from the BFT state (which a block deletion reverts). */
 const FINALIZED_KEY = tableKey(TABLES.finalized);
+/** At most this many blocks' aggregate commit heights are kept in memory (Chain.maxRemovalHeight). */
+const MAX_CERTIFIED_HEIGHTS = 4096;
 
 export interface ChainOptions {
   dbs: KestrelDatabases;
@@ -47,6 +49,11 @@ export class Chain {
   /** finalizedHeight() as of the last commit: only this chain's commits and deletions change what it reads. */
   #finalized: number | undefined;
   #removal: { finalized: number; height: number } | undefined;
+  /**
+   * The aggregate commit's height of each block this process committed, from the finalized height up (in
+   * height order): the next finalized block's is found here instead of read and decoded from the block store.
+   */
+  readonly #certifiedHeights = new Map<number, number>();
 
   constructor(private readonly options: ChainOptions) {
     this.engineDB = new PlainStateDB(options.dbs.engine);
@@ -96,7 +103,10 @@ export class Chain {
     const finalized = this.finalizedHeight();
     // a finalized block is never deleted: its header, read once, stands for as long as it is the finalized one
     if (this.#removal?.finalized !== finalized) {
-      const certified = this.options.blocks.headerByHeight(finalized)?.aggregateCommit.height ?? 0;
+      const certified =
+        this.#certifiedHeights.get(finalized) ??
+        this.options.blocks.headerByHeight(finalized)?.aggregateCommit.height ??
+        0;
       this.#removal = { finalized, height: Math.max(certified, this.options.minimumCertifyHeight - 1) };
     }
     return this.#removal.height;
@@ -210,7 +220,18 @@ export class Chain {
     );
     this.#finalized = finalizedNow;
     this.#tip = block;
+    this.#rememberCertifiedHeight(block.header, finalizedNow);
     for (const listener of this.#committedListeners) listener(block);
+  }
+
+  #rememberCertifiedHeight(header: BlockHeader, finalized: number): void {
+    const heights = this.#certifiedHeights;
+    heights.set(header.height, header.aggregateCommit.height);
+    // below the finalized height nothing is asked for again; without finality, the oldest go past a bound
+    for (const height of heights.keys()) {
+      if (height >= finalized && heights.size <= MAX_CERTIFIED_HEIGHTS) break;
+      heights.delete(height);
+    }
   }
 
   /**
@@ -250,6 +271,7 @@ export class Chain {
     );
     this.#tip = undefined;
     this.#finalized = undefined;
+    this.#certifiedHeights.delete(height);
     return block;
   }
 }
