@@ -4,7 +4,7 @@ import { commitWrites } from '../../src/storage/commit.js';
 import { getCommitted } from '../../src/storage/committed_reads.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { closeDatabases, openDatabases } from '../../src/storage/database.js';
-import { writeBehindOf } from '../../src/storage/write_behind.js';
+import { putOwnedSync, writeBehindOf } from '../../src/storage/write_behind.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const k = (s: string): Buffer => Buffer.from(s);
@@ -63,6 +63,28 @@ describe('write-behind (storage/write_behind.ts)', () => {
     assert.equal(text(dbs.state.get(k('a'), { transaction: after })), '1');
     assert.equal(dbs.state.get(k('gone'), { transaction: after }), undefined);
     after.done();
+    await closeDatabases(dbs);
+  });
+
+  it('an owned put is recorded as it is inside a recorded commit (no copy), and is a plain put outside', async () => {
+    const { dbs } = open();
+    putOwnedSync(dbs, dbs.state, k('direct'), v('0'));
+    assert.equal(text(dbs.state.get(k('direct'))), '0');
+    const behind = behindOf(dbs);
+    behind.begin({ flushWith: 'transaction', flushEvery: 1000 });
+    const key = k('a');
+    const value = v('1');
+    const copied = v('2');
+    commitWrites(dbs, (d) => {
+      putOwnedSync(d, d.state, key, value);
+      d.state.putSync(k('b'), copied);
+    });
+    // the recorded entry is the caller's buffer itself; a plain put's is a copy
+    assert.equal(dbs.state.get(k('a')), value);
+    assert.notEqual(dbs.state.get(k('b')), copied);
+    await behind.end();
+    assert.equal(text(dbs.state.get(k('a'))), '1');
+    assert.equal(text(dbs.state.get(k('b'))), '2');
     await closeDatabases(dbs);
   });
 

@@ -23,6 +23,7 @@ import {
 } from '../../storage/state_roots.js';
 import { TABLES, tableHeightKey } from '../../storage/tables.js';
 import { assertVersionedTree } from '../../storage/tree_layout.js';
+import { putOwnedSync } from '../../storage/write_behind.js';
 import { StateOverlay } from './overlay.js';
 import { RecordMirror } from './record_mirror.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
@@ -298,12 +299,13 @@ export class StateDB {
       (dbs) => {
         if (prepared.onEmpty === true) appendAll(dbs, prepared);
         else {
+          // the changed values (a block state's) and the new nodes (the update's) are never changed again
           for (const { key, value } of prepared.changes) {
             if (value === undefined) dbs.state.removeSync(key);
-            else dbs.state.putSync(key, value);
+            else putOwnedSync(dbs, dbs.state, key, value);
           }
           prepared.smt.nodes.forEach((ref, data) => {
-            dbs.smt.putSync(ref, data);
+            putOwnedSync(dbs, dbs.smt, ref, data);
           });
         }
         // a state prepared on the empty state is a genesis block's, final as it is committed (BFT's genesis
