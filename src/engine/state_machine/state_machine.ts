@@ -63,7 +63,6 @@ export interface TransactionSelection {
   onRejected?: (tx: TransactionObject, reason: Error) => void;
 }
 
-/** The modules' lifecycle over blocks and transactions, in Klayr's order and with its rollback rules. */
 /** An event numbered by its place in the block (written out: an object spread costs several times a literal here). */
 const withIndex = (e: BlockEvent, index: number): BlockEvent => ({
   module: e.module,
@@ -74,6 +73,7 @@ const withIndex = (e: BlockEvent, index: number): BlockEvent => ({
   index,
 });
 
+/** The modules' lifecycle over blocks and transactions, in Klayr's order and with its rollback rules. */
 export class StateMachine {
   readonly #commands = new Map<string, Command<unknown>>();
 
@@ -250,15 +250,15 @@ export class StateMachine {
     checkSignatures: SignatureCheck | undefined,
   ): ExecutionResult {
     const verifyCtx = transactionContext(base, tx, new EventQueue(0), checkSignatures);
-    const id = verifyCtx.transactionID.toString('hex');
     const verified = this.verifyTransaction(verifyCtx);
     if (verified.status !== VERIFY_STATUS.OK)
       throw new Error(
-        `Failed to verify transaction ${id}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`,
+        `Failed to verify transaction ${verifyCtx.transactionID.toString('hex')}.${verified.error === undefined ? '' : ` ${verified.error.message}`}`,
       );
     const events = queue.childQueue(Buffer.concat([EVENT_TOPIC_TRANSACTION_EXECUTION, verifyCtx.transactionID]));
     const result = this.executeTransaction(transactionContext(base, tx, events));
-    if (result === EXECUTION_RESULT.INVALID) throw new Error(`Failed to execute transaction ${id}.`);
+    if (result === EXECUTION_RESULT.INVALID)
+      throw new Error(`Failed to execute transaction ${verifyCtx.transactionID.toString('hex')}.`);
     return result;
   }
 }

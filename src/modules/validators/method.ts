@@ -1,6 +1,6 @@
 import type { GenesisContext } from '../../engine/state_machine/module.js';
 import type { CompiledSchema } from '../../lib/codec/index.js';
-import { compile } from '../../lib/codec/index.js';
+import { compile, RecentDecodes } from '../../lib/codec/index.js';
 import { blsPopVerify } from '../../lib/crypto/bls.js';
 import type { ValidatorKeys } from './schemas.js';
 import {
@@ -120,13 +120,16 @@ export interface ValidatorsParams {
   validators: { address: Buffer; bftWeight: bigint; generatorKey: Buffer; blsKey: Buffer }[];
 }
 
-export const getValidatorsParams = (ctx: Pick<GenesisContext, 'store'>): ValidatorsParams => {
-  const params = validatorsStore(ctx, 'validatorsParams').getWithSchema<ValidatorsParams>(
-    Buffer.alloc(0),
-    validatorsParamsSchema,
-  );
-  if (params === undefined) throw new Error('Validators params are not set.');
-  return params;
+// every block's reward reads the set (about 11 KB with 103 validators' keys) two or three times; it changes once a round
+const decodedParams = new RecentDecodes<ValidatorsParams>(compile<ValidatorsParams>(validatorsParamsSchema), 2);
+/** The validators' addresses as latin1 strings (getGeneratorsBetweenTimestamps' keys), per decoded set. */
+const addressKeys = new WeakMap<ValidatorsParams, string[]>();
+
+/** The current validator set and its thresholds: shared and frozen, to read only. */
+export const getValidatorsParams = (ctx: Pick<GenesisContext, 'store'>): Readonly<ValidatorsParams> => {
+  const bytes = validatorsStore(ctx, 'validatorsParams').get(Buffer.alloc(0));
+  if (bytes === undefined) throw new Error('Validators params are not set.');
+  return decodedParams.decode(bytes);
 };
 
 /**
@@ -146,7 +149,12 @@ export const getGeneratorsBetweenTimestamps = (
   const endSlot = Math.floor(endTimestamp / blockTime) - 1;
   if (startSlot > endSlot) return result;
   let totalSlots = endSlot - startSlot + 1;
-  const addresses = getValidatorsParams(ctx).validators.map((v) => v.address.toString('latin1'));
+  const params = getValidatorsParams(ctx);
+  let addresses = addressKeys.get(params);
+  if (addresses === undefined) {
+    addresses = params.validators.map((v) => v.address.toString('latin1'));
+    addressKeys.set(params, addresses);
+  }
   const baseSlots = Math.floor(totalSlots / addresses.length);
   if (baseSlots > 0) {
     totalSlots -= baseSlots * addresses.length;
