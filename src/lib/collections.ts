@@ -17,3 +17,16 @@ export const deleteOldest = <K, V>(map: Map<K, V>): void => {
   const oldest = map.keys().next();
   if (oldest.done !== true) map.delete(oldest.value);
 };
+
+/** First index of `sorted` (ascending strings) whose element is >= `key`, or > `key` when `after` (binary search). */
+export const sortedIndex = (sorted: readonly string[], key: string, after = false): number => {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const k = sorted[middle] as string;
+    if (k < key || (after && k === key)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+};

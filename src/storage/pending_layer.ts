@@ -1,3 +1,5 @@
+import { sortedIndex } from '../lib/collections.js';
+
 /** One key's latest write not yet in LMDB: a value, or undefined for a removal. */
 export interface PendingEntry {
   readonly key: Buffer;
@@ -15,18 +17,6 @@ export const keyString = (key: Uint8Array): string =>
   Buffer.isBuffer(key)
     ? key.toString('latin1')
     : Buffer.from(key.buffer, key.byteOffset, key.length).toString('latin1');
-
-/** First index of `sorted` whose key is >= `key` (binary search). */
-const lowerBound = (sorted: readonly string[], key: string): number => {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] as string) < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-};
 
 const mergeSorted = (a: readonly string[], b: readonly string[]): string[] => {
   const out: string[] = new Array(a.length + b.length);
@@ -90,7 +80,7 @@ export class PendingLayer {
   range(range: StringRange): PendingEntry[] {
     const sorted = this.#sortedKeys();
     const out: PendingEntry[] = [];
-    for (let i = range.low === undefined ? 0 : lowerBound(sorted, range.low); i < sorted.length; i++) {
+    for (let i = range.low === undefined ? 0 : sortedIndex(sorted, range.low); i < sorted.length; i++) {
       const key = sorted[i] as string;
       if (!inStringRange(key, range)) {
         if (range.high !== undefined && key > range.high) break;

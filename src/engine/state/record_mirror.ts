@@ -1,17 +1,5 @@
+import { sortedIndex } from '../../lib/collections.js';
 import type { Entry, IterateOptions } from './types.js';
-
-/** First index of `sorted` whose key is >= `key` (`after`: > `key`). */
-const boundOf = (sorted: readonly string[], key: string, after: boolean): number => {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const k = sorted[middle] as string;
-    if (k < key || (after && k === key)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-};
 
 /**
  * Every record of a small database in memory, for point and range reads that need no LMDB cursor: keys as
@@ -47,8 +35,8 @@ export class RecordMirror {
     const { limit = Number.POSITIVE_INFINITY, reverse } = options;
     this.#sorted ??= [...this.#values.keys()].sort();
     const sorted = this.#sorted;
-    const from = boundOf(sorted, options.gte.toString('latin1'), false);
-    const to = boundOf(sorted, options.lte.toString('latin1'), true);
+    const from = sortedIndex(sorted, options.gte.toString('latin1'));
+    const to = sortedIndex(sorted, options.lte.toString('latin1'), true);
     const out: Entry[] = [];
     const take = (k: string): void => {
       out.push({ key: Buffer.from(k, 'latin1'), value: this.#values.get(k) as Buffer });
