@@ -6,13 +6,17 @@
  * fastest here: 26 ns a compression against 33 with two), two for `many`, whose messages differ in length.
  *
  * Exports: supported (whether this CPU has SHA-NI; the functions must not be called otherwise),
+ * wideChains (whether chains run sixteen at a time in AVX-512 registers, sha256_x16.c),
  * pairs(memory, jobsOffset, count, prefix, constant, kind), inputs(memory, jobsOffset, count, prefix, length),
- * many(memory, jobsOffset, count), chains(memory, jobsOffset, count, prefix, constant). Offsets and counts
- * are checked against the memory before any hashing.
+ * many(memory, jobsOffset, count), chains(memory, jobsOffset, count, prefix, constant, wide?). Offsets and
+ * counts are checked against the memory before any hashing.
  */
 #include <node_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "sha256_x16.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -220,59 +224,76 @@ TARGET static void run_many(uint8_t *memory, const int32_t *jobs, size_t count) 
   }
 }
 
-/* A chain job's words: its input's offset, its output's, its key's, the top depth and the parting depth. */
-#define CHAIN_JOB_WORDS 5
-
 static inline int key_bit(const uint8_t *key, int32_t depth) { return (key[depth >> 3] >> (7 - (depth & 7))) & 1; }
 
+/* Where the four-lane code takes its chains: the jobs not taken yet (in memory), then chains handed back by run_chains16. */
+typedef struct {
+  uint8_t *memory;
+  const int32_t *jobs;
+  size_t count;
+  size_t next;
+  const ChainRest *rest;
+  size_t rest_count;
+  size_t rest_next;
+} ChainSource;
+
+/* The next chain into `chain`; a job of no level is done on the spot (its top is its input). 0 when none is left. */
+static int take_chain(ChainSource *source, ChainRest *chain) {
+  while (source->next < source->count) {
+    const int32_t *job = source->jobs + CHAIN_JOB_WORDS * source->next++;
+    if (job[3] == job[4]) {
+      memmove(source->memory + job[1], source->memory + job[0], 32);
+      continue;
+    }
+    memcpy(chain->hash, source->memory + job[0], 32);
+    chain->output = source->memory + job[1];
+    chain->key = source->memory + job[2];
+    chain->top = job[3];
+    chain->depth = job[4] - 1;
+    return 1;
+  }
+  if (source->rest_next == source->rest_count) return 0;
+  *chain = source->rest[source->rest_next++];
+  return 1;
+}
 
 /*
- * Chains of branches with one empty child: from the node at `input` (the branch where the chain's keys part,
- * at the parting depth), each level up to the top depth hashes prefix || child || constant when the key's
- * bit at that depth is 0, prefix || constant || child when it is 1; the top's hash goes to `output`. Four
- * chains are hashed at once, each lane taking the next chain when its own ends.
+ * Chains of branches with one empty child: from the node at a job's input (the branch where the chain's keys
+ * part, at the parting depth), each level up to the top depth hashes prefix || child || constant when the key's
+ * bit at that depth is 0, prefix || constant || child when it is 1; the top's hash goes to the job's output.
+ * Four chains are hashed at once, each lane taking the next chain when its own ends.
  */
-TARGET static void run_chains(uint8_t *memory, const int32_t *jobs, size_t count, const uint8_t *prefix,
-                              size_t prefix_length, const uint8_t *constant) {
-  uint8_t m[LANES4][128], h[LANES4][32];
-  const int32_t *job[LANES4] = {NULL};
-  int32_t depth[LANES4] = {0};
+TARGET static void run_chains(ChainSource *source, const uint8_t *prefix, size_t prefix_length,
+                              const uint8_t *constant) {
+  uint8_t m[LANES4][128];
+  ChainRest chain[LANES4];
+  int busy[LANES4] = {0};
   const size_t length = prefix_length + 64;
   const int blocks = length + 9 <= 64 ? 1 : 2;
   for (int lane = 0; lane < LANES4; lane++) {
     memcpy(m[lane], prefix, prefix_length);
     pad_message(m[lane], length);
   }
-  size_t next = 0;
   for (;;) {
-    int busy = 0;
+    int busy_count = 0;
     for (int lane = 0; lane < LANES4; lane++) {
-      while (job[lane] == NULL && next < count) {
-        const int32_t *j = jobs + CHAIN_JOB_WORDS * next++;
-        if (j[3] == j[4]) { /* no level: the top is the input */
-          memmove(memory + j[1], memory + j[0], 32);
-          continue;
-        }
-        job[lane] = j;
-        depth[lane] = j[4] - 1;
-        memcpy(h[lane], memory + j[0], 32);
-      }
-      if (job[lane] == NULL) continue;
-      busy++;
-      const int bit = key_bit(memory + job[lane][2], depth[lane]);
-      memcpy(m[lane] + prefix_length, bit ? constant : h[lane], 32);
-      memcpy(m[lane] + prefix_length + 32, bit ? h[lane] : constant, 32);
+      if (!busy[lane]) busy[lane] = take_chain(source, &chain[lane]);
+      if (!busy[lane]) continue;
+      busy_count++;
+      const int bit = key_bit(chain[lane].key, chain[lane].depth);
+      memcpy(m[lane] + prefix_length, bit ? constant : chain[lane].hash, 32);
+      memcpy(m[lane] + prefix_length + 32, bit ? chain[lane].hash : constant, 32);
     }
-    if (busy == 0) return;
+    if (busy_count == 0) return;
     /* an idle lane hashes a busy lane's message again, unused */
     const uint8_t *any = NULL;
     for (int lane = 0; lane < LANES4 && any == NULL; lane++)
-      if (job[lane] != NULL) any = m[lane];
+      if (busy[lane]) any = m[lane];
     State st[LANES4];
     const uint8_t *msg[LANES4];
     for (int lane = 0; lane < LANES4; lane++) {
       st[lane] = initial_state();
-      msg[lane] = job[lane] != NULL ? m[lane] : any;
+      msg[lane] = busy[lane] ? m[lane] : any;
     }
     for (int b = 0; b < blocks; b++) {
       const uint8_t *block[LANES4];
@@ -280,11 +301,11 @@ TARGET static void run_chains(uint8_t *memory, const int32_t *jobs, size_t count
       compress4(st, block);
     }
     for (int lane = 0; lane < LANES4; lane++) {
-      if (job[lane] == NULL) continue;
-      store_digest(h[lane], st[lane]);
-      if (depth[lane]-- == job[lane][3]) {
-        memcpy(memory + job[lane][1], h[lane], 32);
-        job[lane] = NULL;
+      if (!busy[lane]) continue;
+      store_digest(chain[lane].hash, st[lane]);
+      if (chain[lane].depth-- == chain[lane].top) {
+        memcpy(chain[lane].output, chain[lane].hash, 32);
+        busy[lane] = 0;
       }
     }
   }
@@ -402,18 +423,23 @@ static napi_value many(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+static int wide_chains = 0;
+
+/* chains(memory, jobsOffset, count, prefix, constant, wide?): wide false keeps to the four-lane SHA-NI code. */
 static napi_value chains(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value args[5];
+  size_t argc = 6;
+  napi_value args[6];
   napi_get_cb_info(env, info, &argc, args, NULL, NULL);
   void *data;
   size_t length, prefix_length, constant_length;
   uint32_t offset, count;
   const uint8_t *prefix, *constant;
+  bool wide = true;
   if (argc < 5 || napi_get_arraybuffer_info(env, args[0], &data, &length) != napi_ok ||
       napi_get_value_uint32(env, args[1], &offset) != napi_ok || napi_get_value_uint32(env, args[2], &count) != napi_ok ||
-      !read_bytes(env, args[3], &prefix, &prefix_length) || !read_bytes(env, args[4], &constant, &constant_length))
-    return throw_error(env, "chains(memory, jobsOffset, count, prefix, constant): bad arguments");
+      !read_bytes(env, args[3], &prefix, &prefix_length) || !read_bytes(env, args[4], &constant, &constant_length) ||
+      (argc > 5 && napi_get_value_bool(env, args[5], &wide) != napi_ok))
+    return throw_error(env, "chains(memory, jobsOffset, count, prefix, constant, wide?): bad arguments");
   if (prefix_length > MAX_PREFIX || constant_length != 32)
     return throw_error(env, "chains: prefix longer than 55 bytes or constant not 32 bytes");
   if ((offset & 3) != 0 || (uint64_t)offset + (uint64_t)count * CHAIN_JOB_WORDS * 4 > length)
@@ -427,7 +453,14 @@ static napi_value chains(napi_env env, napi_callback_info info) {
       return throw_error(env, "chains: a job's depths are out of order or its key lies outside the memory");
   }
 #ifdef KESTREL_X86
-  run_chains((uint8_t *)data, jobs, count, prefix, prefix_length, constant);
+  ChainSource source = {(uint8_t *)data, jobs, count, 0, NULL, 0, 0};
+  ChainRest rest[16];
+  if (wide && wide_chains) {
+    source.rest = rest;
+    source.rest_count = run_chains16((uint8_t *)data, jobs, count, prefix, prefix_length, constant, rest);
+    source.next = count;
+  }
+  run_chains(&source, prefix, prefix_length, constant);
 #endif
   return NULL;
 }
@@ -442,6 +475,10 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_get_boolean(env, supported, &flag);
   napi_set_named_property(env, exports, "supported", flag);
   if (!supported) return exports;
+  wide_chains = sha256_x16_supported();
+  napi_value wide;
+  napi_get_boolean(env, wide_chains, &wide);
+  napi_set_named_property(env, exports, "wideChains", wide);
   const napi_property_descriptor functions[] = {
       {"pairs", NULL, pairs, NULL, NULL, NULL, napi_default, NULL},
       {"inputs", NULL, inputs, NULL, NULL, NULL, napi_default, NULL},

@@ -1,5 +1,5 @@
-// Compiles native/sha256_ni.c into build/kestrel_sha256.node with the machine's C compiler and Node's own
-// headers (no node-gyp: one file, nothing to link). Never fails the install: without a compiler or headers
+// Compiles native/sha256_ni.c and sha256_x16.c into build/kestrel_sha256.node with the machine's C compiler and Node's own
+// headers (no node-gyp: two files, nothing else to link). Never fails the install: without a compiler or headers
 // Kestrel hashes with its WebAssembly SHA-256 and says so at start.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'native', 'sha256_ni.c');
+const sources = ['sha256_ni.c', 'sha256_x16.c'].map((file) => join(root, 'native', file));
 const output = join(root, 'build', 'kestrel_sha256.node');
 const headerDirs = [process.env.npm_config_nodedir, join(dirname(process.execPath), '..')]
   .filter((d) => d !== undefined && d !== '')
@@ -22,7 +22,7 @@ const warn = (why) => {
 if (process.arch !== 'x64') warn(`SHA-NI code is x86-64 only, this is ${process.arch}`);
 if (headers === undefined) warn(`no node_api.h under ${headerDirs.join(' or ')}`);
 mkdirSync(dirname(output), { recursive: true });
-const flags = ['-shared', '-fPIC', '-O3', '-std=c11', '-Wall', '-Wextra', '-I', headers, '-o', output, source];
+const flags = ['-shared', '-fPIC', '-O3', '-std=c11', '-Wall', '-Wextra', '-I', headers, '-o', output, ...sources];
 const failures = [];
 for (const compiler of [process.env.CC, 'cc', 'gcc', 'clang']) {
   if (compiler === undefined || compiler === '') continue;

@@ -260,6 +260,55 @@ describe('SHA-NI code: what it refuses', { skip: nativeSha256 === undefined }, (
     assert.throws(() => native.chains(memory, 0, 1, prefix, Buffer.alloc(31)), /constant/);
   });
 
+  it('hashes chains sixteen at a time (AVX-512, where the CPU has it) as the four-lane code does: any prefix, lengths, jobs of no level', () => {
+    const rng = new Rng(16);
+    const bigMemory = new ArrayBuffer(1 << 16);
+    const bytes = Buffer.from(bigMemory);
+    const words = new Int32Array(bigMemory);
+    const [inputsAt, outputsAt, keysAt, jobsAt] = [0, 8192, 16384, 32768];
+    // one job to 1..70 (the wide code hands its last few chains to the four-lane code), under prefixes of every word offset
+    for (const [count, prefixLength] of [
+      [1, 9],
+      [5, 0],
+      [17, 1],
+      [40, 2],
+      [70, 3],
+      [33, 55],
+      [64, 12],
+    ]) {
+      const prefix = rng.bytes(prefixLength);
+      const constant = rng.bytes(32);
+      const jobs = Array.from({ length: count }, (_, j) => {
+        const top = rng.int(90);
+        // every seventh job has no level (its top is its input); the others run 1 to 95 levels
+        const parting = j % 7 === 3 ? top : top + 1 + rng.int(95 - top);
+        return { input: rng.bytes(32), key: rng.bytes(12), top, parting };
+      });
+      jobs.forEach((job, j) => {
+        bytes.set(job.input, inputsAt + 32 * j);
+        bytes.set(job.key, keysAt + 12 * j);
+        words.set(
+          [inputsAt + 32 * j, outputsAt + 32 * j, keysAt + 12 * j, job.top, job.parting],
+          (jobsAt >> 2) + 5 * j,
+        );
+      });
+      const expected = jobs.map(({ input, key, top, parting }) => {
+        let h = input;
+        for (let depth = parting - 1; depth >= top; depth--) {
+          const bit = (key[depth >> 3]! >> (7 - (depth & 7))) & 1;
+          h = Buffer.from(bit === 0 ? sha256(prefix, h, constant) : sha256(prefix, constant, h), 'hex');
+        }
+        return h.toString('hex');
+      });
+      for (const wide of [true, false]) {
+        bytes.fill(0, outputsAt, outputsAt + 32 * count);
+        native.chains(bigMemory, jobsAt, count, prefix, constant, wide);
+        const outputs = jobs.map((_, j) => bytes.subarray(outputsAt + 32 * j, outputsAt + 32 * j + 32).toString('hex'));
+        assert.deepEqual(outputs, expected, `${count} jobs, prefix of ${prefixLength} bytes, wide ${wide}`);
+      }
+    }
+  });
+
   it('refuses a prefix over 55 bytes, a constant that is not 32 bytes, an unknown kind and missing arguments', () => {
     words.set([0, 32, 64], 0);
     assert.throws(() => native.pairs(memory, 0, 1, Buffer.alloc(56), Buffer.alloc(32), 0), /prefix/);

@@ -17,9 +17,19 @@ export interface NativeSha256 {
   /**
    * Per job (input, output and key offsets; top and parting depths): from the hash at input, for each depth from
    * parting - 1 up to top, SHA-256(prefix || child || constant) or, where the key's bit is 1, (prefix || constant ||
-   * child); the last at output.
+   * child); the last at output. Sixteen chains at once in AVX-512 registers where `wideChains` (the tail and
+   * `wide` false: four with SHA-NI).
    */
-  chains(memory: ArrayBuffer, jobs: number, count: number, prefix: Uint8Array, constant: Uint8Array): void;
+  chains(
+    memory: ArrayBuffer,
+    jobs: number,
+    count: number,
+    prefix: Uint8Array,
+    constant: Uint8Array,
+    wide?: boolean,
+  ): void;
+  /** Whether this CPU runs the sixteen-lane AVX-512 chain code. */
+  readonly wideChains: boolean;
 }
 
 /** Where the addon is built, from dist/src/lib/crypto/ (compiled) or src/lib/crypto/ (sources). */
