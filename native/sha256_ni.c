@@ -425,6 +425,13 @@ static napi_value many(napi_env env, napi_callback_info info) {
 
 static int wide_chains = 0;
 
+/* An optional boolean argument: undefined keeps `value` as it is. */
+static int read_optional_bool(napi_env env, napi_value arg, bool *value) {
+  napi_valuetype type;
+  if (napi_typeof(env, arg, &type) != napi_ok) return 0;
+  return type == napi_undefined || napi_get_value_bool(env, arg, value) == napi_ok;
+}
+
 /* chains(memory, jobsOffset, count, prefix, constant, wide?): wide false keeps to the four-lane SHA-NI code. */
 static napi_value chains(napi_env env, napi_callback_info info) {
   size_t argc = 6;
@@ -438,7 +445,7 @@ static napi_value chains(napi_env env, napi_callback_info info) {
   if (argc < 5 || napi_get_arraybuffer_info(env, args[0], &data, &length) != napi_ok ||
       napi_get_value_uint32(env, args[1], &offset) != napi_ok || napi_get_value_uint32(env, args[2], &count) != napi_ok ||
       !read_bytes(env, args[3], &prefix, &prefix_length) || !read_bytes(env, args[4], &constant, &constant_length) ||
-      (argc > 5 && napi_get_value_bool(env, args[5], &wide) != napi_ok))
+      (argc > 5 && !read_optional_bool(env, args[5], &wide)))
     return throw_error(env, "chains(memory, jobsOffset, count, prefix, constant, wide?): bad arguments");
   if (prefix_length > MAX_PREFIX || constant_length != 32)
     return throw_error(env, "chains: prefix longer than 55 bytes or constant not 32 bytes");
@@ -454,7 +461,7 @@ static napi_value chains(napi_env env, napi_callback_info info) {
   }
 #ifdef KESTREL_X86
   ChainSource source = {(uint8_t *)data, jobs, count, 0, NULL, 0, 0};
-  ChainRest rest[16];
+  ChainRest rest[CHAINS16_REST_MAX];
   if (wide && wide_chains) {
     source.rest = rest;
     source.rest_count = run_chains16((uint8_t *)data, jobs, count, prefix, prefix_length, constant, rest);

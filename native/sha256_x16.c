@@ -17,7 +17,7 @@
 
 #define LANES 16
 /* Below this many busy lanes, with no job left to take, the chains go back to the four-lane code. */
-#define TAIL_LANES 5
+#define TAIL_LANES (CHAINS16_REST_MAX + 1)
 
 #define T512 __attribute__((target("avx512f")))
 
@@ -139,7 +139,8 @@ T512 size_t run_chains16(uint8_t *memory, const int32_t *jobs, size_t count, con
   for (int k = 0; k < 32; k++) base[k] = _mm512_set1_epi32((int)load_be32(bytes + 4 * k));
   for (int i = 0; i < 8; i++) constant_words[i] = _mm512_set1_epi32((int)load_be32(constant + 4 * i));
 
-  uint32_t hash[8][LANES] __attribute__((aligned(64)));
+  /* idle lanes hash whatever their words hold, unused: zeros until a job first fills them */
+  uint32_t hash[8][LANES] __attribute__((aligned(64))) = {{0}};
   Lane lane[LANES];
   int busy[LANES] = {0};
   size_t next = 0;

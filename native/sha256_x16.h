@@ -17,13 +17,16 @@ typedef struct {
   int32_t depth;
 } ChainRest;
 
+/* The most chains run_chains16 hands back. */
+#define CHAINS16_REST_MAX 4
+
 /* Whether this CPU and its operating system run AVX-512F code (the ZMM registers saved on a switch). */
 int sha256_x16_supported(void);
 
 /*
  * The chain jobs of sha256_ni.c's `chains`, sixteen at a time, each lane taking the next job when its own
  * ends. Once no job is left to take and few lanes are busy, their chains are handed back in `rest` (at most
- * 16) for the four-lane SHA-NI code to finish, and their count returned.
+ * CHAINS16_REST_MAX) for the four-lane SHA-NI code to finish, and their count returned.
  */
 size_t run_chains16(uint8_t *memory, const int32_t *jobs, size_t count, const uint8_t *prefix, size_t prefix_length,
                     const uint8_t *constant, ChainRest *rest);

@@ -307,6 +307,12 @@ describe('SHA-NI code: what it refuses', { skip: nativeSha256 === undefined }, (
         assert.deepEqual(outputs, expected, `${count} jobs, prefix of ${prefixLength} bytes, wide ${wide}`);
       }
     }
+    // `wide` left undefined is the default; anything but a boolean is refused
+    assert.doesNotThrow(() => native.chains(bigMemory, jobsAt, 1, Buffer.alloc(1), Buffer.alloc(32), undefined));
+    assert.throws(
+      () => native.chains(bigMemory, jobsAt, 1, Buffer.alloc(1), Buffer.alloc(32), 'yes' as unknown as boolean),
+      /bad arguments/,
+    );
   });
 
   it('refuses a prefix over 55 bytes, a constant that is not 32 bytes, an unknown kind and missing arguments', () => {

@@ -18,7 +18,7 @@ export interface NativeSha256 {
    * Per job (input, output and key offsets; top and parting depths): from the hash at input, for each depth from
    * parting - 1 up to top, SHA-256(prefix || child || constant) or, where the key's bit is 1, (prefix || constant ||
    * child); the last at output. Sixteen chains at once in AVX-512 registers where `wideChains` (the tail and
-   * `wide` false: four with SHA-NI).
+   * `wide` false: four with SHA-NI). No job may read another's output (its input, key or output bytes).
    */
   chains(
     memory: ArrayBuffer,
