@@ -29,7 +29,8 @@
 
 #ifdef KESTREL_X86
 
-static const uint32_t K[64] = {
+/* SHA-256's round constants (sha256_x16.c reads them too). */
+const uint32_t SHA256_K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -59,7 +60,7 @@ TARGET static inline State initial_state(void) {
 /* Four rounds of each of the two messages: their schedules' next four words plus the round constants. */
 #define ROUNDS4(i, m0, m1)                                                                  \
   do {                                                                                      \
-    const __m128i k = _mm_loadu_si128((const __m128i *)&K[4 * (i)]);                        \
+    const __m128i k = _mm_loadu_si128((const __m128i *)&SHA256_K[4 * (i)]);                 \
     __m128i t0 = _mm_add_epi32(m0, k);                                                      \
     __m128i t1 = _mm_add_epi32(m1, k);                                                      \
     b0 = _mm_sha256rnds2_epu32(b0, a0, t0);                                                 \
@@ -109,7 +110,7 @@ TARGET static inline void compress4(State *s, const uint8_t *const *block) {
     for (int j = 0; j < 4; j++) x[l][j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block[l] + 16 * j)), swap);
   }
   for (int i = 0; i < 16; i++) {
-    const __m128i k = _mm_loadu_si128((const __m128i *)&K[4 * i]);
+    const __m128i k = _mm_loadu_si128((const __m128i *)&SHA256_K[4 * i]);
     __m128i t[L];
     for (int l = 0; l < L; l++) {
       if (i >= 4) x[l][i & 3] = SCHEDULE(x[l][i & 3], x[l][(i + 1) & 3], x[l][(i + 2) & 3], x[l][(i + 3) & 3]);

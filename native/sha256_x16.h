@@ -17,6 +17,9 @@ typedef struct {
   int32_t depth;
 } ChainRest;
 
+/* SHA-256's round constants (defined in sha256_ni.c). */
+extern const uint32_t SHA256_K[64];
+
 /* The most chains run_chains16 hands back. */
 #define CHAINS16_REST_MAX 4
 
