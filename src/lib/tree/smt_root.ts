@@ -90,7 +90,7 @@ const EMPTY_RIGHT = 2;
 interface ChainJobs {
   /** Word index of the first chain job. */
   firstWord: number;
-  /** Per top depth, the index of its run's next job. */
+  /** Per run depth (TreeJobs.runDepth), the index of its run's next job. */
   cursor: Int32Array;
   /** Byte offset where the chains' keys are copied (their bits choose each level's side). */
   keys: number;
@@ -109,11 +109,13 @@ const CHAIN_JOB_WORDS = CHAIN_JOB_BYTES / 4;
 class TreeJobs {
   readonly #keys: readonly Uint8Array[];
   readonly chains: boolean;
-  /** With chains: chains per top depth. */
+  /** With chains: chains per run depth. */
   readonly chainCounts: Int32Array;
   /** Per range of two or more keys, in walk order: the depth where its keys part, and the first key on the right. */
   readonly #parting: Int32Array;
   readonly #split: Int32Array;
+  /** With chains, per range: the depth its chain's jobs run at (-1: the range has no chain above it). */
+  readonly #run: Int32Array;
   readonly depths: number;
   /** Branches per (kind, depth), at kind * depths + depth. */
   readonly counts: Int32Array;
@@ -127,10 +129,49 @@ class TreeJobs {
     this.chains = chains;
     this.#parting = new Int32Array(keys.length - 1);
     this.#split = new Int32Array(keys.length - 1);
+    this.#run = new Int32Array(chains ? keys.length - 1 : 0).fill(-1);
     this.depths = keys[0].length * 8 + 1;
     this.counts = new Int32Array(KINDS.length * this.depths);
     this.chainCounts = new Int32Array(chains ? this.depths : 0);
     this.#shape(0, keys.length, 0);
+    if (chains) this.#placeChains();
+  }
+
+  /**
+   * A chain may be hashed at any depth from its top to its parting (after the branch where its keys part, before
+   * the branch above its top): the chains that span one common depth are hashed there together, the others at
+   * their tops. The SHA-NI code hashes up to sixteen chains at once, so one large run keeps its lanes busy where
+   * runs per top depth leave many idle at each run's end (an event tree's long chains span the depths between
+   * its topic groups and their index bits). The common depth is the one the most chain levels span.
+   */
+  #placeChains(): void {
+    const { depths } = this;
+    // levels of chains whose span starts (at its top) and ends (past its parting) at each depth
+    const delta = new Float64Array(depths + 1);
+    for (let range = 0; range < this.#ranges; range++) {
+      const top = this.#run[range];
+      if (top < 0) continue;
+      const levels = this.#parting[range] - top;
+      delta[top] += levels;
+      delta[this.#parting[range] + 1] -= levels;
+    }
+    let common = 0;
+    let best = 0;
+    let spanning = 0;
+    for (let d = 0; d < depths; d++) {
+      spanning += delta[d];
+      if (spanning > best) {
+        best = spanning;
+        common = d;
+      }
+    }
+    for (let range = 0; range < this.#ranges; range++) {
+      const top = this.#run[range];
+      if (top < 0) continue;
+      const run = top <= common && common <= this.#parting[range] ? common : top;
+      this.#run[range] = run;
+      this.chainCounts[run]++;
+    }
   }
 
   #shape(lo: number, hi: number, depth: number): void {
@@ -155,7 +196,8 @@ class TreeJobs {
         counts[(keyBit(keys[lo], d) === 0 ? EMPTY_RIGHT : EMPTY_LEFT) * depths + d]++;
       this.branches += 1 + parting - depth;
     } else if (parting > depth) {
-      this.chainCounts[depth]++;
+      // the chain's top for now: #placeChains sets the depth it runs at
+      this.#run[range] = depth;
       this.branches += 2;
     } else this.branches += 1;
     this.#shape(lo, split, parting + 1);
@@ -217,7 +259,7 @@ class TreeJobs {
         const top = slotOf(this.#nodes++);
         const keyAt = chainJobs.keys + this.#chainKeys++ * key.length;
         heap.set(key, keyAt);
-        const w = chainJobs.firstWord + CHAIN_JOB_WORDS * chainJobs.cursor[depth]++;
+        const w = chainJobs.firstWord + CHAIN_JOB_WORDS * chainJobs.cursor[this.#run[range]]++;
         words[w] = node;
         words[w + 1] = top;
         words[w + 2] = keyAt;
@@ -351,7 +393,8 @@ const hashTree = (
       const run = kind * depths + d;
       h.hashPairs(jobsAt + starts[run] * PAIR_JOB_BYTES, counts[run], KINDS[kind]);
     }
-    // a chain's input is a branch deeper than its top; its top is read by the branches of the next depth up
+    // a chain's input is the branch at its parting (hashed at that depth or deeper than this one); its top is read
+    // by the branches above it (at its top's depth less one or shallower)
     if (tree.chains) h.hashChains(chainJobsAt + chainStarts[d] * CHAIN_JOB_BYTES, chainCounts[d]);
   }
   return { root, heap, words: h.words, firstWord: jobsAt >> 2, starts, counts, leafSlots };
