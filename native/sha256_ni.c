@@ -225,8 +225,6 @@ TARGET static void run_many(uint8_t *memory, const int32_t *jobs, size_t count) 
   }
 }
 
-static inline int key_bit(const uint8_t *key, int32_t depth) { return (key[depth >> 3] >> (7 - (depth & 7))) & 1; }
-
 /* Where the four-lane code takes its chains: the jobs not taken yet (in memory), then chains handed back by run_chains16. */
 typedef struct {
   uint8_t *memory;

@@ -88,8 +88,6 @@ static inline void store_be32(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)v;
 }
 
-static inline int key_bit(const uint8_t *key, int32_t depth) { return (key[depth >> 3] >> (7 - (depth & 7))) & 1; }
-
 typedef struct {
   const uint8_t *key;
   uint8_t *output;

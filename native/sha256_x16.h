@@ -8,6 +8,9 @@
 /* A chain job's words: its input's offset, its output's, its key's, the top depth and the parting depth. */
 #define CHAIN_JOB_WORDS 5
 
+/* Bit `depth` of a chain's key, the first byte's most significant bit first: the side its child is on. */
+static inline int key_bit(const uint8_t *key, int32_t depth) { return (key[depth >> 3] >> (7 - (depth & 7))) & 1; }
+
 /* A chain left unfinished by run_chains16: its hash so far, the next depth to hash, and where it ends. */
 typedef struct {
   uint8_t hash[32];

@@ -90,7 +90,7 @@ const EMPTY_RIGHT = 2;
 interface ChainJobs {
   /** Word index of the first chain job. */
   firstWord: number;
-  /** Per run depth (TreeJobs.runDepth), the index of its run's next job. */
+  /** Per run depth (the depth TreeJobs' #placeChains gives each chain), the index of its run's next job. */
   cursor: Int32Array;
   /** Byte offset where the chains' keys are copied (their bits choose each level's side). */
   keys: number;
