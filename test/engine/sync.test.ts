@@ -16,7 +16,8 @@ import {
 import { fastChainSwitchingApplies } from '../../src/engine/sync/fast_chain_switching.js';
 import { computeBlockHeightsList, largestSubsetMaxBy, lastTwoRoundsHeights } from '../../src/engine/sync/heights.js';
 import type { SyncMechanism } from '../../src/engine/sync/mechanism.js';
-import { Synchronizer } from '../../src/engine/sync/synchronizer.js';
+import type { SynchronizerOptions } from '../../src/engine/sync/synchronizer.js';
+import { FAILED_SYNC_COOLDOWN_MS, Synchronizer } from '../../src/engine/sync/synchronizer.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import '../helpers/klayr.js';
 import { Rng } from '../helpers/random.js';
@@ -216,7 +217,11 @@ const scripted = (
   stop: () => undefined,
 });
 
-const synchronizerWith = (mechanisms: SyncMechanism[], maxRestarts?: number) => {
+const synchronizerWith = (
+  mechanisms: SyncMechanism[],
+  maxRestarts?: number,
+  extra: Partial<Pick<SynchronizerOptions, 'startRefusal' | 'clock'>> = {},
+) => {
   const penalties: [string, number][] = [];
   const synchronizer = new Synchronizer({
     mechanisms,
@@ -225,6 +230,7 @@ const synchronizerWith = (mechanisms: SyncMechanism[], maxRestarts?: number) => 
     peers: { applyPenalty: (peerId, penalty) => penalties.push([peerId, penalty]) },
     logger: silent,
     ...(maxRestarts !== undefined ? { maxRestarts } : {}),
+    ...extra,
   });
   return { synchronizer, penalties };
 };
@@ -295,6 +301,43 @@ describe('synchronizer', () => {
     );
     await synchronizerWith([mechanism], 3).synchronizer.run(block(5), 'p:1');
     assert.equal(mechanism.runs, 4);
+  });
+
+  it('starts nothing from a block it refuses (a forged signature): never active, nobody penalised', async () => {
+    const mechanism = scripted('m', true);
+    const seen: boolean[] = [];
+    const { synchronizer, penalties } = synchronizerWith([mechanism], undefined, {
+      startRefusal: (b) => {
+        seen.push(synchronizer.isActive);
+        return b.header.height === 5 ? 'forged' : undefined;
+      },
+    });
+    await synchronizer.run(block(5), 'p:1');
+    assert.deepEqual([mechanism.runs, penalties.length, seen], [0, 0, [false]]);
+    await synchronizer.run(block(6), 'p:1');
+    assert.equal(mechanism.runs, 1);
+  });
+
+  it('refuses, for a while, the blocks of a peer whose block started a synchronization that failed (a request timed out)', async () => {
+    let now = 1_000_000;
+    const mechanism = scripted('m', true, [
+      new Error('timed out'),
+      new AbortError('no better tip'),
+      undefined,
+      undefined,
+    ]);
+    const { synchronizer } = synchronizerWith([mechanism], undefined, { clock: () => now });
+    await assert.rejects(() => synchronizer.run(block(5), 'p:1'), /timed out/);
+    assert.equal(mechanism.runs, 1);
+    await synchronizer.run(block(6), 'p:1');
+    assert.equal(mechanism.runs, 1, 'the same peer within the cool-down');
+    await synchronizer.run(block(6), 'p:2');
+    assert.equal(mechanism.runs, 2, 'another peer starts one');
+    await synchronizer.run(block(7), 'p:2');
+    assert.equal(mechanism.runs, 3, 'an aborted synchronization (no better tip) is no failure');
+    now += FAILED_SYNC_COOLDOWN_MS;
+    await synchronizer.run(block(7), 'p:1');
+    assert.equal(mechanism.runs, 4, 'the cool-down is over');
   });
 
   it('does not run after stop', async () => {

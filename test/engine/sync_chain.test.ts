@@ -52,6 +52,27 @@ describe('synchronizer over real chains', () => {
     assert.ok(b.opened.tempBlocks.isEmpty(), 'the temp table is cleared when the switch ends');
   });
 
+  it("starts no synchronization from a block within two rounds whose signature fails its generator's key (Kestrel's check): nothing asked, nothing deleted, nobody penalised", async () => {
+    const { a, b, now, later } = await forkedNodes();
+    const own = idsOf(b);
+    const { peers, penalties } = peerServing(a);
+    const asked: string[] = [];
+    const request = peers.requestFromPeer.bind(peers);
+    peers.requestFromPeer = (peerId, procedure, data) => {
+      asked.push(procedure);
+      return request(peerId, procedure, data);
+    };
+    for (const clock of [now, later]) {
+      const { synchronizer, seen } = synchronizerOf(b, peers, clock);
+      await synchronizer.run(wipedSignature(a.opened.chain.lastBlock()), PEER);
+      assert.deepEqual([asked, seen.deleted, penalties], [[], [], []]);
+    }
+    assert.deepEqual(idsOf(b), own);
+    const { synchronizer } = synchronizerOf(b, peers, now);
+    await synchronizer.run(a.opened.chain.lastBlock(), PEER);
+    assert.deepEqual(idsOf(b), idsOf(a), 'the same block signed as its generator signed it');
+  });
+
   for (const { name, tamper } of invalidBlocks)
     it(`block synchronization: restores its own blocks (executed again) when the peer serves a block with ${name}, penalises the peer and restarts`, async () => {
       const { a, b, later } = await forkedNodes();

@@ -103,6 +103,39 @@ describe('BlockSynchronizationMechanism', () => {
     assert.equal(ours.saved.size, 0);
   });
 
+  it('restores the old chain when the peer stops serving blocks after the revert (Kestrel: Klayr keeps the chain cut back)', async () => {
+    const genesis = chainFrom([], 0, 0);
+    const before = chainFrom(genesis, 6, 1);
+    const ours = new MemoryChain([...before]);
+    const theirs = chainFrom(genesis, 10, 2);
+    const peer = peerServing(ours, theirs);
+    const fetch = peer.peerBlocks.blocksFrom;
+    let served = 0;
+    // one batch of two blocks (not better than the old chain), then nothing
+    peer.peerBlocks.blocksFrom = async (peerId, fromID) => {
+      served += 1;
+      if (served > 1) throw new Error('timed out');
+      return (await fetch(peerId, fromID)).slice(0, 2);
+    };
+    await assert.rejects(
+      () => blockSync(ours, peer).run(theirs[10] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && /didn't return any block/.test(e.reason),
+    );
+    assert.deepEqual(ids(ours.blocks), ids(before));
+    assert.equal(ours.saved.size, 0);
+    // served blocks that made the chain better are kept
+    const shorter = new MemoryChain(chainFrom(genesis, 1, 1));
+    const second = peerServing(shorter, theirs);
+    second.peerBlocks.blocksFrom = peer.peerBlocks.blocksFrom;
+    served = 0;
+    await assert.rejects(
+      () => blockSync(shorter, second).run(theirs[10] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError,
+    );
+    assert.deepEqual(ids(shorter.blocks), ids(theirs.slice(0, 3)));
+    assert.equal(shorter.saved.size, 0);
+  });
+
   it('keeps the new chain and restarts when a block fails after the new chain became better', async () => {
     const genesis = chainFrom([], 0, 0);
     const ours = new MemoryChain(chainFrom(genesis, 2, 1));

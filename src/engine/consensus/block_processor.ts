@@ -1,5 +1,5 @@
 import type { Block } from '../../lib/chain/block.js';
-import { blockHeaderID, blockHeaderSigningDigest } from '../../lib/chain/block.js';
+import { blockHeaderID, blockHeaderSigningDigest, verifyBlockHeaderSignature } from '../../lib/chain/block.js';
 import type { PreparedTransaction } from '../../lib/transaction/index.js';
 import type { Chain } from '../chain/chain.js';
 import type { BlockExecutor, BlockRoots } from '../execution/block_executor.js';
@@ -94,6 +94,11 @@ export class BlockProcessor {
       );
       this.#signaturesAhead.set(header, verdict);
     }
+  }
+
+  /** Whether `header` carries a valid signature under `generatorKey` (on this thread). */
+  signedBy(header: Block['header'], generatorKey: Buffer): boolean {
+    return verifyBlockHeaderSignature(header, generatorKey, this.options.chainID);
   }
 
   /** Forgets prefetched aggregate-commit checks no block asked for. */

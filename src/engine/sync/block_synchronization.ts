@@ -205,8 +205,11 @@ export class BlockSynchronization implements SyncMechanism {
     try {
       await this.#applyBlocksWithinIDs(peers, blockHeaderID(common), blockHeaderID(received.header));
     } catch (error) {
-      if (!(error instanceof BatchProcessingError)) throw error;
-      await this.#handleBlockProcessingError(error, common, error.peerId);
+      if (error instanceof BatchProcessingError) await this.#handleBlockProcessingError(error, common, error.peerId);
+      // Kestrel beyond Klayr (which restores only after a block that fails): the peers stopped answering, so the
+      // old chain comes back when it is better than what they served
+      if (!this.#stopped) await this.#restoreIfBetter(common);
+      throw error;
     }
     // a node stopped in the middle of the synchronization restores the saved blocks on its next start when they are better
     if (this.#stopped) return;
@@ -331,30 +334,42 @@ export class BlockSynchronization implements SyncMechanism {
   async #handleBlockProcessingError(error: BlockProcessingError, common: BlockHeader, peerId: string): Promise<never> {
     const { chain } = this.parts;
     chain.logger.debug({ err: error.cause }, 'Failed to apply obtained blocks from peer');
-    const tipBefore = chain.savedTip();
-    if (tipBefore === undefined) {
+    if (chain.savedTip() === undefined) {
       chain.logger.error('Blocks temp table should not be empty');
       throw new RestartError('Blocks temp table should not be empty');
     }
-    if (!isDifferentChain(tipBefore.header, chain.tip().header)) {
-      chain.logger.debug(
-        { currentTip: hex(blockHeaderID(chain.tip().header)), previousTip: hex(blockHeaderID(tipBefore.header)) },
-        'Previous tip of the chain has preference over current tip. Restoring chain from temp table',
-      );
-      try {
-        chain.deleteAfter(common.height, false);
-        await chain.restoreSaved();
-        chain.clearSaved();
-      } catch (restoreError) {
-        chain.logger.error({ err: restoreError }, 'Failed to restore blocks from blocks temp table');
-      }
+    if (await this.#restoreIfBetter(common))
       throw new ApplyPenaltyAndRestartError(
         peerId,
         'New tip of the chain has no preference over the previous tip before synchronizing',
       );
-    }
-    chain.clearSaved();
     chain.logger.info('Restarting block synchronization');
     throw new RestartError('The list of blocks has not been fully applied. Trying again');
+  }
+
+  /**
+   * The saved blocks (deleted back to `common`) come back when the chain they ended is not worse than the tip
+   * now; otherwise they are dropped. Whether the old chain was the better one.
+   */
+  async #restoreIfBetter(common: BlockHeader): Promise<boolean> {
+    const { chain } = this.parts;
+    const tipBefore = chain.savedTip();
+    if (tipBefore === undefined) return false;
+    if (isDifferentChain(tipBefore.header, chain.tip().header)) {
+      chain.clearSaved();
+      return false;
+    }
+    chain.logger.debug(
+      { currentTip: hex(blockHeaderID(chain.tip().header)), previousTip: hex(blockHeaderID(tipBefore.header)) },
+      'Previous tip of the chain has preference over current tip. Restoring chain from temp table',
+    );
+    try {
+      chain.deleteAfter(common.height, false);
+      await chain.restoreSaved();
+      chain.clearSaved();
+    } catch (restoreError) {
+      chain.logger.error({ err: restoreError }, 'Failed to restore blocks from blocks temp table');
+    }
+    return true;
   }
 }

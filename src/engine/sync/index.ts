@@ -53,6 +53,7 @@ export const createSynchronizer = (parts: SyncParts): Synchronizer => {
       new FastChainSwitching({ chain, peerBlocks }),
     ],
     validate: (block) => chain.validate(block),
+    startRefusal: (block) => chain.startRefusal(block),
     tip: () => chain.tip(),
     peers: parts.peers,
     logger: parts.logger,

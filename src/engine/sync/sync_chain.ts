@@ -118,6 +118,24 @@ export class SyncChain {
     this.options.processor.prefetchHeaderSignatures(headers, this.#verifiers.signatures);
   }
 
+  /**
+   * Why a received block must not start a synchronization, where this chain can tell it is forged (Kestrel's
+   * check; Klayr starts one from any block of a better chain): a block within two rounds of the tip (fast chain
+   * switching's reach) from a validator of the current set must be signed under that validator's key as of the
+   * tip. Undefined when it is, and for the blocks this chain cannot judge: further away, or from a generator
+   * outside the current set, the block is taken as Klayr takes it. A validator that changed its key in the
+   * blocks this node has yet to see is refused too, without a penalty: another validator's block starts the
+   * synchronization.
+   */
+  startRefusal(block: Block): string | undefined {
+    const { header } = block;
+    const validators = this.currentValidators();
+    if (Math.abs(header.height - this.tip().header.height) > validators.length * 2) return undefined;
+    const generator = validators.find((v) => v.address.equals(header.generatorAddress));
+    if (generator === undefined || this.options.processor.signedBy(header, generator.generatorKey)) return undefined;
+    return "The block's signature does not verify under its generator's key";
+  }
+
   /** The block's own rules (Klayr's validateBlock); throws when broken. */
   validate(block: Block): PreparedTransaction[] {
     return this.options.processor.validate(block);

@@ -12,6 +12,13 @@ export interface SynchronizerOptions {
   mechanisms: readonly SyncMechanism[];
   /** The received block's own rules, checked before anything else (Klayr's validateBlock). */
   validate: (block: Block) => unknown;
+  /**
+   * Why a received block must not start a synchronization (SyncChain.startRefusal: a forged signature), or
+   * undefined; checked before the synchronization starts, so that a forged block never pauses block generation.
+   */
+  startRefusal?: (block: Block) => string | undefined;
+  /** Milliseconds (Date.now by default). */
+  clock?: () => number;
   /** The tip, for the logs. */
   tip: () => Block;
   peers: Pick<Peers, 'applyPenalty'>;
@@ -32,6 +39,15 @@ export interface SynchronizerOptions {
 const DEFAULT_MAX_RESTARTS = 20;
 
 /**
+ * After a synchronization started by a peer's block fails with an error none of the mechanisms' rules covers
+ * (a request that timed out: the peer, or the best peer, did not answer), that peer's blocks start none for
+ * this long (Kestrel's rule: in Klayr, a peer that sends a block of a better chain and never answers stops
+ * block generation for as long as it keeps sending it). Its blocks that extend the tip are taken as usual, and
+ * other peers' blocks start one.
+ */
+export const FAILED_SYNC_COOLDOWN_MS = 60_000;
+
+/**
  * Block synchronization with the peer of a better chain (klayr-framework's Synchronizer.run with
  * Consensus._sync around it): one synchronization at a time; a mechanism chosen for the received
  * block and run; restarted on a RestartError, restarted after penalising the peer on an
@@ -41,8 +57,13 @@ const DEFAULT_MAX_RESTARTS = 20;
 export class Synchronizer {
   #running?: Promise<void>;
   #stopped = false;
+  /** Peers whose block started a synchronization that failed, until when (ms). */
+  readonly #coolingDown = new Map<string, number>();
+  readonly #clock: () => number;
 
-  constructor(private readonly options: SynchronizerOptions) {}
+  constructor(private readonly options: SynchronizerOptions) {
+    this.#clock = options.clock ?? Date.now;
+  }
 
   /**
    * Klayr's Synchronizer.init, before the node takes blocks from peers: restores the blocks a
@@ -67,6 +88,15 @@ export class Synchronizer {
       this.options.logger.debug('Synchronizer is already running.');
       return;
     }
+    const refusal = this.#startRefusal(block, peerId);
+    if (refusal !== undefined) {
+      const { header } = block;
+      this.options.logger.info(
+        { blockId: blockHeaderID(header).toString('hex'), height: header.height, peerId, reason: refusal },
+        'Not synchronizing from the received block',
+      );
+      return;
+    }
     // set before the first line of #sync runs: it reads isActive synchronously
     let resolve = (): void => undefined;
     this.#running = new Promise<void>((done) => {
@@ -76,6 +106,9 @@ export class Synchronizer {
     this.options.writeBehind?.begin();
     try {
       await this.#sync(block, peerId);
+    } catch (error) {
+      this.#coolDown(peerId);
+      throw error;
     } finally {
       try {
         await this.options.writeBehind?.end();
@@ -86,6 +119,22 @@ export class Synchronizer {
       this.#running = undefined;
       resolve();
     }
+  }
+
+  #coolDown(peerId: string): void {
+    const now = this.#clock();
+    for (const [id, until] of this.#coolingDown) if (until <= now) this.#coolingDown.delete(id);
+    this.#coolingDown.set(peerId, now + FAILED_SYNC_COOLDOWN_MS);
+  }
+
+  #startRefusal(block: Block, peerId: string): string | undefined {
+    const until = this.#coolingDown.get(peerId);
+    if (until !== undefined) {
+      if (this.#clock() < until)
+        return `A synchronization this peer's block started failed less than ${FAILED_SYNC_COOLDOWN_MS / 1000} s ago`;
+      this.#coolingDown.delete(peerId);
+    }
+    return this.options.startRefusal?.(block);
   }
 
   /** Ends the synchronization in progress between two blocks; resolves once it has ended. */
