@@ -66,6 +66,24 @@ function* without(
 }
 
 /**
+ * The validator already generated a block at or above the height it would generate now (its chain was
+ * switched to a shorter one): a block here could contradict that one (Klayr's contradicting headers, a
+ * misbehaviour anyone may report), so the slot is skipped until the chain passes that height.
+ */
+export class ContradictingGenerationError extends Error {
+  constructor(
+    readonly address: Buffer,
+    readonly generatedHeight: number,
+    readonly height: number,
+  ) {
+    super(
+      `Validator ${address.toString('hex')} already generated a block at height ${generatedHeight}; generating height ${height} could contradict it`,
+    );
+    this.name = 'ContradictingGenerationError';
+  }
+}
+
+/**
  * Block generation: every second, if the current slot belongs to a validator whose keys are
  * enabled here, build the next block (transactions from the pool, the random seed reveal),
  * execute it, sign it and commit it with the validator's generated info.
@@ -77,6 +95,8 @@ export class Generator {
   #busy = false;
   /** A failure in every tick (each second) is logged once, then counted. */
   readonly #failures: RepeatedLog;
+  /** The slots skipped so as not to contradict a block generated before a chain switch, logged once per validator and height. */
+  readonly #skipsLogged = new Set<string>();
   readonly #bls: BlsVerifier;
   readonly #signatures: SignatureVerifier;
   /** The finalized height when certification last looked. */
@@ -150,7 +170,8 @@ export class Generator {
       this.#failures.resolved();
       return block;
     } catch (error) {
-      this.#failures.report(error, 'Block generation failed');
+      if (error instanceof ContradictingGenerationError) this.#logSkip(error);
+      else this.#failures.report(error, 'Block generation failed');
       return undefined;
     } finally {
       this.#busy = false;
@@ -264,6 +285,18 @@ export class Generator {
     return list;
   }
 
+  /** Expected after a switch to a shorter chain, not a failure: one warning per validator and generated height. */
+  #logSkip({ address, generatedHeight, height }: ContradictingGenerationError): void {
+    const key = `${address.toString('hex')}:${generatedHeight}`;
+    if (this.#skipsLogged.has(key)) return;
+    if (this.#skipsLogged.size >= 100) this.#skipsLogged.clear();
+    this.#skipsLogged.add(key);
+    this.options.logger.warn(
+      { address: address.toString('hex'), generatedHeight, height },
+      'Not generating until the chain passes the height this validator last generated at: a block below it could contradict that one',
+    );
+  }
+
   /** Builds, executes, signs and commits the next block as `keys`' validator at `timestamp`. */
   async generate(keys: GeneratorKeys, timestamp: number): Promise<Block> {
     const { chain, executor, chainID, db } = this.options;
@@ -275,10 +308,7 @@ export class Generator {
     const engine = chain.engineView();
     const { maxHeightPrevoted } = chain.bft.getBFTHeights(engine);
     const info = getGeneratedInfo(db, keys.address);
-    if (info.height >= height)
-      throw new Error(
-        `Validator ${keys.address.toString('hex')} already generated a block at height ${info.height}; generating height ${height} could contradict it`,
-      );
+    if (info.height >= height) throw new ContradictingGenerationError(keys.address, info.height, height);
     const maxHeightGenerated = info.height;
     const draft: BlockHeader = {
       version: BLOCK_VERSION,
