@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BatchPeers } from '../../src/engine/sync/batch_peers.js';
 import { BlockSynchronization } from '../../src/engine/sync/block_synchronization.js';
-import { ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
+import { AbortError, ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
 import type { MechanismPeerBlocks } from '../../src/engine/sync/mechanism.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
@@ -184,6 +184,36 @@ describe('BlockSynchronizationMechanism with several peers of the same chain', (
     await sync.mechanism.run(theirs[150] as Block);
     assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
     assert.deepEqual(sync.penalties, [{ peerId: 'b', penalty: PENALTY_BAN }]);
+  });
+
+  it('penalises the best peer, not the last one left, when nobody can serve the blocks after the common block it named', async () => {
+    const genesis = chainFrom([], 0, 0);
+    const theirs = chainFrom(genesis, 160, 2);
+    // this chain forked from theirs after block 30 and has ten blocks of its own
+    const before = chainFrom(theirs.slice(0, 31), 10, 7);
+    const ours = new MemoryChain([...before]);
+    const [liar, honest] = ['liar', 'b'].map((name) => peerServing(ours, theirs, undefined, name)) as [Peer, Peer];
+    // the best peer names this chain's tip, a block of its own fork, as the highest common block
+    liar.peerBlocks.highestCommonBlock = async () => (before[before.length - 1] as Block).header;
+    const sync = syncOver(ours, [liar, honest]);
+    await assert.rejects(
+      () => sync.mechanism.run(theirs[150] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'liar',
+    );
+    assert.deepEqual(sync.blocksFromBy().slice(0, 2), ['liar', 'b']);
+    assert.deepEqual(ids(ours.blocks), ids(before));
+  });
+
+  it('ends without a penalty when the peers have served their whole chain and the received block is not on it', async () => {
+    const { genesis, ours, theirs, peers } = world(60, ['a', 'b']);
+    const elsewhere = chainFrom(genesis, 60, 5)[50] as Block;
+    const sync = syncOver(ours, peers);
+    await assert.rejects(
+      () => sync.mechanism.run(elsewhere),
+      (e) => e instanceof AbortError && /not on the chain of the peers/.test(e.reason),
+    );
+    assert.deepEqual(ids(ours.blocks), ids(theirs), 'synchronized up to their tip');
+    assert.deepEqual(sync.penalties, []);
   });
 
   it('penalises the peer that served a block failing to apply, not the best peer', async () => {

@@ -25,4 +25,20 @@ describe('synchronization progress', () => {
     progress.end();
     assert.deepEqual(progress.snapshot(), { target: 0, height: 300, blocks: 200, blocksPerSecond: 0 });
   });
+
+  it('moves the target up to the height reached when the synchronization goes past the block that started it', () => {
+    let now = 1_000_000;
+    const lines: string[] = [];
+    const progress = new SyncProgress({ info: (_obj: unknown, msg: string) => lines.push(msg) } as never, () => now);
+    progress.begin(400, 390);
+    for (let h = 391; h <= 406; h++) {
+      now += 250;
+      progress.committed(h);
+    }
+    assert.equal(progress.snapshot().target, 406);
+    assert.ok(
+      lines.every((l) => !/height 40[1-6] of 400/.test(l)),
+      lines.join('; '),
+    );
+  });
 });

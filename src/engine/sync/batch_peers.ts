@@ -11,7 +11,8 @@ export class BatchPeers {
   #turn = 0;
 
   constructor(
-    best: string,
+    /** The best peer: it named the common block the batches start from. */
+    readonly best: string,
     private readonly sameChain: () => readonly string[] = () => [],
   ) {
     this.#active = [best];

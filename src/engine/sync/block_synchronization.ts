@@ -7,7 +7,7 @@ import { isDifferentChain } from '../consensus/fork_choice.js';
 import type { Peers } from '../network/peers.js';
 import { BatchPeers } from './batch_peers.js';
 import { computeBestPeer } from './best_peer.js';
-import { ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from './errors.js';
+import { AbortError, ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from './errors.js';
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
 import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
@@ -235,7 +235,11 @@ export class BlockSynchronization implements SyncMechanism {
    * fetched one after the other, each from the next peer in turn (a peer's requests paced by
    * PeerBlocks). A batch that fails comes again from the next peer:
    * - unanswered (a timeout, an error, no blocks): the peer is set aside for this synchronization,
-   *   as Klayr counts the attempt (10 failed attempts end it, penalising the peer that failed last);
+   *   as Klayr counts the attempt. 10 failed attempts end it with a penalty: for the peer that named the
+   *   block asked after (the best peer for the common block, or the server of the last batch) when it
+   *   failed too (the others could not serve what it named), otherwise for the peer that failed last. When
+   *   every peer serving the batches announces that block as its tip, the synchronization ends at once,
+   *   without a penalty: the received block is not on their chain;
    * - blocks that do not build on the requested one or break their own rules: the peer is banned
    *   (Klayr's penalty for a peer whose blocks fail) and set aside.
    * The last peer left is never set aside: its batches go as in Klayr (blocks that break their rules
@@ -248,14 +252,23 @@ export class BlockSynchronization implements SyncMechanism {
     let failedAttempts = 0;
     let lastFailed: string | undefined;
     let lastFetchedID = fromID;
+    // who named lastFetchedID (the best peer the common block, then each batch's server its last block), and who
+    // failed to serve the blocks after it: when the others cannot, the one who named it is the one to blame
+    let supplier = peers.best;
+    const failedAfterIt = new Set<string>();
     let finished = false;
     let ahead: Promise<FetchedBatch> | undefined;
     while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS && !this.#stopped) {
       const batch = await (ahead ?? this.#fetchBatch(peers.next(), lastFetchedID, toID));
       ahead = undefined;
       if (batch.kind === 'unanswered') {
+        if (this.#servedTheirWholeChain(peers, lastFetchedID))
+          throw new AbortError(
+            'The block that started the synchronization is not on the chain of the peers serving it: synchronized up to their tip',
+          );
         failedAttempts += 1;
         lastFailed = batch.peerId;
+        failedAfterIt.add(batch.peerId);
         const replaced = peers.setAside(batch.peerId);
         chain.logger.debug({ err: batch.error, peerId: batch.peerId, replaced }, 'Blocks request failed');
         // the last peer left failed: a peer that announces the chain a moment later joins before it is asked again
@@ -277,6 +290,8 @@ export class BlockSynchronization implements SyncMechanism {
         throw new BatchProcessingError(batch.peerId, batch.error);
       }
       lastFetchedID = blockHeaderID(batch.last.header);
+      supplier = batch.peerId;
+      failedAfterIt.clear();
       chain.logger.debug(
         { peerId: batch.peerId, blocks: batch.blocks.length, lastHeight: batch.last.header.height },
         'Blocks received',
@@ -297,9 +312,19 @@ export class BlockSynchronization implements SyncMechanism {
     }
     if (failedAttempts === MAX_FAILED_BLOCK_REQUESTS)
       throw new ApplyPenaltyAndRestartError(
-        lastFailed ?? peers.next(),
+        failedAfterIt.has(supplier) ? supplier : (lastFailed ?? peers.next()),
         "Peer didn't return any block after requesting blocks",
       );
+  }
+
+  /**
+   * Every peer serving the batches announces `id` as its tip: they have no block after it, so the block that
+   * started the synchronization is not on their chain (a peer sent a block of a chain none of them has). Kestrel
+   * ends the synchronization there, where Klayr asks the best peer until ten failures ban it.
+   */
+  #servedTheirWholeChain(peers: BatchPeers, id: Buffer): boolean {
+    const tips = new Map(this.parts.peers.connectedPeers().map((p) => [p.peerId, p.options?.lastBlockID]));
+    return peers.peerIds.every((peerId) => tips.get(peerId)?.equals(id) === true);
   }
 
   /**

@@ -39,6 +39,8 @@ export class SyncProgress {
 
   committed(height: number): void {
     this.#height = height;
+    // past the block that started it (its peers' chain went on without it): the target is where it is now
+    if (this.#target !== 0 && height > this.#target) this.#target = height;
     this.#blocks += 1;
     this.#runBlocks += 1;
     if (this.#target === 0) return;
