@@ -87,6 +87,8 @@ describe('the synchronizer over the network layer', () => {
     commonID = blockHeaderID(known.header);
     assert.equal((await peerBlocks.highestCommonBlock('p:1', ids))?.height, 4);
     await assert.rejects(() => peerBlocks.blocksFrom('p:1', commonID), /did not respond with block/);
+    blocks = [encodeBlock(block(5)).subarray(0, 40)];
+    await assert.rejects(() => peerBlocks.blocksFrom('p:1', commonID), ApplyPenaltyAndAbortError);
     blocks = [encodeBlock(block(5)), encodeBlock(block(6))];
     assert.deepEqual(
       (await peerBlocks.blocksFrom('p:1', commonID)).map((b) => b.header.height),

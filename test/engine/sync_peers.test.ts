@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BatchPeers } from '../../src/engine/sync/batch_peers.js';
 import { BlockSynchronization } from '../../src/engine/sync/block_synchronization.js';
-import { AbortError, ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
+import { AbortError, ApplyPenaltyAndAbortError, ApplyPenaltyAndRestartError } from '../../src/engine/sync/errors.js';
 import type { MechanismPeerBlocks } from '../../src/engine/sync/mechanism.js';
 import type { Block } from '../../src/lib/chain/block.js';
 import { blockHeaderID } from '../../src/lib/chain/block.js';
@@ -157,6 +157,18 @@ describe('BlockSynchronizationMechanism with several peers of the same chain', (
     const other = chainFrom(genesis, 160, 3);
     // b answers with another chain's blocks, which do not build on the block asked for
     answering(peers[1] as Peer, async () => other.slice(54, 107));
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[150] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
+    assert.deepEqual(sync.penalties, [{ peerId: 'b', penalty: PENALTY_BAN }]);
+    assert.deepEqual(sync.blocksFromBy(), ['a', 'b', 'a', 'a']);
+  });
+
+  it('bans and replaces a peer whose blocks do not decode', async () => {
+    const { ours, theirs, peers } = world(160, ['a', 'b']);
+    answering(peers[1] as Peer, async (peerId) => {
+      throw new ApplyPenaltyAndAbortError(peerId, 'Undecodable blocks: truncated');
+    });
     const sync = syncOver(ours, peers);
     await sync.mechanism.run(theirs[150] as Block);
     assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));

@@ -7,7 +7,13 @@ import { isDifferentChain } from '../consensus/fork_choice.js';
 import type { Peers } from '../network/peers.js';
 import { BatchPeers } from './batch_peers.js';
 import { computeBestPeer } from './best_peer.js';
-import { AbortError, ApplyPenaltyAndRestartError, BlockProcessingError, RestartError } from './errors.js';
+import {
+  AbortError,
+  ApplyPenaltyAndAbortError,
+  ApplyPenaltyAndRestartError,
+  BlockProcessingError,
+  RestartError,
+} from './errors.js';
 import { computeBlockHeightsList } from './heights.js';
 import type { MechanismParts, SyncMechanism } from './mechanism.js';
 import { MAX_FAILED_BLOCK_REQUESTS, upTo } from './mechanism.js';
@@ -190,6 +196,8 @@ export class BlockSynchronization implements SyncMechanism {
       try {
         common = await peerBlocks.highestCommonBlock(peerId, chain.idsAtHeights(heights));
       } catch (error) {
+        // an answer that does not decode is the peer's fault, not a failed request
+        if (error instanceof ApplyPenaltyAndAbortError) throw error;
         chain.logger.debug({ err: error, peerId }, 'Highest common block request failed');
         requests += 1;
         continue;
@@ -337,7 +345,8 @@ export class BlockSynchronization implements SyncMechanism {
     try {
       fetched = await peerBlocks.blocksFrom(peerId, fromID);
     } catch (error) {
-      return { peerId, kind: 'unanswered', error };
+      // blocks that do not decode are blocks that break their own rules
+      return { peerId, kind: error instanceof ApplyPenaltyAndAbortError ? 'invalid' : 'unanswered', error };
     }
     const { blocks, last, reached } = upTo(fetched, (block) => blockHeaderID(block.header).equals(toID));
     if (last === undefined) return { peerId, kind: 'unanswered', error: new Error(`Peer ${peerId} sent no block`) };

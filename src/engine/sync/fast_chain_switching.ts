@@ -63,6 +63,8 @@ export class FastChainSwitching implements SyncMechanism {
       try {
         return await peerBlocks.highestCommonBlock(peerId, chain.idsAtHeights(heights));
       } catch (error) {
+        // an answer that does not decode is the peer's fault, not a failed request
+        if (error instanceof ApplyPenaltyAndAbortError) throw error;
         chain.logger.debug({ err: error, peerId }, 'Highest common block request failed');
       }
     }
@@ -106,6 +108,7 @@ export class FastChainSwitching implements SyncMechanism {
       try {
         fetched = await peerBlocks.blocksFrom(peerId, lastFetchedID);
       } catch (error) {
+        if (error instanceof ApplyPenaltyAndAbortError) throw error;
         chain.logger.debug({ err: error, peerId }, 'Blocks request failed');
         failedAttempts += 1;
         continue;

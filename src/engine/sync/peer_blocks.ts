@@ -65,7 +65,7 @@ export class PeerBlocks {
   async highestCommonBlock(peerId: string, ids: readonly Buffer[]): Promise<BlockHeader | undefined> {
     const request = codecs.commonRequest.encode({ ids: [...ids] });
     const { data } = await this.peers.requestFromPeer(peerId, 'getHighestCommonBlock', request);
-    const { id } = codecs.commonResponse.decode(data ?? Buffer.alloc(0));
+    const { id } = decodedFrom(peerId, 'common block', () => codecs.commonResponse.decode(data ?? Buffer.alloc(0)));
     if (id === undefined || id.length === 0) return undefined;
     if (id.length !== 32) throw new ApplyPenaltyAndAbortError(peerId, 'Invalid common block response format');
     const header = this.headerByID(id);
@@ -79,6 +79,6 @@ export class PeerBlocks {
     const request = codecs.blocksRequest.encode({ blockId: fromID });
     const { data } = await this.peers.requestFromPeer(peerId, 'getBlocksFromId', request);
     if (data === undefined || data.length === 0) throw new Error(`Peer ${peerId} did not respond with block`);
-    return codecs.blocksResponse.decode(data).blocks.map((bytes) => decodeBlock(bytes));
+    return decodedFrom(peerId, 'blocks', () => codecs.blocksResponse.decode(data).blocks.map((b) => decodeBlock(b)));
   }
 }
