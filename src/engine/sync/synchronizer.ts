@@ -38,10 +38,16 @@ export interface SynchronizerOptions {
 
 const DEFAULT_MAX_RESTARTS = 20;
 
+/** A peer ID is `ip:port`; the cool-down holds for the IP, as bans do (a peer that reconnects from another port is the same peer). */
+const ipOf = (peerId: string): string => {
+  const colon = peerId.lastIndexOf(':');
+  return colon === -1 ? peerId : peerId.slice(0, colon);
+};
+
 /**
  * After a synchronization started by a peer's block fails with an error none of the mechanisms' rules covers
  * (a request that timed out: the peer, or the best peer, did not answer), that peer's blocks start none for
- * this long (Kestrel's rule: in Klayr, a peer that sends a block of a better chain and never answers stops
+ * this long, whatever port they come from (Kestrel's rule: in Klayr, a peer that sends a block of a better chain and never answers stops
  * block generation for as long as it keeps sending it). Its blocks that extend the tip are taken as usual, and
  * other peers' blocks start one.
  */
@@ -57,7 +63,7 @@ export const FAILED_SYNC_COOLDOWN_MS = 60_000;
 export class Synchronizer {
   #running?: Promise<void>;
   #stopped = false;
-  /** Peers whose block started a synchronization that failed, until when (ms). */
+  /** The IPs of peers whose block started a synchronization that failed, until when (ms). */
   readonly #coolingDown = new Map<string, number>();
   readonly #clock: () => number;
 
@@ -123,16 +129,17 @@ export class Synchronizer {
 
   #coolDown(peerId: string): void {
     const now = this.#clock();
-    for (const [id, until] of this.#coolingDown) if (until <= now) this.#coolingDown.delete(id);
-    this.#coolingDown.set(peerId, now + FAILED_SYNC_COOLDOWN_MS);
+    for (const [ip, until] of this.#coolingDown) if (until <= now) this.#coolingDown.delete(ip);
+    this.#coolingDown.set(ipOf(peerId), now + FAILED_SYNC_COOLDOWN_MS);
   }
 
   #startRefusal(block: Block, peerId: string): string | undefined {
-    const until = this.#coolingDown.get(peerId);
+    const ip = ipOf(peerId);
+    const until = this.#coolingDown.get(ip);
     if (until !== undefined) {
       if (this.#clock() < until)
-        return `A synchronization this peer's block started failed less than ${FAILED_SYNC_COOLDOWN_MS / 1000} s ago`;
-      this.#coolingDown.delete(peerId);
+        return `A synchronization a block from this peer's IP started failed less than ${FAILED_SYNC_COOLDOWN_MS / 1000} s ago`;
+      this.#coolingDown.delete(ip);
     }
     return this.options.startRefusal?.(block);
   }
