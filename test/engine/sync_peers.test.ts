@@ -228,6 +228,38 @@ describe('BlockSynchronizationMechanism with several peers of the same chain', (
     assert.deepEqual(sync.penalties, []);
   });
 
+  it('keeps the best peer in the turns after one failed request: the peer that stalls is set aside, nobody banned', async () => {
+    const { ours, theirs, peers } = world(160, ['a', 'b']);
+    const [a, b] = peers as [Peer, Peer];
+    const served = a.peerBlocks.blocksFrom;
+    let failures = 1;
+    answering(a, async (peerId, fromID) => {
+      if (failures-- > 0) throw new Error('Request timed out');
+      return served(peerId, fromID);
+    });
+    answering(b, async () => {
+      throw new Error('Request timed out');
+    });
+    const sync = syncOver(ours, peers);
+    await sync.mechanism.run(theirs[150] as Block);
+    assert.deepEqual(ids(ours.blocks), ids(theirs.slice(0, 151)));
+    assert.deepEqual(sync.penalties, []);
+    assert.deepEqual(sync.blocksFromBy().slice(0, 3), ['a', 'b', 'a']);
+  });
+
+  it('counts the failures of a peer that announces this chain’s tip with a greater height (how it became the best peer), and bans it at ten', async () => {
+    const { genesis, ours, theirs, peers } = world(60, ['a']);
+    const a = peers[0] as Peer;
+    a.info = { ...a.info, options: { ...a.info.options, lastBlockID: blockID(genesis[0] as Block) } };
+    answering(a, async () => []);
+    const sync = syncOver(ours, [a]);
+    await assert.rejects(
+      () => sync.mechanism.run(theirs[60] as Block),
+      (e) => e instanceof ApplyPenaltyAndRestartError && e.peerId === 'a',
+    );
+    assert.equal(sync.blocksFromBy().length, 10);
+  });
+
   it('penalises the peer that served a block failing to apply, not the best peer', async () => {
     const genesis = chainFrom([], 0, 0);
     const before = chainFrom(genesis, 70, 1);

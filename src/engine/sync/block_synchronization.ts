@@ -242,12 +242,13 @@ export class BlockSynchronization implements SyncMechanism {
    * Batches are chained by ID (each asks for the blocks after the last one received), so they are
    * fetched one after the other, each from the next peer in turn (a peer's requests paced by
    * PeerBlocks). A batch that fails comes again from the next peer:
-   * - unanswered (a timeout, an error, no blocks): the peer is set aside for this synchronization,
-   *   as Klayr counts the attempt. 10 failed attempts end it with a penalty: for the peer that named the
-   *   block asked after (the best peer for the common block, or the server of the last batch) when it
-   *   failed too (the others could not serve what it named), otherwise for the peer that failed last. When
-   *   every peer serving the batches announces that block as its tip, the synchronization ends at once,
-   *   without a penalty: the received block is not on their chain;
+   * - unanswered (a timeout, an error, no blocks): the peer is set aside for this synchronization (but
+   *   the peer that named the block asked after: the best peer for the common block, or the server of the
+   *   last batch), as Klayr counts the attempt. 10 failed attempts end it with a penalty: for the peer that
+   *   named the block when it failed at least twice (the others could not serve what it named), otherwise
+   *   for the peer that failed last. When every peer serving the batches announces this chain's tip (the
+   *   block asked after) as its own, the synchronization ends at once, without a penalty: the received
+   *   block is not on their chain;
    * - blocks that do not build on the requested one or break their own rules: the peer is banned
    *   (Klayr's penalty for a peer whose blocks fail) and set aside.
    * The last peer left is never set aside: its batches go as in Klayr (blocks that break their rules
@@ -260,24 +261,26 @@ export class BlockSynchronization implements SyncMechanism {
     let failedAttempts = 0;
     let lastFailed: string | undefined;
     let lastFetchedID = fromID;
-    // who named lastFetchedID (the best peer the common block, then each batch's server its last block), and who
-    // failed to serve the blocks after it: when the others cannot, the one who named it is the one to blame
+    // who named lastFetchedID (the best peer the common block, then each batch's server its last block), and how
+    // often it failed to serve the blocks after it: it stays in the turns, and when it keeps failing with the
+    // others, the one who named the block is the one to blame
     let supplier = peers.best;
-    const failedAfterIt = new Set<string>();
+    let supplierFailures = 0;
     let finished = false;
     let ahead: Promise<FetchedBatch> | undefined;
     while (!finished && failedAttempts < MAX_FAILED_BLOCK_REQUESTS && !this.#stopped) {
       const batch = await (ahead ?? this.#fetchBatch(peers.next(), lastFetchedID, toID));
       ahead = undefined;
       if (batch.kind === 'unanswered') {
-        if (this.#servedTheirWholeChain(peers, lastFetchedID))
+        if (this.#servedTheirWholeChain(peers))
           throw new AbortError(
             'The block that started the synchronization is not on the chain of the peers serving it: synchronized up to their tip',
           );
         failedAttempts += 1;
         lastFailed = batch.peerId;
-        failedAfterIt.add(batch.peerId);
-        const replaced = peers.setAside(batch.peerId);
+        if (batch.peerId === supplier) supplierFailures += 1;
+        // one failure of the peer that named the block (a timeout) leaves it in the turns: it can serve what it named
+        const replaced = batch.peerId === supplier && peers.peerIds.length > 1 ? true : peers.setAside(batch.peerId);
         chain.logger.debug({ err: batch.error, peerId: batch.peerId, replaced }, 'Blocks request failed');
         // the last peer left failed: a peer that announces the chain a moment later joins before it is asked again
         if (!replaced && failedAttempts < MAX_FAILED_BLOCK_REQUESTS)
@@ -299,7 +302,7 @@ export class BlockSynchronization implements SyncMechanism {
       }
       lastFetchedID = blockHeaderID(batch.last.header);
       supplier = batch.peerId;
-      failedAfterIt.clear();
+      supplierFailures = 0;
       chain.logger.debug(
         { peerId: batch.peerId, blocks: batch.blocks.length, lastHeight: batch.last.header.height },
         'Blocks received',
@@ -320,19 +323,30 @@ export class BlockSynchronization implements SyncMechanism {
     }
     if (failedAttempts === MAX_FAILED_BLOCK_REQUESTS)
       throw new ApplyPenaltyAndRestartError(
-        failedAfterIt.has(supplier) ? supplier : (lastFailed ?? peers.next()),
+        supplierFailures >= 2 ? supplier : (lastFailed ?? peers.next()),
         "Peer didn't return any block after requesting blocks",
       );
   }
 
   /**
-   * Every peer serving the batches announces `id` as its tip: they have no block after it, so the block that
-   * started the synchronization is not on their chain (a peer sent a block of a chain none of them has). Kestrel
-   * ends the synchronization there, where Klayr asks the best peer until ten failures ban it.
+   * Every peer serving the batches announces this chain's tip (the block asked after: its ID, height and
+   * maxHeightPrevoted) as its own: they have no block after it, so the block that started the synchronization is
+   * not on their chain (a peer sent a block of a chain none of them has). Kestrel ends the synchronization there,
+   * where Klayr asks the best peer until ten failures ban it. A peer that announces the tip's ID with a greater
+   * height or maxHeightPrevoted (what made it the best peer) contradicts itself: its failures count.
    */
-  #servedTheirWholeChain(peers: BatchPeers, id: Buffer): boolean {
-    const tips = new Map(this.parts.peers.connectedPeers().map((p) => [p.peerId, p.options?.lastBlockID]));
-    return peers.peerIds.every((peerId) => tips.get(peerId)?.equals(id) === true);
+  #servedTheirWholeChain(peers: BatchPeers): boolean {
+    const tip = this.parts.chain.tip().header;
+    const tipID = blockHeaderID(tip);
+    const announced = new Map(this.parts.peers.connectedPeers().map((p) => [p.peerId, p.options]));
+    return peers.peerIds.every((peerId) => {
+      const options = announced.get(peerId);
+      return (
+        options?.lastBlockID?.equals(tipID) === true &&
+        options.height === tip.height &&
+        options.maxHeightPrevoted === tip.maxHeightPrevoted
+      );
+    });
   }
 
   /**
