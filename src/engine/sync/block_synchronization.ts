@@ -280,7 +280,8 @@ export class BlockSynchronization implements SyncMechanism {
         lastFailed = batch.peerId;
         if (batch.peerId === supplier) supplierFailures += 1;
         // one failure of the peer that named the block (a timeout) leaves it in the turns: it can serve what it named
-        const replaced = batch.peerId === supplier && peers.peerIds.length > 1 ? true : peers.setAside(batch.peerId);
+        const kept = batch.peerId === supplier && peers.peerIds.length > 1;
+        const replaced = kept || peers.setAside(batch.peerId);
         chain.logger.debug({ err: batch.error, peerId: batch.peerId, replaced }, 'Blocks request failed');
         // the last peer left failed: a peer that announces the chain a moment later joins before it is asked again
         if (!replaced && failedAttempts < MAX_FAILED_BLOCK_REQUESTS)

@@ -47,9 +47,9 @@ const ipOf = (peerId: string): string => {
 /**
  * After a synchronization started by a peer's block fails with an error none of the mechanisms' rules covers
  * (a request that timed out: the peer, or the best peer, did not answer), that peer's blocks start none for
- * this long, whatever port they come from (Kestrel's rule: in Klayr, a peer that sends a block of a better chain and never answers stops
- * block generation for as long as it keeps sending it). Its blocks that extend the tip are taken as usual, and
- * other peers' blocks start one.
+ * this long, whatever port they come from (Kestrel's rule: in Klayr, a peer that sends a block of a better
+ * chain and never answers stops block generation for as long as it keeps sending it). Its blocks that extend
+ * the tip are taken as usual, and other peers' blocks start one.
  */
 export const FAILED_SYNC_COOLDOWN_MS = 60_000;
 

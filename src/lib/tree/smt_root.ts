@@ -140,14 +140,14 @@ class TreeJobs {
   /**
    * A chain may be hashed at any depth from its top to its parting (after the branch where its keys part, before
    * the branch above its top): the chains that span one common depth are hashed there together, the others at
-   * their tops. The SHA-NI code hashes up to sixteen chains at once, so one large run keeps its lanes busy where
-   * runs per top depth leave many idle at each run's end (an event tree's long chains span the depths between
+   * their tops. The native code hashes up to sixteen chains at once (AVX-512; four with SHA-NI alone), so one
+   * large run keeps its lanes busy where runs per top depth leave many idle at each run's end (an event tree's long chains span the depths between
    * its topic groups and their index bits). The common depth is the one the most chain levels span.
    */
   #placeChains(): void {
     const { depths } = this;
     // levels of chains whose span starts (at its top) and ends (past its parting) at each depth
-    const delta = new Float64Array(depths + 1);
+    const delta = new Int32Array(depths + 1);
     for (let range = 0; range < this.#ranges; range++) {
       const top = this.#run[range];
       if (top < 0) continue;
