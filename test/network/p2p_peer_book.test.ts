@@ -189,6 +189,16 @@ describe('bans', () => {
     book.cleanUpTimers();
   });
 
+  it('bans the whole address of an IPv6 or IPv4-mapped peer id (a dual-stack server), not what precedes its first colon', () => {
+    const book = new PeerBook({ lists: noLists, secret: 7 });
+    assert.equal(book.addBannedPeer('::ffff:127.0.0.2:40001', 1000), true);
+    assert.equal(book.isBannedIP('::ffff:127.0.0.2'), true);
+    assert.equal(book.isBannedIP(''), false);
+    assert.equal(book.isBannedIP('::ffff:127.0.0.3'), false);
+    assert.equal(book.addBannedPeer('::ffff:127.0.0.2:40002', 1000), false, 'already banned from any port');
+    book.cleanUpTimers();
+  });
+
   it('never bans fixed or whitelisted peers (matched by peer id), blacklisted IPs stay banned', () => {
     const lists = sanitizePeerLists(
       {

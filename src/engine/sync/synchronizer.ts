@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Block } from '../../lib/chain/block.js';
 import { blockHeaderID } from '../../lib/chain/block.js';
 import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
+import { ipOfPeerId } from '../../lib/chain/peer_id.js';
 import type { Peers } from '../network/peers.js';
 import { AbortError, ApplyPenaltyAndAbortError, ApplyPenaltyAndRestartError, RestartError } from './errors.js';
 import type { SyncMechanism } from './mechanism.js';
@@ -37,12 +38,6 @@ export interface SynchronizerOptions {
 }
 
 const DEFAULT_MAX_RESTARTS = 20;
-
-/** A peer ID is `ip:port`; the cool-down holds for the IP, as bans do (a peer that reconnects from another port is the same peer). */
-const ipOf = (peerId: string): string => {
-  const colon = peerId.lastIndexOf(':');
-  return colon === -1 ? peerId : peerId.slice(0, colon);
-};
 
 /**
  * After a synchronization started by a peer's block fails with an error none of the mechanisms' rules covers
@@ -130,11 +125,11 @@ export class Synchronizer {
   #coolDown(peerId: string): void {
     const now = this.#clock();
     for (const [ip, until] of this.#coolingDown) if (until <= now) this.#coolingDown.delete(ip);
-    this.#coolingDown.set(ipOf(peerId), now + FAILED_SYNC_COOLDOWN_MS);
+    this.#coolingDown.set(ipOfPeerId(peerId), now + FAILED_SYNC_COOLDOWN_MS);
   }
 
   #startRefusal(block: Block, peerId: string): string | undefined {
-    const ip = ipOf(peerId);
+    const ip = ipOfPeerId(peerId);
     const until = this.#coolingDown.get(ip);
     if (until !== undefined) {
       if (this.#clock() < until)

@@ -1,5 +1,6 @@
 // The peer book (peer_book/peer_book.js): new and tried lists, the configured seed/fixed/whitelisted peers,
 // blacklisted IPs and IPs banned for a while.
+import { ipOfPeerId } from '../../../lib/chain/peer_id.js';
 import { NEW_BUCKET_COUNT, NEW_BUCKET_SIZE, TRIED_BUCKET_COUNT, TRIED_BUCKET_SIZE } from '../constants.js';
 import { BucketList } from './bucket_list.js';
 import type { KnownPeer, PeerKind } from './known_peer.js';
@@ -127,7 +128,7 @@ export class PeerBook {
    * every peer on that IP.
    */
   addBannedPeer(peerId: string, banTimeMs: number): boolean {
-    const ip = peerId.split(':')[0] ?? '';
+    const ip = ipOfPeerId(peerId);
     if (this.isBannedIP(ip)) return false;
     if (this.fixedPeers.some((p) => p.peerId === peerId) || this.whitelistedPeers.some((p) => p.peerId === peerId))
       return false;
