@@ -36,6 +36,7 @@ import { PeerBook } from './peers/peer_book.js';
 import { DuplicateConnectionError, PeerPool } from './peers/peer_pool.js';
 import { sanitizePeerLists } from './peers/sanitize.js';
 import { checkInboundHandshake } from './transport/handshake.js';
+import { remoteIP } from './transport/remote_ip.js';
 import type { ScSocket } from './transport/sc_socket.js';
 import { PeerServer } from './transport/server.js';
 import type {
@@ -281,7 +282,7 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
   }
 
   #acceptInbound(socket: ScSocket, request: HttpRequest): boolean {
-    const ip = request.socket.remoteAddress ?? '';
+    const ip = remoteIP(request.socket);
     const check = checkInboundHandshake(request.url, ip, {
       nodeInfo: this.#nodeInfo,
       port: this.#config.port,

@@ -17,6 +17,7 @@ import {
 } from '../constants.js';
 import { P2PPortInUseError } from '../errors.js';
 import { DisconnectCounter, guardInboundFrame } from './inbound_guard.js';
+import { remoteIP } from './remote_ip.js';
 import { ScSocket } from './sc_socket.js';
 
 export interface PeerServerHooks {
@@ -118,7 +119,7 @@ export class PeerServer {
       refuseUpgrade(socket, 400, STATUS_CODES[400] ?? 'Bad Request');
       return;
     }
-    if (this.options.hooks.isBanned(req.socket.remoteAddress ?? '')) {
+    if (this.options.hooks.isBanned(remoteIP(req.socket))) {
       refuseUpgrade(socket, 401, FORBIDDEN_CONNECTION_REASON);
       return;
     }
@@ -132,7 +133,7 @@ export class PeerServer {
   #onWebSocket(ws: WebSocket, req: IncomingMessage): void {
     this.#connections.add(ws);
     ws.once('close', () => this.#connections.delete(ws));
-    const ip = req.socket.remoteAddress ?? '';
+    const ip = remoteIP(req.socket);
     const peerId = `${ip}:${req.socket.remotePort ?? ''}`;
     const { hooks } = this.options;
     const socket = new ScSocket(ws, {
