@@ -113,12 +113,17 @@ static size_t http_response(struct connection *c) {
   }
 }
 
+/* A JSON-RPC result, and not an application's error answered as one ({"result":{"error":...}}, as Klayr Core's ABI answers). */
+static int is_result(const char *body, size_t length) {
+  return memmem(body, length, "\"result\"", 8) != NULL && memmem(body, length, "\"result\":{\"error\"", 17) == NULL;
+}
+
 static void on_http(struct connection *c, uint64_t end) {
   size_t length;
   while (c->phase == READY && (length = http_response(c)) > 0) {
     record(now_ns() - c->sent_at);
     if (strncmp(c->buffer, "HTTP/1.1 200", 12) != 0) error("status", c->buffer, length);
-    else if (!memmem(c->buffer, length, "\"result\"", 8)) {
+    else if (!is_result(c->buffer, length)) {
       char *body = (char *)memmem(c->buffer, length, "\r\n\r\n", 4) + 4;
       error("not a JSON-RPC result", body, length - (size_t)(body - c->buffer));
     }
@@ -175,7 +180,7 @@ static void on_ws(struct connection *c, uint64_t end) {
       return;
     } else if (opcode == 0x1 || opcode == 0x2) {
       record(now_ns() - c->sent_at);
-      if (!memmem(frame + header, length, "\"result\"", 8)) error("not a JSON-RPC result", (char *)frame + header, length);
+      if (!is_result((char *)frame + header, length)) error("not a JSON-RPC result", (char *)frame + header, length);
       memmove(c->buffer, c->buffer + header + length, c->used - header - length);
       c->used -= header + length;
       fire(c, end);

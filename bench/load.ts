@@ -40,6 +40,8 @@ interface Frame {
 
 /** Every answer must carry a result (not an error). */
 const RESULT = Buffer.from('"result"');
+/** An application's error answered as a result (Klayr Core's ABI): a failure too. */
+const APPLICATION_ERROR = Buffer.from('"result":{"error"');
 const OPCODE_TEXT = 0x1;
 const OPCODE_BINARY = 0x2;
 const OPCODE_CLOSE = 0x8;
@@ -131,7 +133,8 @@ const ws = async (): Promise<void> => {
           if (opcode === OPCODE_PING) socket.write(clientFrame(OPCODE_PONG, payload));
           else if (opcode === OPCODE_CLOSE) reject(new Error('the server closed the connection'));
           else if (opcode === OPCODE_TEXT || opcode === OPCODE_BINARY) {
-            if (!payload.includes(RESULT)) reject(new Error(`not a JSON-RPC result: ${payload.toString()}`));
+            if (!payload.includes(RESULT) || payload.includes(APPLICATION_ERROR))
+              reject(new Error(`not a JSON-RPC result: ${payload.toString()}`));
             latencies.push(performance.now() - sent);
             fire();
           }

@@ -90,5 +90,6 @@ export const registerChainEndpoints = (registry: EndpointRegistry, parts: ChainP
   registry.registerNamespace('state', stateEndpoints(chain, parts.prover, config.system.dataPath));
   registry.registerNamespace('legacy', legacyEngineEndpoints(config.legacy?.brackets ?? [], parts.legacy));
   const services = endpointServices(parts);
-  for (const module of modules) registry.registerNamespace(module.name, moduleEndpoints(module, services));
+  for (const module of modules)
+    registry.registerNamespace(module.name, moduleEndpoints(module, services), 'application');
 };

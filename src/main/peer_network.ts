@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import type { Logger } from 'pino';
 import type { BlockStore } from '../engine/chain/block_store.js';
 import type { Chain } from '../engine/chain/chain.js';
@@ -99,12 +100,17 @@ export class PeerNetwork {
   #nodeInfoTimer?: NodeJS.Timeout;
   #nodeInfoSentAt = 0;
   #legacy: readonly Buffer[] = [];
+  /** Seed peers named by a host name that did not resolve to an IPv4 address: the P2P layer drops them. */
+  readonly #unresolvedSeeds: readonly string[];
 
   private constructor(
     private readonly parts: PeerNetworkParts,
     p2pConfig: P2PConfig,
   ) {
     const { chain, blocks, pool, transactionVerifier, signatures, logger, publish } = parts;
+    this.#unresolvedSeeds = p2pConfig.seedPeers
+      .filter(({ ipAddress }) => !isIPv4(ipAddress))
+      .map(({ ipAddress, port }) => `${ipAddress}:${port}`);
     this.network = new Network(new P2P(p2pConfig), logger);
     registerBlockProcedures(this.network, chainSource(chain, blocks), parts.blockSink, logger);
     registerLegacyProcedures(this.network, legacySource(parts.legacy), logger);
@@ -139,6 +145,11 @@ export class PeerNetwork {
       { host, port, seedPeers: seeds },
       `P2P server listening on ${host}:${port}; seed peers: ${seeds.length === 0 ? 'none' : seeds.join(', ')}`,
     );
+    if (this.#unresolvedSeeds.length > 0)
+      this.parts.logger.warn(
+        { seedPeers: this.#unresolvedSeeds },
+        `Seed peers not dialled: ${this.#unresolvedSeeds.join(', ')} did not resolve to an IPv4 address`,
+      );
   }
 
   async stop(): Promise<void> {

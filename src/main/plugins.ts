@@ -78,7 +78,7 @@ export const startPlugins = async (
     dataPath: config.system.dataPath,
     chain: ownChainView(config, chain, registry, ccuBuilder, syncing),
     logger,
-    registerEndpoints: (namespace, endpoints) => registry.registerNamespace(namespace, endpoints),
+    registerEndpoints: (namespace, endpoints) => registry.registerNamespace(namespace, endpoints, 'application'),
     connect: ({ wsURL, ipcPath }) =>
       wsURL !== undefined
         ? connectWS(wsURL)

@@ -9,15 +9,29 @@ export interface RPCClient {
   close(): Promise<void>;
 }
 
+/**
+ * A call that failed: a JSON-RPC error (its code), or, for a method the engine does not serve (a module's, a
+ * plugin's, an unknown one), the application's error answered as the result `{ error: { message } }` as Klayr Core
+ * answers it (code `undefined`).
+ */
 export class RPCCallError extends Error {
   override readonly name = 'RPCCallError';
   constructor(
-    readonly code: number,
+    readonly code: number | undefined,
     message: string,
   ) {
     super(message);
   }
 }
+
+/** The message of an application's error answered as a result, if the result is one. */
+const applicationErrorOf = (result: unknown): string | undefined => {
+  if (typeof result !== 'object' || result === null || Object.keys(result).length !== 1) return undefined;
+  const { error } = result as { error?: unknown };
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { message } = error as { message?: unknown };
+  return typeof message === 'string' ? message : undefined;
+};
 
 const CONNECT_TIMEOUT_MS = 5000;
 const RESPONSE_TIMEOUT_MS = 30_000;
@@ -31,7 +45,12 @@ const settle = (pending: Pending, text: string): void => {
   if (id === undefined || entry === undefined) return;
   clearTimeout(entry.timer);
   pending.delete(id);
-  if (response.error !== undefined) entry.reject(new RPCCallError(response.error.code, response.error.message));
+  if (response.error !== undefined) {
+    entry.reject(new RPCCallError(response.error.code, response.error.message));
+    return;
+  }
+  const applicationError = applicationErrorOf(response.result);
+  if (applicationError !== undefined) entry.reject(new RPCCallError(undefined, applicationError));
   else entry.resolve(response.result);
 };
 

@@ -1,16 +1,19 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { createAccessCheck } from './access.js';
+import {
+  APPLICATION_EMPTY_RESULT,
+  applicationError,
+  klayrValidationMessage,
+  notRegisteredMessage,
+} from './application_answers.js';
 import type { RequestID } from './jsonrpc.js';
 import {
-  failure,
   invalidRequest,
-  METHOD_NOT_FOUND,
   MSG_DISABLED,
   MSG_EMPTY_BATCH,
   MSG_EMPTY_REQUEST,
   MSG_INVALID_FORMAT,
-  MSG_METHOD_NOT_FOUND,
   MSG_PARSE_FAILED,
   success,
   successWithJSON,
@@ -135,8 +138,9 @@ export class Dispatcher implements RequestHandler {
       }
       if (!this.isAllowed(name)) return this.#count(name, transport, 'disabled', invalidRequest(id, MSG_DISABLED));
       const registered = this.#registry.get(name);
+      // Klayr's engine hands a name it does not serve to the application, whose bus answers this
       if (registered === undefined)
-        return this.#count(name, transport, 'not_found', failure(id, METHOD_NOT_FOUND, MSG_METHOD_NOT_FOUND));
+        return this.#count(name, transport, 'not_found', success(id, applicationError(notRegisteredMessage(name))));
       route = { endpoint: registered, recorders: {} };
       this.#routes.set(name, route);
     }
@@ -144,8 +148,14 @@ export class Dispatcher implements RequestHandler {
     const params = request.params ?? {};
     const issues = endpoint.validate(params);
     if (issues.length > 0) {
-      const message = issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', ');
-      return this.#count(name, transport, 'invalid_params', invalidRequest(id, message));
+      const answer =
+        endpoint.origin === 'application'
+          ? success(id, applicationError(klayrValidationMessage(issues)))
+          : invalidRequest(
+              id,
+              issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', '),
+            );
+      return this.#count(name, transport, 'invalid_params', answer);
     }
     if (route.resultJSON !== undefined) {
       // the handler did not run: no time spent on it
@@ -157,37 +167,40 @@ export class Dispatcher implements RequestHandler {
     try {
       result = endpoint.handler({ params, transport });
     } catch (e) {
-      return this.#failed(id, name, transport, e, started);
+      return this.#failed(id, endpoint, transport, e, started);
     }
     if (result instanceof Promise) {
       return result.then(
         (value: unknown) => this.#succeeded(id, route, transport, value, started),
-        (e: unknown) => this.#failed(id, name, transport, e, started),
+        (e: unknown) => this.#failed(id, endpoint, transport, e, started),
       );
     }
     return this.#succeeded(id, route, transport, result, started);
   }
 
-  #failed(id: RequestID, name: string, transport: Transport, e: unknown, started: number | undefined): string {
-    this.#logger?.debug({ method: name, err: e }, 'RPC handler failed');
-    return this.#count(
-      name,
-      transport,
-      'error',
-      invalidRequest(id, e instanceof Error ? e.message : String(e)),
-      started,
-    );
+  #failed(
+    id: RequestID,
+    endpoint: RegisteredEndpoint,
+    transport: Transport,
+    e: unknown,
+    started: number | undefined,
+  ): string {
+    this.#logger?.debug({ method: endpoint.name, err: e }, 'RPC handler failed');
+    const message = e instanceof Error ? e.message : String(e);
+    const answer =
+      endpoint.origin === 'application' ? success(id, applicationError(message)) : invalidRequest(id, message);
+    return this.#count(endpoint.name, transport, 'error', answer, started);
   }
 
   /** A result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash. */
   #succeeded(id: RequestID, route: Route, transport: Transport, result: unknown, started: number | undefined): string {
     let resultJSON: string;
     try {
-      resultJSON = JSON.stringify(result ?? {});
+      resultJSON = JSON.stringify(result ?? (route.endpoint.origin === 'application' ? APPLICATION_EMPTY_RESULT : {}));
     } catch (e) {
       return this.#failed(
         id,
-        route.endpoint.name,
+        route.endpoint,
         transport,
         new Error(
           `Endpoint ${route.endpoint.name} returned a result that cannot be serialized: ${(e as Error).message}`,

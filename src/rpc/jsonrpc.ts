@@ -8,13 +8,11 @@ export interface JSONRPCError {
 }
 
 export const INVALID_REQUEST = -32600;
-export const METHOD_NOT_FOUND = -32601;
 
 export const MSG_EMPTY_REQUEST = 'Invalid invoke request.';
 export const MSG_PARSE_FAILED = 'Invalid RPC request. Failed to parse request params.';
 export const MSG_INVALID_FORMAT = 'Invalid RPC request. Invalid request format.';
 export const MSG_DISABLED = 'Requested method or namespace is disabled in node config.';
-export const MSG_METHOD_NOT_FOUND = 'Method not found';
 export const MSG_EMPTY_BATCH = 'Invalid RPC request. Empty batch.';
 
 /** Built as text: the hot path of every answer, without an intermediate envelope object. A finite number's JSON is its string form (about 100 ns less than JSON.stringify). */

@@ -9,8 +9,16 @@ export type { EndpointContext, EndpointDefinition, EndpointHandler, Transport } 
 /** Klayr Core's method name rule: namespace (letters, digits, _) + '_' + method (letters, digits). */
 export const METHOD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*_[a-zA-Z][a-zA-Z0-9]*$/;
 
+/**
+ * Who serves an endpoint in Klayr Core: the engine's RPC server answers its own methods, and hands every other
+ * (the modules', the plugins', unknown ones) to the application through the ABI, which answers an error as a
+ * result `{ error: { message } }` (abi_handler.js query) rather than as a JSON-RPC error.
+ */
+export type EndpointOrigin = 'engine' | 'application';
+
 export interface RegisteredEndpoint extends EndpointDefinition {
   readonly name: string;
+  readonly origin: EndpointOrigin;
   readonly namespace: string;
   readonly method: string;
   /** The params check (strict: lowercase hex, no unknown properties; a method without a schema takes none). */
@@ -21,7 +29,7 @@ export interface RegisteredEndpoint extends EndpointDefinition {
 export class EndpointRegistry {
   readonly #endpoints = new Map<string, RegisteredEndpoint>();
 
-  register(name: string, definition: EndpointDefinition): void {
+  register(name: string, definition: EndpointDefinition, origin: EndpointOrigin = 'engine'): void {
     if (!METHOD_NAME.test(name)) throw new Error(`Endpoint name "${name}" must be namespace_method`);
     if (this.#endpoints.has(name)) throw new Error(`Endpoint ${name} is already registered.`);
     const params = definition.params ?? NO_PARAMS;
@@ -31,6 +39,7 @@ export class EndpointRegistry {
     this.#endpoints.set(name, {
       ...definition,
       name,
+      origin,
       namespace: name.slice(0, split),
       method: name.slice(split + 1),
       validate: compileValidator(params, { strict: true }),
@@ -38,8 +47,13 @@ export class EndpointRegistry {
   }
 
   /** Registers `namespace_<key>` for every entry of an endpoint object. */
-  registerNamespace(namespace: string, definitions: Record<string, EndpointDefinition>): void {
-    for (const [method, definition] of Object.entries(definitions)) this.register(`${namespace}_${method}`, definition);
+  registerNamespace(
+    namespace: string,
+    definitions: Record<string, EndpointDefinition>,
+    origin: EndpointOrigin = 'engine',
+  ): void {
+    for (const [method, definition] of Object.entries(definitions))
+      this.register(`${namespace}_${method}`, definition, origin);
   }
 
   get(name: string): RegisteredEndpoint | undefined {

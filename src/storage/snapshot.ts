@@ -1,5 +1,5 @@
 import { getOrCreate } from '../lib/collections.js';
-import { STATE_SMT_KEY_LENGTH, stateSMTKey } from '../lib/state/keys.js';
+import { STATE_SMT_KEY_LENGTH } from '../lib/state/keys.js';
 import type { SMTProof } from '../lib/tree/index.js';
 import { EMPTY_ROOT_REF, refHash, SparseMerkleTree } from '../lib/tree/index.js';
 import type { KestrelDatabases } from './database.js';
@@ -9,7 +9,8 @@ import { readLatestRootRef, readRootRefAt } from './state_roots.js';
 /** Committed state as a worker reads it: a root it checked, and proofs against that root. */
 export interface StateSnapshot {
   readonly root: Buffer;
-  prove(storeKeys: readonly Buffer[]): SMTProof;
+  /** Proves state tree keys (stateSMTKey of store keys). */
+  prove(treeKeys: readonly Buffer[]): SMTProof;
 }
 
 export class SnapshotMismatchError extends Error {
@@ -20,15 +21,15 @@ export class SnapshotMismatchError extends Error {
 const trees = new WeakMap<KestrelDatabases['smt'], SparseMerkleTree>();
 
 /**
- * Inclusion/non-inclusion proof of store keys against a committed root, given by its reference (tree nodes are
- * never overwritten, so older roots stay provable).
+ * Inclusion/non-inclusion proof of state tree keys (stateSMTKey of a store key) against a committed root, given by
+ * its reference (tree nodes are never overwritten, so older roots stay provable).
  */
-const proveStateKeys = (dbs: Pick<KestrelDatabases, 'smt'>, rootRef: Buffer, storeKeys: readonly Buffer[]): SMTProof =>
+const proveTreeKeys = (dbs: Pick<KestrelDatabases, 'smt'>, rootRef: Buffer, treeKeys: readonly Buffer[]): SMTProof =>
   getOrCreate(
     trees,
     dbs.smt,
     (smt) => new SparseMerkleTree(STATE_SMT_KEY_LENGTH, { get: (ref) => smt.get(ref) }),
-  ).prove(rootRef, storeKeys.map(stateSMTKey));
+  ).prove(rootRef, treeKeys);
 
 /**
  * The committed state at `height` (the last committed one when undefined), checked against the
@@ -46,7 +47,7 @@ export const checkedSnapshot = (
       `Snapshot mismatch at height ${String(height)}: the store has root ${root.toString('hex')}, expected ${expectedRoot.toString('hex')}`,
     );
   }
-  return { root, prove: (storeKeys) => proveStateKeys(dbs, rootRef, storeKeys) };
+  return { root, prove: (treeKeys) => proveTreeKeys(dbs, rootRef, treeKeys) };
 };
 
 const readOnly = new Map<string, KestrelDatabases>();

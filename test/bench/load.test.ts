@@ -53,9 +53,15 @@ for (const engine of ['uws', 'node'] as const) {
       });
 
       it(`${protocol}: counts JSON-RPC errors as failures`, async () => {
-        const out = await load(protocol, t.server.port!, request('test_missing'));
+        const out = await load(protocol, t.server.port!, request('test_fail'));
         assert.ok(out.errors > 0 && out.errors === out.requests, `${out.errors} errors of ${out.requests}`);
-        assert.match(out.error, /not a JSON-RPC result: .*Method not found/);
+        assert.match(out.error, /not a JSON-RPC result: .*handler says no/);
+      });
+
+      it(`${protocol}: counts an application's error answered as a result as a failure`, async () => {
+        const out = await load(protocol, t.server.port!, request('app_fail'));
+        assert.ok(out.errors > 0 && out.errors === out.requests, `${out.errors} errors of ${out.requests}`);
+        assert.match(out.error, /not a JSON-RPC result: .*module says no/);
       });
     }
   });

@@ -63,12 +63,12 @@ describe('a genesis state committed before its tree (deferTreeFrom)', () => {
       assert.ok(count(dbs.state) > 0, 'the state is committed');
       const reference = await referenceTree();
       assert.throws(() => state.prepare(state.newOverlay()), StateTreePendingError);
-      assert.throws(() => state.prove(0, root, reference.keys), StateTreePendingError);
+      assert.throws(() => state.prove(0, root, reference.keys.map(stateSMTKey)), StateTreePendingError);
 
       assert.equal(buildPendingStateTree(dbs)?.toString('hex'), root.toString('hex'));
       assert.equal(state.pendingTree, undefined);
       assert.equal(digestOf(dbs.smt), reference.smt, 'the same nodes as a commit with the tree');
-      const proof = state.prove(0, root, reference.keys);
+      const proof = state.prove(0, root, reference.keys.map(stateSMTKey));
       assert.ok(verifySMTProof(reference.keys.map(stateSMTKey), proof, root, 38));
       assert.equal(buildPendingStateTree(dbs), undefined, 'nothing pending: nothing done');
     } finally {

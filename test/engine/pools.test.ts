@@ -310,21 +310,21 @@ describe('StateProver', () => {
     { local: () => createLocalStateProver(), pooled: () => createPooledStateProver(2) },
     (prover) => {
       it('opens the environment read-only and proves keys against the committed root of a height', async () => {
-        const proof = await prover().prove({ dataPath, height: 0, expectedRoot: root, keys: query });
+        const proof = await prover().prove({ dataPath, height: 0, expectedRoot: root, keys: query.map(stateSMTKey) });
         assert.equal(proof.root.toString('hex'), root.toString('hex'));
         assert.equal(verifySMTProof(query.map(stateSMTKey), proof, root, 38), true);
       });
 
       it('refuses to answer from a snapshot whose root is not the one expected', async () => {
         await assert.rejects(
-          () => prover().prove({ dataPath, height: 1, expectedRoot: root, keys: query }),
+          () => prover().prove({ dataPath, height: 1, expectedRoot: root, keys: query.map(stateSMTKey) }),
           /Snapshot mismatch/,
         );
       });
 
       it('counts its tasks and their time', async () => {
         const before = prover().stats();
-        await prover().prove({ dataPath, expectedRoot: db.root, keys: query });
+        await prover().prove({ dataPath, expectedRoot: db.root, keys: query.map(stateSMTKey) });
         assertCounted(before, prover().stats());
       });
     },

@@ -331,10 +331,14 @@ describe('state commit, root and revert', () => {
       'the store holds the nodes in commit order',
     );
     for (const height of [0, 4, 5, 11]) {
-      const proof = db.prove(height, roots[height]!, keys.slice(0, 30));
+      const proof = db.prove(height, roots[height]!, keys.slice(0, 30).map(stateSMTKey));
       assert.ok(verifySMTProof(keys.slice(0, 30).map(stateSMTKey), proof, roots[height]!, 38), `proof at ${height}`);
     }
-    assert.throws(() => db.prove(3, roots[4]!, keys), /not [0-9a-f]{64}/, 'a root the height did not commit');
+    assert.throws(
+      () => db.prove(3, roots[4]!, keys.map(stateSMTKey)),
+      /not [0-9a-f]{64}/,
+      'a root the height did not commit',
+    );
     db.revertLast();
     db.revertLast();
     assert.deepEqual(readCommittedState(db.dbs), { height: 9, root: roots[9], rootVersion: 9 });
@@ -372,9 +376,9 @@ describe('state commit, root and revert', () => {
       const prepared = db.prepare(state);
       // the same few keys every block (a node's inclusionProofKeys), and one absent key
       const queried = [...keys.slice(0, 3), newKey()];
-      const proof = db.provePrepared(prepared, queried);
+      const proof = db.provePrepared(prepared, queried.map(stateSMTKey));
       db.commit(prepared, height);
-      assert.deepEqual(proof, db.prove(height, db.root, queried), `height ${height}`);
+      assert.deepEqual(proof, db.prove(height, db.root, queried.map(stateSMTKey)), `height ${height}`);
       assert.ok(verifySMTProof(queried.map(stateSMTKey), proof, db.root, 38), `height ${height}`);
     }
   });
@@ -434,7 +438,7 @@ describe('state commit, root and revert', () => {
     assert.equal(recomputeRoot(db).toString('hex'), expected.toString('hex'));
     const some = changes.slice(0, 5).map((c) => c.key);
     assert.ok(
-      verifySMTProof(some.map(stateSMTKey), db.prove(0, expected, some), expected, 38),
+      verifySMTProof(some.map(stateSMTKey), db.prove(0, expected, some.map(stateSMTKey)), expected, 38),
       'proofs read the appended nodes',
     );
     assert.throws(() => db.prepareOnEmpty(changes, tree), /nothing committed/);

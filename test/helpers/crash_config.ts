@@ -1,7 +1,7 @@
 // The config the node crash test and its child share: devnet, with inclusion proofs of two keys and short
 // event and proof retention, so that every commit also writes proofs and prunes.
 import { addressFromPublicKey } from '../../src/lib/crypto/address.js';
-import { computeStorePrefix, computeSubstorePrefix } from '../../src/lib/state/keys.js';
+import { computeStorePrefix, computeSubstorePrefix, stateSMTKey } from '../../src/lib/state/keys.js';
 import { loadConfig } from '../../src/main/config/index.js';
 import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { devValidators } from './devnet.js';
@@ -22,7 +22,8 @@ export const KEEP_HEIGHTS = 5;
 
 export const crashConfig = (dataPath: string): ApplicationConfig => {
   const config = loadConfig({ dataPath });
-  config.system.inclusionProofKeys = provedKeys().map((k) => k.toString('hex'));
+  // Klayr's inclusionProofKeys are state tree keys
+  config.system.inclusionProofKeys = provedKeys().map((k) => stateSMTKey(k).toString('hex'));
   config.system.keepEventsForHeights = KEEP_HEIGHTS;
   config.system.keepInclusionProofsForHeights = KEEP_HEIGHTS;
   return config;

@@ -12,6 +12,7 @@ import { devnetFile, devnetPassphrase, devValidators } from './devnet.js';
 import { klayrCrypto } from './klayr.js';
 import { FAST_POS_WINDOWS } from './node_process.js';
 import { freePort } from './ports.js';
+import { answerError } from './rpc.js';
 import { tempDataPath } from './state.js';
 
 const require = createRequire(import.meta.url);
@@ -70,15 +71,16 @@ export const kestrelPeer = async (options: {
   return { node, config, p2pPort, rpcPort: config.rpc.port };
 };
 
-/** A JSON-RPC call over HTTP that throws the node's error. */
+/** A JSON-RPC call over HTTP that throws the node's error (a JSON-RPC error, or a module's answered as the result). */
 export const call = async <T = Record<string, unknown>>(port: number, method: string, params?: unknown): Promise<T> => {
   const res = await fetch(`http://127.0.0.1:${port}/rpc`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params !== undefined ? { params } : {}) }),
   });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(`${method}@${port}: ${body.error.message}`);
+  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+  const error = answerError(body);
+  if (error !== undefined) throw new Error(`${method}@${port}: ${error.message}`);
   return body.result as T;
 };
 

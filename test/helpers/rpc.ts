@@ -46,6 +46,19 @@ export const testRegistry = (): EndpointRegistry => {
     },
   });
   registry.registerNamespace('generator', { getStatus: { handler: () => ({ status: [] }) } });
+  // served as Klayr Core's application serves its modules' and plugins' endpoints: errors answered as results
+  registry.registerNamespace(
+    'app',
+    {
+      echo: {
+        params: { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 10 } } },
+        handler: (ctx) => ({ text: ctx.params.text }),
+      },
+      fail: { handler: () => Promise.reject(new Error('module says no')) },
+      empty: { handler: () => undefined },
+    },
+    'application',
+  );
   return registry;
 };
 
@@ -130,4 +143,21 @@ export const postInPieces = async (port: number, body: string, cuts: number[]): 
     answer = Buffer.concat(parts);
   }
   return JSON.parse(answer.toString('utf8'));
+};
+
+export type AnswerError = { form: 'jsonrpc'; code: number; message: string } | { form: 'application'; message: string };
+
+/**
+ * The error an answer carries: a JSON-RPC error (the engine's methods), or the application's error answered as the
+ * result `{ error: { message } }`, as Klayr Core's ABI answers the modules', the plugins' and unknown methods.
+ */
+export const answerError = (answer: {
+  result?: unknown;
+  error?: { code: number; message: string };
+}): AnswerError | undefined => {
+  if (answer.error !== undefined) return { form: 'jsonrpc', code: answer.error.code, message: answer.error.message };
+  const { result } = answer;
+  if (typeof result !== 'object' || result === null || !('error' in result)) return undefined;
+  const { error } = result as { error: { message?: unknown } };
+  return typeof error?.message === 'string' ? { form: 'application', message: error.message } : undefined;
 };

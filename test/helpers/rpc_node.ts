@@ -9,7 +9,7 @@ import type { ApplicationConfig } from '../../src/main/config/types.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { localP2P } from './local_p2p.js';
 import { freePort } from './ports.js';
-import { post } from './rpc.js';
+import { answerError, post } from './rpc.js';
 import type { Shape } from './shape.js';
 import { assertShape } from './shape.js';
 import { tempDataPath } from './state.js';
@@ -49,7 +49,8 @@ export const startRPCNode = async (adjust: (config: ApplicationConfig) => void =
     (await post(url, JSON.stringify({ jsonrpc: '2.0', id: '1', method, params }))).json as RPCAnswer;
   const result = async (method: string, params?: unknown): Promise<unknown> => {
     const answer = await call(method, params);
-    assert.equal(answer.error, undefined, `${method}: ${answer.error?.message}`);
+    const error = answerError(answer);
+    assert.equal(error, undefined, `${method}: ${error?.message}`);
     return answer.result;
   };
   return {

@@ -193,7 +193,7 @@ describe('kestrel start with the saved config', () => {
 
   it('warns once at start about each config key it ignores', async () => {
     const file = writeConfigFile({
-      network: { seedPeers: [{ ip: '127.0.0.1', port: 7667 }] },
+      network: { seedPeers: [{ ip: '127.0.0.1', port: 7667 }], seedpeers: [] },
       plugins: { dashboard: {} },
     });
     const run = await runCLI('start', '-d', tempDataPath(), '-c', file, '--api-port', String(busyPort));
@@ -204,11 +204,16 @@ describe('kestrel start with the saved config', () => {
       .filter((r) => r.level === 40);
     assert.deepEqual(
       warnings.map((w) => w.key),
-      ['plugins.dashboard'],
+      ['plugins.dashboard', 'network.seedpeers'],
     );
     assert.match(
       warnings[0]!.msg,
       /^Config key plugins\.dashboard is accepted but not used: Kestrel runs only the chainConnector and reportMisbehavior plugins$/,
+    );
+    // a typo of a setting's name: accepted by the schema, as by Klayr Core's, and read by nothing
+    assert.equal(
+      warnings[1]!.msg,
+      'Config key network.seedpeers is accepted but not used: no network setting has this name (a typo?)',
     );
   });
 });

@@ -23,6 +23,7 @@ import { startInteropNetwork } from '../helpers/interop_network.js';
 import { klayrCodec, klayrCrypto, klayrTransactions } from '../helpers/klayr.js';
 import { waitUntil } from '../helpers/node_process.js';
 import { freePort } from '../helpers/ports.js';
+import { answerError } from '../helpers/rpc.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -43,8 +44,9 @@ const rpc = async (port: number, method: string, params: Record<string, unknown>
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
+  const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+  const error = answerError(body);
+  if (error !== undefined) throw new Error(`${method}: ${error.message}`);
   return body.result;
 };
 

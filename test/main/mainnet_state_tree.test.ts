@@ -76,9 +76,9 @@ describe("a first start on mainnet's preset: the genesis state committed before 
       assert.equal(logged(restart.lines, 'Processing the genesis block'), -1, 'the committed genesis block is kept');
       assert.ok(logged(restart.lines, BUILDING) >= 0);
       assert.ok(logged(restart.lines, BUILT) < logged(restart.lines, 'P2P server listening'), 'P2P waits for the tree');
-      // a proof reads the tree the thread stored: a key of no account (non-inclusion) against the genesis root
+      // a proof reads the tree the thread stored: a state tree key of no account (non-inclusion) against the genesis root
       const proof = (await httpRPC(restart.port, 'state_prove', {
-        queryKeys: [Buffer.concat([Buffer.from('0000000100', 'hex'), Buffer.alloc(21)]).toString('hex')],
+        queryKeys: [Buffer.concat([Buffer.from('000000010000', 'hex'), Buffer.alloc(32)]).toString('hex')],
       })) as { proof: { queries: unknown[]; siblingHashes: string[] } } | undefined;
       assert.equal(proof?.proof.queries.length, 1);
       assert.ok((proof?.proof.siblingHashes.length ?? 0) > 0);

@@ -46,6 +46,20 @@ describe('kestrel start: a refused start writes nothing and says why', () => {
     assert.ok(!/^Error: /m.test(refused.stderr), 'no second, plain-text report');
   });
 
+  it('one port for P2P and RPC: refused before anything is written, naming both settings', async () => {
+    const dataPath = newDataPath();
+    const port = String(await freePort());
+    const refused = await runCLI('start', '-d', dataPath, '--api-port', port, '--port', port);
+    assert.equal(refused.code, 1);
+    assert.equal(existsSync(dataPath), false, 'no data path');
+    const fatal = jsonLines(refused.stderr).filter((l) => l.level === 60);
+    assert.equal(fatal.length, 1, refused.stderr);
+    assert.equal(
+      fatal[0]?.msg,
+      `network.port and rpc.port are both ${port} (P2P on 0.0.0.0, RPC on 127.0.0.1): give the node two ports`,
+    );
+  });
+
   it('--overwrite-config checks the port of the config it will write, and a refusal leaves the saved config as it was', async () => {
     const dataPath = newDataPath();
     installNetworkConfig('devnet', dataPath, false);

@@ -32,7 +32,7 @@ const KINDS: Kind[] = ['commands', 'events', 'stores', 'endpoints', 'assets'];
  * Application.defaultApplication registers them on a mainchain, each module's metadata() with
  * its name, sorted by name and sent as JSON (klayr-framework's ABI handler).
  */
-const klayrMetadata = (): Metadata[] => {
+const klayrMetadata = (blockTime: number): Metadata[] => {
   const modules = [
     new (fw('modules/auth').AuthModule)(),
     new (fw('modules/validators').ValidatorsModule)(),
@@ -43,10 +43,22 @@ const klayrMetadata = (): Metadata[] => {
     new (fw('modules/random').RandomModule)(),
     new (fw('modules/dynamic_reward').DynamicRewardModule)(),
   ];
+  initialisePoSWindows(modules, blockTime);
   const list = modules
     .map((m) => ({ ...m.metadata(), name: m.name }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));
   return JSON.parse(JSON.stringify(list)) as Metadata[];
+};
+
+/**
+ * What PoSModule.init does to its metadata: it writes the windows' bounds for the block time into the schema objects
+ * getConstants' response schema shares (PoSModule._getConfigSchema).
+ */
+const initialisePoSWindows = (
+  modules: { name: string; _getConfigSchema?: (blockTime: number) => unknown }[],
+  blockTime: number,
+) => {
+  modules.find((m) => m.name === 'pos')?._getConfigSchema?.(blockTime);
 };
 
 /** Klayr Core's own module (klayr-core, not klayr-framework): checked against klayr-core's source below. */
@@ -61,7 +73,7 @@ describe("system_getMetadata equals Klayr Core's", () => {
   let node: KestrelNode;
   let client: any;
   let ours: Metadata[];
-  const klayr = klayrMetadata();
+  const klayr = klayrMetadata(loadConfig().genesis.blockTime);
 
   before(async () => {
     const config = loadConfig({ dataPath: tempDataPath(), apiPort: await freePort() });
@@ -197,6 +209,7 @@ describe("a sidechain's system_getMetadata equals Klayr's sidechain application'
     new (fw('modules/random').RandomModule)(),
     new (fw('modules/dynamic_reward').DynamicRewardModule)(),
   ];
+  initialisePoSWindows(klayr, config.genesis.blockTime);
   const theirs = JSON.parse(
     JSON.stringify(
       klayr.map((m) => ({ ...m.metadata(), name: m.name })).sort((a, b) => a.name.localeCompare(b.name, 'en')),

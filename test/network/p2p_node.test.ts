@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolvePeerAddresses } from '../../src/network/p2p/resolve.js';
-import { baseNodeInfo, nodeOptions, randomPort, startKestrel, waitFor } from '../helpers/p2p.js';
+import { baseNodeInfo, nodeOptions, randomPort, startKestrel, startKlayr, waitFor } from '../helpers/p2p.js';
 import { handshakenRawPeer, honestQuery } from '../helpers/raw_peer.js';
 
 describe('resolvePeerAddresses', () => {
@@ -71,6 +71,35 @@ describe('the P2P node', () => {
       await p2p.stop();
     }
   });
+});
+
+describe('a peer that went away', () => {
+  for (const dialer of ['kestrel', 'klayr'] as const) {
+    it(`keeps the node info it last had, after failed redials (${dialer} dialling, @klayr/p2p the reference)`, async () => {
+      const acceptorPort = randomPort();
+      const acceptor = await startKestrel({ hostIp: '127.0.0.2', port: acceptorPort });
+      const seedPeers = [{ ipAddress: '127.0.0.2', port: acceptorPort }];
+      const node =
+        dialer === 'kestrel'
+          ? await startKestrel({ hostIp: '127.0.0.1', port: randomPort(), seedPeers })
+          : await startKlayr({ hostIp: '127.0.0.1', port: randomPort(), seedPeers });
+      const peerId = `127.0.0.2:${acceptorPort}`;
+      // Kestrel lists a peer's node info under sharedState, @klayr/p2p's test helper flattened
+      const listed = (p: { peerId: string; sharedState?: { chainID?: Buffer }; chainID?: Buffer }) =>
+        p.peerId === peerId && (p.sharedState?.chainID ?? p.chainID)?.toString('hex') === '04000000';
+      try {
+        await waitFor(() => node.getConnectedPeers().some(listed), 5000, 'connected with its node info');
+        await acceptor.stop();
+        await waitFor(() => node.getConnectedPeers().length === 0, 5000, 'the peer closed');
+        // seed discovery (every 500 ms here) dials it again and fails
+        await new Promise((r) => setTimeout(r, 1500));
+        assert.ok(node.getDisconnectedPeers().some(listed), JSON.stringify(node.getDisconnectedPeers()));
+      } finally {
+        await node.stop();
+        if (acceptor.isActive) await acceptor.stop();
+      }
+    });
+  }
 });
 
 describe('applyNodeInfo', () => {

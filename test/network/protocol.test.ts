@@ -54,6 +54,39 @@ const setup = (chain = fakeChain(), received: Block[] = [], syncing = false) => 
 const require = createRequire(import.meta.url);
 const requireFramework = (path: string) => require(`klayr-framework/dist-node/${path}`);
 
+describe("the network's log of its peers", () => {
+  it('a ban at warn level, connections and closes at debug, as klayr-framework logs them', () => {
+    const lines: { level: number; msg: string; peerId?: string; kind?: string; code?: number }[] = [];
+    const capture = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const p2p = new FakeP2P();
+    new Network(p2p, capture);
+    const peer = { peerId: PEER, ipAddress: '127.0.0.9', port: 7667 };
+    p2p.emit('peerConnected', peer, 'outbound');
+    p2p.emit('peerClosed', peer, 'outbound', 1006, 'Connection was closed abnormally');
+    p2p.emit('peerBanned', PEER);
+    assert.deepEqual(
+      lines.map(({ level, msg, peerId, kind, code }) => ({ level, msg, peerId, kind, code })),
+      [
+        { level: 20, msg: 'Peer connected (outbound)', peerId: PEER, kind: 'outbound', code: undefined },
+        {
+          level: 20,
+          msg: 'Peer connection closed (outbound): 1006 Connection was closed abnormally',
+          peerId: PEER,
+          kind: 'outbound',
+          code: 1006,
+        },
+        {
+          level: 40,
+          msg: `Peer ${PEER} has been banned for 24 hours: it broke the protocol or lost its reputation`,
+          peerId: PEER,
+          kind: undefined,
+          code: undefined,
+        },
+      ],
+    );
+  });
+});
+
 describe('the framework procedures peers may call', () => {
   it('refuses an unknown procedure and an unknown event with penalty 100, as klayr-framework does', async () => {
     const { p2p } = setup();

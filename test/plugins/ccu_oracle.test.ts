@@ -11,7 +11,7 @@ import {
   calculateActiveValidatorsUpdate,
   getActiveValidatorsUpdate,
 } from '../../src/lib/interop/ccu_validators_update.js';
-import { outboxRootStoreKey } from '../../src/lib/interop/store_keys.js';
+import { outboxRootStateTreeKey, outboxRootStoreKey } from '../../src/lib/interop/store_keys.js';
 import { CCUSender } from '../../src/plugins/chain_connector/ccu_sender.js';
 import type { LastCertificate } from '../../src/plugins/chain_connector/certificate_choice.js';
 import {
@@ -289,7 +289,7 @@ describe('the whole CCU', () => {
         getBFTHeights: async () => ({ maxHeightCertified: 18 }),
         getSavedInclusionProofAtHeight: async (height: number) => ({
           proof: checkedSnapshot(dbs, height, chain.headers.get(height)!.stateRoot).prove([
-            outboxRootStoreKey(RECEIVING_CHAIN_ID),
+            outboxRootStateTreeKey(RECEIVING_CHAIN_ID),
           ]),
         }),
       },

@@ -21,6 +21,7 @@ import { klayrCodec, klayrCrypto } from '../helpers/klayr.js';
 import type { KlayrP2PNode } from '../helpers/p2p.js';
 import { randomPort, startKlayr, waitFor } from '../helpers/p2p.js';
 import { freePort } from '../helpers/ports.js';
+import { answerError } from '../helpers/rpc.js';
 import { tempDataPath } from '../helpers/state.js';
 
 const require = createRequire(import.meta.url);
@@ -53,7 +54,8 @@ const rpc = async <T>(port: number, method: string, params: Record<string, unkno
 
 const result = async <T>(port: number, method: string, params: Record<string, unknown> = {}): Promise<T> => {
   const answer = await rpc<T>(port, method, params);
-  if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
+  const error = answerError(answer);
+  if (error !== undefined) throw new Error(`${method}: ${error.message}`);
   return answer.result as T;
 };
 
@@ -130,11 +132,13 @@ describe('a node running the reportMisbehavior plugin', () => {
   });
 
   it('reportMisbehavior_authorize refuses a wrong password, and enables and disables reporting with the right one', async () => {
-    assert.deepEqual((await rpc(port, 'reportMisbehavior_authorize', { password: 'nope', enable: true })).error, {
-      code: -32600,
-      message: 'Password given is not valid.',
+    // a plugin's errors are answered as results, as Klayr Core's application answers them
+    assert.deepEqual((await rpc(port, 'reportMisbehavior_authorize', { password: 'nope', enable: true })).result, {
+      error: { message: 'Password given is not valid.' },
     });
-    assert.equal((await rpc(port, 'reportMisbehavior_authorize', { enable: true })).error?.code, -32600);
+    assert.deepEqual((await rpc(port, 'reportMisbehavior_authorize', { enable: true })).result, {
+      error: { message: "Klayr validator found 1 error[s]:\nMissing property, must have required property 'password'" },
+    });
     for (const enable of [true, false, true])
       assert.deepEqual(await result(port, 'reportMisbehavior_authorize', { password: PASSWORD, enable }), {
         result: `Successfully ${enable ? 'enabled' : 'disabled'} the reporting of misbehavior.`,
@@ -152,7 +156,7 @@ describe('a node running the reportMisbehavior plugin', () => {
     await eventually(
       'the self-stake included',
       30_000,
-      async () => (await rpc(port, 'pos_getStaker', { address: punished.address })).result !== undefined,
+      async () => answerError(await rpc(port, 'pos_getStaker', { address: punished.address })) === undefined,
     );
     await result(port, 'reportMisbehavior_authorize', { password: PASSWORD, enable: true });
     const before = await result<ValidatorJSON>(port, 'pos_getValidator', { address: punished.address });

@@ -10,6 +10,8 @@ const require = createRequire(import.meta.url);
 const apiClient: any = require('@klayr/api-client');
 
 const error = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
+/** An error of the application (a module's, a plugin's or an unknown method) answered as Klayr Core's ABI does. */
+const appError = (id: unknown, message: string) => ({ jsonrpc: '2.0', id, result: { error: { message } } });
 
 for (const engine of ['uws', 'node'] as const) {
   describe(`RPC front over HTTP, WS and IPC (${engine === 'uws' ? 'uWebSockets.js' : 'node:http + ws fallback'})`, () => {
@@ -62,7 +64,17 @@ for (const engine of ['uws', 'node'] as const) {
             rpc('noUnderscore'),
             error(1, -32600, 'Request name "noUnderscore" must be a valid name with module name and action name.'),
           ],
-          [rpc('test_missing'), error(1, -32601, 'Method not found')],
+          [rpc('test_missing'), appError(1, "Request 'test_missing' is not registered to bus.")],
+          [rpc('app_fail'), appError(1, 'module says no')],
+          [rpc('app_empty'), { jsonrpc: '2.0', id: 1, result: '{}' }],
+          [
+            rpc('app_echo', { text: 3 }),
+            appError(1, "Klayr validator found 1 error[s]:\nProperty '.text' should be of type 'string'"),
+          ],
+          [
+            rpc('app_echo', {}),
+            appError(1, "Klayr validator found 1 error[s]:\nMissing property, must have required property 'text'"),
+          ],
           [rpc('test_echo', {}), error(1, -32600, "Property '.' must have required property 'text'")],
           [
             rpc('test_echo', { text: 'x'.repeat(11) }),
@@ -101,7 +113,7 @@ for (const engine of ['uws', 'node'] as const) {
         );
         assert.deepEqual(res.json, [
           { jsonrpc: '2.0', id: 1, result: { text: 'a', transport: 'http' } },
-          error(2, -32601, 'Method not found'),
+          appError(2, "Request 'test_missing' is not registered to bus."),
           error(null, -32600, 'Invalid RPC request. Invalid request format.'),
         ]);
         const tooMany = await post(t.url, `[${Array.from({ length: 101 }, () => rpc('test_empty')).join(',')}]`);
@@ -175,7 +187,11 @@ for (const engine of ['uws', 'node'] as const) {
           assert.equal(info.height, 7);
           assert.deepEqual(await client.invoke('test_echo', { text: 'ws' }), { text: 'ws', transport: 'ws' });
           await assert.rejects(() => client.invoke('test_fail', {}), /handler says no/);
-          await assert.rejects(() => client.invoke('test_nothing', {}), /Method not found/);
+          // as from Klayr Core: the application's errors arrive as results
+          assert.deepEqual(await client.invoke('test_nothing', {}), {
+            error: { message: "Request 'test_nothing' is not registered to bus." },
+          });
+          assert.deepEqual(await client.invoke('app_fail', {}), { error: { message: 'module says no' } });
           const received = new Promise((resolve) => client.subscribe('chain_newBlock', resolve));
           await new Promise((r) => setTimeout(r, 50));
           t.server.publish('txpool_newTransaction', { transaction: 'ignored' });

@@ -9,7 +9,7 @@ import { blsKeyGen, blsPopProve, blsPublicKeyFromPrivateKey } from '../../src/li
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import { devnetPassphrase, devValidator } from '../helpers/devnet.js';
-import { rpc as jsonRPC, post } from '../helpers/rpc.js';
+import { answerError, rpc as jsonRPC, post } from '../helpers/rpc.js';
 import type { RPCAnswer, RPCNode } from '../helpers/rpc_node.js';
 import { startRPCNode } from '../helpers/rpc_node.js';
 import type { Shape } from '../helpers/shape.js';
@@ -81,7 +81,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
     it('auth_getAuthAccount {address}: an auth account; an address with no entry is an error', async () => {
       await rpc.shaped('auth_getAuthAccount', { address: genesisAddress }, AUTH_ACCOUNT);
       const unseen = await rpc.call('auth_getAuthAccount', { address: unseenAddress });
-      assert.match(String(unseen.error?.message), /does not exist/);
+      assert.match(String(answerError(unseen)?.message), /does not exist/);
     });
 
     it('auth_getMultiSigRegMsgSchema {}: {schema} with the registration message fields of the spec table', async () => {
@@ -256,7 +256,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
       );
       assert.deepEqual(await rpc.result('random_getHashOnionSeeds', { address: unseenAddress }), { seeds: [] });
       const malformed = await rpc.call('random_getHashOnionSeeds', { address: 'kly123' });
-      assert.match(String(malformed.error?.message), /address/);
+      assert.match(String(answerError(malformed)?.message), /address/);
     });
 
     it("random_setHashOnion {address}, as the migration procedure calls it: Klayr's default onion", async () => {
@@ -326,7 +326,7 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
       assert.deepEqual(withHeight, { tokenID: TOKEN_ID });
       assert.deepEqual(await rpc.result('dynamicReward_getRewardTokenID', {}), withHeight);
       const malformed = await rpc.call('dynamicReward_getRewardTokenID', { height: -1 });
-      assert.match(String(malformed.error?.message), /height/);
+      assert.match(String(answerError(malformed)?.message), /height/);
     });
 
     it('dynamicReward_getAnnualInflation {height}: tokenID and rate', async () => {

@@ -20,7 +20,7 @@ describe('read-only snapshots', () => {
   it('answers at a committed height whose root is the one expected, with proofs against that root', () => {
     const snapshot = readOnlySnapshot(dataPath, 0, root0);
     assert.deepEqual(snapshot.root, root0);
-    const proof = snapshot.prove([key(1), key(2)]);
+    const proof = snapshot.prove([key(1), key(2)].map(stateSMTKey));
     assert.ok(verifySMTProof([key(1), key(2)].map(stateSMTKey), proof, root0, STATE_SMT_KEY_LENGTH));
     assert.equal(proof.queries[1]!.key.equals(stateSMTKey(key(2))), false, 'key 2 was not in the state at height 0');
   });

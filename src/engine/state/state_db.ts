@@ -1,6 +1,6 @@
 import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
-import { STATE_SMT_KEY_LENGTH, stateSMTKey, stateSMTKeys, stateSMTValues } from '../../lib/state/keys.js';
+import { STATE_SMT_KEY_LENGTH, stateSMTKeys, stateSMTValues } from '../../lib/state/keys.js';
 import type { SMTNodeList, SMTProof } from '../../lib/tree/index.js';
 import { EMPTY_HASH, EMPTY_ROOT_REF, nodeRef, refHash, SparseMerkleTree, smtNodeList } from '../../lib/tree/index.js';
 import { appendSync, appendTreeNodes } from '../../storage/appends.js';
@@ -358,19 +358,20 @@ export class StateDB {
   }
 
   /**
-   * Inclusion/non-inclusion proof of store keys against the root committed at `height`, which must be `root`
-   * (nodes are never overwritten, so older roots stay provable).
+   * Inclusion/non-inclusion proof of state tree keys (stateSMTKey of a store key, as lisk-db's StateDB.prove takes
+   * them) against the root committed at `height`, which must be `root` (nodes are never overwritten, so older roots
+   * stay provable).
    */
-  prove(height: number, root: Buffer, storeKeys: readonly Buffer[]): SMTProof {
+  prove(height: number, root: Buffer, treeKeys: readonly Buffer[]): SMTProof {
     this.#assertTreeBuilt('prove state keys');
     const rootRef = readRootRefAt(this.dbs, height);
     if (rootRef === undefined || !refHash(rootRef).equals(root))
       throw new Error(`The state root committed at height ${height} is not ${root.toString('hex')}`);
-    return this.#tree.prove(rootRef, storeKeys.map(stateSMTKey));
+    return this.#tree.prove(rootRef, treeKeys);
   }
 
   /** The same proof against a prepared state's root before it is committed (its new nodes read from the update). */
-  provePrepared(prepared: PreparedState, storeKeys: readonly Buffer[]): SMTProof {
+  provePrepared(prepared: PreparedState, treeKeys: readonly Buffer[]): SMTProof {
     this.#assertTreeBuilt('prove state keys');
     const created = new Map<string, Buffer>();
     prepared.smt.nodes.forEach((ref, data) => {
@@ -386,7 +387,7 @@ export class StateDB {
         return data;
       },
     });
-    const proof = tree.prove(prepared.smt.rootRef, storeKeys.map(stateSMTKey));
+    const proof = tree.prove(prepared.smt.rootRef, treeKeys);
     this.#proofNodes = read;
     return proof;
   }

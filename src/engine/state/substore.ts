@@ -58,6 +58,11 @@ export class SubStore {
     this.state.del(this.#full(key));
   }
 
+  /** Klayr's error for a missing entry (lisk-db StateDB's NotFoundError), naming the full state key. */
+  notFound(key: Buffer): Error {
+    return new Error(`Key ${this.#full(key).toString('hex')} does not exist.`);
+  }
+
   getWithSchema<T>(key: Buffer, schema: Schema): T | undefined {
     const value = this.get(key);
     return value === undefined ? undefined : compile<T>(schema).decode(value);

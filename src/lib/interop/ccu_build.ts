@@ -85,8 +85,8 @@ export const buildCCU = (request: CCUBuildRequest, prove: SnapshotProver): CCUBu
     }
     // the snapshot is checked whether or not a witness is needed: a certificate of a block this store does not hold is refused
     const storeKey = Buffer.from(request.outboxRootStoreKey);
-    const proof = prove(certificate.height, certificate.stateRoot, [storeKey]);
     const key = stateSMTKey(storeKey);
+    const proof = prove(certificate.height, certificate.stateRoot, [key]);
     if (witnesses.crossChainMessages.length > 0) {
       const query = proof.queries.find((q) => q.key.equals(key));
       if (query === undefined) throw new CCUBuildError(`No inclusion proof was found for key ${key.toString('hex')}`);

@@ -6,8 +6,9 @@ import type { ChainProcess } from './process.js';
 /** The JSON-RPC WebSocket URL of a node serving on 127.0.0.1. */
 export const rpcWsURL = (port: number): string => `ws://127.0.0.1:${port}/rpc-ws`;
 
-/** JSON-RPC "Method not found": the node does not serve that endpoint (its feature is not built or not enabled). */
-export const isMethodNotFound = (e: unknown): boolean => e instanceof RPCCallError && e.code === -32601;
+/** The node does not serve that endpoint (its feature is not built or not enabled): Klayr's bus error. */
+export const isMethodNotFound = (e: unknown): boolean =>
+  e instanceof RPCCallError && e.code === undefined && / is not registered to bus\.$/.test(e.message);
 
 export interface NodeInfo {
   chainID: string;

@@ -30,7 +30,12 @@ export const applicationConfigSchema: SchemaProperty = {
         logLevel: { type: 'string', enum: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'] },
         keepEventsForHeights: { type: 'integer', minimum: -1 },
         keepInclusionProofsForHeights: { type: 'integer', minimum: -1 },
-        inclusionProofKeys: { type: 'array', items: { type: 'string', format: 'hex' }, uniqueItems: true },
+        // state tree keys, as lisk-db's StateDB.prove takes them: store prefix, substore prefix, SHA-256 of the store key
+        inclusionProofKeys: {
+          type: 'array',
+          items: { type: 'string', format: 'hex', minLength: 76, maxLength: 76 },
+          uniqueItems: true,
+        },
         backup: { type: 'object', required: ['height'], properties: { height: { type: 'integer', minimum: 0 } } },
         enableMetrics: { type: 'boolean' },
       },

@@ -1,4 +1,6 @@
+import type { SchemaProperty } from '../../lib/codec/index.js';
 import { applicationModules } from '../modules.js';
+import { applicationConfigSchema } from './schema.js';
 import type { ApplicationConfig } from './types.js';
 
 /** A key the config schema accepts (Klayr Core's) that Kestrel does not act on yet. */
@@ -29,6 +31,7 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
       key: 'rpc.threadNice',
       reason: 'it sets the priority of the HTTP and WS thread, which runs only with rpc.modes "http" or "ws"',
     });
+  unused.push(...unknownSectionKeys(config));
   const modules = applicationModules(config);
   for (const [name, settings] of Object.entries(config.modules)) {
     const module = modules.find((m) => m.name === name);
@@ -42,4 +45,25 @@ export const unusedConfigKeys = (config: ApplicationConfig): UnusedConfigKey[] =
     }
   }
   return unused;
+};
+
+/** Sections whose keys the schema lists (modules' and plugins' settings are checked above, by module and plugin). */
+const LISTED_SECTIONS = ['system', 'rpc', 'network', 'transactionPool', 'generator', 'legacy'];
+
+/**
+ * Keys of a section that no setting has (a typo such as `network.seedpeers`): the schema lets them through, as
+ * Klayr Core's does, and nothing reads them.
+ */
+const unknownSectionKeys = (config: ApplicationConfig): UnusedConfigKey[] => {
+  const sections = (applicationConfigSchema.properties ?? {}) as Record<string, SchemaProperty>;
+  const unknown: UnusedConfigKey[] = [];
+  for (const section of LISTED_SECTIONS) {
+    const known = sections[section]?.properties;
+    const values = (config as unknown as Record<string, unknown>)[section];
+    if (known === undefined || typeof values !== 'object' || values === null) continue;
+    for (const key of Object.keys(values))
+      if (!(key in known))
+        unknown.push({ key: `${section}.${key}`, reason: `no ${section} setting has this name (a typo?)` });
+  }
+  return unknown;
 };

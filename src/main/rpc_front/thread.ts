@@ -74,7 +74,7 @@ const localRegistry = (): EndpointRegistry => {
     if (!FRONT_THREAD_METHODS.some((name) => name.startsWith(`${module.name}_`))) continue;
     for (const [method, definition] of Object.entries(moduleEndpoints(module, services))) {
       const name = `${module.name}_${method}`;
-      if (wanted.delete(name)) registry.register(name, definition);
+      if (wanted.delete(name)) registry.register(name, definition, 'application');
     }
   }
   if (wanted.size > 0) throw new Error(`The RPC front thread has no endpoint for ${[...wanted].join(', ')}`);

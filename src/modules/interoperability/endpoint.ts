@@ -20,11 +20,12 @@ import { INTEROP_STORES, STORE_PREFIX } from './stores.js';
 const store = (view: StoreAccess, name: keyof typeof INTEROP_STORES) =>
   view.store(STORE_PREFIX, computeSubstorePrefix(INTEROP_STORES[name]));
 const ownAccount = (view: StoreAccess) => {
-  const account = store(view, 'ownChainAccount').getWithSchema<{ name: string; chainID: Buffer; nonce: bigint }>(
+  const own = store(view, 'ownChainAccount');
+  const account = own.getWithSchema<{ name: string; chainID: Buffer; nonce: bigint }>(
     Buffer.alloc(0),
     ownChainAccountSchema,
   );
-  if (account === undefined) throw new Error('The own chain account does not exist.');
+  if (account === undefined) throw own.notFound(Buffer.alloc(0));
   return account;
 };
 
@@ -41,15 +42,11 @@ const boxJSON = (box: Box) => ({
 });
 
 /** A store entry for a chain ID, or Klayr's error when there is none. */
-const entry = <T>(
-  view: StoreAccess,
-  name: keyof typeof INTEROP_STORES,
-  chainID: string,
-  schema: Schema,
-  what: string,
-): T => {
-  const value = store(view, name).getWithSchema<T>(Buffer.from(chainID, 'hex'), schema);
-  if (value === undefined) throw new Error(`${what} for chain ${chainID} does not exist.`);
+const entry = <T>(view: StoreAccess, name: keyof typeof INTEROP_STORES, chainID: string, schema: Schema): T => {
+  const substore = store(view, name);
+  const key = Buffer.from(chainID, 'hex');
+  const value = substore.getWithSchema<T>(key, schema);
+  if (value === undefined) throw substore.notFound(key);
   return value;
 };
 
@@ -74,9 +71,7 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
   getChainAccount: {
     params: chainIDParams,
     handler: ({ params }) =>
-      chainAccountJSON(
-        entry<ChainAccount>(state(), 'chainAccount', params.chainID as string, chainAccountSchema, 'Chain account'),
-      ),
+      chainAccountJSON(entry<ChainAccount>(state(), 'chainAccount', params.chainID as string, chainAccountSchema)),
   },
   getAllChainAccounts: {
     params: chainIDParams,
@@ -98,7 +93,7 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
         partnerChainOutboxRoot: Buffer;
         messageFeeTokenID: Buffer;
         minReturnFeePerByte: bigint;
-      }>(state(), 'channelData', params.chainID as string, channelDataSchema, 'Channel');
+      }>(state(), 'channelData', params.chainID as string, channelDataSchema);
       return {
         messageFeeTokenID: channel.messageFeeTokenID.toString('hex'),
         outbox: boxJSON(channel.outbox),
@@ -116,7 +111,6 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
         'terminatedState',
         params.chainID as string,
         terminatedStateSchema,
-        'Terminated state account',
       );
       return {
         stateRoot: account.stateRoot.toString('hex'),
@@ -133,7 +127,6 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
         'terminatedOutbox',
         params.chainID as string,
         terminatedOutboxSchema,
-        'Terminated outbox account',
       );
       return {
         outboxRoot: account.outboxRoot.toString('hex'),
@@ -151,7 +144,7 @@ export const mainchainInteroperabilityEndpoints = (state: () => StoreAccess): En
       const validators = entry<{
         activeValidators: { blsKey: Buffer; bftWeight: bigint }[];
         certificateThreshold: bigint;
-      }>(view, 'chainValidators', params.chainID as string, chainValidatorsSchema, 'Chain validators');
+      }>(view, 'chainValidators', params.chainID as string, chainValidatorsSchema);
       return {
         activeValidators: validators.activeValidators.map((v) => ({
           blsKey: v.blsKey.toString('hex'),

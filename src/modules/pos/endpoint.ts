@@ -20,6 +20,7 @@ import { required } from '../../lib/required.js';
 import { getLockedAmount } from '../token/method.js';
 import { DEFAULT_COMMISSION } from './commands/register_validator.js';
 import type { PoSConfig } from './config.js';
+import { posWindowBounds } from './config.js';
 import { getGenesisData } from './method.js';
 import type { PendingUnlock, Stake, ValidatorAccount } from './schemas.js';
 import { stakerStoreSchema, validatorStoreSchema } from './schemas.js';
@@ -64,8 +65,9 @@ export const posEndpoints = (
     return staker.stakes.reduce((s, x) => s + x.amount, 0n) + staker.pendingUnlocks.reduce((s, x) => s + x.amount, 0n);
   };
   const validatorAccount = (view: StoreAccess, address: Buffer) => {
-    const account = posStore(view, 'validator').getWithSchema<ValidatorAccount>(address, validatorStoreSchema);
-    if (account === undefined) throw new Error(`Validator ${addressToKlayr32(address)} does not exist.`);
+    const validators = posStore(view, 'validator');
+    const account = validators.getWithSchema<ValidatorAccount>(address, validatorStoreSchema);
+    if (account === undefined) throw validators.notFound(address);
     return account;
   };
   /** Blocks after unstaking until the tokens unlock: longer for self-stakes, extended by a misbehaviour report. */
@@ -206,8 +208,9 @@ export const posEndpoints = (
       params: addressParams,
       handler: ({ params }) => {
         const address = klayr32ToAddress(params.address as string);
-        const bytes = posStore(state(), 'validator').get(address);
-        if (bytes === undefined) throw new Error(`Validator ${String(params.address)} does not exist.`);
+        const validators = posStore(state(), 'validator');
+        const bytes = validators.get(address);
+        if (bytes === undefined) throw validators.notFound(address);
         return validatorJSON(address, bytes);
       },
     },
@@ -221,8 +224,10 @@ export const posEndpoints = (
     getStaker: {
       params: addressParams,
       handler: ({ params }) => {
-        const bytes = posStore(state(), 'staker').get(klayr32ToAddress(params.address as string));
-        if (bytes === undefined) throw new Error(`Staker ${String(params.address)} does not exist.`);
+        const address = klayr32ToAddress(params.address as string);
+        const stakers = posStore(state(), 'staker');
+        const bytes = stakers.get(address);
+        if (bytes === undefined) throw stakers.notFound(address);
         return stakerCodec.toJSON(stakerCodec.decode(bytes));
       },
     },
@@ -283,37 +288,45 @@ const validatorProperties = {
 const validatorRequired = Object.keys(validatorProperties) as (keyof typeof validatorProperties)[];
 const validatorResponse = objectSchema(validatorProperties, validatorRequired);
 
-const constants = {
-  factorSelfStakes: uint32Between(1),
-  maxLengthName: uint32Between(10, 30),
-  maxNumberSentStakes: uint32Between(1, 20),
-  maxNumberPendingUnlocks: uint32Between(1, 40),
-  failSafeMissedBlocks: uint32Between(2),
-  failSafeInactiveWindow: uint32Between(43200, 3153600),
-  punishmentWindowSelfStaking: uint32Between(43200, 3153600),
-  minWeightStandby: { ...uint64String, minimum: 1 },
-  numberActiveValidators: uint32Between(1, 199),
-  numberStandbyValidators: { ...uint32Integer, maximum: 2 },
-  posTokenID: hex,
-  validatorRegistrationFee: uint64String,
-  maxBFTWeightCap: uint32Between(300, 10000),
-  commissionIncreasePeriod: uint32Integer,
-  maxCommissionIncreaseRate: uint32Between(100, 10000),
-  useInvalidBLSKey: booleanType,
-  baseStakeAmount: { ...uint64String, minimum: 1 },
-  lockingPeriodStaking: uint32Integer,
-  lockingPeriodSelfStaking: uint32Integer,
-  reportMisbehaviorReward: uint64String,
-  reportMisbehaviorLimitBanned: uint32Between(1),
-  defaultCommission: uint32Integer,
+/**
+ * getConstants' response schema. Klayr's PoS module writes the two windows' bounds for the chain's block time into
+ * the schema objects it shares with getConstantsResponseSchema (PoSModule._getConfigSchema mutates them), so its
+ * metadata publishes the bounds of the block time it was initialised with.
+ */
+const constantsSchema = (blockTime: number) => {
+  const windows = posWindowBounds(blockTime);
+  return {
+    factorSelfStakes: uint32Between(1),
+    maxLengthName: uint32Between(10, 30),
+    maxNumberSentStakes: uint32Between(1, 20),
+    maxNumberPendingUnlocks: uint32Between(1, 40),
+    failSafeMissedBlocks: uint32Between(2),
+    failSafeInactiveWindow: uint32Between(windows.minimum, windows.maximum),
+    punishmentWindowSelfStaking: uint32Between(windows.minimum, windows.maximum),
+    minWeightStandby: { ...uint64String, minimum: 1 },
+    numberActiveValidators: uint32Between(1, 199),
+    numberStandbyValidators: { ...uint32Integer, maximum: 2 },
+    posTokenID: hex,
+    validatorRegistrationFee: uint64String,
+    maxBFTWeightCap: uint32Between(300, 10000),
+    commissionIncreasePeriod: uint32Integer,
+    maxCommissionIncreaseRate: uint32Between(100, 10000),
+    useInvalidBLSKey: booleanType,
+    baseStakeAmount: { ...uint64String, minimum: 1 },
+    lockingPeriodStaking: uint32Integer,
+    lockingPeriodSelfStaking: uint32Integer,
+    reportMisbehaviorReward: uint64String,
+    reportMisbehaviorLimitBanned: uint32Between(1),
+    defaultCommission: uint32Integer,
+  };
 };
 // Klayr leaves the two commission-increase constants out of the required list
-const requiredConstants = (Object.keys(constants) as (keyof typeof constants)[]).filter(
+const requiredConstants = (Object.keys(constantsSchema(10)) as (keyof ReturnType<typeof constantsSchema>)[]).filter(
   (k) => k !== 'commissionIncreasePeriod' && k !== 'maxCommissionIncreaseRate',
 );
 
-/** The PoS endpoints as Klayr's metadata publishes them. */
-export const POS_ENDPOINTS: EndpointDeclarations = {
+/** The PoS endpoints as Klayr's metadata publishes them, for the chain's block time. */
+export const posEndpointDeclarations = (blockTime: number): EndpointDeclarations => ({
   published: [
     {
       name: 'getAllValidators',
@@ -353,7 +366,10 @@ export const POS_ENDPOINTS: EndpointDeclarations = {
         ['stakes', 'pendingUnlocks'],
       ),
     },
-    { name: 'getConstants', response: endpointSchema(id('getConstantsResponseSchema'), constants, requiredConstants) },
+    {
+      name: 'getConstants',
+      response: endpointSchema(id('getConstantsResponseSchema'), constantsSchema(blockTime), requiredConstants),
+    },
     { name: 'getPoSTokenID', response: endpointSchema(id('getPoSTokenIDResponse'), { tokenID: hex }, ['tokenID']) },
     {
       name: 'getClaimableRewards',
@@ -416,4 +432,4 @@ export const POS_ENDPOINTS: EndpointDeclarations = {
       response: endpointSchema(id('getExpectedSharedRewardsResponse'), { reward: uint64String }, ['reward']),
     },
   ],
-};
+});

@@ -11,7 +11,7 @@ import { stakeCommand } from './commands/stake.js';
 import { claimRewardsCommand, unlockCommand, updateGeneratorKeyCommand } from './commands/staker_commands.js';
 import type { PoSConfig } from './config.js';
 import { POS_CONFIG_KEYS } from './config.js';
-import { POS_ENDPOINTS, posEndpoints } from './endpoint.js';
+import { posEndpointDeclarations, posEndpoints } from './endpoint.js';
 import { posEventSchemas } from './events.js';
 import { finalizePoSGenesis, genesisProofsOfPossession, initPoSGenesis } from './genesis.js';
 import { posAfterTransactionsExecute } from './round_end.js';
@@ -25,7 +25,7 @@ export class PoSModule implements Module {
   readonly commands;
   readonly events = Object.entries(posEventSchemas).map(([name, data]) => ({ name, data }));
   readonly assets = [{ version: 0, data: genesisStoreSchema }];
-  readonly endpointDeclarations = POS_ENDPOINTS;
+  readonly endpointDeclarations;
   readonly configKeys = POS_CONFIG_KEYS;
 
   constructor(
@@ -33,6 +33,7 @@ export class PoSModule implements Module {
     private readonly blockTime = 10,
     token?: TokenMethod,
   ) {
+    this.endpointDeclarations = posEndpointDeclarations(blockTime);
     // Klayr's registration order, which system_getMetadata lists
     this.commands =
       token === undefined

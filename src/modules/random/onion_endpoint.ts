@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
 import { required } from '../../lib/required.js';
+import { computeStorePrefix } from '../../lib/state/keys.js';
 import type { HashOnionStores, UsedHashOnion } from './offchain.js';
 
 /** Klayr's setHashOnion default count (its MAX_HASH_COMPUTATION) and distance. */
@@ -26,6 +28,22 @@ const onionSeed = (onion: { hashes: readonly Buffer[] }): string =>
  * The random module's hash onion endpoints (setters and readers) over the node's off-chain stores.
  * Onions are computed in the `onion` worker pool, so long ones never block RPC or generation.
  */
+/**
+ * The key Klayr Core reads a validator's hash onion under, in its module database: @klayr/chain StateStore's prefix
+ * 0x0a, the random module's store prefix, HashOnionStore's substore prefix (sha256('hashOnion' || version 0)), the
+ * address. Its error names it when there is none (lisk-db Database's NotFoundError).
+ */
+const HASH_ONION_KEY_PREFIX = Buffer.concat([
+  Buffer.from([0x0a]),
+  computeStorePrefix('random'),
+  createHash('sha256')
+    .update(Buffer.concat([Buffer.from('hashOnion'), Buffer.alloc(2)]))
+    .digest()
+    .subarray(0, 2),
+]);
+const noHashOnion = (address: Buffer): Error =>
+  new Error(`Specified key ${Buffer.concat([HASH_ONION_KEY_PREFIX, address]).toString('hex')} does not exist`);
+
 export const hashOnionEndpoints = (
   stores: HashOnionStores,
   onions: OnionGenerator,
@@ -100,7 +118,7 @@ export const hashOnionEndpoints = (
     handler: ({ params }) => {
       const address = klayr32ToAddress(params.address as string);
       const onion = stores.getOnion(address);
-      if (onion === undefined) throw new Error(`No hash onion is set for ${String(params.address)}.`);
+      if (onion === undefined) throw noHashOnion(address);
       return {
         usedHashOnions: stores.getUsed(address) ?? [{ count: 0, height: 0 }],
         seed: onionSeed(onion),

@@ -362,8 +362,15 @@ export class P2P extends EventEmitter<P2PEvents> implements P2PNode {
     this.#stats.totalRemovedPeers += 1;
     if (peer.kind === 'outbound') this.#stats.outgoing.disconnects += 1;
     else this.#stats.incoming.disconnects += 1;
-    if (this.#book.getPeer(peer.peerId) !== undefined)
-      this.#book.updatePeer({ ...peer.toKnownPeer(), reputation: peer.reputation });
+    const inBook = this.#book.getPeer(peer.peerId);
+    // a connection that closed before the handshake's node info (a redial that failed) keeps what the book last
+    // learnt of the peer: getDisconnectedPeers answers it, as @klayr/p2p does
+    if (inBook !== undefined)
+      this.#book.updatePeer({
+        ...peer.toKnownPeer(),
+        sharedState: peer.sharedState ?? inBook.sharedState,
+        reputation: peer.reputation,
+      });
     this.#notify('peerClosed', peer.toPeerInfo(), peer.kind, code, closeReason(code, reason));
   }
 

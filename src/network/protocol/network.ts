@@ -28,6 +28,18 @@ export class Network implements Peers {
     this.rateLimiter = new RateLimiter((peerId, penalty) => this.applyPenalty(peerId, penalty));
     p2p.on('requestReceived', (request) => void this.#onRequest(request));
     p2p.on('messageReceived', (message) => this.#onMessage(message));
+    // what klayr-framework's engine/network logs of its peers (a ban at error level there)
+    p2p.on('networkReady', () => logger.debug('Node connected to the network'));
+    p2p.on('peerConnected', ({ peerId }, kind) => logger.debug({ peerId, kind }, `Peer connected (${kind})`));
+    p2p.on('peerClosed', ({ peerId }, kind, code, reason) =>
+      logger.debug({ peerId, kind, code, reason }, `Peer connection closed (${kind}): ${code} ${reason}`),
+    );
+    p2p.on('peerBanned', (peerId) =>
+      logger.warn(
+        { peerId },
+        `Peer ${peerId} has been banned for 24 hours: it broke the protocol or lost its reputation`,
+      ),
+    );
   }
 
   registerProcedure(name: string, handler: ProcedureHandler): void {
