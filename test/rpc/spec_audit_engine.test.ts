@@ -130,6 +130,22 @@ describe('spec audit: engine endpoints on a devnet node that generates blocks', 
       const byHeight = await rpc.shaped('chain_getBlockByHeight', { height: blockOfStake.header.height }, BLOCK);
       assert.deepEqual(await rpc.shaped('chain_getBlockByID', { id: blockOfStake.header.id }, BLOCK), byHeight);
     });
+    it("an unknown block or transaction: lisk-db's error naming Klayr's blockchain database key, as Klayr Core answers", async () => {
+      const unknown = 'ff'.repeat(32);
+      const errorOf = async (method: string, params: Record<string, unknown>) => (await rpc.call(method, params)).error;
+      assert.deepEqual(await errorOf('chain_getBlockByID', { id: unknown }), {
+        code: -32600,
+        message: `Specified key 03${unknown} does not exist`,
+      });
+      assert.deepEqual(await errorOf('chain_getTransactionByID', { id: unknown }), {
+        code: -32600,
+        message: `Specified key 06${unknown} does not exist`,
+      });
+      assert.deepEqual(await errorOf('chain_getBlockByHeight', { height: 0x7fffffff }), {
+        code: -32600,
+        message: 'Specified key 047fffffff does not exist',
+      });
+    });
     it('chain_getBlocksByIDs {ids} and chain_getBlocksByHeightBetween {from, to}: arrays of blocks', async () => {
       const byIDs = (await rpc.shaped(
         'chain_getBlocksByIDs',

@@ -1,3 +1,4 @@
+import { databaseKeyNotFound } from '../../lib/chain/klayr_not_found.js';
 import { compile, LastWritten, RecentDecodes } from '../../lib/codec/index.js';
 import { readUInt32 } from '../../lib/codec/varint.js';
 import { SubStore } from '../state/substore.js';
@@ -28,7 +29,7 @@ export const keyHeight = (key: Buffer): number => key.readUInt32BE(0);
 
 const missingVotes = (): Error => {
   const key = Buffer.concat([MODULE_STORE_PREFIX_BFT, STORE_PREFIX_BFT_VOTES, EMPTY_KEY]);
-  return new Error(`Specified key ${key.toString('hex')} does not exist`);
+  return databaseKeyNotFound(key);
 };
 
 const votesCodec = compile<BFTVotes>(bftVotesSchema);

@@ -1,5 +1,6 @@
 import { blockHeaderID, blockToJSON, decodeBlockHeader } from '../../lib/chain/block.js';
 import { EVENT_KEY_LENGTH, eventToJSON, proveEvents } from '../../lib/chain/events.js';
+import { databaseKeyNotFound, KLAYR_DB_KEY, klayrChainKey } from '../../lib/chain/klayr_not_found.js';
 import { addressToKlayr32 } from '../../lib/crypto/address.js';
 import { parseHex } from '../../lib/crypto/bytes.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
@@ -36,7 +37,7 @@ const untilMissing = <T>(ids: readonly string[], find: (id: Buffer) => T | undef
 /** The chain namespace over stored blocks (the endpoints that need only the block store). */
 const atHeight = (blocks: BlockStore, height: number) => {
   const block = blocks.byHeight(height);
-  if (block === undefined) throw new Error(`Block with height ${height} does not exist.`);
+  if (block === undefined) throw databaseKeyNotFound(klayrChainKey(KLAYR_DB_KEY.blocksByHeight, height));
   return block;
 };
 
@@ -53,9 +54,7 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
     description: 'The block at a height.',
     params: heightParams,
     handler: ({ params }) => {
-      const block = blocks.byHeight(params.height as number);
-      if (block === undefined) throw new Error(`Block with height ${String(params.height)} does not exist.`);
-      return blockToJSON(block);
+      return blockToJSON(atHeight(blocks, params.height as number));
     },
   },
   getBlocksByIDs: {
@@ -102,8 +101,9 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
     description: 'A committed transaction by ID.',
     params: idParams,
     handler: ({ params }) => {
-      const tx = blocks.transactionByID(parseHex(params.id, 'id', 32));
-      if (tx === undefined) throw new Error(`Transaction with id ${String(params.id)} does not exist.`);
+      const id = parseHex(params.id, 'id', 32);
+      const tx = blocks.transactionByID(id);
+      if (tx === undefined) throw databaseKeyNotFound(klayrChainKey(KLAYR_DB_KEY.transactionsByID, id));
       return transactionToJSON(tx);
     },
   },
@@ -140,8 +140,9 @@ export const chainEndpoints = (blocks: BlockStore, events: EventStore): Record<s
     description: 'The block with an ID.',
     params: idParams,
     handler: ({ params }) => {
-      const block = blocks.byID(parseHex(params.id, 'id', 32));
-      if (block === undefined) throw new Error(`Block with id ${String(params.id)} does not exist.`);
+      const id = parseHex(params.id, 'id', 32);
+      const block = blocks.byID(id);
+      if (block === undefined) throw databaseKeyNotFound(klayrChainKey(KLAYR_DB_KEY.blocksByID, id));
       return blockToJSON(block);
     },
   },

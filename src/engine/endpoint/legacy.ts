@@ -1,3 +1,4 @@
+import { databaseKeyNotFound } from '../../lib/chain/klayr_not_found.js';
 import type { EncodedLegacyBlock } from '../../lib/chain/legacy_block.js';
 import { legacyBlockToJSON, legacyTransactionToJSON } from '../../lib/chain/legacy_block.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
@@ -36,7 +37,6 @@ const isHexString = (value: unknown): value is string =>
  * as a 'binary' string, written back as UTF-8. Its error for a missing record names that key.
  */
 const klayrKey = (table: string, bytes: Buffer): Buffer => Buffer.from(`${table}:${bytes.toString('binary')}`);
-const notFound = (key: Buffer): Error => new Error(`Specified key ${key.toString('hex')} does not exist`);
 
 const idParam = (params: Record<string, unknown>): Buffer => {
   const { id } = params;
@@ -49,12 +49,14 @@ const transactionsOfBlock = (store: LegacyStore, id: Buffer): Buffer[] => {
   if (transactions !== undefined) return transactions;
   const ids = store.transactionIDsOf(id);
   const missing = ids?.find((txID) => store.transactionByID(txID) === undefined);
-  throw notFound(missing === undefined ? klayrKey('transactions:blockID', id) : klayrKey('transactions:id', missing));
+  throw databaseKeyNotFound(
+    missing === undefined ? klayrKey('transactions:blockID', id) : klayrKey('transactions:id', missing),
+  );
 };
 
 const blockOrThrow = (store: LegacyStore, id: Buffer): EncodedLegacyBlock => {
   const block = store.blockByID(id);
-  if (block === undefined) throw notFound(klayrKey('blocks:id', id));
+  if (block === undefined) throw databaseKeyNotFound(klayrKey('blocks:id', id));
   return block;
 };
 
@@ -73,7 +75,7 @@ export const legacyEngineEndpoints = (
     handler: ({ params }) => {
       const id = idParam(params);
       const transaction = store.transactionByID(id);
-      if (transaction === undefined) throw notFound(klayrKey('transactions:id', id));
+      if (transaction === undefined) throw databaseKeyNotFound(klayrKey('transactions:id', id));
       return legacyTransactionToJSON(transaction);
     },
   },
@@ -97,7 +99,7 @@ export const legacyEngineEndpoints = (
       const key = Buffer.alloc(4);
       key.writeUIntBE(height, 0, 4);
       const id = store.idAtHeight(key.readUInt32BE(0));
-      if (id === undefined) throw notFound(klayrKey('blocks:height', key));
+      if (id === undefined) throw databaseKeyNotFound(klayrKey('blocks:height', key));
       return legacyBlockToJSON(blockOrThrow(store, id));
     },
   },
@@ -107,7 +109,7 @@ export const legacyEngineEndpoints = (
       brackets.map(({ snapshotBlockID }) => {
         const id = Buffer.from(snapshotBlockID, 'hex');
         const info = store.bracket(id);
-        if (info === undefined) throw notFound(Buffer.concat([Buffer.from([2]), id]));
+        if (info === undefined) throw databaseKeyNotFound(Buffer.concat([Buffer.from([2]), id]));
         return { ...info, snapshotBlockID };
       }),
   },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
+import { databaseKeyNotFound } from '../../lib/chain/klayr_not_found.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
@@ -41,8 +42,7 @@ const HASH_ONION_KEY_PREFIX = Buffer.concat([
     .digest()
     .subarray(0, 2),
 ]);
-const noHashOnion = (address: Buffer): Error =>
-  new Error(`Specified key ${Buffer.concat([HASH_ONION_KEY_PREFIX, address]).toString('hex')} does not exist`);
+const noHashOnion = (address: Buffer): Error => databaseKeyNotFound(Buffer.concat([HASH_ONION_KEY_PREFIX, address]));
 
 export const hashOnionEndpoints = (
   stores: HashOnionStores,
