@@ -19,6 +19,7 @@ import { tempDataPath } from '../helpers/state.js';
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const apiClient: any = require('@klayr/api-client');
+const { ChainAPIClient } = require('@klayr/chain-connector-plugin/dist-node/chain_api_client.js');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const transferSchema: any = require('klayr-framework/dist-node/modules/token/schemas').transferParamsSchema;
 
@@ -241,6 +242,20 @@ describe('end to end: the devnet node with @klayr/api-client and @klayr/transact
       assert.equal(inclusionProof.queries.length, 1);
       assert.equal(inclusion.proof.queries[0].key, config.system.inclusionProofKeys[0]);
       assert.ok(verifySMTProof([inclusionKey], inclusionProof, Buffer.from(block.header.stateRoot, 'hex'), 38));
+      // the real chain connector's client finds its outbox key for chain 04000001 (the key the devnet config
+      // proves) among the queries, as its CCUHandler looks for it (ccu_handler.js _outboxKeyForInclusionProof)
+      const connectorClient = new ChainAPIClient({});
+      await connectorClient.connect(client);
+      const saved = await connectorClient.getSavedInclusionProofAtHeight(eventHeight);
+      const { modules } = await client.invoke('system_getMetadata');
+      const outboxStore = modules
+        .find((m: { name: string }) => m.name === 'interoperability')
+        .stores.find((st: { data: { $id: string } }) => st.data.$id === '/modules/interoperability/outbox');
+      const outboxKey = Buffer.concat([
+        Buffer.from(outboxStore.key, 'hex'),
+        klayrCrypto.utils.hash(Buffer.from('04000001', 'hex')),
+      ]);
+      assert.ok(saved.proof.queries.some((q: { key: Buffer }) => q.key.equals(outboxKey)));
 
       // hash onions: set (computed in the onion pool) and read back; bad shapes refused
       // a validator outside the active set, so that no block it generates uses the onion meanwhile
