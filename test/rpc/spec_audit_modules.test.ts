@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { addressFromPublicKey, addressToKlayr32 } from '../../src/lib/crypto/address.js';
 import { blsKeyGen, blsPopProve, blsPublicKeyFromPrivateKey } from '../../src/lib/crypto/bls.js';
 import { ed25519KeyPairFromPassphraseAndPath, keyPairFromSeed } from '../../src/lib/crypto/index.js';
+import { computeStorePrefix, computeSubstorePrefix } from '../../src/lib/state/keys.js';
 import { encodeTransaction, signTransaction } from '../../src/lib/transaction/index.js';
 import { devnetPassphrase, devValidator } from '../helpers/devnet.js';
 import { answerError, rpc as jsonRPC, post } from '../helpers/rpc.js';
@@ -335,6 +336,14 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
   });
 
   describe('interoperability (mainchain set)', () => {
+    it("interoperability_getMainchainID on a mainchain: the bus's 'not registered' error as the result, which Klayr Service reads to know it is on the mainchain", async () => {
+      assert.deepEqual(await rpc.call('interoperability_getMainchainID', { chainID: '04000000' }), {
+        jsonrpc: '2.0',
+        id: '1',
+        result: { error: { message: "Request 'interoperability_getMainchainID' is not registered to bus." } },
+      });
+    });
+
     it('interoperability_getRegistrationFee {}: {fee}', async () => {
       await rpc.shaped('interoperability_getRegistrationFee', {}, { fee: 'decimal' });
     });
@@ -452,6 +461,19 @@ describe('spec audit: module endpoints on a devnet node, called with the spec re
       await rpc.shaped('pos_getValidatorsByStake', { limit: 3 }, { validators: arrayOf(POS_VALIDATOR) });
     });
     // pos_getStaker, pos_getLockedStakedAmount and pos_getPendingUnlocks need a staker: spec_audit_engine stakes first
+    it("pos_getStaker of a non-staker: lisk-db's 'Key <state key> does not exist.' as the result's error, which Klayr Service matches", async () => {
+      const answer = await rpc.call('pos_getStaker', { address: unseenAddress });
+      assert.equal(answer.error, undefined, 'not a JSON-RPC error');
+      const message = String(answerError(answer)?.message);
+      // klayr-service blockchain-connector utils/regex.js KEY_NOT_EXIST
+      assert.match(message, /^Key [a-f0-9]+ does not exist\.$/);
+      const stakerKey = Buffer.concat([
+        computeStorePrefix('pos'),
+        computeSubstorePrefix(0),
+        Buffer.alloc(20, 7),
+      ]).toString('hex');
+      assert.equal(message, `Key ${stakerKey} does not exist.`);
+    });
     it('pos_getConstants {}: the module constants', async () => {
       await rpc.shaped('pos_getConstants', {}, 'object');
     });
