@@ -19,6 +19,7 @@ import { blockHeaderID } from '../lib/chain/block.js';
 import type { RPCMetrics } from '../rpc/metrics.js';
 import type { EndpointRegistry } from '../rpc/registry.js';
 import type { BinaryDB } from '../storage/database.js';
+import { appEndpoints } from './app_endpoints.js';
 import type { ApplicationConfig } from './config/types.js';
 import { KESTREL_VERSION } from './version.js';
 
@@ -60,7 +61,7 @@ const endpointServices = ({ config, chain, state, offchain, onions }: ChainParts
   onions,
 });
 
-/** The engine's namespaces over the chain (system, chain, consensus, state, legacy's brackets), then every module's. */
+/** The engine's namespaces over the chain (system, chain, consensus, state, legacy's brackets), then the application's own (app) and every module's. */
 export const registerChainEndpoints = (registry: EndpointRegistry, parts: ChainParts): void => {
   const { config, chain, blocks, events, genesis, modules } = parts;
   registry.registerNamespace(
@@ -89,6 +90,7 @@ export const registerChainEndpoints = (registry: EndpointRegistry, parts: ChainP
   registry.registerNamespace('consensus', consensusEndpoints(chain));
   registry.registerNamespace('state', stateEndpoints(chain, parts.prover, config.system.dataPath));
   registry.registerNamespace('legacy', legacyEngineEndpoints(config.legacy?.brackets ?? [], parts.legacy));
+  registry.registerNamespace('app', appEndpoints(registry), 'application');
   const services = endpointServices(parts);
   for (const module of modules)
     registry.registerNamespace(module.name, moduleEndpoints(module, services), 'application');

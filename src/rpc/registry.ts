@@ -60,6 +60,11 @@ export class EndpointRegistry {
     return this.#endpoints.get(name);
   }
 
+  /** The names the application serves (see EndpointOrigin), in the order they were registered. */
+  applicationNames(): string[] {
+    return [...this.#endpoints.values()].filter((e) => e.origin === 'application').map((e) => e.name);
+  }
+
   list(): RegisteredEndpoint[] {
     return [...this.#endpoints.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
