@@ -21,7 +21,7 @@ export interface RegisteredEndpoint extends EndpointDefinition {
   readonly origin: EndpointOrigin;
   readonly namespace: string;
   readonly method: string;
-  /** The params check (strict: lowercase hex, no unknown properties; a method without a schema takes none). */
+  /** The params check (strict: no unknown properties; a method without a schema takes none). */
   readonly validate: Validator;
 }
 

@@ -10,13 +10,12 @@ const messages = (schema: SchemaProperty, value: unknown, strict: boolean): stri
 describe('strict validation (RPC params)', () => {
   const hex = { type: 'object', properties: { h: { type: 'string', format: 'hex' } } } as const;
 
-  it('hex is whole bytes in either case by default (as @klayr/validator), lowercase whole bytes when strict', () => {
-    for (const h of ['', 'ab', 'AB', 'aB09']) assert.deepEqual(messages(hex, { h }, false), [], h);
-    for (const h of ['a', 'abc', 'zz', '0x'])
-      assert.deepEqual(messages(hex, { h }, false), ['.h must match format "hex"'], h);
-    for (const h of ['', 'ab', '09af']) assert.deepEqual(messages(hex, { h }, true), [], h);
-    for (const h of ['a', 'AB', 'aB', 'zz', '0xab'])
-      assert.deepEqual(messages(hex, { h }, true), ['.h must be lowercase hex with an even number of characters'], h);
+  it('hex is whole bytes in either case, strict or not, as @klayr/validator checks it (isHexString)', () => {
+    for (const strict of [false, true]) {
+      for (const h of ['', 'ab', 'AB', 'aB09']) assert.deepEqual(messages(hex, { h }, strict), [], h);
+      for (const h of ['a', 'abc', 'zz', '0x', '0xab'])
+        assert.deepEqual(messages(hex, { h }, strict), ['.h must match format "hex"'], h);
+    }
   });
 
   it('objects that list properties refuse others when strict, at every depth, unless additionalProperties says otherwise', () => {

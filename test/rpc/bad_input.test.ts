@@ -89,6 +89,22 @@ describe('every method refuses every malformed parameter with a clear error and 
     );
   });
 
+  it('hex in upper case is taken as in lower case, as @klayr/validator takes it (Klayr Service passes user-typed IDs on)', async () => {
+    const { header } = (await result('chain_getLastBlock')) as { header: { id: string; height: number } };
+    assert.deepEqual(
+      await result('chain_getBlockByID', { id: header.id.toUpperCase() }),
+      await result('chain_getBlockByID', { id: header.id }),
+    );
+    const { blsKey, blsProofOfPossession: proofOfPossession } = validator.plain;
+    assert.deepEqual(
+      await result('validators_validateBLSKey', {
+        blsKey: blsKey.toUpperCase(),
+        proofOfPossession: proofOfPossession.toUpperCase(),
+      }),
+      await result('validators_validateBLSKey', { blsKey, proofOfPossession }),
+    );
+  });
+
   it('all registered methods, all parameters: wrong type, length, hex, range, missing, unknown', async () => {
     const before = await snapshot();
     const requests: { method: string; mutation: Mutation }[] = [];

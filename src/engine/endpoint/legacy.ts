@@ -12,7 +12,7 @@ export interface LegacyBracketConfig {
 }
 
 /**
- * The RPC front's params checks (Kestrel's rule for every endpoint: lowercase hex of the right length,
+ * The RPC front's params checks (Kestrel's rule for every endpoint: hex of the right length,
  * heights as uint32). Klayr checks in the handler only (any even-length hex, any number >= 0): its
  * messages are kept there, and answer what the schemas let through (a missing `id` or `height`).
  */

@@ -45,8 +45,8 @@ const KNOWN = new Set([
 
 export interface ValidatorOptions {
   /**
-   * For requests from outside (RPC params): `format: "hex"` also means lowercase, and an object
-   * schema that lists `properties` refuses any other property unless it sets `additionalProperties`.
+   * For requests from outside (RPC params): an object schema that lists `properties` refuses any other property
+   * unless it sets `additionalProperties`.
    */
   readonly strict?: boolean;
 }
@@ -56,8 +56,6 @@ interface NodeOptions {
   readonly strict: boolean;
   readonly closed: boolean;
 }
-
-const STRICT_HEX = /^(?:[0-9a-f]{2})*$/;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
@@ -176,7 +174,7 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
   }
   if (typeof schema.format === 'string' && schema.dataType !== 'bytes') {
     const name = schema.format;
-    const sf = name === 'hex' && options.strict ? (v: string) => STRICT_HEX.test(v) : stringFormats[name];
+    const sf = stringFormats[name];
     const nf = numberFormats[name];
     if (sf === undefined && nf === undefined)
       throw new CodecError(`Invalid schema: unknown format "${name}"`, schemaPath);
@@ -184,10 +182,7 @@ const compileSchema = (schema: SchemaProperty, schemaPath: string, options: Node
       'format',
       (v) =>
         typeof v === 'string' ? sf === undefined || sf(v) : typeof v === 'number' ? nf === undefined || nf(v) : true,
-      () =>
-        name === 'hex' && options.strict
-          ? 'must be lowercase hex with an even number of characters'
-          : `must match format "${name}"`,
+      () => `must match format "${name}"`,
     );
   }
   const numeric = (v: unknown): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
