@@ -36,4 +36,18 @@ export const originAllowed = (allowed: string, origin: string | undefined): bool
     .map((o) => o.trim())
     .includes(origin);
 
+/**
+ * Klayr Core pings every WebSocket client this often (klayr-framework ws_server.js _setUpPing). Klayr Service arms a
+ * watchdog at each ping and resets its client when the next one is late (its wsServerPingInterval, 3 s, plus 1 s).
+ */
+export const WS_PING_INTERVAL_MS = 3000;
+
+/** Pings each socket of `sockets` every WS_PING_INTERVAL_MS; the returned function stops it. */
+export const pingEvery = <S>(sockets: ReadonlySet<S>, ping: (socket: S) => void): (() => void) => {
+  const timer = setInterval(() => {
+    for (const socket of sockets) ping(socket);
+  }, WS_PING_INTERVAL_MS);
+  return () => clearInterval(timer);
+};
+
 export const tooLarge = (max: number): string => `Request body exceeds the limit of ${max} bytes.`;

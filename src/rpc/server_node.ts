@@ -5,7 +5,7 @@ import { WebSocketServer } from 'ws';
 import { topicMatches } from './events.js';
 import { RPC_PATH, routeHttp, WS_PATH } from './http_routes.js';
 import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
-import { originAllowed, tooLarge } from './http_ws_options.js';
+import { originAllowed, pingEvery, tooLarge } from './http_ws_options.js';
 import { invalidRequest } from './jsonrpc.js';
 import { listenError } from './listen_guard.js';
 import { WSSession } from './ws_session.js';
@@ -97,12 +97,19 @@ export const startNodeHttpWs = (o: HttpWsOptions): Promise<RunningHttpWs> => {
         ws.on('error', () => ws.terminate());
       });
     });
-    removeSink = o.hub.addSink((name, text) => {
+    const removeHubSink = o.hub.addSink((name, text) => {
       for (const ws of sockets) {
         const session = sessionOf(ws);
         if (!session.closed && topicMatches(session.topics, name)) guardedSend(ws, text);
       }
     });
+    const stopPings = pingEvery(sockets, (ws) => {
+      if (ws.readyState === ws.OPEN) ws.ping();
+    });
+    removeSink = () => {
+      removeHubSink();
+      stopPings();
+    };
   }
   return new Promise((resolve, reject) => {
     server.once('error', (e) => {

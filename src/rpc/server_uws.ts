@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { topicMatches } from './events.js';
 import { RPC_PATH, routeHttp, WS_PATH } from './http_routes.js';
 import type { HttpWsOptions, RunningHttpWs } from './http_ws_options.js';
-import { originAllowed, tooLarge } from './http_ws_options.js';
+import { originAllowed, pingEvery, tooLarge } from './http_ws_options.js';
 import { invalidRequest } from './jsonrpc.js';
 import { listenError, probeListen } from './listen_guard.js';
 import { WSSession } from './ws_session.js';
@@ -187,12 +187,19 @@ export const startUWS = (uws: UWS, o: HttpWsOptions): Promise<RunningHttpWs> => 
         o.metrics?.wsClients.dec();
       },
     });
-    removeSink = o.hub.addSink((name, text) => {
+    const removeHubSink = o.hub.addSink((name, text) => {
       for (const ws of sockets) {
         const session = sessionOf(ws);
         if (!session.closed && topicMatches(session.topics, name)) ws.send(text, false);
       }
     });
+    const stopPings = pingEvery(sockets, (ws) => {
+      if (!sessionOf(ws).closed) ws.ping();
+    });
+    removeSink = () => {
+      removeHubSink();
+      stopPings();
+    };
   }
 
   return new Promise((resolve, reject) => {

@@ -179,6 +179,22 @@ for (const engine of ['uws', 'node'] as const) {
     });
 
     describe('WebSocket /rpc-ws with @klayr/api-client', () => {
+      it("pings each client every 3 s, as Klayr Core's WS server does (Klayr Service resets a client whose pings stop)", async () => {
+        const ws = new WebSocket(t.wsUrl);
+        try {
+          await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+          const pings: number[] = [];
+          ws.on('ping', () => pings.push(Date.now()));
+          const started = Date.now();
+          while (pings.length < 2 && Date.now() - started < 12000) await new Promise((r) => setTimeout(r, 50));
+          assert.equal(pings.length, 2, 'two pings within 12 s');
+          const gap = pings[1]! - pings[0]!;
+          assert.ok(gap > 2000 && gap < 6000, `${gap} ms between pings`);
+        } finally {
+          ws.terminate();
+        }
+      });
+
       it('invokes, maps errors to rejections, and delivers subscribed events', async () => {
         const client = await apiClient.createWSClient(t.wsUrl);
         try {
