@@ -57,6 +57,27 @@ export const klayrValidator: any = require('@klayr/validator');
 export const klayrChain: any = require('@klayr/chain');
 export const klayrTree: any = require('@klayr/tree');
 export const klayrInteropConstants: any = require('klayr-framework/dist-node/modules/interoperability/constants');
+
+/**
+ * klayr-framework's modules as Application.defaultApplication registers them, in its order: the mainchain set, or the
+ * sidechain set (its interoperability module the sidechain's).
+ */
+export const klayrDefaultModules = (chain: 'mainchain' | 'sidechain' = 'mainchain'): any[] => {
+  const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
+  const interoperability = fw('modules/interoperability');
+  return [
+    new (fw('modules/auth').AuthModule)(),
+    new (fw('modules/validators').ValidatorsModule)(),
+    new (fw('modules/token').TokenModule)(),
+    new (fw('modules/fee').FeeModule)(),
+    chain === 'mainchain'
+      ? new interoperability.MainchainInteroperabilityModule()
+      : new interoperability.SidechainInteroperabilityModule(),
+    new (fw('modules/pos').PoSModule)(),
+    new (fw('modules/random').RandomModule)(),
+    new (fw('modules/dynamic_reward').DynamicRewardModule)(),
+  ];
+};
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 const isCodecSchema = (v: unknown): v is Schema => {

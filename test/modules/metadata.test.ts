@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/main/config/index.js';
 import { applicationModules } from '../../src/main/modules.js';
 import { KestrelNode } from '../../src/main/node.js';
 // loads klayr-framework without its native database binary
-import '../helpers/klayr.js';
+import { klayrDefaultModules } from '../helpers/klayr.js';
 import { localP2P } from '../helpers/local_p2p.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -20,7 +20,6 @@ import { tempDataPath } from '../helpers/state.js';
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const apiClient: any = require('@klayr/api-client');
-const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
 
 type Entry = { name?: string; key?: string; version?: number };
 type Metadata = { name: string } & Record<Kind, Entry[]>;
@@ -33,16 +32,7 @@ const KINDS: Kind[] = ['commands', 'events', 'stores', 'endpoints', 'assets'];
  * its name, sorted by name and sent as JSON (klayr-framework's ABI handler).
  */
 const klayrMetadata = (blockTime: number): Metadata[] => {
-  const modules = [
-    new (fw('modules/auth').AuthModule)(),
-    new (fw('modules/validators').ValidatorsModule)(),
-    new (fw('modules/token').TokenModule)(),
-    new (fw('modules/fee').FeeModule)(),
-    new (fw('modules/interoperability').MainchainInteroperabilityModule)(),
-    new (fw('modules/pos').PoSModule)(),
-    new (fw('modules/random').RandomModule)(),
-    new (fw('modules/dynamic_reward').DynamicRewardModule)(),
-  ];
+  const modules = klayrDefaultModules();
   initialisePoSWindows(modules, blockTime);
   const list = modules
     .map((m) => ({ ...m.metadata(), name: m.name }))
@@ -199,16 +189,7 @@ describe("a sidechain's system_getMetadata equals Klayr's sidechain application'
   config.genesis.chainID = '04000001';
   const ours = modulesMetadata(applicationModules(config));
   // Application.defaultApplication(config, false): the sidechain modules in its registration order
-  const klayr = [
-    new (fw('modules/auth').AuthModule)(),
-    new (fw('modules/validators').ValidatorsModule)(),
-    new (fw('modules/token').TokenModule)(),
-    new (fw('modules/fee').FeeModule)(),
-    new (fw('modules/interoperability').SidechainInteroperabilityModule)(),
-    new (fw('modules/pos').PoSModule)(),
-    new (fw('modules/random').RandomModule)(),
-    new (fw('modules/dynamic_reward').DynamicRewardModule)(),
-  ];
+  const klayr = klayrDefaultModules('sidechain');
   initialisePoSWindows(klayr, config.genesis.blockTime);
   const theirs = JSON.parse(
     JSON.stringify(

@@ -1,9 +1,10 @@
 // klayr-framework's root endpoints, served by its application bus: the names the application serves and its events,
 // compared with what Klayr Core's application registers. Klayr Service reads both before anything else.
-import '../helpers/klayr.js';
+
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
+import { klayrDefaultModules } from '../helpers/klayr.js';
 import type { RPCNode } from '../helpers/rpc_node.js';
 import { startRPCNode } from '../helpers/rpc_node.js';
 
@@ -18,16 +19,7 @@ const fw = (path: string): any => require(`klayr-framework/dist-node/${path}`);
  */
 const klayrRegisteredEndpoints = (): string[] => {
   const { getEndpointHandlers } = fw('endpoint');
-  const modules = [
-    new (fw('modules/auth').AuthModule)(),
-    new (fw('modules/validators').ValidatorsModule)(),
-    new (fw('modules/token').TokenModule)(),
-    new (fw('modules/fee').FeeModule)(),
-    new (fw('modules/interoperability').MainchainInteroperabilityModule)(),
-    new (fw('modules/pos').PoSModule)(),
-    new (fw('modules/random').RandomModule)(),
-    new (fw('modules/dynamic_reward').DynamicRewardModule)(),
-  ];
+  const modules = klayrDefaultModules();
   const names = ['app_getRegisteredEndpoints', 'app_getRegisteredEvents'];
   for (const module of modules)
     for (const method of getEndpointHandlers(module.endpoint).keys()) names.push(`${module.name}_${method}`);
