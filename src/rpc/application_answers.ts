@@ -12,7 +12,16 @@ export const applicationError = (message: string): { error: { message: string } 
 /** A handler's empty answer as the ABI passes it on: JSON.stringify(undefined ?? '{}'), parsed again. */
 export const APPLICATION_EMPTY_RESULT = '{}';
 
-export const notRegisteredMessage = (name: string): string => `Request '${name}' is not registered to bus.`;
+/**
+ * A name nothing serves: the application's own channel (namespace `app`) answers for its namespace, the bus for any
+ * other (in_memory_channel.js invoke, bus.js invoke).
+ */
+export const notRegisteredMessage = (name: string): string => {
+  const split = name.lastIndexOf('_');
+  return name.slice(0, split) === 'app'
+    ? `The action '${name.slice(split + 1)}' on module 'app' does not exist.`
+    : `Request '${name}' is not registered to bus.`;
+};
 
 /**
  * One issue as @klayr/validator's KlayrvalidationError words it (errorFormatterMap): a missing property as

@@ -66,6 +66,7 @@ for (const engine of ['uws', 'node'] as const) {
           ],
           [rpc('test_missing'), appError(1, "Request 'test_missing' is not registered to bus.")],
           [rpc('app_fail'), appError(1, 'module says no')],
+          [rpc('app_getNodeInfo'), appError(1, "The action 'getNodeInfo' on module 'app' does not exist.")],
           [rpc('app_empty'), { jsonrpc: '2.0', id: 1, result: '{}' }],
           [
             rpc('app_echo', { text: 3 }),
