@@ -72,6 +72,10 @@ const withoutControlCharacters = (name: string): string => [...name].filter((c) 
 const paramsOnlyFault = (r: unknown): r is { id: RequestID } =>
   isObject(r) && 'params' in r && wellFormed({ ...r, params: {} });
 
+/** An endpoint's error in the form Klayr Core gives it: the engine's a JSON-RPC error, the application's a result. */
+const errorAnswer = (id: RequestID, endpoint: RegisteredEndpoint, message: string): string =>
+  endpoint.origin === 'application' ? success(id, applicationError(message)) : invalidRequest(id, message);
+
 /** Turns a raw request body (one request or a batch) into the response text, answering like Klayr Core. */
 export class Dispatcher implements RequestHandler {
   readonly #registry: EndpointRegistry;
@@ -148,14 +152,11 @@ export class Dispatcher implements RequestHandler {
     const params = request.params ?? {};
     const issues = endpoint.validate(params);
     if (issues.length > 0) {
-      const answer =
+      const message =
         endpoint.origin === 'application'
-          ? success(id, applicationError(klayrValidationMessage(issues)))
-          : invalidRequest(
-              id,
-              issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', '),
-            );
-      return this.#count(name, transport, 'invalid_params', answer);
+          ? klayrValidationMessage(issues)
+          : issues.map((i) => `Property '${i.dataPath === '' ? '.' : i.dataPath}' ${i.message}`).join(', ');
+      return this.#count(name, transport, 'invalid_params', errorAnswer(id, endpoint, message));
     }
     if (route.resultJSON !== undefined) {
       // the handler did not run: no time spent on it
@@ -187,9 +188,7 @@ export class Dispatcher implements RequestHandler {
   ): string {
     this.#logger?.debug({ method: endpoint.name, err: e }, 'RPC handler failed');
     const message = e instanceof Error ? e.message : String(e);
-    const answer =
-      endpoint.origin === 'application' ? success(id, applicationError(message)) : invalidRequest(id, message);
-    return this.#count(endpoint.name, transport, 'error', answer, started);
+    return this.#count(endpoint.name, transport, 'error', errorAnswer(id, endpoint, message), started);
   }
 
   /** A result JSON cannot represent (a bigint, a cycle) is the handler's error, never a crash. */

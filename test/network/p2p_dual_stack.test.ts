@@ -9,6 +9,30 @@ import { nextEvent, randomPort, startKestrel, waitFor } from '../helpers/p2p.js'
 
 const connectedIds = (node: P2P): string[] => node.getConnectedPeers().map((p) => p.peerId);
 
+/** A node on `::` (with `acceptorConfig`) and a node on 127.0.0.1 that dials it at 127.0.0.2 as its seed. */
+const dualStackPair = async (acceptorConfig: { blacklistedIPs?: string[] } = {}) => {
+  const acceptorPort = randomPort();
+  const dialerPort = randomPort();
+  const acceptor = await startKestrel({ hostIp: '::', port: acceptorPort, ...acceptorConfig });
+  const dialer = await startKestrel({
+    hostIp: '127.0.0.1',
+    port: dialerPort,
+    seedPeers: [{ ipAddress: '127.0.0.2', port: acceptorPort }],
+  });
+  const stop = async () => {
+    await dialer.stop();
+    await acceptor.stop();
+  };
+  return { acceptor, dialer, dialerPort, stop };
+};
+
+/** The dialer's next dial is refused at the upgrade (HTTP 401: its close is 1006) and the acceptor holds no peer. */
+const assertRefusedAtUpgrade = async (acceptor: P2P, dialer: P2P): Promise<void> => {
+  const [, kind, code] = await nextEvent<[unknown, string, number]>(dialer, 'peerClosed', 5000);
+  assert.deepEqual([kind, code], ['outbound', 1006]);
+  assert.deepEqual(connectedIds(acceptor), []);
+};
+
 describe('a P2P server on the dual-stack host', () => {
   it('reads an IPv4-mapped remote address as the IPv4 address, and leaves others as they are', () => {
     assert.equal(remoteIP({ remoteAddress: '::ffff:127.0.0.3' }), '127.0.0.3');
@@ -20,14 +44,7 @@ describe('a P2P server on the dual-stack host', () => {
   });
 
   it('accepts an IPv4 peer under its IPv4 peer ID, and its ban refuses it again', async () => {
-    const acceptorPort = randomPort();
-    const dialerPort = randomPort();
-    const acceptor = await startKestrel({ hostIp: '::', port: acceptorPort });
-    const dialer = await startKestrel({
-      hostIp: '127.0.0.1',
-      port: dialerPort,
-      seedPeers: [{ ipAddress: '127.0.0.2', port: acceptorPort }],
-    });
+    const { acceptor, dialer, dialerPort, stop } = await dualStackPair();
     try {
       const dialerId = `127.0.0.1:${dialerPort}`;
       await waitFor(() => connectedIds(acceptor).includes(dialerId), 5000, 'the dialer accepted by its IPv4 peer ID');
@@ -35,31 +52,19 @@ describe('a P2P server on the dual-stack host', () => {
       acceptor.applyPenalty({ peerId: dialerId, penalty: 100 });
       await closed;
       assert.equal(acceptor.peerBook.isBannedIP('127.0.0.1'), true);
-      // seed discovery dials again and is refused at the upgrade
-      const [, kind, code] = await nextEvent<[unknown, string, number]>(dialer, 'peerClosed', 5000);
-      assert.deepEqual([kind, code], ['outbound', 1006]);
-      assert.deepEqual(connectedIds(acceptor), []);
+      // seed discovery dials again
+      await assertRefusedAtUpgrade(acceptor, dialer);
     } finally {
-      await dialer.stop();
-      await acceptor.stop();
+      await stop();
     }
   });
 
   it('refuses a blacklisted IPv4 address', async () => {
-    const acceptorPort = randomPort();
-    const acceptor = await startKestrel({ hostIp: '::', port: acceptorPort, blacklistedIPs: ['127.0.0.1'] });
-    const dialer = await startKestrel({
-      hostIp: '127.0.0.1',
-      port: randomPort(),
-      seedPeers: [{ ipAddress: '127.0.0.2', port: acceptorPort }],
-    });
+    const { acceptor, dialer, stop } = await dualStackPair({ blacklistedIPs: ['127.0.0.1'] });
     try {
-      const [, kind, code] = await nextEvent<[unknown, string, number]>(dialer, 'peerClosed', 5000);
-      assert.deepEqual([kind, code], ['outbound', 1006]);
-      assert.deepEqual(connectedIds(acceptor), []);
+      await assertRefusedAtUpgrade(acceptor, dialer);
     } finally {
-      await dialer.stop();
-      await acceptor.stop();
+      await stop();
     }
   });
 });

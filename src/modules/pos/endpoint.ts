@@ -320,10 +320,14 @@ const constantsSchema = (blockTime: number) => {
     defaultCommission: uint32Integer,
   };
 };
-// Klayr leaves the two commission-increase constants out of the required list
-const requiredConstants = (Object.keys(constantsSchema(10)) as (keyof ReturnType<typeof constantsSchema>)[]).filter(
-  (k) => k !== 'commissionIncreasePeriod' && k !== 'maxCommissionIncreaseRate',
-);
+/** getConstants' declaration; Klayr leaves the two commission-increase constants out of the required list. */
+const getConstantsDeclaration = (blockTime: number) => {
+  const constants = constantsSchema(blockTime);
+  const required = (Object.keys(constants) as (keyof typeof constants)[]).filter(
+    (k) => k !== 'commissionIncreasePeriod' && k !== 'maxCommissionIncreaseRate',
+  );
+  return { name: 'getConstants', response: endpointSchema(id('getConstantsResponseSchema'), constants, required) };
+};
 
 /** The PoS endpoints as Klayr's metadata publishes them, for the chain's block time. */
 export const posEndpointDeclarations = (blockTime: number): EndpointDeclarations => ({
@@ -366,10 +370,7 @@ export const posEndpointDeclarations = (blockTime: number): EndpointDeclarations
         ['stakes', 'pendingUnlocks'],
       ),
     },
-    {
-      name: 'getConstants',
-      response: endpointSchema(id('getConstantsResponseSchema'), constantsSchema(blockTime), requiredConstants),
-    },
+    getConstantsDeclaration(blockTime),
     { name: 'getPoSTokenID', response: endpointSchema(id('getPoSTokenIDResponse'), { tokenID: hex }, ['tokenID']) },
     {
       name: 'getClaimableRewards',

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { OnionGenerator } from '../../engine/pools/onion_generator.js';
 import { databaseKeyNotFound } from '../../lib/chain/klayr_not_found.js';
 import { addressToKlayr32, klayr32ToAddress } from '../../lib/crypto/address.js';
+import { sha256 } from '../../lib/crypto/hash.js';
 import { generateHashOnionSeed } from '../../lib/crypto/hash_onion.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
 import { hexBytes } from '../../lib/endpoint/params.js';
@@ -37,10 +37,7 @@ const onionSeed = (onion: { hashes: readonly Buffer[] }): string =>
 const HASH_ONION_KEY_PREFIX = Buffer.concat([
   Buffer.from([0x0a]),
   computeStorePrefix('random'),
-  createHash('sha256')
-    .update(Buffer.concat([Buffer.from('hashOnion'), Buffer.alloc(2)]))
-    .digest()
-    .subarray(0, 2),
+  sha256(Buffer.concat([Buffer.from('hashOnion'), Buffer.alloc(2)])).subarray(0, 2),
 ]);
 const noHashOnion = (address: Buffer): Error => databaseKeyNotFound(Buffer.concat([HASH_ONION_KEY_PREFIX, address]));
 
