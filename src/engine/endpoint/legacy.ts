@@ -1,4 +1,4 @@
-import { databaseKeyNotFound } from '../../lib/chain/klayr_not_found.js';
+import { databaseKeyNotFound, KLAYR_DB_KEY, klayrChainKey } from '../../lib/chain/klayr_not_found.js';
 import type { EncodedLegacyBlock } from '../../lib/chain/legacy_block.js';
 import { legacyBlockToJSON, legacyTransactionToJSON } from '../../lib/chain/legacy_block.js';
 import type { EndpointDefinition } from '../../lib/endpoint/definition.js';
@@ -109,7 +109,7 @@ export const legacyEngineEndpoints = (
       brackets.map(({ snapshotBlockID }) => {
         const id = Buffer.from(snapshotBlockID, 'hex');
         const info = store.bracket(id);
-        if (info === undefined) throw databaseKeyNotFound(Buffer.concat([Buffer.from([2]), id]));
+        if (info === undefined) throw databaseKeyNotFound(klayrChainKey(KLAYR_DB_KEY.legacyBrackets, id));
         return { ...info, snapshotBlockID };
       }),
   },

@@ -1,3 +1,4 @@
+import { stateKeyNotFound } from '../../lib/chain/klayr_not_found.js';
 import type { Schema } from '../../lib/codec/index.js';
 import { compile } from '../../lib/codec/index.js';
 import type { Entry, IterateOptions, StateReadWriter } from './types.js';
@@ -60,7 +61,7 @@ export class SubStore {
 
   /** Klayr's error for a missing entry (lisk-db StateDB's NotFoundError), naming the full state key. */
   notFound(key: Buffer): Error {
-    return new Error(`Key ${this.#full(key).toString('hex')} does not exist.`);
+    return stateKeyNotFound(this.#full(key));
   }
 
   getWithSchema<T>(key: Buffer, schema: Schema): T | undefined {

@@ -5,10 +5,16 @@
 export const databaseKeyNotFound = (key: Buffer): Error =>
   new Error(`Specified key ${key.toString('hex')} does not exist`);
 
-/** Klayr Core's blockchain database prefixes (@klayr/chain db_keys.js) of the records its chain endpoint reads. */
-export const KLAYR_DB_KEY = { blocksByID: 3, blocksByHeight: 4, transactionsByID: 6 } as const;
+/** The NotFoundError lisk-db's StateDB raises for a missing state entry, naming its full state key. */
+export const stateKeyNotFound = (key: Buffer): Error => new Error(`Key ${key.toString('hex')} does not exist.`);
 
-/** The key of a record in Klayr Core's blockchain database: its one-byte prefix, then the ID or the uint32 BE height. */
+/**
+ * Klayr Core's database prefixes of the records whose absence its endpoints report: the blockchain database's
+ * (@klayr/chain db_keys.js) and the legacy database's brackets (engine/legacy/constants.js).
+ */
+export const KLAYR_DB_KEY = { legacyBrackets: 2, blocksByID: 3, blocksByHeight: 4, transactionsByID: 6 } as const;
+
+/** The key of a record in one of Klayr Core's databases: its one-byte prefix, then the ID or the uint32 BE height. */
 export const klayrChainKey = (prefix: number, suffix: Buffer | number): Buffer => {
   if (typeof suffix !== 'number') return Buffer.concat([Buffer.from([prefix]), suffix]);
   const key = Buffer.alloc(5);

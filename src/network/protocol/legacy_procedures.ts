@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { databaseKeyNotFound } from '../../lib/chain/klayr_not_found.js';
+import { databaseKeyNotFound, KLAYR_DB_KEY, klayrChainKey } from '../../lib/chain/klayr_not_found.js';
 import type { LegacyBracketInfo } from '../../lib/chain/legacy_block.js';
 import { PENALTY_BAN } from '../../lib/chain/p2p_penalties.js';
 import type { BlocksResponse } from '../../lib/chain/p2p_schemas.js';
@@ -43,7 +43,7 @@ export const registerLegacyProcedures = (network: Network, source: LegacyBlockSo
       logger.warn({ peerId }, 'Received invalid snapshotBlockID: Applying a penalty to the peer');
       network.applyPenalty(peerId, PENALTY_BAN);
       // lisk-db's NotFoundError for Klayr's bracket key (0x02 || snapshotBlockID)
-      throw databaseKeyNotFound(Buffer.concat([Buffer.from([2]), snapshotBlockID]));
+      throw databaseKeyNotFound(klayrChainKey(KLAYR_DB_KEY.legacyBrackets, snapshotBlockID));
     }
     const fromHeight = snapshotBlockID.equals(blockID) ? bracket.snapshotBlockHeight : source.heightOfID(blockID);
     const encode = compile<BlocksResponse>(getBlocksFromIdResponseSchema);
