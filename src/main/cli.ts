@@ -6,8 +6,15 @@
  * (test/main/cli_startup.test.ts holds both to that).
  */
 import { Command, CommanderError } from 'commander';
+import { blockGetCommand } from './commands/block/get.js';
+import { blockchainExportCommand } from './commands/blockchain/export.js';
+import { blockchainHashCommand } from './commands/blockchain/hash.js';
+import { blockchainImportCommand } from './commands/blockchain/import.js';
+import { blockchainResetCommand } from './commands/blockchain/reset.js';
+import { configCreateCommand } from './commands/config/create.js';
 import { configShowCommand } from './commands/config/show.js';
 import { endpointInvokeCommand } from './commands/endpoint/invoke.js';
+import { endpointListCommand } from './commands/endpoint/list.js';
 import { generatorDisableCommand } from './commands/generator/disable.js';
 import { generatorEnableCommand } from './commands/generator/enable.js';
 import { generatorExportCommand } from './commands/generator/export.js';
@@ -19,6 +26,10 @@ import { keysCreateCommand } from './commands/keys/create.js';
 import { keysEncryptCommand } from './commands/keys/encrypt.js';
 import { keysExportCommand } from './commands/keys/export.js';
 import { keysImportCommand } from './commands/keys/import.js';
+import { messageDecryptCommand } from './commands/message/decrypt.js';
+import { messageEncryptCommand } from './commands/message/encrypt.js';
+import { messageSignCommand } from './commands/message/sign.js';
+import { messageVerifyCommand } from './commands/message/verify.js';
 import { migrateCommand } from './commands/migrate.js';
 import { networkInteropCommand } from './commands/network/interop.js';
 import { networkLocalCommand } from './commands/network/local.js';
@@ -31,6 +42,7 @@ import { ReportedError } from './commands/reported_error.js';
 import { systemMetadataCommand } from './commands/system/metadata.js';
 import { systemNodeInfoCommand } from './commands/system/node-info.js';
 import { transactionCreateCommand } from './commands/transaction/create.js';
+import { transactionGetCommand } from './commands/transaction/get.js';
 import { transactionSendCommand } from './commands/transaction/send.js';
 import { transactionSignCommand } from './commands/transaction/sign.js';
 import { KESTREL_VERSION } from './version.js';
@@ -39,17 +51,29 @@ import { KESTREL_VERSION } from './version.js';
 const COMMANDS: (() => Command)[] = [
   startCommand,
   configShowCommand,
+  configCreateCommand,
   endpointInvokeCommand,
+  endpointListCommand,
+  blockGetCommand,
+  blockchainExportCommand,
+  blockchainImportCommand,
+  blockchainHashCommand,
+  blockchainResetCommand,
   genesisBlockCreateCommand,
   hashOnionCommand,
   transactionCreateCommand,
   transactionSignCommand,
   transactionSendCommand,
+  transactionGetCommand,
   keysCreateCommand,
   keysEncryptCommand,
   passphraseCreateCommand,
   passphraseEncryptCommand,
   passphraseDecryptCommand,
+  messageSignCommand,
+  messageVerifyCommand,
+  messageEncryptCommand,
+  messageDecryptCommand,
   keysImportCommand,
   keysExportCommand,
   systemNodeInfoCommand,

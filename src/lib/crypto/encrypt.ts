@@ -67,10 +67,11 @@ export const encryptWithPassword = async (
   const cipher = options.cipher ?? 'aes-128-gcm';
   if (!CIPHERS.includes(cipher)) throw new Error(`Cipher must be one of ${CIPHERS.join(', ')}`);
   const kdf = options.kdf ?? 'argon2id';
+  // in Klayr's key order, so that the JSON printed is Klayr's byte for byte apart from the random salt, IV and their results
   const kdfparams = {
+    parallelism: options.kdfparams?.parallelism ?? ARGON2_DEFAULTS.parallelism,
     iterations:
       options.kdfparams?.iterations ?? (kdf === 'argon2id' ? ARGON2_DEFAULTS.iterations : PBKDF2_DEFAULT_ITERATIONS),
-    parallelism: options.kdfparams?.parallelism ?? ARGON2_DEFAULTS.parallelism,
     memorySize: options.kdfparams?.memorySize ?? ARGON2_DEFAULTS.memorySize,
     salt: randomBytes(8).toString('hex'),
   };

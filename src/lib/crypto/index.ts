@@ -5,5 +5,6 @@ export * from './bytes.js';
 export * from './derivation.js';
 export * from './ed25519.js';
 export * from './encrypt.js';
+export * from './encrypted_text.js';
 export * from './hash.js';
 export * from './tags.js';

@@ -130,9 +130,12 @@ export interface NodeOptions {
   pretty?: boolean;
 }
 
+/** Kestrel's default data path (config system.dataPath). */
+export const DEFAULT_DATA_PATH = '~/.klayr/kestrel';
+
 /** The flags every command that talks to a running node takes. */
 export const addNodeFlags = (command: Command): Command =>
   command
-    .option('-d, --data-path <path>', 'Data path of the node to reach over IPC.', '~/.klayr/kestrel')
+    .option('-d, --data-path <path>', 'Data path of the node to reach over IPC.', DEFAULT_DATA_PATH)
     .option('--ws <url>', 'Reach the node over WebSocket instead, e.g. ws://127.0.0.1:7887/rpc-ws')
     .option('--pretty', 'Indent the JSON output.');

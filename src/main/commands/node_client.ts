@@ -18,8 +18,9 @@ export const withNode = async <T>(options: NodeOptions, fn: (client: RPCClient) 
   }
 };
 
+/** A result of the running node as Klayr Core's node commands print it: one line, or indented by two spaces with --pretty. */
 export const printJSON = (value: unknown, pretty = false): void => {
-  process.stdout.write(`${JSON.stringify(value, null, pretty ? '\t' : undefined)}\n`);
+  process.stdout.write(`${JSON.stringify(value, null, pretty ? '  ' : undefined)}\n`);
 };
 
 /** A command that invokes one endpoint of the running node without params and prints its result. */

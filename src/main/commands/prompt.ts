@@ -51,24 +51,21 @@ const ask = async (reader: SecretReader, o: Ask): Promise<string> => {
 
 /**
  * The passphrase from --passphrase, or asked for (a second time with `confirm`, as Klayr Core's keys:create
- * does); either way it must keep Klayr's passphrase rules (lib/crypto/passphrase_rules.ts) or this throws an
- * error that says what is wrong.
+ * does); either way, unless `anyText`, it must keep Klayr's passphrase rules (lib/crypto/passphrase_rules.ts)
+ * or this throws an error that says what is wrong.
  */
 export const readPassphrase = async (
   given: string | undefined,
-  options: { confirm?: boolean } = {},
+  options: { confirm?: boolean; anyText?: boolean } = {},
   reader: SecretReader = standardInput(),
 ): Promise<string> => {
+  // anyText: a legacy passphrase (message:sign), which Klayr Core takes as it is
+  const check = options.anyText === true ? undefined : assertValidPassphrase;
   if (given !== undefined) {
-    assertValidPassphrase(given);
+    check?.(given);
     return given;
   }
-  return ask(reader, {
-    what: 'passphrase',
-    flag: '--passphrase',
-    confirm: options.confirm === true,
-    check: assertValidPassphrase,
-  });
+  return ask(reader, { what: 'passphrase', flag: '--passphrase', confirm: options.confirm === true, check });
 };
 
 /** A password that will encrypt something: from --password (not empty), or asked for twice, both the same. */

@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import { DEFAULT_DATA_PATH } from '../flags.js';
+
+/**
+ * `kestrel blockchain:hash`: the SHA-256 of the block store (storage/chain_data.ts blockStoreHash):
+ * equal on two Kestrel nodes with the same blocks. It reads one consistent state, so the node may
+ * keep running.
+ */
+export const blockchainHashCommand = (): Command =>
+  new Command('blockchain:hash')
+    .description('Print the SHA-256 of the stored blocks (the same on nodes with the same blocks).')
+    .option('-d, --data-path <path>', 'Data path of the node.', DEFAULT_DATA_PATH)
+    .action(async (options: { dataPath: string }) => {
+      const [{ resolvedDataPath }, chainData] = await Promise.all([
+        import('./data_path_tools.js'),
+        import('../../../storage/chain_data.js'),
+      ]);
+      const dbs = chainData.openExisting(resolvedDataPath(options.dataPath), { readOnly: true });
+      try {
+        process.stdout.write(`${chainData.blockStoreHash(dbs).toString('hex')}\n`);
+      } finally {
+        await chainData.closeDatabases(dbs);
+      }
+    });
