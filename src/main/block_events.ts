@@ -8,11 +8,11 @@ type Publish = (event: string, data: unknown) => void;
 /** The data of Klayr Core's RPC events about one block (chain_newBlock, chain_forked, chain_deleteBlock, network_newBlock). */
 export const blockHeaderEvent = (block: Block) => ({ blockHeader: blockHeaderToJSON(block.header) });
 
-/** Klayr Core's events for a committed block: chain_newBlock, network_newBlock and, when they change, the next validators. */
+/**
+ * Klayr Core's events for a committed block: when they change, the next validators (Klayr publishes
+ * them while it executes the block, so before the others), then chain_newBlock and network_newBlock.
+ */
 export const publishBlock = (publish: Publish, { block, nextValidators }: ExecutedBlock): void => {
-  const event = blockHeaderEvent(block);
-  publish('chain_newBlock', event);
-  publish('network_newBlock', event);
   if (nextValidators !== undefined) {
     publish('chain_validatorsChanged', {
       nextValidators: nextValidators.validators.map((v) => ({
@@ -25,4 +25,7 @@ export const publishBlock = (publish: Publish, { block, nextValidators }: Execut
       certificateThreshold: nextValidators.certificateThreshold.toString(),
     });
   }
+  const event = blockHeaderEvent(block);
+  publish('chain_newBlock', event);
+  publish('network_newBlock', event);
 };

@@ -174,11 +174,28 @@ export const validateGenesisBlock = (block: Block): void => {
   if (!h.assetRoot.equals(computeAssetRoot(block.assets))) throw new Error('Invalid assets root');
 };
 
-/** A header as the chain endpoints and events serve it: its JSON with its id. */
-export const blockHeaderToJSON = (header: BlockHeader) => ({
-  ...headerCodec.toJSON(header),
-  id: blockHeaderID(header).toString('hex'),
-});
+/** A header as the chain endpoints and events serve it: its JSON with its id, the fields in the order of Klayr's BlockHeader.toJSON. */
+export const blockHeaderToJSON = (header: BlockHeader) => {
+  const json = headerCodec.toJSON<Record<keyof BlockHeader, unknown>>(header);
+  return {
+    version: json.version,
+    timestamp: json.timestamp,
+    height: json.height,
+    previousBlockID: json.previousBlockID,
+    stateRoot: json.stateRoot,
+    assetRoot: json.assetRoot,
+    eventRoot: json.eventRoot,
+    transactionRoot: json.transactionRoot,
+    validatorsHash: json.validatorsHash,
+    aggregateCommit: json.aggregateCommit,
+    generatorAddress: json.generatorAddress,
+    maxHeightPrevoted: json.maxHeightPrevoted,
+    maxHeightGenerated: json.maxHeightGenerated,
+    impliesMaxPrevotes: json.impliesMaxPrevotes,
+    signature: json.signature,
+    id: blockHeaderID(header).toString('hex'),
+  };
+};
 
 /** The block as the chain endpoints serve it: header JSON with its id, transactions with ids, assets in hex. */
 export const blockToJSON = (block: Block) => ({

@@ -38,10 +38,20 @@ export const signingBytesOfEncoded = (tx: TransactionObject, bytes: Buffer): Buf
 /** The transaction ID: SHA-256 of the full encoding (signatures included). */
 export const transactionID = (tx: TransactionObject): Buffer => sha256(txCodec.encode(tx));
 
-export const transactionToJSON = (tx: TransactionObject): TransactionJSON => ({
-  ...txCodec.toJSON<Omit<TransactionJSON, 'id'>>(tx),
-  id: transactionID(tx).toString('hex'),
-});
+/** The transaction's JSON with its id, the fields in the order of Klayr's Transaction.toJSON (params after command). */
+export const transactionToJSON = (tx: TransactionObject): TransactionJSON => {
+  const json = txCodec.toJSON<Omit<TransactionJSON, 'id'>>(tx);
+  return {
+    module: json.module,
+    command: json.command,
+    params: json.params,
+    nonce: json.nonce,
+    fee: json.fee,
+    senderPublicKey: json.senderPublicKey,
+    signatures: json.signatures,
+    id: transactionID(tx).toString('hex'),
+  };
+};
 
 export const transactionFromJSON = (json: unknown): TransactionObject => {
   const tx = txCodec.fromJSON(json);
