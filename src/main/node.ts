@@ -28,6 +28,7 @@ import { genesisTreeDeferral, openChain, prefetchGenesisChecks, readGenesisBlock
 import type { ApplicationConfig } from './config/types.js';
 import { registerChainEndpoints } from './endpoints.js';
 import { createGenerator } from './generation.js';
+import { writeControllerPid } from './lock/controller_pid.js';
 import { DataPathLock } from './lock/data_path_lock.js';
 import { logSha256Backend } from './log_sha256.js';
 import type { ChainListeners } from './node_consensus.js';
@@ -61,6 +62,7 @@ export class KestrelNode {
   #pool?: TransactionPool;
   #pools: Partial<NodePools> = {};
   #lock?: DataPathLock;
+  #removeControllerPid?: () => void;
   #stopped?: Promise<void>;
   #plugins?: NodePlugins;
   #peers?: PeerNetwork;
@@ -100,6 +102,7 @@ export class KestrelNode {
       this.#lock?.release();
       throw e;
     });
+    this.#removeControllerPid = writeControllerPid(config.system.dataPath);
     const dbs = openDatabases(config.system.dataPath);
     this.#dbs = dbs;
     logSha256Backend(logger);
@@ -369,6 +372,7 @@ export class KestrelNode {
     // the tree's thread writes into the environment: it ends before LMDB closes
     await this.#stateTree?.catch(() => undefined);
     if (this.#dbs !== undefined) await closeDatabases(this.#dbs);
+    this.#removeControllerPid?.();
     if (this.#lock !== undefined) stopped.push('data path lock released');
     this.#lock?.release();
     logger.info(

@@ -35,6 +35,8 @@ const applicationErrorOf = (result: unknown): string | undefined => {
 
 const CONNECT_TIMEOUT_MS = 5000;
 const RESPONSE_TIMEOUT_MS = 30_000;
+/** Methods that decrypt keys (argon2id at Klayr's 2 GiB: about ten seconds, far more on a loaded machine) wait longer. */
+const SLOW_RESPONSE_TIMEOUT_MS: Readonly<Record<string, number>> = { generator_updateStatus: 300_000 };
 
 type Pending = Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>;
 
@@ -56,10 +58,11 @@ const settle = (pending: Pending, text: string): void => {
 
 const track = (pending: Pending, id: number, method: string): Promise<unknown> =>
   new Promise((resolve, reject) => {
+    const timeout = SLOW_RESPONSE_TIMEOUT_MS[method] ?? RESPONSE_TIMEOUT_MS;
     const timer = setTimeout(() => {
       pending.delete(id);
-      reject(new Error(`No response to ${method} within ${RESPONSE_TIMEOUT_MS / 1000} s`));
-    }, RESPONSE_TIMEOUT_MS);
+      reject(new Error(`No response to ${method} within ${timeout / 1000} s`));
+    }, timeout);
     pending.set(id, { resolve, reject, timer });
   });
 

@@ -5,16 +5,19 @@ export const cliPath = fileURLToPath(new URL('../../src/main/cli.js', import.met
 
 /** Runs the CLI in a child process without blocking this process's event loop (a node under test may be serving it). */
 export const runCLI = (...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  runCLIWithInput(undefined, ...args);
+  runCLIWith({}, ...args);
 
-/** runCLI with `input` written to the child's standard input, which then ends (undefined: left open, as runCLI). */
-export const runCLIWithInput = (
-  input: string | undefined,
+/**
+ * runCLI with `input` written to the child's standard input, which then ends (without it stdin stays
+ * open, as for runCLI), and `env` added to this process's environment.
+ */
+export const runCLIWith = (
+  options: { input?: string; env?: Record<string, string> },
   ...args: string[]
 ): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args]);
-    if (input !== undefined) child.stdin.end(input);
+    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...options.env } });
+    if (options.input !== undefined) child.stdin.end(options.input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

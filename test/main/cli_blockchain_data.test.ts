@@ -10,7 +10,7 @@ import type { KestrelDatabases } from '../../src/storage/database.js';
 import { closeDatabases, openDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
 import { tableKey } from '../../src/storage/tables.js';
-import { runCLI, runCLIWithInput } from '../helpers/cli.js';
+import { runCLI, runCLIWith } from '../helpers/cli.js';
 import { spawnKestrel } from '../helpers/kestrel_process.js';
 import { call, keysFile } from '../helpers/klayr_peer_world.js';
 import type { OfflineChainParams } from '../helpers/offline_chain.js';
@@ -146,7 +146,7 @@ describe('blockchain:export, :import, :hash and :reset (Klayr Core commands on K
     const dataPath = await dataPathOf(at20, 'this node');
     const before = await chainSummary(dataPath);
     for (const input of ['no\n', '']) {
-      const declined = await runCLIWithInput(input, 'blockchain:reset', '-d', dataPath);
+      const declined = await runCLIWith({ input }, 'blockchain:reset', '-d', dataPath);
       ok(declined);
       assert.match(declined.stderr, /Are you sure you want to reset the db\? \(yes\/no\)/);
       assert.match(declined.stdout, /Nothing was changed/);
@@ -173,7 +173,7 @@ describe('blockchain:export, :import, :hash and :reset (Klayr Core commands on K
       lock.release();
     }
 
-    const reset = await runCLIWithInput('yes\n', 'blockchain:reset', '-d', dataPath);
+    const reset = await runCLIWith({ input: 'yes\n' }, 'blockchain:reset', '-d', dataPath);
     ok(reset);
     assert.match(reset.stdout, /Blockchain data has been reset\./);
     const after = await chainSummary(dataPath);

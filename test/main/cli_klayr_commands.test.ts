@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/main/config/index.js';
-import { runCLI, runCLIWithInput } from '../helpers/cli.js';
+import { runCLI, runCLIWith } from '../helpers/cli.js';
 import type { KestrelProcess } from '../helpers/kestrel_process.js';
 import { spawnKestrel } from '../helpers/kestrel_process.js';
 import { klayrCrypto } from '../helpers/klayr.js';
@@ -173,7 +173,11 @@ describe("Klayr Core's message:* and config:create, offline", () => {
   });
 
   it('message:encrypt and message:decrypt interoperate with @klayr/cryptography, in JSON and stringified form', async () => {
-    const fromKlayr = await klayrCrypto.encrypt.encryptMessageWithPassword('from Klayr é', 'pw');
+    // Klayr's side with a small argon2 memory (the message carries its parameters): each 2 GiB run takes seconds
+    const fromKlayr = await klayrCrypto.encrypt.encryptMessageWithPassword('from Klayr é', 'pw', {
+      kdfparams: { memorySize: 1024 },
+    });
+    assert.equal(fromKlayr.kdfparams.memorySize, 1024);
     const decrypted = await runCLI('message:decrypt', JSON.stringify(fromKlayr), '--password', 'pw');
     ok(decrypted);
     assert.equal(decrypted.stdout, 'from Klayr é\n');
@@ -190,6 +194,26 @@ describe("Klayr Core's message:* and config:create, offline", () => {
     failed(await runCLI('message:decrypt', 'kdf=argon2id', '--password', 'pw'), /Encrypted message: cipher is missing/);
   });
 
+  it("--output as Klayr Core's: a directory gets <name>.json, a path with an extension is the file; mode 600 and Klayr's line", async () => {
+    const dir = join(tempDataPath(), 'out');
+    const cases: [string[], string][] = [
+      [['passphrase:create', '-o', dir], join(dir, 'passphrase.json')],
+      [['passphrase:create', '-o', join(dir, 'mine.json')], join(dir, 'mine.json')],
+      [['hash-onion', '--count', '10', '--distance', '5', '-o', dir], join(dir, 'hash-onion.json')],
+      [['keys:create', '-p', passphrase, '-n', '-o', join(dir, 'k')], join(dir, 'k', 'keys.json')],
+    ];
+    for (const [args, file] of cases) {
+      const written = await runCLI(...args);
+      ok(written);
+      assert.equal(written.stdout, `Successfully written data to ${file}\n`, args.join(' '));
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      const text = readFileSync(file, 'utf8');
+      assert.equal(text, `${JSON.stringify(JSON.parse(text), undefined, ' ')}\n`);
+    }
+    const onion = JSON.parse(readFileSync(join(dir, 'hash-onion.json'), 'utf8'));
+    assert.deepEqual([onion.count, onion.distance, onion.hashes.length], [10, 5, 3]);
+  });
+
   it("config:create writes Klayr Core's default config for the chain ID, which config:show accepts; asks before overwriting", async () => {
     const dir = join(tempDataPath(), 'cfg');
     const created = await runCLI('config:create', '--output', dir, '--chain-id', '04000001', '--label', 'my-app');
@@ -202,11 +226,11 @@ describe("Klayr Core's message:* and config:create, offline", () => {
     assert.equal(written.system.dataPath, join(homedir(), '.klayr', 'my-app'));
     assert.equal(loadConfig({ config: file, dataPath: tempDataPath() }).genesis.blockTime, 7);
     failed(
-      await runCLIWithInput('no\n', 'config:create', '--output', dir, '--chain-id', '04000002'),
+      await runCLIWith({ input: 'no\n' }, 'config:create', '--output', dir, '--chain-id', '04000002'),
       /Operation cancelled, config file already present/,
     );
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).genesis.chainID, '04000001');
-    ok(await runCLIWithInput('yes\n', 'config:create', '--output', dir, '--chain-id', '04000002'));
+    ok(await runCLIWith({ input: 'yes\n' }, 'config:create', '--output', dir, '--chain-id', '04000002'));
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).genesis.chainID, '04000002');
     failed(await runCLI('config:create', '--output', dir, '--chain-id', '0400'), /Invalid chain ID format/);
     failed(await runCLI('config:create', '--output', 'myDir', '--chain-id', '04000000'), /Invalid name/);

@@ -91,15 +91,16 @@ describe('CLI secrets from piped standard input', () => {
       assert.equal(existsSync(file), false, p);
     }
     const create = ['transaction:create', 'token', 'transfer', '100000', '--params', transferParams];
-    const tx = run(lines(passphrase), ...create, '--nonce', '0', '--offline');
+    const offline = ['--nonce', '0', '--offline', '--chain-id', '04000000'];
+    const tx = run(lines(passphrase), ...create, ...offline);
     assert.equal(tx.status, 0, tx.stderr);
     const hex = (JSON.parse(tx.stdout) as { transaction: string }).transaction;
-    assert.match(run(lines(passphrase), 'transaction:sign', hex).stdout, new RegExp(hex));
+    assert.match(run(lines(passphrase), 'transaction:sign', hex, ...offline.slice(2)).stdout, new RegExp(hex));
     assert.match(
-      run('', 'transaction:sign', hex, '-p', 'wrong words').stderr,
+      run('', 'transaction:sign', hex, '-p', 'wrong words', ...offline.slice(2)).stderr,
       /Invalid passphrase\. The passphrase has 2 words/,
     );
-    assert.match(run(lines(`${passphrase} `), ...create, '--nonce', '0', '--offline').stderr, /Invalid passphrase/);
+    assert.match(run(lines(`${passphrase} `), ...create, ...offline).stderr, /Invalid passphrase/);
     assert.match(run(lines('NOT valid'), 'passphrase:encrypt').stderr, /Invalid passphrase\..*uppercase/);
   });
 
@@ -135,7 +136,7 @@ describe('CLI secrets from piped standard input', () => {
     // a missing flag is told before any secret is asked for
     assert.match(
       run('', 'transaction:create', 'token', 'transfer', '1', '--params', transferParams, '--offline').stderr,
-      /^Error: --nonce is required with --offline\.\n$/,
+      /^Error: All of the following must be provided when using --offline: --chain-id, --nonce\n$/,
     );
   });
 });

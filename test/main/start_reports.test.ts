@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dataPathConfigFile, installNetworkConfig, loadConfig } from '../../src/main/config/index.js';
 import { closedRpcWarning } from '../../src/main/config/rpc_access_warning.js';
-import { runCLI } from '../helpers/cli.js';
+import { runCLI, runCLIWith } from '../helpers/cli.js';
 import { devValidators } from '../helpers/devnet.js';
 import { httpRPC, startNodeProcess, waitUntil } from '../helpers/node_process.js';
 import { freePort, heldPort } from '../helpers/ports.js';
@@ -108,6 +108,63 @@ describe('kestrel start: a refused start writes nothing and says why', () => {
     assert.ok(warning.msg.includes(join(dataPath, 'config', 'config.json')), warning.msg);
     assert.equal(jsonLines(run.stderr).at(-1)?.level, 60, 'the refusal comes last, after the warnings');
     assert.equal(existsSync(dataPath), false);
+  });
+});
+
+describe("kestrel start takes Klayr Core's environment variables and start flags", () => {
+  it('KLAYR_NETWORK, KLAYR_DATA_PATH, KLAYR_API_WS_PORT and KLAYR_API_HTTP; klayr-core plugin flags said unused; a genesis download refused', async () => {
+    const busy = await heldPort();
+    try {
+      const dataPath = newDataPath();
+      const run = await runCLIWith(
+        {
+          env: {
+            KLAYR_NETWORK: 'testnet',
+            KLAYR_DATA_PATH: dataPath,
+            KLAYR_API_WS_PORT: String(busy.port),
+            KLAYR_API_HTTP: 'true',
+          },
+        },
+        'start',
+        '--enable-forger-plugin',
+        '--enable-dashboard-plugin',
+        '--dashboard-plugin-port',
+        '4005',
+      );
+      assert.equal(run.code, 1);
+      const lines = jsonLines(run.stderr);
+      // the testnet preset (its closed RPC named), the environment's port (refused as busy), its data path (left absent)
+      assert.ok(
+        lines.some((l) => l.key === 'rpc.allowedMethods'),
+        run.stderr,
+      );
+      assert.equal(lines.at(-1)?.msg, `Port ${busy.port} on 127.0.0.1 is already in use (rpc.port)`);
+      assert.equal(existsSync(dataPath), false);
+      const unused = lines.filter((l) => typeof l.flag === 'string').map((l) => [l.flag, l.level]);
+      assert.deepEqual(unused, [
+        ['--enable-forger-plugin', 40],
+        ['--enable-dashboard-plugin', 40],
+        ['--dashboard-plugin-port', 40],
+      ]);
+      const download = await runCLI('start', '-d', newDataPath(), '-u', 'https://example.invalid/genesis_block.blob');
+      assert.equal(download.code, 1);
+      assert.match(
+        download.stderr,
+        /--genesis-block-url and --overwrite-genesis-block are Klayr Core's genesis block download/,
+      );
+      const short = await runCLI(
+        'start',
+        '-d',
+        newDataPath(),
+        '-p',
+        String(busy.port),
+        '--api-port',
+        String(busy.port),
+      );
+      assert.match(short.stderr, new RegExp(`network\\.port and rpc\\.port are both ${busy.port}`), '-p is --port');
+    } finally {
+      busy.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -8,7 +8,9 @@ import { pino } from 'pino';
 import { GeneratorKeyStore } from '../../src/engine/generator/key_store.js';
 import type { EncryptedMessage } from '../../src/lib/crypto/encrypt.js';
 import { decryptWithPassword } from '../../src/lib/crypto/encrypt.js';
+import { decodeTransaction, transactionID } from '../../src/lib/transaction/index.js';
 import { loadConfig } from '../../src/main/config/index.js';
+import { controllerPidFile } from '../../src/main/lock/controller_pid.js';
 import { KestrelNode } from '../../src/main/node.js';
 import { cliPath, runCLI } from '../helpers/cli.js';
 import { devnetFile, devnetPassphrase, devValidators } from '../helpers/devnet.js';
@@ -102,7 +104,11 @@ describe('validator CLI', () => {
     assert.equal(out.status, 0, out.stderr);
     const secretFile = join(tempDataPath(), 'secret.json');
     writeFileSync(secretFile, out.stdout);
-    assert.equal(JSON.parse(out.stdout).publicKey, devValidators()[0]!.publicKey);
+    // Klayr Core's --output-public-key is the passphrase's legacy key (klayr-commander utils/commons.js getKeys)
+    assert.equal(
+      JSON.parse(out.stdout).publicKey,
+      klayrCrypto.legacy.getPrivateAndPublicKeyFromPassphrase(devnetPassphrase()).publicKey.toString('hex'),
+    );
     assert.equal(
       JSON.parse(run('passphrase:decrypt', '--file-path', secretFile, '--password', 'pw').stdout),
       devnetPassphrase(),
@@ -125,6 +131,8 @@ describe('validator CLI', () => {
       '--nonce',
       '3',
       '--offline',
+      '--chain-id',
+      '04000000',
     );
     assert.equal(out.status, 0, out.stderr);
     const privateKey: Buffer = await klayrCrypto.ed.getPrivateKeyFromPhraseAndPath(passphrase, "m/44'/134'/0'");
@@ -150,15 +158,64 @@ describe('validator CLI', () => {
       ) as Buffer
     ).toString('hex');
     assert.equal(JSON.parse(out.stdout).transaction, expected);
-    const resigned = run('transaction:sign', expected, '--passphrase', passphrase);
+    const offline = ['--offline', '--chain-id', '04000000'];
+    const resigned = run('transaction:sign', expected, '--passphrase', passphrase, ...offline);
     assert.equal(JSON.parse(resigned.stdout).transaction, expected);
+    // as Klayr Core's: an unsigned transaction (--no-signature) signed afterwards is the same transaction
+    const unsigned = run(
+      'transaction:create',
+      'token',
+      'transfer',
+      '200000',
+      '-a',
+      JSON.stringify(params),
+      '--no-signature',
+      '-s',
+      tx.senderPublicKey.toString('hex'),
+      '--nonce',
+      '3',
+      ...offline,
+    );
+    assert.equal(unsigned.status, 0, unsigned.stderr);
+    const signedLater = run(
+      'transaction:sign',
+      JSON.parse(unsigned.stdout).transaction,
+      '-p',
+      passphrase,
+      ...offline,
+      '--json',
+    );
+    const [hexLine, jsonLine] = signedLater.stdout.trim().split('\n');
+    assert.equal(JSON.parse(hexLine!).transaction, expected);
+    const klayrJSON = klayrTransactions.signTransaction(tx, Buffer.from('04000000', 'hex'), privateKey, schema);
+    assert.deepEqual(JSON.parse(jsonLine!).transaction.params, params);
+    assert.equal(JSON.parse(jsonLine!).transaction.id, klayrJSON.id.toString('hex'));
+    assert.deepEqual(Object.keys(JSON.parse(jsonLine!).transaction), [
+      'module',
+      'command',
+      'nonce',
+      'fee',
+      'senderPublicKey',
+      'params',
+      'signatures',
+      'id',
+    ]);
+    // another passphrase signs too (a multisignature member may): the signature is then not the sender's
+    const otherSigned = run(
+      'transaction:sign',
+      expected,
+      '-p',
+      klayrPassphrase.Mnemonic.generateMnemonic(),
+      ...offline,
+    );
+    assert.notEqual(JSON.parse(otherSigned.stdout).transaction, expected);
     assert.match(
-      run('transaction:sign', expected, '--passphrase', klayrPassphrase.Mnemonic.generateMnemonic()).stderr,
-      /does not belong to the sender/,
+      run('transaction:create', 'token', 'nope', '1', '--passphrase', passphrase, '--nonce', '0', ...offline).stderr,
+      /token:nope is not registered/,
     );
     assert.match(
-      run('transaction:create', 'token', 'nope', '1', '--passphrase', passphrase, '--nonce', '0', '--offline').stderr,
-      /token:nope is not registered/,
+      run('transaction:sign', expected, '--passphrase', passphrase, '--offline').stderr,
+      /All of the following must be provided when using --offline: --chain-id/,
     );
     assert.match(
       run(
@@ -172,7 +229,7 @@ describe('validator CLI', () => {
         passphrase,
         '--nonce',
         '0',
-        '--offline',
+        ...offline,
       ).stderr,
       /Error/,
     );
@@ -188,7 +245,7 @@ describe('validator CLI', () => {
         passphrase,
         '--offline',
       ).stderr,
-      /--nonce is required/,
+      /All of the following must be provided when using --offline: --chain-id, --nonce/,
     );
   });
 
@@ -201,11 +258,16 @@ describe('validator CLI', () => {
     const node = new KestrelNode(await localP2P(config), pino({ level: 'silent' }));
     await node.start();
     try {
+      // Klayr Core's CLI looks for this file before it connects; @klayr/api-client's IPC client is how it then connects
+      assert.equal(readFileSync(controllerPidFile(dataPath), 'utf8'), String(process.pid));
+      const ipc = await apiClient.createIPCClient(dataPath);
+      assert.equal((await ipc.node.getNodeInfo()).chainID, '04000000');
+      await ipc.disconnect();
       const info = await runAsync('system:node-info', '--data-path', dataPath);
       assert.equal(info.status, 0, info.stderr);
       assert.equal(JSON.parse(info.stdout).chainID, '04000000');
       const status = await runAsync('generator:status', '--data-path', dataPath);
-      assert.deepEqual(JSON.parse(status.stdout), { status: [] });
+      assert.deepEqual(JSON.parse(status.stdout), { info: { status: [] } });
       const onion = await runAsync(
         'endpoint:invoke',
         'random_setHashOnion',
@@ -226,6 +288,7 @@ describe('validator CLI', () => {
     } finally {
       await node.stop();
     }
+    assert.equal(existsSync(controllerPidFile(dataPath)), false);
   });
 
   it('passphrase:create prints a fresh 24-word mnemonic that @klayr/passphrase validates; --output writes it with mode 600', () => {
@@ -306,14 +369,14 @@ describe('validator CLI', () => {
         ws,
       );
       assert.equal(enabled.status, 0, enabled.stderr);
-      assert.deepEqual(JSON.parse(enabled.stdout), { address: validator.address, enabled: true });
+      assert.equal(enabled.stdout, `Enabled block generation for ${validator.address}\n`);
       const status = await runAsync('generator:status', '--ws', ws);
       assert.equal(
-        JSON.parse(status.stdout).status.find((s: { address: string }) => s.address === validator.address).enabled,
+        JSON.parse(status.stdout).info.status.find((s: { address: string }) => s.address === validator.address).enabled,
         true,
       );
       const disabled = await runAsync('generator:disable', validator.address, '--password', 'unused', '--ws', ws);
-      assert.deepEqual(JSON.parse(disabled.stdout), { address: validator.address, enabled: false });
+      assert.equal(disabled.stdout, `Disabled block generation for ${validator.address}\n`);
       const unknown = await runAsync(
         'generator:enable',
         devValidators()[7]!.address,
@@ -391,8 +454,12 @@ describe('validator CLI', () => {
       assert.equal(created.status, 0, created.stderr);
       const sent = await runAsync('transaction:send', JSON.parse(created.stdout).transaction, '--ws', ws);
       assert.equal(sent.status, 0, sent.stderr);
-      assert.equal(JSON.parse(sent.stdout).transactionId, JSON.parse(sent.stdout).id);
-      assert.match((await runAsync('transaction:send', 'zz', '--ws', ws)).stderr, /must be hex/);
+      const sentID = transactionID(decodeTransaction(Buffer.from(JSON.parse(created.stdout).transaction, 'hex')));
+      assert.equal(sent.stdout, `Transaction with id: '${sentID.toString('hex')}' received by node.\n`);
+      assert.match(
+        (await runAsync('transaction:send', 'zz', '--ws', ws)).stderr,
+        /The transaction must be provided as a encoded hex string\./,
+      );
       // generator:export writes keys and generated info; generator:import sets the generated info back
       const infoFile = join(tempDataPath(), 'generator_info.json');
       assert.equal((await runAsync('generator:export', '--output', infoFile, '--ws', ws)).status, 0);

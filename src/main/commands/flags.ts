@@ -96,33 +96,70 @@ export const ACCOUNT_KEY_PATH = "m/44'/134'/0'";
 export const cipherOption = (description = 'Cipher.'): Option =>
   new Option('--cipher <cipher>', description).choices(['aes-128-gcm', 'aes-256-gcm']).default('aes-128-gcm');
 
-/** Klayr Core's config-shaping flags, shared by every command that builds a node config. */
+/** Klayr Core's config-shaping flags, shared by every command that builds a node config, with Klayr Core's environment variables. */
 export const addConfigFlags = (command: Command): Command =>
   command
-    .option(
-      '-n, --network <network>',
-      'Default network config to use: devnet, testnet or mainnet (embedded as Klayr Core ships them).',
-      'devnet',
+    .addOption(
+      new Option(
+        '-n, --network <network>',
+        'Default network config to use: devnet, testnet or mainnet (embedded as Klayr Core ships them).',
+      )
+        .default('devnet')
+        .env('KLAYR_NETWORK'),
     )
-    .option('-d, --data-path <path>', 'Directory path to specify where node data will be stored.')
-    .option(
-      '-c, --config <file>',
-      'File path to a custom config; it overrides the network preset (or the config saved under the data path).',
+    .addOption(
+      new Option('-d, --data-path <path>', 'Directory path to specify where node data will be stored.').env(
+        'KLAYR_DATA_PATH',
+      ),
     )
-    .option('--api-ipc', 'Enable IPC communication (adds "ipc" to rpc.modes).')
-    .option('--api-ws', 'Enable WebSocket communication (adds "ws" to rpc.modes).')
-    .option('--api-http', 'Enable HTTP communication (adds "http" to rpc.modes).')
-    .option('--api-port <port>', 'Port to be used for the WS and HTTP API (rpc.port).', port)
-    .option('--api-host <host>', 'Host to be used for the WS and HTTP API (rpc.host).')
-    .option('--port <port>', 'Open port for the peer to peer incoming connections (network.port).', port)
-    .option(
-      '--seed-peers <peers>',
-      'Seed peers to initially connect to, as comma separated "ip:port"; the IP can be a DNS name (network.seedPeers).',
-      seedPeers,
+    .addOption(
+      new Option(
+        '-c, --config <file>',
+        'File path to a custom config; it overrides the network preset (or the config saved under the data path).',
+      ).env('KLAYR_CONFIG_FILE'),
     )
-    .addOption(new Option('-l, --log <level>', 'Log level (system.logLevel).').choices(LOG_LEVELS));
+    .option('--api-ipc', 'Enable IPC communication (adds "ipc" to rpc.modes). Environment variable: KLAYR_API_IPC.')
+    .option('--api-ws', 'Enable WebSocket communication (adds "ws" to rpc.modes). Environment variable: KLAYR_API_WS.')
+    .option('--api-http', 'Enable HTTP communication (adds "http" to rpc.modes). Environment variable: KLAYR_API_HTTP.')
+    .addOption(
+      new Option('--api-port <port>', 'Port to be used for the WS and HTTP API (rpc.port).')
+        .argParser(port)
+        .env('KLAYR_API_WS_PORT'),
+    )
+    .addOption(
+      new Option('--api-host <host>', 'Host to be used for the WS and HTTP API (rpc.host).').env('KLAYR_API_HOST'),
+    )
+    .addOption(
+      new Option('-p, --port <port>', 'Open port for the peer to peer incoming connections (network.port).')
+        .argParser(port)
+        .env('KLAYR_PORT'),
+    )
+    .addOption(
+      new Option(
+        '--seed-peers <peers>',
+        'Seed peers to initially connect to, as comma separated "ip:port"; the IP can be a DNS name (network.seedPeers).',
+      )
+        .argParser(seedPeers)
+        .env('KLAYR_SEED_PEERS'),
+    )
+    .addOption(
+      new Option('-l, --log <level>', 'Log level (system.logLevel).').choices(LOG_LEVELS).env('KLAYR_LOG_LEVEL'),
+    );
 
-export const configFlagsOf = (options: Record<string, unknown>): ConfigFlags => options as ConfigFlags;
+/** Klayr Core's (oclif's) reading of a boolean flag's environment variable. */
+const envFlag = (name: string): boolean | undefined => {
+  const value = process.env[name];
+  return value === undefined ? undefined : /^(true|1|yes|y)$/i.test(value);
+};
+
+/** The parsed flags as loadConfig takes them; the boolean API flags not given fall back to Klayr Core's environment variables. */
+export const configFlagsOf = (options: Record<string, unknown>): ConfigFlags =>
+  ({
+    ...options,
+    apiIpc: options.apiIpc ?? envFlag('KLAYR_API_IPC'),
+    apiWs: options.apiWs ?? envFlag('KLAYR_API_WS'),
+    apiHttp: options.apiHttp ?? envFlag('KLAYR_API_HTTP'),
+  }) as ConfigFlags;
 
 export interface NodeOptions {
   dataPath: string;
@@ -136,6 +173,10 @@ export const DEFAULT_DATA_PATH = '~/.klayr/kestrel';
 /** The flags every command that talks to a running node takes. */
 export const addNodeFlags = (command: Command): Command =>
   command
-    .option('-d, --data-path <path>', 'Data path of the node to reach over IPC.', DEFAULT_DATA_PATH)
+    .addOption(
+      new Option('-d, --data-path <path>', 'Data path of the node to reach over IPC.')
+        .default(DEFAULT_DATA_PATH)
+        .env('KLAYR_DATA_PATH'),
+    )
     .option('--ws <url>', 'Reach the node over WebSocket instead, e.g. ws://127.0.0.1:7887/rpc-ws')
     .option('--pretty', 'Indent the JSON output.');

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { DEFAULT_HASH_ONION_COUNT, DEFAULT_HASH_ONION_DISTANCE } from '../../lib/crypto/hash_onion_defaults.js';
 import { positiveInteger } from './flags.js';
@@ -15,7 +14,10 @@ export const hashOnionCommand = (): Command =>
       DEFAULT_HASH_ONION_DISTANCE,
     )
     .option('--seed <hex>', 'A 16-byte seed in hex (default: a fresh random seed).')
-    .option('-o, --output <file>', 'Write the JSON to this file instead of standard output.')
+    .option(
+      '-o, --output <path>',
+      'File (a path with an extension) or directory (hash-onion.json in it) to write the JSON to, mode 600.',
+    )
     .option('--pretty', 'Indent the JSON output.')
     .action(async (options: { count: number; distance: number; seed?: string; output?: string; pretty?: boolean }) => {
       if (options.distance > options.count)
@@ -26,17 +28,17 @@ export const hashOnionCommand = (): Command =>
         import('../../lib/crypto/bytes.js'),
       ]);
       const seed = options.seed === undefined ? generateHashOnionSeed() : parseHex(options.seed, 'seed', 16);
+      // on a terminal only, so that redirected output holds only what Klayr Core prints
       const bar = (done: number) => {
+        if (process.stderr.isTTY !== true) return;
         const share = done / options.count;
         process.stderr.write(`\r[${'#'.repeat(Math.round(share * 40)).padEnd(40, '.')}] ${(share * 100).toFixed(0)}%`);
       };
       const hashes = hashOnion(seed, options.count, options.distance, bar);
-      process.stderr.write('\n');
-      const text = JSON.stringify(
-        { count: options.count, distance: options.distance, hashes: hashes.map((h) => h.toString('hex')) },
-        null,
-        options.pretty === true ? '\t' : undefined,
+      if (process.stderr.isTTY === true) process.stderr.write('\n');
+      const result = { count: options.count, distance: options.distance, hashes: hashes.map((h) => h.toString('hex')) };
+      const { writeOutputFile } = await import('./output_file.js');
+      process.stdout.write(
+        `${options.output === undefined ? JSON.stringify(result, null, options.pretty === true ? '  ' : undefined) : writeOutputFile(options.output, result, 'hash-onion')}\n`,
       );
-      if (options.output === undefined) process.stdout.write(`${text}\n`);
-      else writeFileSync(options.output, text);
     });

@@ -47,27 +47,23 @@ export const configCreateCommand = (): Command =>
     .option('-l, --label <label>', 'App Label', 'beta-sdk-app')
     .requiredOption('-i, --chain-id <hex>', 'ChainID in hex format. For example, Klayr mainnet mainchain is 00000000')
     .action(async (options: CreateOptions) => {
-      const [{ existsSync, mkdirSync, writeFileSync }, { homedir }, { join, resolve }, { expandHome }, { confirm }] =
+      const [{ existsSync }, { homedir }, { join }, { outputFilePath, writeOutputFile }, { confirm }] =
         await Promise.all([
           import('node:fs'),
           import('node:os'),
           import('node:path'),
-          import('../../config/home.js'),
+          import('../output_file.js'),
           import('../confirm.js'),
         ]);
       if (/\s/.test(options.output) || /^([a-z]+)(([A-Z]([a-z]+))+)$/.test(options.output))
         throw new Error(`Invalid name: the output directory "${options.output}" has whitespace or is in camelCase.`);
       if (!/^[0-9a-fA-F]{8}$/.test(options.chainId))
         throw new Error('Invalid chain ID format. ChainID must be in hex format with 8 characters');
-      const dir = resolve(expandHome(options.output));
-      const file = join(dir, 'config.json');
       if (
-        existsSync(file) &&
+        existsSync(outputFilePath(options.output, 'config')) &&
         !(await confirm('A config file already exists at the given location. Do you want to overwrite it?'))
       )
         throw new Error('Operation cancelled, config file already present at the desired location');
-      mkdirSync(dir, { recursive: true });
       const config = klayrDefaultConfig(join(homedir(), '.klayr', options.label), options.chainId);
-      writeFileSync(file, `${JSON.stringify(config, undefined, ' ')}\n`, { mode: 0o600 });
-      process.stdout.write(`Successfully written data to ${file}\n`);
+      process.stdout.write(`${writeOutputFile(options.output, config, 'config')}\n`);
     });

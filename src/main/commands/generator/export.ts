@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Command } from 'commander';
 import type { NodeOptions } from '../flags.js';
 import { addNodeFlags } from '../flags.js';
@@ -18,7 +16,11 @@ export const generatorExportCommand = (): Command =>
   addNodeFlags(
     new Command('generator:export')
       .description('Export the keys and generated info of the running node to a file.')
-      .option('-o, --output <file>', 'File to write.', 'generator_info.json'),
+      .option(
+        '-o, --output <path>',
+        'File (a path with an extension) or directory (generator_info.json in it) to write, mode 600.',
+        'generator_info.json',
+      ),
   ).action(async (options: NodeOptions & { output: string }) => {
     const { keys, status } = await withNode(options, async (client) => ({
       keys: (
@@ -37,7 +39,6 @@ export const generatorExportCommand = (): Command =>
         maxHeightPrevoted,
       })),
     };
-    mkdirSync(dirname(options.output), { recursive: true });
-    writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
-    process.stdout.write(`Generator info is exported to ${options.output}\n`);
+    const { writeOutputFile } = await import('../output_file.js');
+    process.stdout.write(`${writeOutputFile(options.output, file, 'generator_info')}\n`);
   });

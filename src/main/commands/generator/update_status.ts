@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { NodeOptions } from '../flags.js';
 import { addNodeFlags, nonNegativeInteger } from '../flags.js';
-import { printJSON, withNode } from '../node_client.js';
+import { withNode } from '../node_client.js';
 
 export interface StatusOptions extends NodeOptions {
   password?: string;
@@ -80,5 +80,8 @@ export const updateStatus = async (address: string, options: StatusOptions, enab
     }
     return client.invoke('generator_updateStatus', { address, password, enable, ...info });
   });
-  printJSON(result, options.pretty === true);
+  // Klayr Core's line, for the address the node answers
+  process.stdout.write(
+    `${enable ? 'Enabled' : 'Disabled'} block generation for ${(result as { address: string }).address}\n`,
+  );
 };

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Command } from 'commander';
 import type { Cipher } from '../../../lib/crypto/index.js';
 import { cipherOption, nonNegativeInteger } from '../flags.js';
@@ -11,7 +9,10 @@ import { cipherOption, nonNegativeInteger } from '../flags.js';
 export const keysCreateCommand = (): Command =>
   new Command('keys:create')
     .description('Return keys corresponding to the given passphrase.')
-    .option('-o, --output <file>', 'File to write the keys to (mode 600).')
+    .option(
+      '-o, --output <path>',
+      'File (a path with an extension) or directory (keys.json in it) to write the keys to, mode 600.',
+    )
     .option('-p, --passphrase <passphrase>', 'Passphrase (asked for, hidden, when absent).')
     .option('-n, --no-encrypt', 'No encrypted message object to be created.')
     .option('-w, --password <password>', 'Password for the encrypted keys (asked for twice, hidden, when absent).')
@@ -46,11 +47,7 @@ export const keysCreateCommand = (): Command =>
           password,
           cipher: options.cipher,
         });
-        if (options.output === undefined) {
-          process.stdout.write(`${JSON.stringify({ keys }, undefined, '  ')}\n`);
-          return;
-        }
-        mkdirSync(dirname(options.output), { recursive: true });
-        writeFileSync(options.output, `${JSON.stringify({ keys }, undefined, ' ')}\n`, { mode: 0o600 });
+        const { printOrWrite } = await import('../output_file.js');
+        printOrWrite(options.output, { keys }, 'keys');
       },
     );

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { NodeOptions } from '../flags.js';
 import { addNodeFlags } from '../flags.js';
@@ -9,7 +8,11 @@ export const keysExportCommand = (): Command =>
   addNodeFlags(
     new Command('keys:export')
       .description('Export the keys the running node holds (generator_getAllKeys).')
-      .requiredOption('-o, --output <file>', 'File to write (mode 600).'),
+      .option(
+        '-o, --output <path>',
+        'File (a path with an extension) or directory (keys.json in it) to write, mode 600.',
+        '.',
+      ),
   ).action(async (options: NodeOptions & { output: string }) => {
     const { keys } = (await withNode(options, (client) => client.invoke('generator_getAllKeys'))) as {
       keys: { address: string; type: string; data: Record<string, unknown> }[];
@@ -17,8 +20,9 @@ export const keysExportCommand = (): Command =>
     const file = {
       keys: keys.map((k) => ({
         address: k.address,
-        ...(k.type === 'plain' ? { plain: k.data, encrypted: {} } : { encrypted: k.data }),
+        ...(k.type === 'plain' ? { plain: k.data } : { encrypted: k.data }),
       })),
     };
-    writeFileSync(options.output, `${JSON.stringify(file, undefined, ' ')}\n`, { mode: 0o600 });
+    const { writeOutputFile } = await import('../output_file.js');
+    process.stdout.write(`${writeOutputFile(options.output, file, 'keys')}\n`);
   });

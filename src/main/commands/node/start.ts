@@ -28,6 +28,25 @@ export const startCommand = (): Command =>
       '--enable-report-misbehavior-plugin',
       'Enable ReportMisbehavior Plugin (its settings: plugins.reportMisbehavior of the config).',
     )
+    .option('--enable-forger-plugin', "Klayr Core's forger plugin: accepted, not available in Kestrel (said at start).")
+    .option(
+      '--enable-monitor-plugin',
+      "Klayr Core's monitor plugin: accepted, not available in Kestrel (said at start).",
+    )
+    .option('--monitor-plugin-port <port>', 'Accepted with --enable-monitor-plugin, not used.')
+    .option('--monitor-plugin-whitelist <ips>', 'Accepted with --enable-monitor-plugin, not used.')
+    .option('--enable-faucet-plugin', "Klayr Core's faucet plugin: accepted, not available in Kestrel (said at start).")
+    .option('--faucet-plugin-port <port>', 'Accepted with --enable-faucet-plugin, not used.')
+    .option(
+      '--enable-dashboard-plugin',
+      "Klayr Core's dashboard plugin: accepted, not available in Kestrel (said at start).",
+    )
+    .option('--dashboard-plugin-port <port>', 'Accepted with --enable-dashboard-plugin, not used.')
+    .option(
+      '-u, --genesis-block-url <url>',
+      "Klayr Core's genesis block download: refused (Kestrel embeds the presets' genesis blocks; use -c with genesis.block.fromFile).",
+    )
+    .option('--overwrite-genesis-block', 'Refused with --genesis-block-url.')
     .addOption(
       new Option(
         '--log-format <format>',
@@ -66,6 +85,21 @@ export const enableFlaggedPlugins = (options: Record<string, unknown>, config: A
   if (options.enableReportMisbehaviorPlugin === true) config.plugins.reportMisbehavior ??= {};
 };
 
+/** klayr-core's start flags for its plugins that Kestrel does not have: accepted, and said not to be used. */
+const UNAVAILABLE_PLUGIN_FLAGS: [option: string, flag: string][] = [
+  ['enableForgerPlugin', '--enable-forger-plugin'],
+  ['enableMonitorPlugin', '--enable-monitor-plugin'],
+  ['monitorPluginPort', '--monitor-plugin-port'],
+  ['monitorPluginWhitelist', '--monitor-plugin-whitelist'],
+  ['enableFaucetPlugin', '--enable-faucet-plugin'],
+  ['faucetPluginPort', '--faucet-plugin-port'],
+  ['enableDashboardPlugin', '--enable-dashboard-plugin'],
+  ['dashboardPluginPort', '--dashboard-plugin-port'],
+];
+
+export const unavailablePluginFlags = (options: Record<string, unknown>): string[] =>
+  UNAVAILABLE_PLUGIN_FLAGS.filter(([option]) => options[option] !== undefined).map(([, flag]) => flag);
+
 /** What a failed start leaves for its error report: the logger, once there is one. */
 interface StartContext {
   logger?: Logger;
@@ -94,6 +128,10 @@ const startNode = async (options: Record<string, unknown>, context: StartContext
     import('../../node_ports.js'),
     import('../../node.js'),
   ]);
+  if (options.genesisBlockUrl !== undefined || options.overwriteGenesisBlock === true)
+    throw new Error(
+      "--genesis-block-url and --overwrite-genesis-block are Klayr Core's genesis block download, which Kestrel does not do: it embeds the genesis blocks of devnet, testnet and mainnet; for another chain give a config (-c) whose genesis.block.fromFile names the block.",
+    );
   const flags = configFlagsOf(options);
   const network = flags.network ?? 'devnet';
   const overwrite = options.overwriteConfig === true;
@@ -119,6 +157,11 @@ const startNode = async (options: Record<string, unknown>, context: StartContext
   context.logger = logger;
   for (const { key, reason } of unusedConfigKeys(planned))
     logger.warn({ key }, `Config key ${key} is accepted but not used: ${reason}`);
+  for (const flag of unavailablePluginFlags(options))
+    logger.warn(
+      { flag },
+      `Flag ${flag} is accepted but not used: Kestrel has Klayr's chainConnector and reportMisbehavior plugins, not this one`,
+    );
   const closed = closedRpcWarning(planned);
   if (closed !== undefined) logger.warn({ key: 'rpc.allowedMethods' }, closed);
   // the lock of an existing data path first (another node on it is the better reason to give), then the port;

@@ -1,20 +1,21 @@
 import { Command } from 'commander';
 import type { NodeOptions } from '../flags.js';
 import { addNodeFlags } from '../flags.js';
-import { printJSON, withNode } from '../node_client.js';
 
-/** `kestrel transaction:send <hex>`: posts an encoded transaction to the running node's pool. */
+/** `kestrel transaction:send <hex>`: posts an encoded transaction to the running node's pool; prints Klayr Core's line. */
 export const transactionSendCommand = (): Command =>
   addNodeFlags(
     new Command('transaction:send')
-      .description('Send an encoded transaction to the running node (txpool_postTransaction).')
-      .argument('<transaction>', 'Encoded transaction (hex)'),
+      .description('Send transaction to the local node (txpool_postTransaction).')
+      .argument('<transaction>', 'A transaction to be sent to the node encoded as hex string'),
   ).action(async (hex: string, options: NodeOptions) => {
-    const [{ transactionID }, { parseTransaction }] = await Promise.all([
-      import('../../../lib/transaction/index.js'),
+    const [{ parseTransaction }, { withNode }] = await Promise.all([
       import('./encoded.js'),
+      import('../node_client.js'),
     ]);
-    const tx = parseTransaction(hex);
-    const result = await withNode(options, (client) => client.invoke('txpool_postTransaction', { transaction: hex }));
-    printJSON({ ...(result as object), id: transactionID(tx).toString('hex') }, options.pretty === true);
+    parseTransaction(hex);
+    const { transactionId } = (await withNode(options, (client) =>
+      client.invoke('txpool_postTransaction', { transaction: hex.toLowerCase() }),
+    )) as { transactionId: string };
+    process.stdout.write(`Transaction with id: '${transactionId}' received by node.\n`);
   });

@@ -1,45 +1,102 @@
 import { Command } from 'commander';
-import { ACCOUNT_KEY_PATH } from '../flags.js';
+import type { NodeOptions } from '../flags.js';
+import { ACCOUNT_KEY_PATH, addNodeFlags } from '../flags.js';
 
-/** `kestrel transaction:sign <hex>`: adds the signature of a passphrase (single-signature accounts). */
+interface SignOptions extends NodeOptions {
+  passphrase?: string;
+  keyDerivationPath: string;
+  offline?: boolean;
+  chainId?: string;
+  mandatoryKeys?: string[];
+  optionalKeys?: string[];
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/**
+ * `kestrel transaction:sign <hex>`, as Klayr Core's: adds the passphrase's signature to a
+ * transaction, signed or not yet. Online, the chain ID and the sender's multisignature keys come
+ * from the running node; with --offline, from --chain-id and --mandatory-keys / --optional-keys.
+ */
 export const transactionSignCommand = (): Command =>
-  new Command('transaction:sign')
-    .description('Sign an encoded transaction with a passphrase.')
-    .argument('<transaction>', 'Encoded transaction (hex)')
-    .option('-p, --passphrase <passphrase>', 'Passphrase of the sender (asked for, hidden, when absent).')
-    .option('--key-derivation-path <path>', 'Key derivation path of the sender.', ACCOUNT_KEY_PATH)
-    .option(
-      '--chain-id <hex>',
-      'Chain ID (default: the chain ID of the config the node would start with, as config:show prints it).',
-    )
-    .option('--json', 'Print the transaction as JSON instead of hex.')
-    .action(
-      async (
-        hex: string,
-        options: { passphrase?: string; keyDerivationPath: string; chainId?: string; json?: boolean },
-      ) => {
-        const [
-          { ed25519KeyPairFromPassphraseAndPath },
-          { signTransaction },
-          { loadConfig },
-          { parseTransaction, printTransaction },
-          { readPassphrase },
-        ] = await Promise.all([
+  addNodeFlags(
+    new Command('transaction:sign')
+      .description('Sign encoded transaction.')
+      .argument('<transaction>', 'The transaction to be signed encoded as hex string')
+      .option('-p, --passphrase <passphrase>', 'Passphrase of the signer (asked for, hidden, when absent).')
+      .option(
+        '-k, --key-derivation-path <path>',
+        'Key derivation path to use to derive keypair from passphrase ("legacy": the legacy key pair).',
+        ACCOUNT_KEY_PATH,
+      )
+      .option('--offline', 'Sign without a running node (needs --chain-id).')
+      .option('--chain-id <hex>', 'Chain ID (with --offline).')
+      .option('--mandatory-keys <hex>', 'Mandatory publicKey string in hex format (repeat for each key).', collect)
+      .option('--optional-keys <hex>', 'Optional publicKey string in hex format (repeat for each key).', collect)
+      .option('-j, --json', 'Print the transaction as JSON too.'),
+  ).action(async (hex: string, options: SignOptions) => {
+    const [{ parseHex }, lib, tools, { withNode }] = await Promise.all([
+      import('../../../lib/crypto/index.js'),
+      import('../../../lib/transaction/index.js'),
+      import('./encoded.js'),
+      import('../node_client.js'),
+    ]);
+    if (options.offline === true && options.chainId === undefined)
+      throw new Error('All of the following must be provided when using --offline: --chain-id');
+    const tx = tools.parseTransaction(hex);
+    const keysOf = (flag: string, keys: string[] | undefined): Buffer[] =>
+      (keys ?? []).map((k) => parseHex(k, flag, 32));
+    const sign = async (
+      chainID: string,
+      multisig: { mandatoryKeys: Buffer[]; optionalKeys: Buffer[] } | undefined,
+      metadata: Parameters<typeof tools.paramsSchemaOf>[0],
+    ): Promise<void> => {
+      const schema = tools.paramsSchemaOf(metadata, tx.module, tx.command);
+      const { privateKey } = await tools.keyPairOf(options.passphrase, options.keyDerivationPath);
+      const chain = Buffer.from(chainID, 'hex');
+      const signed =
+        multisig === undefined
+          ? lib.signTransaction(tx, chain, privateKey)
+          : lib.signMultiSignatureTransaction(tx, chain, privateKey, multisig);
+      tools.printTransaction(signed, schema, options, [
+        'module',
+        'command',
+        'nonce',
+        'fee',
+        'senderPublicKey',
+        'params',
+        'signatures',
+      ]);
+    };
+    if (options.offline === true) {
+      const mandatoryKeys = keysOf('--mandatory-keys', options.mandatoryKeys);
+      const optionalKeys = keysOf('--optional-keys', options.optionalKeys);
+      const multisig = mandatoryKeys.length + optionalKeys.length > 0 ? { mandatoryKeys, optionalKeys } : undefined;
+      await sign(tools.chainIDFlag(options.chainId as string), multisig, await tools.offlineMetadata());
+      return;
+    }
+    await withNode(options, async (client) => {
+      const [{ nodeModuleMetadata }, { addressFromPublicKey, addressToKlayr32 }, { isAccountNotFound }] =
+        await Promise.all([
+          import('../chain_json.js'),
           import('../../../lib/crypto/index.js'),
-          import('../../../lib/transaction/index.js'),
-          import('../../config/load.js'),
-          import('./encoded.js'),
-          import('../prompt.js'),
+          import('./node_account.js'),
         ]);
-        const tx = parseTransaction(hex);
-        const chainID = options.chainId ?? loadConfig().genesis.chainID;
-        const passphrase = await readPassphrase(options.passphrase);
-        const { privateKey, publicKey } = ed25519KeyPairFromPassphraseAndPath(passphrase, options.keyDerivationPath);
-        if (!publicKey.equals(tx.senderPublicKey))
-          throw new Error('The passphrase does not belong to the sender of the transaction.');
-        printTransaction(
-          signTransaction({ ...tx, signatures: [] }, Buffer.from(chainID, 'hex'), privateKey),
-          options.json,
-        );
-      },
-    );
+      const { chainID } = (await client.invoke('system_getNodeInfo')) as { chainID: string };
+      // as @klayr/api-client's transaction.sign: a multisignature sender's keys from its auth account
+      const address = addressToKlayr32(addressFromPublicKey(tx.senderPublicKey));
+      const account = (await client.invoke('auth_getAuthAccount', { address }).catch((e: unknown) => {
+        if (isAccountNotFound(e)) return { numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
+        throw e;
+      })) as { numberOfSignatures: number; mandatoryKeys: string[]; optionalKeys: string[] };
+      const multisig =
+        account.numberOfSignatures > 0
+          ? {
+              mandatoryKeys: account.mandatoryKeys.map((k) => Buffer.from(k, 'hex')),
+              optionalKeys: account.optionalKeys.map((k) => Buffer.from(k, 'hex')),
+            }
+          : undefined;
+      await sign(chainID, multisig, await nodeModuleMetadata(client));
+    });
+  });
