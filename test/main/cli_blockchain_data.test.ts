@@ -10,23 +10,16 @@ import type { KestrelDatabases } from '../../src/storage/database.js';
 import { closeDatabases, openDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
 import { tableKey } from '../../src/storage/tables.js';
+import { BEHIND_CACHE, BEHIND_CHAIN } from '../helpers/behind_chain.js';
 import { runCLI, runCLIWith } from '../helpers/cli.js';
 import { spawnKestrel } from '../helpers/kestrel_process.js';
 import { call, keysFile } from '../helpers/klayr_peer_world.js';
-import type { OfflineChainParams } from '../helpers/offline_chain.js';
 import { copyChain, offlineChain, offlineChainConfigFile } from '../helpers/offline_chain.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
-/** sync_behind's chain (the same cache): 400 blocks, every 10th with 5 transfers, kept at height 20 too. */
-const CHAIN: OfflineChainParams = {
-  blocks: 400,
-  transferEvery: 10,
-  transfersPerBlock: 5,
-  maxTransactionsSize: 15_360,
-  stops: [20],
-};
-const CACHE = `kestrel-test/behind-v2-b${CHAIN.blocks}-e${CHAIN.transferEvery}-t${CHAIN.transfersPerBlock}-s20`;
+const CHAIN = BEHIND_CHAIN;
+const CACHE = BEHIND_CACHE;
 
 const withDbs = async <T>(dataPath: string, fn: (dbs: KestrelDatabases) => T): Promise<T> => {
   const dbs = openDatabases(dataPath, { writer: false });

@@ -5,12 +5,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/main/config/index.js';
+import { BEHIND_CACHE, BEHIND_CHAIN } from '../helpers/behind_chain.js';
 import { runCLI, runCLIWith } from '../helpers/cli.js';
 import type { KestrelProcess } from '../helpers/kestrel_process.js';
 import { spawnKestrel } from '../helpers/kestrel_process.js';
 import { klayrCrypto } from '../helpers/klayr.js';
 import { keysFile } from '../helpers/klayr_peer_world.js';
-import type { OfflineChainParams } from '../helpers/offline_chain.js';
 import { copyChain, offlineChain, offlineChainConfigFile } from '../helpers/offline_chain.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
@@ -19,15 +19,8 @@ const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const apiClient: any = require('@klayr/api-client');
 
-/** sync_behind's chain (the same cache): 400 blocks, every 10th with 5 transfers. */
-const CHAIN: OfflineChainParams = {
-  blocks: 400,
-  transferEvery: 10,
-  transfersPerBlock: 5,
-  maxTransactionsSize: 15_360,
-  stops: [20],
-};
-const CACHE = `kestrel-test/behind-v2-b${CHAIN.blocks}-e${CHAIN.transferEvery}-t${CHAIN.transfersPerBlock}-s20`;
+const CHAIN = BEHIND_CHAIN;
+const CACHE = BEHIND_CACHE;
 
 const ok = (result: { code: number | null; stderr: string }): void => assert.equal(result.code, 0, result.stderr);
 const failed = (result: { code: number | null; stderr: string }, message: RegExp): void => {

@@ -6,25 +6,19 @@ import { rmSync } from 'node:fs';
 import { afterEach, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addressToKlayr32 } from '../../src/lib/crypto/address.js';
+import { BEHIND_CACHE, BEHIND_CHAIN, BEHIND_STOPPED_AT } from '../helpers/behind_chain.js';
 import { devValidators } from '../helpers/devnet.js';
 import type { KestrelProcess } from '../helpers/kestrel_process.js';
 import { spawnKestrel } from '../helpers/kestrel_process.js';
 import { call, keysFile, nodeInfo, TOKEN_ID, waitFor } from '../helpers/klayr_peer_world.js';
-import type { OfflineChainParams } from '../helpers/offline_chain.js';
 import { copyChain, fundedSenders, offlineChain, offlineChainConfigFile } from '../helpers/offline_chain.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDataPath } from '../helpers/state.js';
 
 /** 400 blocks, every 10th with 5 transfers; the follower was stopped at height 20. */
-const CHAIN: OfflineChainParams = {
-  blocks: 400,
-  transferEvery: 10,
-  transfersPerBlock: 5,
-  maxTransactionsSize: 15_360,
-  stops: [20],
-};
-const STOPPED_AT = 20;
-const CACHE = `kestrel-test/behind-v2-b${CHAIN.blocks}-e${CHAIN.transferEvery}-t${CHAIN.transfersPerBlock}-s${STOPPED_AT}`;
+const CHAIN = BEHIND_CHAIN;
+const STOPPED_AT = BEHIND_STOPPED_AT;
+const CACHE = BEHIND_CACHE;
 
 interface Header {
   id: string;

@@ -6,35 +6,36 @@ interface CreateOptions {
   chainId: string;
 }
 
-/** The config klayr-commander's config:create writes: its default application config. */
-const klayrDefaultConfig = (dataPath: string, chainID: string) => ({
-  system: {
-    dataPath,
-    keepEventsForHeights: 300,
-    keepInclusionProofsForHeights: 300,
-    inclusionProofKeys: [],
-    logLevel: 'debug',
-  },
-  rpc: { modes: ['ipc'], port: 7887, host: '127.0.0.1', allowedMethods: ['*'] },
-  network: { version: '1.0', seedPeers: [], port: 7667 },
-  transactionPool: {
-    maxTransactions: 4096,
-    maxTransactionsPerAccount: 64,
-    transactionExpiryTime: 3 * 60 * 60 * 1000,
-    minEntranceFeePriority: '0',
-    minReplacementFeeDifference: '10',
-  },
-  genesis: {
-    block: { fromFile: './config/genesis_block.blob' },
-    blockTime: 7,
-    bftBatchSize: 53,
-    maxTransactionsSize: 15 * 1024,
-    chainID,
-  },
-  generator: { keys: {} },
-  modules: {},
-  plugins: {},
-});
+/**
+ * The config klayr-commander's config:create writes: its default application config, which is the
+ * framework's (config/defaults.ts) without the keys klayr-commander's copy lacks, and log level debug.
+ */
+const klayrDefaultConfig = async (dataPath: string, chainID: string) => {
+  const { defaultConfig } = await import('../../config/defaults.js');
+  const { system, rpc, network, transactionPool, genesis } = defaultConfig();
+  return {
+    system: {
+      dataPath,
+      keepEventsForHeights: system.keepEventsForHeights,
+      keepInclusionProofsForHeights: system.keepInclusionProofsForHeights,
+      inclusionProofKeys: system.inclusionProofKeys,
+      logLevel: 'debug',
+    },
+    rpc: { modes: rpc.modes, port: rpc.port, host: rpc.host, allowedMethods: ['*'] },
+    network,
+    transactionPool,
+    genesis: {
+      block: genesis.block,
+      blockTime: genesis.blockTime,
+      bftBatchSize: genesis.bftBatchSize,
+      maxTransactionsSize: genesis.maxTransactionsSize,
+      chainID,
+    },
+    generator: { keys: {} },
+    modules: {},
+    plugins: {},
+  };
+};
 
 /**
  * `kestrel config:create`: `<output>/config.json`, Klayr Core's default application config for a
@@ -64,6 +65,6 @@ export const configCreateCommand = (): Command =>
         !(await confirm('A config file already exists at the given location. Do you want to overwrite it?'))
       )
         throw new Error('Operation cancelled, config file already present at the desired location');
-      const config = klayrDefaultConfig(join(homedir(), '.klayr', options.label), options.chainId);
+      const config = await klayrDefaultConfig(join(homedir(), '.klayr', options.label), options.chainId);
       process.stdout.write(`${writeOutputFile(options.output, config, 'config')}\n`);
     });
