@@ -97,7 +97,14 @@ const buildProgram = (): Command => {
   return program;
 };
 
+/** As oclif reads them for Klayr Core's CLI: an environment variable set to nothing is not set. */
+const dropEmptyKlayrVariables = (): void => {
+  for (const [name, value] of Object.entries(process.env))
+    if (name.startsWith('KLAYR_') && value === '') delete process.env[name];
+};
+
 const main = async (argv: string[]): Promise<void> => {
+  dropEmptyKlayrVariables();
   const program = buildProgram().exitOverride();
   try {
     await program.parseAsync(argv);

@@ -59,7 +59,7 @@ describe('config', () => {
     });
     assert.equal(flagged.rpc.port, 9100);
     assert.equal(flagged.rpc.host, '127.0.0.2');
-    assert.deepEqual(flagged.rpc.modes, ['ipc', 'ws']);
+    assert.deepEqual(flagged.rpc.modes, ['ws'], "as Klayr Core's: the flagged transports replace rpc.modes");
     assert.equal(flagged.system.logLevel, 'warn');
     assert.equal(flagged.system.dataPath, '/tmp/kestrel-x');
   });

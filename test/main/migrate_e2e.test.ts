@@ -170,7 +170,11 @@ describe('kestrel migrate, end to end: old devnet A -> snapshot -> successor gen
       // B: the migrated config without the old node's key file; the validators bring their keys over IPC
       const config = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as Record<string, unknown>;
       assert.equal((config.system as { dataPath: string }).dataPath, bPath);
-      delete config.generator;
+      // no keys at all: the devnet config saved under B's data path (--overwrite-config, -n devnet) names the dev
+      // validators' key file, which a -c layer without generator keys would leave in force
+      const noKeys = join(output, 'no-keys.json');
+      writeFileSync(noKeys, JSON.stringify({ keys: [] }));
+      config.generator = { keys: { fromFile: noKeys } };
       writeFileSync(join(output, 'config.json'), JSON.stringify(config));
       const b = await startNodeProcess(
         bPath,
@@ -178,6 +182,7 @@ describe('kestrel migrate, end to end: old devnet A -> snapshot -> successor gen
         '-c',
         join(output, 'config.json'),
         '--overwrite-config',
+        '--api-ipc',
         '--api-http',
       );
       try {

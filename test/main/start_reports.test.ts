@@ -103,7 +103,7 @@ describe('kestrel start: a refused start writes nothing and says why', () => {
     assert.equal(run.code, 1);
     const warning = jsonLines(run.stderr).find((l) => l.key === 'rpc.allowedMethods');
     assert.equal(warning?.level, 40, run.stderr);
-    assert.match(warning.msg, /^rpc\.allowedMethods is \[\] : every RPC method is refused \(over ipc, ws, http/);
+    assert.match(warning.msg, /^rpc\.allowedMethods is \[\] : every RPC method is refused \(over http/);
     assert.ok(warning.msg.includes('set rpc.allowedMethods to ["*"] or a list of namespaces'));
     assert.ok(warning.msg.includes(join(dataPath, 'config', 'config.json')), warning.msg);
     assert.equal(jsonLines(run.stderr).at(-1)?.level, 60, 'the refusal comes last, after the warnings');

@@ -118,9 +118,12 @@ export const addConfigFlags = (command: Command): Command =>
         'File path to a custom config; it overrides the network preset (or the config saved under the data path).',
       ).env('KLAYR_CONFIG_FILE'),
     )
-    .option('--api-ipc', 'Enable IPC communication (adds "ipc" to rpc.modes). Environment variable: KLAYR_API_IPC.')
-    .option('--api-ws', 'Enable WebSocket communication (adds "ws" to rpc.modes). Environment variable: KLAYR_API_WS.')
-    .option('--api-http', 'Enable HTTP communication (adds "http" to rpc.modes). Environment variable: KLAYR_API_HTTP.')
+    .option(
+      '--api-ipc',
+      'Enable IPC communication; the --api-* flags given are rpc.modes (as Klayr Core). Environment variable: KLAYR_API_IPC.',
+    )
+    .option('--api-ws', 'Enable WebSocket communication (see --api-ipc). Environment variable: KLAYR_API_WS.')
+    .option('--api-http', 'Enable HTTP communication (see --api-ipc). Environment variable: KLAYR_API_HTTP.')
     .addOption(
       new Option('--api-port <port>', 'Port to be used for the WS and HTTP API (rpc.port).')
         .argParser(port)
@@ -146,10 +149,10 @@ export const addConfigFlags = (command: Command): Command =>
       new Option('-l, --log <level>', 'Log level (system.logLevel).').choices(LOG_LEVELS).env('KLAYR_LOG_LEVEL'),
     );
 
-/** Klayr Core's (oclif's) reading of a boolean flag's environment variable. */
+/** Klayr Core's (oclif's) reading of a boolean flag's environment variable: an empty one is not set. */
 const envFlag = (name: string): boolean | undefined => {
   const value = process.env[name];
-  return value === undefined ? undefined : /^(true|1|yes|y)$/i.test(value);
+  return value === undefined || value === '' ? undefined : /^(true|1|yes|y)$/.test(value);
 };
 
 /** The parsed flags as loadConfig takes them; the boolean API flags not given fall back to Klayr Core's environment variables. */

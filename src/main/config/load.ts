@@ -42,13 +42,14 @@ const readConfigFile = (path: string): { config: Partial<ApplicationConfig>; dir
   }
 };
 
-const flagLayer = (flags: ConfigFlags, modes: RpcMode[]): Record<string, unknown> => {
-  const extraModes: RpcMode[] = [];
-  if (flags.apiIpc === true) extraModes.push('ipc');
-  if (flags.apiWs === true) extraModes.push('ws');
-  if (flags.apiHttp === true) extraModes.push('http');
+/** The flags' config; as Klayr Core's, --api-ipc/--api-ws/--api-http name the transports (they replace rpc.modes). */
+const flagLayer = (flags: ConfigFlags): Record<string, unknown> => {
+  const flaggedModes: RpcMode[] = [];
+  if (flags.apiIpc === true) flaggedModes.push('ipc');
+  if (flags.apiWs === true) flaggedModes.push('ws');
+  if (flags.apiHttp === true) flaggedModes.push('http');
   const rpc: Record<string, unknown> = {};
-  if (extraModes.length > 0) rpc.modes = [...new Set([...modes, ...extraModes])];
+  if (flaggedModes.length > 0) rpc.modes = flaggedModes;
   if (flags.apiPort !== undefined) rpc.port = flags.apiPort;
   if (flags.apiHost !== undefined) rpc.host = flags.apiHost;
   const system: Record<string, unknown> = {};
@@ -100,7 +101,7 @@ export const loadConfig = (flags: ConfigFlags = {}, options: LoadConfigOptions =
     base,
     file === undefined ? undefined : resolveFiles(file.config, file.dir),
   );
-  const config = mergeConfig(layered, flagLayer(flags, layered.rpc?.modes ?? []));
+  const config = mergeConfig(layered, flagLayer(flags));
   const problems = validateConfig(config).map((i) => `config${i.dataPath}: ${i.message}`);
   if (problems.length === 0) problems.push(...moduleConfigProblems(config.modules, config.genesis.blockTime));
   if (problems.length > 0) throw new ConfigError(problems);
