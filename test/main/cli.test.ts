@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -54,9 +54,19 @@ describe('kestrel CLI', () => {
   it('genesis-block:create rebuilds the devnet genesis block byte for byte from its assets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-genesis-'));
     const assets = fileURLToPath(new URL('../../../src/main/network/devnet/genesis_assets.json', import.meta.url));
-    const out = run('genesis-block:create', '-f', assets, '-o', dir, '--timestamp', '1713267359');
+    const out = run('genesis-block:create', '-f', assets, '-o', dir, '-t', '1713267359', '--export-json');
     assert.equal(out.status, 0, out.stderr);
-    assert.match(out.stdout, /569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48/);
+    assert.equal(
+      out.stdout,
+      `Genesis block files saved at: ${dir}\nGenesis block ID: 569d3da971979f0a5832c84784dda3f86194664e8a9cff7fea50fef243354d48\n`,
+    );
+    assert.equal(statSync(join(dir, 'genesis_block.blob')).mode & 0o777, 0o600);
+    // as Klayr Core's: the JSON only with --export-json, two-space indented, no final newline
+    const json = readFileSync(join(dir, 'genesis_block.json'), 'utf8');
+    assert.equal(json, JSON.stringify(JSON.parse(json), undefined, '  '));
+    const withoutJSON = mkdtempSync(join(tmpdir(), 'kestrel-genesis-'));
+    assert.equal(run('genesis-block:create', '-f', assets, '-o', withoutJSON, '-h', '0').status, 0);
+    assert.equal(existsSync(join(withoutJSON, 'genesis_block.json')), false);
     const expected = readFileSync(new URL('../../../src/main/network/devnet/genesis_block.blob', import.meta.url));
     assert.deepEqual(readFileSync(join(dir, 'genesis_block.blob')), expected);
     assert.equal(

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { GenesisAssetInput } from '../../../engine/genesis.js';
+import { expandHome } from '../../config/home.js';
 import { uint32 } from '../flags.js';
 
 const readAssets = (file: string): GenesisAssetInput[] => {
@@ -30,23 +31,29 @@ const readAssets = (file: string): GenesisAssetInput[] => {
   return assets as GenesisAssetInput[];
 };
 
-/** `kestrel genesis-block:create -f <assets>`: a genesis block built with the node's modules. */
+/**
+ * `kestrel genesis-block:create -f <assets>`: a genesis block built with the node's modules, with
+ * Klayr Core's flags (`-h` is the height, as Klayr's; help is `--help`) and files.
+ */
 export const genesisBlockCreateCommand = (): Command =>
   new Command('genesis-block:create')
     .description(
       "Create a genesis block from genesis assets (JSON), computing its asset, state and event roots and validators hash with the node's modules.",
     )
+    .helpOption('--help', 'display help for command')
     .requiredOption('-f, --assets-file <path>', 'Genesis assets: {"assets": [{"module", "data", "schema"}]}')
-    .option('-o, --output <dir>', 'Directory to write genesis_block.blob and genesis_block.json to.', 'config')
-    .option('--height <height>', 'Genesis block height.', uint32('height'), 0)
-    .option('--timestamp <seconds>', 'Genesis block timestamp (Unix seconds); default now.', uint32('timestamp'))
-    .option('--previous-block-id <hex>', 'Previous block ID (32 bytes hex); default zeros.')
+    .option('-o, --output <dir>', 'Output folder path of the generated genesis block.', 'config')
+    .option('--export-json', 'Export genesis block as JSON format along with blob (genesis_block.json).')
+    .option('-h, --height <height>', 'Genesis block height.', uint32('height'), 0)
+    .option('-t, --timestamp <seconds>', 'Genesis block timestamp (Unix seconds); default now.', uint32('timestamp'))
+    .option('-p, --previous-block-id <hex>', 'Previous block ID (32 bytes hex); default zeros.')
     .option('-n, --network <network>', 'Network whose chain ID and module config to use.', 'devnet')
     .option('-c, --config <file>', 'Config file with the chain ID and module config to use.')
     .action(
       async (options: {
         assetsFile: string;
         output: string;
+        exportJson?: boolean;
         height: number;
         timestamp?: number;
         previousBlockId?: string;
@@ -82,12 +89,16 @@ export const genesisBlockCreateCommand = (): Command =>
           },
           applicationModules(config),
         );
-        const dir = resolve(options.output);
+        const dir = resolve(expandHome(options.output));
         mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'genesis_block.blob'), encodeBlock(block));
-        writeFileSync(join(dir, 'genesis_block.json'), `${JSON.stringify(blockToJSON(block), null, '\t')}\n`);
+        writeFileSync(join(dir, 'genesis_block.blob'), encodeBlock(block), { mode: 0o600 });
+        if (options.exportJson === true)
+          writeFileSync(join(dir, 'genesis_block.json'), JSON.stringify(blockToJSON(block), undefined, '  '), {
+            mode: 0o600,
+          });
+        // Klayr Core's line, then the block's ID
         process.stdout.write(
-          `Genesis block ${blockHeaderID(block.header).toString('hex')} written to ${join(dir, 'genesis_block.blob')}\n`,
+          `Genesis block files saved at: ${dir}\nGenesis block ID: ${blockHeaderID(block.header).toString('hex')}\n`,
         );
       },
     );
