@@ -30,17 +30,21 @@ const withDbs = async <T>(dataPath: string, fn: (dbs: KestrelDatabases) => T): P
   }
 };
 
-/** One entry in each of the node's own tables, its value naming `owner`. */
-const writeNodeRecords = (dataPath: string, owner: string): Promise<void> =>
+/** One entry in each of the node's own tables, under a key of `fill` bytes, its value naming `owner`. */
+const writeNodeRecords = (dataPath: string, owner: string, fill = 7): Promise<void> =>
   withDbs(dataPath, (dbs) => {
-    for (const table of NODE_RECORDS) dbs[table.db].putSync(tableKey(table, Buffer.alloc(20, 7)), Buffer.from(owner));
+    for (const table of NODE_RECORDS)
+      dbs[table.db].putSync(tableKey(table, Buffer.alloc(20, fill)), Buffer.from(owner));
   });
 
-/** The node's own records as `table prefix -> value`. */
-const nodeRecords = (dataPath: string): Promise<Record<string, string | undefined>> =>
+/** The node's own records under keys of `fill` bytes, as `table prefix -> value`. */
+const nodeRecords = (dataPath: string, fill = 7): Promise<Record<string, string | undefined>> =>
   withDbs(dataPath, (dbs) =>
     Object.fromEntries(
-      NODE_RECORDS.map((t) => [t.prefix.toString(), dbs[t.db].getBinary(tableKey(t, Buffer.alloc(20, 7)))?.toString()]),
+      NODE_RECORDS.map((t) => [
+        t.prefix.toString(),
+        dbs[t.db].getBinary(tableKey(t, Buffer.alloc(20, fill)))?.toString(),
+      ]),
     ),
   );
 
@@ -60,11 +64,13 @@ describe('blockchain:export, :import, :hash and :reset (Klayr Core commands on K
   let full = '';
   let at20 = '';
   const made: string[] = [];
-  const dataPathOf = (cached: string, owner?: string): Promise<string> => {
+  const dataPathOf = (cached: string, owner?: string, fill?: number): Promise<string> => {
     const dataPath = tempDataPath();
     made.push(dataPath);
     copyChain(cached, dataPath);
-    return owner === undefined ? Promise.resolve(dataPath) : writeNodeRecords(dataPath, owner).then(() => dataPath);
+    return owner === undefined
+      ? Promise.resolve(dataPath)
+      : writeNodeRecords(dataPath, owner, fill).then(() => dataPath);
   };
   const scratch = (): string => {
     const dir = mkdtempSync(join(tmpdir(), 'kestrel-archive-'));
@@ -113,6 +119,18 @@ describe('blockchain:export, :import, :hash and :reset (Klayr Core commands on K
     ok(await runCLI('blockchain:import', archive, '-d', behind, '--force'));
     assert.deepEqual(await chainSummary(behind), original);
     assert.ok(Object.values(await nodeRecords(behind)).every((v) => v === 'target node'));
+
+    // an archive carrying another node's records (a raw copy of its environment): those are dropped, the target's kept
+    const raw = join(scratch(), 'raw.tar.gz');
+    await create({ gzip: true, file: raw, cwd: join(source, 'data') }, ['kestrel.lmdb']);
+    const other = await dataPathOf(at20, 'other node', 8);
+    ok(await runCLI('blockchain:import', raw, '-d', other, '--force'));
+    assert.deepEqual(await chainSummary(other), original);
+    assert.ok(
+      Object.values(await nodeRecords(other)).every((v) => v === undefined),
+      "the source node's records",
+    );
+    assert.ok(Object.values(await nodeRecords(other, 8)).every((v) => v === 'other node'));
 
     // a node starts on the imported chain at its tip
     const rpcPort = await freePort();
