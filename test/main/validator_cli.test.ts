@@ -217,6 +217,11 @@ describe('validator CLI', () => {
       run('transaction:sign', expected, '--passphrase', passphrase, '--offline').stderr,
       /All of the following must be provided when using --offline: --chain-id/,
     );
+    // as Klayr Core's: --offline and a node to reach exclude each other
+    assert.match(
+      run('transaction:sign', expected, '--passphrase', passphrase, ...offline, '-d', '/tmp/kestrel-x').stderr,
+      /--data-path=\/tmp\/kestrel-x cannot also be provided when using --offline/,
+    );
     assert.match(
       run(
         'transaction:create',

@@ -183,3 +183,13 @@ export const addNodeFlags = (command: Command): Command =>
     )
     .option('--ws <url>', 'Reach the node over WebSocket instead, e.g. ws://127.0.0.1:7887/rpc-ws')
     .option('--pretty', 'Indent the JSON output.');
+
+/** As Klayr Core's: --offline and a node to reach exclude each other. */
+export const refuseNodeFlags = (self: Command): void => {
+  for (const [option, flag] of [
+    ['dataPath', '--data-path'],
+    ['ws', '--ws'],
+  ] as const)
+    if (self.getOptionValueSource(option) === 'cli')
+      throw new Error(`${flag}=${String(self.getOptionValue(option))} cannot also be provided when using --offline`);
+};

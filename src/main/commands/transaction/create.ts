@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { NodeOptions } from '../flags.js';
-import { ACCOUNT_KEY_PATH, addNodeFlags, uint64 } from '../flags.js';
+import { ACCOUNT_KEY_PATH, addNodeFlags, refuseNodeFlags, uint64 } from '../flags.js';
 
 interface CreateOptions extends NodeOptions {
   params?: string;
@@ -71,7 +71,7 @@ export const transactionCreateCommand = (): Command =>
       )
       .option('--send', 'Create and immediately send transaction to a node')
       .option('-j, --json', 'Print the transaction as JSON too.'),
-  ).action(async (module: string, command: string, fee: bigint, options: CreateOptions) => {
+  ).action(async (module: string, command: string, fee: bigint, options: CreateOptions, self: Command) => {
     const [{ codec }, { addressFromPublicKey, addressToKlayr32 }, lib, tools, { withNode }] = await Promise.all([
       import('../../../lib/codec/index.js'),
       import('../../../lib/crypto/index.js'),
@@ -84,6 +84,7 @@ export const transactionCreateCommand = (): Command =>
       throw new Error('All of the following must be provided when using --offline: --chain-id, --nonce');
     if (options.offline === true && options.send === true)
       throw new Error('--send cannot also be provided when using --offline');
+    if (options.offline === true) refuseNodeFlags(self);
     const chainIDFlag = options.chainId === undefined ? undefined : tools.chainIDFlag(options.chainId);
     const create = async (metadata: Parameters<typeof tools.paramsSchemaOf>[0], node?: NodeContext) => {
       const schema = tools.paramsSchemaOf(metadata, module, command);

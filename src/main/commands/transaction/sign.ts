@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { NodeOptions } from '../flags.js';
-import { ACCOUNT_KEY_PATH, addNodeFlags } from '../flags.js';
+import { ACCOUNT_KEY_PATH, addNodeFlags, refuseNodeFlags } from '../flags.js';
 
 interface SignOptions extends NodeOptions {
   passphrase?: string;
@@ -35,7 +35,7 @@ export const transactionSignCommand = (): Command =>
       .option('--mandatory-keys <hex>', 'Mandatory publicKey string in hex format (repeat for each key).', collect)
       .option('--optional-keys <hex>', 'Optional publicKey string in hex format (repeat for each key).', collect)
       .option('-j, --json', 'Print the transaction as JSON too.'),
-  ).action(async (hex: string, options: SignOptions) => {
+  ).action(async (hex: string, options: SignOptions, self: Command) => {
     const [{ parseHex }, lib, tools, { withNode }] = await Promise.all([
       import('../../../lib/crypto/index.js'),
       import('../../../lib/transaction/index.js'),
@@ -44,6 +44,7 @@ export const transactionSignCommand = (): Command =>
     ]);
     if (options.offline === true && options.chainId === undefined)
       throw new Error('All of the following must be provided when using --offline: --chain-id');
+    if (options.offline === true) refuseNodeFlags(self);
     const tx = tools.parseTransaction(hex);
     const keysOf = (flag: string, keys: string[] | undefined): Buffer[] =>
       (keys ?? []).map((k) => parseHex(k, flag, 32));
