@@ -4,8 +4,13 @@ import { Dealer } from 'zeromq';
 import { ipcSocketPaths } from './ipc_paths.js';
 
 /** A JSON-RPC client of a running node (used by the CLI). */
+export interface InvokeOptions {
+  /** How long to wait for the answer (default 30 s). */
+  timeoutMs?: number;
+}
+
 export interface RPCClient {
-  invoke(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  invoke(method: string, params?: Record<string, unknown>, options?: InvokeOptions): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -35,8 +40,6 @@ const applicationErrorOf = (result: unknown): string | undefined => {
 
 const CONNECT_TIMEOUT_MS = 5000;
 const RESPONSE_TIMEOUT_MS = 30_000;
-/** Methods that decrypt keys (argon2id at Klayr's 2 GiB: about ten seconds, far more on a loaded machine) wait longer. */
-const SLOW_RESPONSE_TIMEOUT_MS: Readonly<Record<string, number>> = { generator_updateStatus: 300_000 };
 
 type Pending = Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>;
 
@@ -56,9 +59,9 @@ const settle = (pending: Pending, text: string): void => {
   else entry.resolve(response.result);
 };
 
-const track = (pending: Pending, id: number, method: string): Promise<unknown> =>
+const track = (pending: Pending, id: number, method: string, options: InvokeOptions): Promise<unknown> =>
   new Promise((resolve, reject) => {
-    const timeout = SLOW_RESPONSE_TIMEOUT_MS[method] ?? RESPONSE_TIMEOUT_MS;
+    const timeout = options.timeoutMs ?? RESPONSE_TIMEOUT_MS;
     const timer = setTimeout(() => {
       pending.delete(id);
       reject(new Error(`No response to ${method} within ${timeout / 1000} s`));
@@ -92,9 +95,9 @@ export const connectIPC = async (dataPath: string): Promise<RPCClient> => {
   })().catch(() => undefined);
   let nextID = 1;
   return {
-    invoke: async (method, params = {}) => {
+    invoke: async (method, params = {}, options = {}) => {
       const id = nextID++;
-      const answer = track(pending, id, method);
+      const answer = track(pending, id, method, options);
       await dealer.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
       return answer;
     },
@@ -123,9 +126,9 @@ export const connectWS = async (url: string): Promise<RPCClient> => {
   ws.on('message', (data) => settle(pending, data.toString()));
   let nextID = 1;
   return {
-    invoke: (method, params = {}) => {
+    invoke: (method, params = {}, options = {}) => {
       const id = nextID++;
-      const answer = track(pending, id, method);
+      const answer = track(pending, id, method, options);
       ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
       return answer;
     },

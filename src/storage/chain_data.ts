@@ -37,12 +37,6 @@ const isNodeRecord = (db: DatabaseName, key: Buffer): boolean =>
 
 const holdsNodeRecords = (db: DatabaseName): boolean => NODE_RECORDS.some((t) => t.db === db);
 
-/** The height of the last block stored, if any. */
-export const lastBlockHeight = (dbs: KestrelDatabases): number | undefined => {
-  const last = dbs.blocks.getBinary(TABLES.lastBlock.prefix);
-  return last === undefined ? undefined : last.readUInt32BE(0);
-};
-
 export interface CopyProgress {
   /** Entries copied so far, after each batch. */
   copied(entries: number): void;

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { create, list } from 'tar';
+import { BlockStore } from '../../src/engine/chain/block_store.js';
 import { DataPathLock } from '../../src/main/lock/data_path_lock.js';
-import { blockStoreHash, lastBlockHeight, NODE_RECORDS } from '../../src/storage/chain_data.js';
+import { blockStoreHash, NODE_RECORDS } from '../../src/storage/chain_data.js';
 import type { KestrelDatabases } from '../../src/storage/database.js';
 import { closeDatabases, openDatabases } from '../../src/storage/database.js';
 import { readCommittedState } from '../../src/storage/state_roots.js';
@@ -50,7 +51,7 @@ const nodeRecords = (dataPath: string, fill = 7): Promise<Record<string, string 
 
 const chainSummary = (dataPath: string) =>
   withDbs(dataPath, (dbs) => ({
-    tip: lastBlockHeight(dbs),
+    tip: new BlockStore(dbs).lastHeight(),
     blocks: blockStoreHash(dbs).toString('hex'),
     stateRoot: readCommittedState(dbs)?.root.toString('hex'),
     stateEntries: (dbs.state.getStats() as { entryCount: number }).entryCount,

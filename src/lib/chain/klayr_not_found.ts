@@ -5,6 +5,10 @@
 export const databaseKeyNotFound = (key: Buffer): Error =>
   new Error(`Specified key ${key.toString('hex')} does not exist`);
 
+/** Whether an error (one a node answered, say) is databaseKeyNotFound's. */
+export const isDatabaseKeyNotFound = (e: unknown): boolean =>
+  e instanceof Error && /^Specified key [0-9a-f]+ does not exist/.test(e.message);
+
 /** The NotFoundError lisk-db's StateDB raises for a missing state entry, naming its full state key. */
 export const stateKeyNotFound = (key: Buffer): Error => new Error(`Key ${key.toString('hex')} does not exist.`);
 

@@ -25,20 +25,17 @@ export interface BlockJSON {
 export const nodeModuleMetadata = async (client: RPCClient): Promise<ModuleMetadata[]> =>
   ((await client.invoke('system_getMetadata')) as { modules: ModuleMetadata[] }).modules;
 
-const registeredModule = (metadata: readonly ModuleMetadata[], name: string, what: string): ModuleMetadata => {
-  const found = metadata.find((m) => m.name === name);
-  if (found === undefined) throw new Error(`${what}Module: ${name} is not registered.`);
-  return found;
-};
-
-const paramsSchema = (metadata: readonly ModuleMetadata[], tx: TransactionJSON): Schema => {
-  const command = registeredModule(metadata, tx.module, '').commands.find((c) => c.name === tx.command);
-  if (command === undefined) throw new Error(`Module: ${tx.module} CommandID: ${tx.command} is not registered.`);
-  return command.params as Schema;
+/** The params schema of a module's command, from system_getMetadata's modules (the node's, or Kestrel's own offline). */
+export const paramsSchemaOf = (metadata: readonly ModuleMetadata[], module: string, command: string): Schema => {
+  const schema = metadata.find((m) => m.name === module)?.commands.find((c) => c.name === command)?.params;
+  if (schema === undefined) throw new Error(`Command ${module}:${command} is not registered.`);
+  return schema as Schema;
 };
 
 const assetSchema = (metadata: readonly ModuleMetadata[], blockVersion: number, module: string): Schema => {
-  const asset = registeredModule(metadata, module, 'Asset schema ').assets.find((a) => a.version === blockVersion);
+  const registered = metadata.find((m) => m.name === module);
+  if (registered === undefined) throw new Error(`Asset schema Module: ${module} is not registered.`);
+  const asset = registered.assets.find((a) => a.version === blockVersion);
   if (asset === undefined)
     throw new Error(`Asset schema for Module: ${module} Version: ${blockVersion} is not registered.`);
   return asset.data as Schema;
@@ -50,7 +47,7 @@ export const decodedTransactionJSON = (
   metadata: readonly ModuleMetadata[],
 ): Record<string, unknown> => ({
   ...tx,
-  params: codec.decodeJSON(paramsSchema(metadata, tx), Buffer.from(tx.params, 'hex')),
+  params: codec.decodeJSON(paramsSchemaOf(metadata, tx.module, tx.command), Buffer.from(tx.params, 'hex')),
 });
 
 /** The block with its transactions' params and its assets' data decoded; the header as the node gave it. */
@@ -62,7 +59,3 @@ export const decodedBlockJSON = (block: BlockJSON, metadata: readonly ModuleMeta
     data: codec.decodeJSON(assetSchema(metadata, block.header.version, asset.module), Buffer.from(asset.data, 'hex')),
   })),
 });
-
-/** lisk-db's message for a key the node does not have (what Klayr Core and Kestrel answer for an unknown block or transaction). */
-export const isKeyNotFound = (e: unknown): boolean =>
-  e instanceof Error && /^Specified key [0-9a-f]+ does not exist/.test(e.message);

@@ -37,8 +37,6 @@ export const hashOnionCommand = (): Command =>
       const hashes = hashOnion(seed, options.count, options.distance, bar);
       if (process.stderr.isTTY === true) process.stderr.write('\n');
       const result = { count: options.count, distance: options.distance, hashes: hashes.map((h) => h.toString('hex')) };
-      const { writeOutputFile } = await import('./output_file.js');
-      process.stdout.write(
-        `${options.output === undefined ? JSON.stringify(result, null, options.pretty === true ? '  ' : undefined) : writeOutputFile(options.output, result, 'hash-onion')}\n`,
-      );
+      const { printOrWrite } = await import('./output_file.js');
+      printOrWrite(options.output, result, 'hash-onion', options.pretty === true ? '  ' : undefined);
     });

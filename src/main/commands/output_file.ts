@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, resolve } from 'node:path';
-import { expandHome } from '../config/home.js';
+import { dirname, extname, join } from 'node:path';
+import { absolutePath } from '../config/home.js';
 
 /** The file `--output` names: the path itself when it has an extension, else `<path>/<name>.json`. */
 export const outputFilePath = (output: string, name: string): string => {
-  const path = resolve(expandHome(output));
+  const path = absolutePath(output);
   return extname(path) === '' ? join(path, `${name}.json`) : path;
 };
 
@@ -21,9 +21,17 @@ export const writeOutputFile = (output: string, data: unknown, name: string): st
   return `Successfully written data to ${file}`;
 };
 
-/** Prints `data` to standard output as Klayr Core's offline commands do (two spaces), or writes it per writeOutputFile. */
-export const printOrWrite = (output: string | undefined, data: unknown, name: string): void => {
+/**
+ * Prints `data` to standard output as Klayr Core's offline commands do (indented by two spaces, or as
+ * `indent` says), or writes it per writeOutputFile.
+ */
+export const printOrWrite = (
+  output: string | undefined,
+  data: unknown,
+  name: string,
+  indent: string | undefined = '  ',
+): void => {
   process.stdout.write(
-    `${output === undefined ? JSON.stringify(data, undefined, '  ') : writeOutputFile(output, data, name)}\n`,
+    `${output === undefined ? JSON.stringify(data, undefined, indent) : writeOutputFile(output, data, name)}\n`,
   );
 };

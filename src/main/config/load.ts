@@ -4,7 +4,7 @@ import { compileValidator } from '../../lib/codec/index.js';
 import { readDataPathConfig } from './data_path_config.js';
 import { defaultConfig } from './defaults.js';
 import { ConfigError } from './errors.js';
-import { expandHome } from './home.js';
+import { absolutePath } from './home.js';
 import { mergeConfig } from './merge.js';
 import { moduleConfigProblems } from './module_config.js';
 import { networkPreset } from './networks.js';
@@ -33,7 +33,7 @@ export { ConfigError };
 const validateConfig = compileValidator(applicationConfigSchema);
 
 const readConfigFile = (path: string): { config: Partial<ApplicationConfig>; dir: string } => {
-  const absolute = resolve(expandHome(path));
+  const absolute = absolutePath(path);
   if (!existsSync(absolute)) throw new ConfigError([`config file ${absolute} does not exist`]);
   try {
     return { config: JSON.parse(readFileSync(absolute, 'utf8')) as Partial<ApplicationConfig>, dir: dirname(absolute) };
@@ -73,7 +73,7 @@ const resolveFiles = (config: Partial<ApplicationConfig>, dir: string): Partial<
 /** The data path a command works on: the flag, else the config file's, else Kestrel's default. */
 export const configDataPath = (flags: ConfigFlags = {}): string => {
   const fromFile = flags.config !== undefined ? readConfigFile(flags.config).config.system?.dataPath : undefined;
-  return resolve(expandHome(flags.dataPath ?? fromFile ?? defaultConfig().system.dataPath));
+  return absolutePath(flags.dataPath ?? fromFile ?? defaultConfig().system.dataPath);
 };
 
 export interface LoadConfigOptions {
@@ -105,6 +105,6 @@ export const loadConfig = (flags: ConfigFlags = {}, options: LoadConfigOptions =
   const problems = validateConfig(config).map((i) => `config${i.dataPath}: ${i.message}`);
   if (problems.length === 0) problems.push(...moduleConfigProblems(config.modules, config.genesis.blockTime));
   if (problems.length > 0) throw new ConfigError(problems);
-  config.system.dataPath = resolve(expandHome(config.system.dataPath));
+  config.system.dataPath = absolutePath(config.system.dataPath);
   return config;
 };

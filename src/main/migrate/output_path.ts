@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { expandHome } from '../config/home.js';
+import { absolutePath } from '../config/home.js';
 
 /** klayr-migrator's output place, under Kestrel's: `~/.klayr/kestrel-migrator/<chainID>`. */
 export const defaultOutputPath = (chainID: string): string => join(homedir(), '.klayr', 'kestrel-migrator', chainID);
@@ -13,8 +13,8 @@ export const isWithin = (path: string, dir: string): boolean => {
 
 /** The output directory, refused when it is the successor node's default data directory or inside it (the successor's start would mix them). */
 export const checkOutputPath = (output: string, successorDefaultDataPath: string): string => {
-  const path = resolve(expandHome(output));
-  const reserved = resolve(expandHome(successorDefaultDataPath));
+  const path = absolutePath(output);
+  const reserved = absolutePath(successorDefaultDataPath);
   if (isWithin(path, reserved)) {
     throw new Error(
       `--output ${path} is not allowed: it is the successor node's default data directory (${reserved}) or a sub-directory of it. Choose a path outside it.`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { prefetchProofsOfPossession } from '../../engine/pools/pop_prefetch.js';
 import { blockToJSON, encodeBlock } from '../../lib/chain/block.js';
 import type { MigrationResult, MigrationSummary } from '../../migration/migrate.js';
@@ -11,7 +11,7 @@ import { Snapshot } from '../../migration/snapshot.js';
 import { readBackupManifest } from '../../storage/backup.js';
 import { createPooledBlsVerifier } from '../../workers/bls_verifier.js';
 import { defaultConfig } from '../config/defaults.js';
-import { expandHome } from '../config/home.js';
+import { absolutePath } from '../config/home.js';
 import { configDataPath, loadConfig } from '../config/load.js';
 import { mergeConfig } from '../config/merge.js';
 import type { ApplicationConfig } from '../config/types.js';
@@ -80,7 +80,7 @@ export const runMigration = async (
   const note = backupHeightNote(backup);
   if (note !== undefined) notify(note);
   const successorDefault = defaultConfig().system.dataPath;
-  const successorDataPath = resolve(expandHome(options.successorDataPath ?? successorDefault));
+  const successorDataPath = absolutePath(options.successorDataPath ?? successorDefault);
   if (isWithin(successorDataPath, oldDataPath) || isWithin(oldDataPath, successorDataPath)) {
     throw new Error(
       `The successor's data path ${successorDataPath} overlaps the old node's ${oldDataPath}: give the successor its own with --successor-data-path.`,

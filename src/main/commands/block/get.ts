@@ -21,13 +21,15 @@ export const blockGetCommand = (): Command =>
       .argument('<input>', 'Height in number or block id in hex format.'),
   ).action(async (input: string, options: NodeOptions) => {
     const query = blockQuery(input);
-    const [{ decodedBlockJSON, isKeyNotFound, nodeModuleMetadata }, { printJSON, withNode }] = await Promise.all([
-      import('../chain_json.js'),
-      import('../node_client.js'),
-    ]);
+    const [{ decodedBlockJSON, nodeModuleMetadata }, { isDatabaseKeyNotFound }, { printJSON, withNode }] =
+      await Promise.all([
+        import('../chain_json.js'),
+        import('../../../lib/chain/klayr_not_found.js'),
+        import('../node_client.js'),
+      ]);
     const block = await withNode(options, async (client) => {
       const found = await client.invoke(query.method, query.params).catch((e: unknown) => {
-        if (isKeyNotFound(e)) throw new Error('Block with given id or height was not found.');
+        if (isDatabaseKeyNotFound(e)) throw new Error('Block with given id or height was not found.');
         throw e;
       });
       return decodedBlockJSON(found as Parameters<typeof decodedBlockJSON>[0], await nodeModuleMetadata(client));

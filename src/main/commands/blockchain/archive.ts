@@ -5,13 +5,13 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { create, extract, list } from 'tar';
+import { BlockStore } from '../../../engine/chain/block_store.js';
 import {
   copyChainData,
   copyNodeRecords,
   ENVIRONMENT_FILE,
   entryCount,
   environmentFile,
-  lastBlockHeight,
   openExisting,
   removeNodeRecords,
 } from '../../../storage/chain_data.js';
@@ -44,7 +44,7 @@ export const exportBlockchain = async (dataPath: string, outputDir: string): Pro
   const file = join(outputDir, ARCHIVE_NAME);
   try {
     const height = await withDatabases(openExisting(dataPath, { readOnly: true }), async (from) => {
-      const height = lastBlockHeight(from);
+      const height = new BlockStore(from).lastHeight();
       if (height === undefined) throw new Error(`No blocks at ${dataPath}: there is nothing to export.`);
       const step = progressBar().step('Copying the blockchain data', entryCount(from));
       let shown = 0;
@@ -109,14 +109,14 @@ export const importBlockchain = async (archive: string, dataPath: string, force:
   }
   const scratch = scratchDataPath(dirname(target), 'import');
   try {
-    if (existing !== undefined && lastBlockHeight(existing) !== undefined && !force)
+    if (existing !== undefined && new BlockStore(existing).lastHeight() !== undefined && !force)
       throw new Error(`There is already blockchain data at ${dataPath}. Use --force to override.`);
     const extracted = dirname(environmentFile(scratch));
     mkdirSync(extracted, { recursive: true });
     await extract({ file: archive, cwd: extracted, strict: true });
     const kept = existing;
     const height = await withDatabases(openDatabases(scratch, { writer: false }), async (imported) => {
-      const height = lastBlockHeight(imported);
+      const height = new BlockStore(imported).lastHeight();
       if (height === undefined) throw new Error(`${archive} holds no blocks.`);
       removeNodeRecords(imported);
       if (kept !== undefined) await copyNodeRecords(kept, imported);

@@ -1,9 +1,5 @@
 /** What the blockchain:* commands share once they run (loaded by their actions, not at start-up). */
-import { resolve } from 'node:path';
-import { expandHome } from '../../config/home.js';
 import { DataPathInUseError, DataPathLock } from '../../lock/data_path_lock.js';
-
-export const resolvedDataPath = (dataPath: string): string => resolve(expandHome(dataPath));
 
 /**
  * Runs `fn` holding the data path's lock: a node running on the data path refuses the command

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { absolutePath } from '../../config/home.js';
 import { DEFAULT_DATA_PATH } from '../flags.js';
 
 /**
@@ -12,11 +13,8 @@ export const blockchainExportCommand = (): Command =>
     .option('-d, --data-path <path>', 'Data path of the node.', DEFAULT_DATA_PATH)
     .option('-o, --output <dir>', 'Directory to write blockchain.tar.gz into (default: the current directory).')
     .action(async (options: { dataPath: string; output?: string }) => {
-      const [{ resolvedDataPath }, { exportBlockchain }] = await Promise.all([
-        import('./data_path_tools.js'),
-        import('./archive.js'),
-      ]);
-      const dataPath = resolvedDataPath(options.dataPath);
-      const file = await exportBlockchain(dataPath, resolvedDataPath(options.output ?? process.cwd()));
+      const { exportBlockchain } = await import('./archive.js');
+      const dataPath = absolutePath(options.dataPath);
+      const file = await exportBlockchain(dataPath, absolutePath(options.output ?? process.cwd()));
       process.stdout.write(`Export completed:\n   ${file}\n`);
     });

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { absolutePath } from '../../config/home.js';
 import { DEFAULT_DATA_PATH } from '../flags.js';
 
 /**
@@ -11,11 +12,8 @@ export const blockchainHashCommand = (): Command =>
     .description('Print the SHA-256 of the stored blocks (the same on nodes with the same blocks).')
     .option('-d, --data-path <path>', 'Data path of the node.', DEFAULT_DATA_PATH)
     .action(async (options: { dataPath: string }) => {
-      const [{ resolvedDataPath }, chainData] = await Promise.all([
-        import('./data_path_tools.js'),
-        import('../../../storage/chain_data.js'),
-      ]);
-      const dbs = chainData.openExisting(resolvedDataPath(options.dataPath), { readOnly: true });
+      const chainData = await import('../../../storage/chain_data.js');
+      const dbs = chainData.openExisting(absolutePath(options.dataPath), { readOnly: true });
       try {
         process.stdout.write(`${chainData.blockStoreHash(dbs).toString('hex')}\n`);
       } finally {

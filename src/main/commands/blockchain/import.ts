@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { absolutePath } from '../../config/home.js';
 import { DEFAULT_DATA_PATH } from '../flags.js';
 
 /**
@@ -12,12 +13,12 @@ export const blockchainImportCommand = (): Command =>
     .option('-d, --data-path <path>', 'Data path of the node.', DEFAULT_DATA_PATH)
     .option('-f, --force', 'Delete and overwrite existing blockchain data')
     .action(async (filepath: string, options: { dataPath: string; force?: boolean }) => {
-      const [{ resolvedDataPath, withStoppedNode }, { checkArchive, importBlockchain }] = await Promise.all([
+      const [{ withStoppedNode }, { checkArchive, importBlockchain }] = await Promise.all([
         import('./data_path_tools.js'),
         import('./archive.js'),
       ]);
-      const dataPath = resolvedDataPath(options.dataPath);
-      const archive = resolvedDataPath(filepath);
+      const dataPath = absolutePath(options.dataPath);
+      const archive = absolutePath(filepath);
       await checkArchive(archive);
       const height = await withStoppedNode(dataPath, 'import blockchain data', () =>
         importBlockchain(archive, dataPath, options.force === true),

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { absolutePath } from '../../config/home.js';
 import { DEFAULT_DATA_PATH } from '../flags.js';
 
 /**
@@ -12,12 +13,12 @@ export const blockchainResetCommand = (): Command =>
     .option('-d, --data-path <path>', 'Data path of the node.', DEFAULT_DATA_PATH)
     .option('-y, --yes', 'Skip confirmation prompt.')
     .action(async (options: { dataPath: string; yes?: boolean }) => {
-      const [{ resolvedDataPath, withStoppedNode }, chainData, { confirm }] = await Promise.all([
+      const [{ withStoppedNode }, chainData, { confirm }] = await Promise.all([
         import('./data_path_tools.js'),
         import('../../../storage/chain_data.js'),
         import('../confirm.js'),
       ]);
-      const dataPath = resolvedDataPath(options.dataPath);
+      const dataPath = absolutePath(options.dataPath);
       if (!chainData.hasEnvironment(dataPath)) {
         process.stdout.write(`No blockchain data at ${dataPath}: nothing to reset.\n`);
         return;

@@ -78,7 +78,8 @@ export const updateStatus = async (address: string, options: StatusOptions, enab
     } else {
       info = values;
     }
-    return client.invoke('generator_updateStatus', { address, password, enable, ...info });
+    // the node decrypts the keys with argon2id at Klayr's 2 GiB: about ten seconds, far more on a loaded machine
+    return client.invoke('generator_updateStatus', { address, password, enable, ...info }, { timeoutMs: 300_000 });
   });
   // Klayr Core's line, for the address the node answers
   process.stdout.write(

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { GenesisAssetInput } from '../../../engine/genesis.js';
-import { expandHome } from '../../config/home.js';
+import { absolutePath } from '../../config/home.js';
 import { uint32 } from '../flags.js';
 
 const readAssets = (file: string): GenesisAssetInput[] => {
@@ -89,7 +89,7 @@ export const genesisBlockCreateCommand = (): Command =>
           },
           applicationModules(config),
         );
-        const dir = resolve(expandHome(options.output));
+        const dir = absolutePath(options.output);
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, 'genesis_block.blob'), encodeBlock(block), { mode: 0o600 });
         if (options.exportJson === true)

@@ -49,8 +49,7 @@ export const networkInteropCommand = (): Command =>
       genesisValidatorsFlag('--mainchain-validators'),
     )
     .action(async (options: InteropOptions) => {
-      const [{ resolve }, { expandHome }, { runInteropNetwork }, { startCommand }] = await Promise.all([
-        import('node:path'),
+      const [{ absolutePath }, { runInteropNetwork }, { startCommand }] = await Promise.all([
         import('../../config/home.js'),
         import('../../interop_network/run_network.js'),
         import('../node/start.js'),
@@ -64,7 +63,7 @@ export const networkInteropCommand = (): Command =>
         ? ['--enable-chain-connector-plugin']
         : [];
       await runInteropNetwork({
-        dataPath: resolve(expandHome(options.dataPath)),
+        dataPath: absolutePath(options.dataPath),
         mainchainPort: options.mainchainPort,
         sidechainPort: options.sidechainPort,
         ...(options.blockTime !== undefined ? { blockTime: options.blockTime } : {}),

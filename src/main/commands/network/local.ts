@@ -70,8 +70,7 @@ export const networkLocalCommand = (): Command =>
       genesisValidatorsFlag('--validators'),
     )
     .action(async (options: LocalOptions) => {
-      const [{ resolve }, { expandHome }, { runLocalNetwork }] = await Promise.all([
-        import('node:path'),
+      const [{ absolutePath }, { runLocalNetwork }] = await Promise.all([
         import('../../config/home.js'),
         import('../../local_network/run_network.js'),
       ]);
@@ -90,7 +89,7 @@ export const networkLocalCommand = (): Command =>
         process.on('SIGTERM', () => stop('SIGTERM'));
       });
       await runLocalNetwork({
-        dataPath: resolve(expandHome(options.dataPath)),
+        dataPath: absolutePath(options.dataPath),
         requested: {
           ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
           ...(options.blockTime !== undefined ? { blockTime: options.blockTime } : {}),

@@ -97,7 +97,7 @@ const UNAVAILABLE_PLUGIN_FLAGS: [option: string, flag: string][] = [
   ['dashboardPluginPort', '--dashboard-plugin-port'],
 ];
 
-export const unavailablePluginFlags = (options: Record<string, unknown>): string[] =>
+const unavailablePluginFlags = (options: Record<string, unknown>): string[] =>
   UNAVAILABLE_PLUGIN_FLAGS.filter(([option]) => options[option] !== undefined).map(([, flag]) => flag);
 
 /** What a failed start leaves for its error report: the logger, once there is one. */

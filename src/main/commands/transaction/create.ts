@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { ModuleMetadata } from '../../../lib/endpoint/metadata.js';
 import type { NodeOptions } from '../flags.js';
 import { ACCOUNT_KEY_PATH, addNodeFlags, refuseNodeFlags, uint64 } from '../flags.js';
 
@@ -72,13 +73,15 @@ export const transactionCreateCommand = (): Command =>
       .option('--send', 'Create and immediately send transaction to a node')
       .option('-j, --json', 'Print the transaction as JSON too.'),
   ).action(async (module: string, command: string, fee: bigint, options: CreateOptions, self: Command) => {
-    const [{ codec }, { addressFromPublicKey, addressToKlayr32 }, lib, tools, { withNode }] = await Promise.all([
-      import('../../../lib/codec/index.js'),
-      import('../../../lib/crypto/index.js'),
-      import('../../../lib/transaction/index.js'),
-      import('./encoded.js'),
-      import('../node_client.js'),
-    ]);
+    const [{ codec }, { addressFromPublicKey, addressToKlayr32 }, lib, tools, { withNode }, chainJSON] =
+      await Promise.all([
+        import('../../../lib/codec/index.js'),
+        import('../../../lib/crypto/index.js'),
+        import('../../../lib/transaction/index.js'),
+        import('./encoded.js'),
+        import('../node_client.js'),
+        import('../chain_json.js'),
+      ]);
     // the flags that depend on each other first, as Klayr Core's parser refuses them before anything runs
     if (options.offline === true && (options.chainId === undefined || options.nonce === undefined))
       throw new Error('All of the following must be provided when using --offline: --chain-id, --nonce');
@@ -86,8 +89,8 @@ export const transactionCreateCommand = (): Command =>
       throw new Error('--send cannot also be provided when using --offline');
     if (options.offline === true) refuseNodeFlags(self);
     const chainIDFlag = options.chainId === undefined ? undefined : tools.chainIDFlag(options.chainId);
-    const create = async (metadata: Parameters<typeof tools.paramsSchemaOf>[0], node?: NodeContext) => {
-      const schema = tools.paramsSchemaOf(metadata, module, command);
+    const create = async (metadata: readonly ModuleMetadata[], node?: NodeContext) => {
+      const schema = chainJSON.paramsSchemaOf(metadata, module, command);
       const params = codec.fromJSON(schema, await paramsJSONOf(options, Object.keys(schema.properties).length > 0));
       codec.validate(schema, params);
       const sender = await senderOf(options);
@@ -124,19 +127,13 @@ export const transactionCreateCommand = (): Command =>
       return;
     }
     await withNode(options, async (client) => {
-      const [{ nodeModuleMetadata }, { isAccountNotFound }] = await Promise.all([
-        import('../chain_json.js'),
-        import('./node_account.js'),
-      ]);
-      const tx = await create(await nodeModuleMetadata(client), {
+      const { nodeAuthAccount } = await import('./node_account.js');
+      const tx = await create(await chainJSON.nodeModuleMetadata(client), {
         accountOf: async (address) => {
           const { chainID } = (await client.invoke('system_getNodeInfo')) as { chainID: string };
           if (chainIDFlag !== undefined && chainIDFlag !== chainID)
             throw new Error(`Invalid chainID specified, actual: ${chainIDFlag}, expected: ${chainID}.`);
-          const account = (await client.invoke('auth_getAuthAccount', { address }).catch((e: unknown) => {
-            if (isAccountNotFound(e)) return { nonce: '0' };
-            throw e;
-          })) as { nonce: string };
+          const account = await nodeAuthAccount(client, address);
           if (options.nonce !== undefined && BigInt(account.nonce) > options.nonce)
             throw new Error(`Invalid nonce specified, actual: ${options.nonce}, expected: ${account.nonce}`);
           return { chainID, nonce: options.nonce ?? BigInt(account.nonce) };

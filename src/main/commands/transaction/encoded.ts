@@ -15,13 +15,6 @@ export const parseTransaction = (hex: string): TransactionObject => {
   return decodeTransaction(Buffer.from(hex, 'hex'));
 };
 
-/** The params schema of a module's command, from system_getMetadata's modules (the node's, or Kestrel's own offline). */
-export const paramsSchemaOf = (metadata: readonly ModuleMetadata[], module: string, command: string): Schema => {
-  const schema = metadata.find((m) => m.name === module)?.commands.find((c) => c.name === command)?.params;
-  if (schema === undefined) throw new Error(`Command ${module}:${command} is not registered.`);
-  return schema as Schema;
-};
-
 /** Kestrel's own modules' metadata, for commands that run without a node (--offline). */
 export const offlineMetadata = async (): Promise<ModuleMetadata[]> => {
   const [{ loadConfig }, { applicationModules }] = await Promise.all([

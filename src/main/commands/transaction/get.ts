@@ -10,13 +10,15 @@ export const transactionGetCommand = (): Command =>
       .argument('<id>', 'Transaction ID in hex format.'),
   ).action(async (id: string, options: NodeOptions) => {
     if (!/^[0-9a-fA-F]{64}$/.test(id)) throw new Error(`"${id}" is not a transaction ID (64 hex characters).`);
-    const [{ decodedTransactionJSON, isKeyNotFound, nodeModuleMetadata }, { printJSON, withNode }] = await Promise.all([
-      import('../chain_json.js'),
-      import('../node_client.js'),
-    ]);
+    const [{ decodedTransactionJSON, nodeModuleMetadata }, { isDatabaseKeyNotFound }, { printJSON, withNode }] =
+      await Promise.all([
+        import('../chain_json.js'),
+        import('../../../lib/chain/klayr_not_found.js'),
+        import('../node_client.js'),
+      ]);
     const transaction = await withNode(options, async (client) => {
       const found = await client.invoke('chain_getTransactionByID', { id: id.toLowerCase() }).catch((e: unknown) => {
-        if (isKeyNotFound(e)) throw new Error(`Transaction with id '${id}' was not found.`);
+        if (isDatabaseKeyNotFound(e)) throw new Error(`Transaction with id '${id}' was not found.`);
         throw e;
       });
       return decodedTransactionJSON(

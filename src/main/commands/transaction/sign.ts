@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { ModuleMetadata } from '../../../lib/endpoint/metadata.js';
 import type { NodeOptions } from '../flags.js';
 import { ACCOUNT_KEY_PATH, addNodeFlags, refuseNodeFlags } from '../flags.js';
 
@@ -36,11 +37,12 @@ export const transactionSignCommand = (): Command =>
       .option('--optional-keys <hex>', 'Optional publicKey string in hex format (repeat for each key).', collect)
       .option('-j, --json', 'Print the transaction as JSON too.'),
   ).action(async (hex: string, options: SignOptions, self: Command) => {
-    const [{ parseHex }, lib, tools, { withNode }] = await Promise.all([
+    const [{ parseHex }, lib, tools, { withNode }, chainJSON] = await Promise.all([
       import('../../../lib/crypto/index.js'),
       import('../../../lib/transaction/index.js'),
       import('./encoded.js'),
       import('../node_client.js'),
+      import('../chain_json.js'),
     ]);
     if (options.offline === true && options.chainId === undefined)
       throw new Error('All of the following must be provided when using --offline: --chain-id');
@@ -51,9 +53,9 @@ export const transactionSignCommand = (): Command =>
     const sign = async (
       chainID: string,
       multisig: { mandatoryKeys: Buffer[]; optionalKeys: Buffer[] } | undefined,
-      metadata: Parameters<typeof tools.paramsSchemaOf>[0],
+      metadata: readonly ModuleMetadata[],
     ): Promise<void> => {
-      const schema = tools.paramsSchemaOf(metadata, tx.module, tx.command);
+      const schema = chainJSON.paramsSchemaOf(metadata, tx.module, tx.command);
       const { privateKey } = await tools.keyPairOf(options.passphrase, options.keyDerivationPath);
       const chain = Buffer.from(chainID, 'hex');
       const signed =
@@ -78,19 +80,14 @@ export const transactionSignCommand = (): Command =>
       return;
     }
     await withNode(options, async (client) => {
-      const [{ nodeModuleMetadata }, { addressFromPublicKey, addressToKlayr32 }, { isAccountNotFound }] =
-        await Promise.all([
-          import('../chain_json.js'),
-          import('../../../lib/crypto/index.js'),
-          import('./node_account.js'),
-        ]);
+      const [{ addressFromPublicKey, addressToKlayr32 }, { nodeAuthAccount }] = await Promise.all([
+        import('../../../lib/crypto/index.js'),
+        import('./node_account.js'),
+      ]);
       const { chainID } = (await client.invoke('system_getNodeInfo')) as { chainID: string };
       // as @klayr/api-client's transaction.sign: a multisignature sender's keys from its auth account
       const address = addressToKlayr32(addressFromPublicKey(tx.senderPublicKey));
-      const account = (await client.invoke('auth_getAuthAccount', { address }).catch((e: unknown) => {
-        if (isAccountNotFound(e)) return { numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] };
-        throw e;
-      })) as { numberOfSignatures: number; mandatoryKeys: string[]; optionalKeys: string[] };
+      const account = await nodeAuthAccount(client, address);
       const multisig =
         account.numberOfSignatures > 0
           ? {
@@ -98,6 +95,6 @@ export const transactionSignCommand = (): Command =>
               optionalKeys: account.optionalKeys.map((k) => Buffer.from(k, 'hex')),
             }
           : undefined;
-      await sign(chainID, multisig, await nodeModuleMetadata(client));
+      await sign(chainID, multisig, await chainJSON.nodeModuleMetadata(client));
     });
   });
